@@ -1,0 +1,49 @@
+# opscope — the two commands: `make run` and `make test` (see README.md). Everything else here
+# is what they are made of.
+PYTHON     := /usr/bin/python3
+BUILD_DIR  ?= build
+BUILD_TYPE ?= RelWithDebInfo
+JOBS       ?= $(shell nproc)
+# The build puts opscope/_C*.so next to the Python sources: this is all Python needs.
+export PYTHONPATH := $(CURDIR)/core/python$(if $(PYTHONPATH),:$(PYTHONPATH))
+
+.PHONY: all setup configure build run test test-cpp test-python bench develop clean
+
+all: build
+
+setup:
+	@bash tools/setup.sh
+
+configure: setup
+	@test -f $(BUILD_DIR)/CMakeCache.txt || cmake -S . -B $(BUILD_DIR) \
+	  -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DPython_EXECUTABLE=$(PYTHON)
+
+build: configure
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+	@echo "opscope built. To use it from Python without installing:"
+	@echo "  export PYTHONPATH=$(CURDIR)/core/python"
+
+run: build
+	$(PYTHON) examples/tour.py
+
+test: build
+	$(MAKE) --no-print-directory test-cpp test-python
+
+test-cpp:
+	ctest --test-dir $(BUILD_DIR) --output-on-failure
+
+test-python:
+	$(PYTHON) -m pytest -q tests/python
+
+bench: build
+	@bash tools/setup.sh --bench
+	$(PYTHON) tests/bench/bench_foundation.py
+
+# Makes `import opscope` work for /usr/bin/python3 anywhere, pointing at this tree (a .pth file).
+develop: build
+	@site=$$($(PYTHON) -c 'import site; print(site.getsitepackages()[0])'); \
+	  echo "$(CURDIR)/core/python" > $$site/opscope-develop.pth; \
+	  echo "wrote $$site/opscope-develop.pth"
+
+clean:
+	rm -rf $(BUILD_DIR) core/python/opscope/_C*.so core/python/opscope/libopscope_core.so

@@ -1,0 +1,178 @@
+#include "core/dispatch/Observer.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <sstream>
+
+#include "core/dispatch/Dispatcher.h"
+
+namespace opscope {
+
+std::string_view to_string(DispatchCallKind k) {
+  switch (k) {
+    case DispatchCallKind::Call: return "call";
+    case DispatchCallKind::Redispatch: return "redispatch";
+    case DispatchCallKind::CallBoxed: return "callBoxed";
+    case DispatchCallKind::RedispatchBoxed: return "redispatchBoxed";
+  }
+  return "?";
+}
+
+namespace detail {
+std::atomic<int> g_num_dispatch_observers{0};
+
+namespace {
+std::mutex g_observers_mutex;
+std::vector<std::shared_ptr<DispatchObserver>>& observers_list() {
+  static auto* list = new std::vector<std::shared_ptr<DispatchObserver>>();
+  return *list;
+}
+std::atomic<uint64_t> g_next_step_id{1};
+}  // namespace
+
+std::vector<std::shared_ptr<DispatchObserver>> dispatch_observers() {
+  std::lock_guard lock(g_observers_mutex);
+  return observers_list();
+}
+
+ObservedCall::ObservedCall(const OperatorHandle& op, DispatchCallKind kind, DispatchKeySet ks,
+                           DispatchKey chosen, const DispatchTableEntry& e, Stack args)
+    : args_(std::move(args)), observers_(dispatch_observers()) {
+  const LocalDispatchKeySet& local = local_dispatch_key_set();
+  step_.op = &op;
+  step_.kind = kind;
+  step_.key_set = ks;
+  step_.fallthrough_keys = ks - op.entry().non_fallthrough_keys();
+  step_.tls_included = local.included;
+  step_.tls_excluded = local.excluded;
+  step_.chosen = chosen;
+  step_.entry = &e;
+  step_.args = &args_;
+  step_.arg_key_sets.reserve(args_.size());
+  for (const IValue& v : args_) step_.arg_key_sets.push_back(keys_of(v));
+  step_.id = g_next_step_id.fetch_add(1, std::memory_order_relaxed);
+  for (auto& o : observers_) o->on_enter(step_);
+}
+
+void ObservedCall::finish(Stack returns) {
+  finished_ = true;
+  for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) (*it)->on_exit(step_, &returns);
+}
+
+ObservedCall::~ObservedCall() {
+  if (finished_) return;
+  for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) (*it)->on_exit(step_, nullptr);
+}
+}  // namespace detail
+
+ObserverHandle add_dispatch_observer(std::shared_ptr<DispatchObserver> observer) {
+  std::lock_guard lock(detail::g_observers_mutex);
+  detail::observers_list().push_back(observer);
+  detail::g_num_dispatch_observers.fetch_add(1);
+  return ObserverHandle(std::move(observer));
+}
+
+ObserverHandle& ObserverHandle::operator=(ObserverHandle&& o) noexcept {
+  if (this != &o) {
+    reset();
+    observer_ = std::move(o.observer_);
+  }
+  return *this;
+}
+
+ObserverHandle::~ObserverHandle() { reset(); }
+
+void ObserverHandle::reset() {
+  if (!observer_) return;
+  std::lock_guard lock(detail::g_observers_mutex);
+  auto& list = detail::observers_list();
+  auto it = std::find(list.begin(), list.end(), observer_);
+  if (it != list.end()) {
+    list.erase(it);
+    detail::g_num_dispatch_observers.fetch_sub(1);
+  }
+  observer_.reset();
+}
+
+// --- OPSCOPE_LOG=dispatch ---------------------------------------------------------------------
+namespace {
+
+// Prints one indented entry per dispatch step:
+//   [call] op=[aten::mm], key=[AutogradCPU]  kernel: opscope::autograd::... [autograd kernel] core/...:12
+//     keys: DispatchKeySet(CPU, ADInplaceOrView*, AutogradCPU)  (* = fallthrough for this op)
+//     args: self f32[2, 3] (CPU, ADInplaceOrView, AutogradCPU); mat2 ...
+//     tls: included (BackendSelect, ADInplaceOrView) excluded ()
+// The first line alone matches PyTorch's TORCH_SHOW_DISPATCH_TRACE.
+class DispatchLogger final : public DispatchObserver {
+ public:
+  explicit DispatchLogger(int fd) : fd_(fd) {}
+  void on_enter(const DispatchStep& s) override {
+    std::string pad(static_cast<size_t>(depth_) * 2, ' ');
+    std::ostringstream os;
+    os << pad << "[" << to_string(s.kind) << "] op=[" << s.op->full_name() << "], key=["
+       << to_string(s.chosen) << "]  kernel: " << s.entry->kernel.name() << " ["
+       << to_string(s.entry->provenance) << "] " << s.entry->site << "\n";
+    os << pad << "    keys: " << keys_str(s.key_set, s.fallthrough_keys, s.chosen) << "\n";
+    os << pad << "    args: ";
+    const FunctionSchema* schema = s.op->entry().has_schema() ? &s.op->schema() : nullptr;
+    for (size_t i = 0; i < s.args->size(); ++i) {
+      if (i) os << "; ";
+      if (schema && i < schema->arguments.size()) os << schema->arguments[i].name << "=";
+      os << (*s.args)[i].str();
+      if (!s.arg_key_sets[i].empty()) os << " " << keys_str(s.arg_key_sets[i], {}, DispatchKey::Undefined);
+    }
+    os << "\n" << pad << "    tls: included " << keys_str(s.tls_included, {}, DispatchKey::Undefined)
+       << " excluded " << keys_str(s.tls_excluded, {}, DispatchKey::Undefined) << "\n";
+    write(os.str());
+    ++depth_;
+  }
+  void on_exit(const DispatchStep& s, const Stack* returns) override {
+    --depth_;
+    if (!returns) write(std::string(static_cast<size_t>(depth_) * 2, ' ') + "  (threw)\n");
+  }
+
+ private:
+  static std::string keys_str(DispatchKeySet ks, DispatchKeySet fallthrough, DispatchKey chosen) {
+    std::string out = "(";
+    bool first = true;
+    for (int i = 1; i < kNumRuntimeKeys; ++i) {
+      auto k = static_cast<DispatchKey>(i);
+      if (!ks.has(k)) continue;
+      out += first ? "" : ", ";
+      first = false;
+      if (k == chosen) out += ">";
+      out += to_string(k);
+      if (fallthrough.has(k)) out += "*";
+    }
+    return out + ")";
+  }
+  void write(const std::string& s) { (void)!::write(fd_, s.data(), s.size()); }
+  int fd_;
+  static thread_local int depth_;
+};
+thread_local int DispatchLogger::depth_ = 0;
+
+ObserverHandle& dispatch_log_handle() {
+  static auto* h = new ObserverHandle();
+  return *h;
+}
+
+// Reads OPSCOPE_LOG once at load: a comma-separated list ("dispatch", "dispatch,alloc").
+struct LogFromEnvironment {
+  LogFromEnvironment() {
+    const char* v = std::getenv("OPSCOPE_LOG");
+    if (v && std::string_view(v).find("dispatch") != std::string_view::npos) set_dispatch_log(true);
+  }
+} log_from_environment;
+
+}  // namespace
+
+void set_dispatch_log(bool on, int fd) {
+  dispatch_log_handle().reset();
+  if (on) dispatch_log_handle() = add_dispatch_observer(std::make_shared<DispatchLogger>(fd));
+}
+
+}  // namespace opscope

@@ -1,0 +1,80 @@
+// The dispatcher's observer hook: see every dispatch step as it happens.
+//
+// Semantically an observer is told, for every call / redispatch / boxed call of every op, what
+// the dispatcher decided and why: the keys each tensor argument brought, the thread-local include
+// and exclude sets, the resulting key set, which keys were fallthrough for this op, the key
+// chosen, and the kernel that ran (its name, how the table got it, where it was registered). It
+// is told again when the kernel returns (or throws), so nesting gives the tree of composite ops
+// and redispatches. OPSCOPE_LOG=dispatch, the trace recorder and the profiler are observers.
+//
+// In implementation terms: when no observer is installed the dispatcher pays one predictable
+// branch on a relaxed atomic load; when one is, the call takes a slower path that boxes the
+// arguments (so the observer sees them as IValues) and notifies every observer in order.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/dispatch/DispatchKey.h"
+#include "core/dispatch/IValue.h"
+
+namespace opscope {
+
+class OperatorHandle;
+struct DispatchTableEntry;
+
+enum class DispatchCallKind : uint8_t { Call, Redispatch, CallBoxed, RedispatchBoxed };
+std::string_view to_string(DispatchCallKind k);  // "call", "redispatch", "callBoxed", ...
+
+struct DispatchStep {
+  const OperatorHandle* op;
+  DispatchCallKind kind;
+  DispatchKeySet key_set;          // keys this call dispatched on (after include/exclude)
+  DispatchKeySet fallthrough_keys; // keys in key_set skipped because the op's kernel falls through
+  DispatchKeySet tls_included;     // the thread's include set at the time
+  DispatchKeySet tls_excluded;     // the thread's exclude set at the time
+  DispatchKey chosen;              // the highest-priority key left
+  const DispatchTableEntry* entry; // kernel name, provenance, registration site
+  const Stack* args;               // the arguments, boxed (schema order)
+  // Each argument's own key set, in argument order (empty set for non-tensor arguments).
+  std::vector<DispatchKeySet> arg_key_sets;
+  uint64_t id;                     // unique per step, in program order
+};
+
+class DispatchObserver {
+ public:
+  virtual ~DispatchObserver() = default;
+  virtual void on_enter(const DispatchStep& step) = 0;
+  // `returns` holds the outputs, boxed; null when the kernel threw.
+  virtual void on_exit(const DispatchStep& step, const Stack* returns) = 0;
+};
+
+// Installs an observer until the returned handle is dropped.
+class ObserverHandle {
+ public:
+  ObserverHandle() = default;
+  explicit ObserverHandle(std::shared_ptr<DispatchObserver> o) : observer_(std::move(o)) {}
+  ObserverHandle(ObserverHandle&& o) noexcept = default;
+  ObserverHandle& operator=(ObserverHandle&& o) noexcept;
+  ~ObserverHandle();
+  void reset();
+
+ private:
+  std::shared_ptr<DispatchObserver> observer_;
+};
+[[nodiscard]] ObserverHandle add_dispatch_observer(std::shared_ptr<DispatchObserver> observer);
+
+namespace detail {
+extern std::atomic<int> g_num_dispatch_observers;
+inline bool dispatch_observed() {
+  return __builtin_expect(g_num_dispatch_observers.load(std::memory_order_relaxed) != 0, 0);
+}
+// Snapshot of installed observers (copied under a lock; safe against concurrent removal).
+std::vector<std::shared_ptr<DispatchObserver>> dispatch_observers();
+}  // namespace detail
+
+// Installs the OPSCOPE_LOG=dispatch printer (called once at library load when the variable asks
+// for it; callable again from Python: opscope._C._set_dispatch_log(True)).
+void set_dispatch_log(bool on, int fd = 2);
+
+}  // namespace opscope

@@ -1,0 +1,363 @@
+#include "core/python/arg_parser.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace opscope::python {
+
+namespace {
+
+// Ops whose Tensor parameters also take Python numbers (torch's should_allow_numbers_as_tensors).
+bool allows_numbers_as_tensors(const std::string& name) {
+  static const std::unordered_set<std::string> names = {
+      "add", "add_", "sub", "sub_", "rsub", "mul", "mul_", "div", "div_", "true_divide",
+      "true_divide_", "floor_divide", "floor_divide_", "fmod", "fmod_", "remainder", "remainder_",
+      "bitwise_and", "bitwise_and_", "bitwise_or", "bitwise_or_", "bitwise_xor", "bitwise_xor_",
+      "eq", "eq_", "ne", "ne_", "lt", "lt_", "le", "le_", "gt", "gt_", "ge", "ge_", "pow", "pow_",
+      "maximum", "minimum", "where", "atan2", "atan2_", "copysign", "xlogy", "logical_and",
+      "logical_or", "logical_xor", "lerp", "lerp_"};
+  return names.count(name) > 0;
+}
+
+std::string py_type_name(const SchemaType& t) {
+  std::string base;
+  switch (t.kind) {
+    case TypeKind::Tensor: base = "Tensor"; break;
+    case TypeKind::Int:
+    case TypeKind::SymInt: base = "int"; break;
+    case TypeKind::Float: base = "float"; break;
+    case TypeKind::Bool: base = "bool"; break;
+    case TypeKind::Str: base = "str"; break;
+    case TypeKind::Scalar: base = "Number"; break;
+    case TypeKind::ScalarType: base = "torch.dtype"; break;
+    case TypeKind::Device: base = "Device"; break;
+    case TypeKind::Layout: base = "torch.layout"; break;
+    case TypeKind::MemoryFormat: base = "torch.memory_format"; break;
+    case TypeKind::Generator: base = "torch.Generator"; break;
+    case TypeKind::Dimname: base = "name"; break;
+  }
+  if (t.is_list) {
+    if (t.kind == TypeKind::Tensor) return "tuple of Tensors";
+    return "tuple of " + base + "s";
+  }
+  return base;
+}
+
+const char* type_of(PyObject* o) {
+  if (is_tensor(o)) return "Tensor";
+  return Py_TYPE(o)->tp_name;
+}
+
+bool is_int_like(PyObject* o) {
+  if (PyBool_Check(o)) return false;
+  if (PyLong_Check(o)) return true;
+  if (is_tensor(o)) return is_integral(unwrap(o).dtype(), false) && unwrap(o).dim() == 0;
+  return PyIndex_Check(o);  // numpy integers
+}
+int64_t as_int(PyObject* o) {
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    OPSCOPE_CHECK(!overflow, "Overflow when unpacking long");
+    return v;
+  }
+  PyObject* i = PyNumber_Index(o);
+  if (!i) throw py::error_already_set();
+  long long v = PyLong_AsLongLong(i);
+  Py_DECREF(i);
+  return v;
+}
+
+bool int_list_from(PyObject* o, const SchemaType& t, std::vector<int64_t>* out) {
+  if (is_int_like(o)) {  // a single int stands for [n] (or [n]*N for int[N])
+    out->assign(t.fixed_size > 0 ? static_cast<size_t>(t.fixed_size) : 1, as_int(o));
+    return true;
+  }
+  if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+  out->resize(static_cast<size_t>(n));
+  PyObject** items = PySequence_Fast_ITEMS(o);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!is_int_like(items[i])) return false;
+    (*out)[static_cast<size_t>(i)] = as_int(items[i]);
+  }
+  return true;
+}
+
+bool dtype_from(PyObject* o, ScalarType* out) {
+  if (is_dtype_object(o)) {
+    *out = dtype_of_object(o);
+    return true;
+  }
+  // torch accepts the Python types: float -> float64, int -> int64, bool -> bool.
+  if (o == reinterpret_cast<PyObject*>(&PyFloat_Type)) *out = ScalarType::Float64;
+  else if (o == reinterpret_cast<PyObject*>(&PyLong_Type)) *out = ScalarType::Int64;
+  else if (o == reinterpret_cast<PyObject*>(&PyBool_Type)) *out = ScalarType::Bool;
+  else return false;
+  return true;
+}
+
+// Converts one Python argument to the IValue its schema type wants. False: wrong type.
+bool convert(PyObject* o, const Argument& a, bool numbers_as_tensors, IValue* out) {
+  const SchemaType& t = a.type;
+  if (o == Py_None) {
+    *out = IValue();
+    return t.optional;
+  }
+  if (t.is_list) {
+    switch (t.kind) {
+      case TypeKind::Int:
+      case TypeKind::SymInt: {
+        std::vector<int64_t> v;
+        if (!int_list_from(o, t, &v)) return false;
+        *out = IValue(std::move(v));
+        return true;
+      }
+      case TypeKind::Float: {
+        if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
+        std::vector<double> v;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i) {
+          PyObject* x = PySequence_Fast_GET_ITEM(o, i);
+          if (!PyFloat_Check(x) && !(PyLong_Check(x) && !PyBool_Check(x))) return false;
+          v.push_back(PyFloat_AsDouble(x));
+        }
+        *out = IValue(std::move(v));
+        return true;
+      }
+      case TypeKind::Tensor: {
+        if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
+        std::vector<Tensor> v;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i) {
+          PyObject* x = PySequence_Fast_GET_ITEM(o, i);
+          if (x == Py_None && t.elem_optional) v.emplace_back();
+          else if (is_tensor(x)) v.push_back(unwrap(x));
+          else return false;
+        }
+        *out = IValue(std::move(v));
+        return true;
+      }
+      default: return false;
+    }
+  }
+  switch (t.kind) {
+    case TypeKind::Tensor: {
+      if (is_tensor(o)) {
+        *out = IValue(unwrap(o));
+        return true;
+      }
+      Scalar s;
+      if (numbers_as_tensors && to_scalar(o, &s, false)) {
+        *out = IValue(wrapped_number(s));
+        return true;
+      }
+      return false;
+    }
+    case TypeKind::Scalar: {
+      Scalar s;
+      if (!to_scalar(o, &s, true)) return false;
+      *out = IValue(s);
+      return true;
+    }
+    case TypeKind::Int:
+    case TypeKind::SymInt:
+      if (!is_int_like(o)) return false;
+      *out = IValue(as_int(o));
+      return true;
+    case TypeKind::Float:
+      if (PyFloat_Check(o) || (PyLong_Check(o) && !PyBool_Check(o))) {
+        *out = IValue(PyFloat_AsDouble(o));
+        return true;
+      }
+      if (!is_tensor(o) && PyIndex_Check(o)) {
+        *out = IValue(static_cast<double>(as_int(o)));
+        return true;
+      }
+      if (!is_tensor(o) && Py_TYPE(o)->tp_as_number && Py_TYPE(o)->tp_as_number->nb_float) {  // numpy floats
+        double d = PyFloat_AsDouble(o);
+        if (d == -1 && PyErr_Occurred()) throw py::error_already_set();
+        *out = IValue(d);
+        return true;
+      }
+      return false;
+    case TypeKind::Bool:
+      if (!PyBool_Check(o)) return false;
+      *out = IValue(o == Py_True);
+      return true;
+    case TypeKind::Str:
+      if (!PyUnicode_Check(o)) return false;
+      *out = IValue(std::string(PyUnicode_AsUTF8(o)));
+      return true;
+    case TypeKind::ScalarType: {
+      ScalarType st;
+      if (!dtype_from(o, &st)) return false;
+      *out = IValue(st);
+      return true;
+    }
+    case TypeKind::Device: {
+      Device d;
+      if (!to_device(o, &d)) return false;
+      *out = IValue(d);
+      return true;
+    }
+    case TypeKind::Layout:
+    case TypeKind::MemoryFormat: {
+      // opscope.strided / opscope.contiguous_format ...: objects with an integer `_value`.
+      py::handle h(o);
+      if (!py::hasattr(h, "_opscope_enum")) return false;
+      *out = IValue(h.attr("_opscope_enum").cast<int64_t>());
+      return true;
+    }
+    case TypeKind::Generator:
+      if (!is_generator_object(o)) return false;
+      *out = IValue(generator_of_object(o));
+      return true;
+    case TypeKind::Dimname: return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+Signature make_signature(const OperatorHandle& op, bool method) {
+  const FunctionSchema& schema = op.schema();
+  Signature sig;
+  sig.op = op;
+  sig.numbers_as_tensors = allows_numbers_as_tensors(schema.name);
+  std::string display = "(";
+  bool star_printed = false;
+  for (size_t i = 0; i < schema.arguments.size(); ++i) {
+    const Argument& a = schema.arguments[i];
+    std::string name = a.name;
+    if (i == 0 && name == "self" && !method) name = "input";
+    sig.params.push_back({name, &a, PyUnicode_InternFromString(name.c_str())});
+    if (!a.kwarg_only) ++sig.num_positional;
+    if (a.type.kind == TypeKind::Layout) sig.accepts_requires_grad = true;
+    if (method && i == 0) continue;  // self is not shown
+    if (a.kwarg_only && !star_printed) {
+      display += display.size() > 1 ? ", *" : "*";
+      star_printed = true;
+    }
+    if (display.size() > 1) display += ", ";
+    display += py_type_name(a.type) + (a.type.optional && a.type.kind != TypeKind::Tensor ? "?" : "") +
+               " " + name;
+  }
+  // `t.view(2, 3)`, `opscope.zeros(2, 3)`: an int[] as the first positional parameter (after
+  // self) may be given as separate ints.
+  size_t first = method ? 1 : 0;
+  if (sig.num_positional > first) {
+    const Argument& a = schema.arguments[first];
+    if (a.type.is_list && (a.type.kind == TypeKind::Int || a.type.kind == TypeKind::SymInt))
+      sig.varargs_int_list = static_cast<int>(first);
+  }
+  sig.display = display + ")";
+  return sig;
+}
+
+bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, PyObject* kwnames,
+                     ParseResult* out, std::string* why) {
+  const std::string fname = sig.op.schema().name + "()";
+  size_t nparams = sig.params.size();
+  Stack& stack = out->stack;
+  stack.clear();
+  stack.resize(nparams);
+  size_t nkw = kwnames ? static_cast<size_t>(PyTuple_GET_SIZE(kwnames)) : 0;
+  PyObject* const* kwvalues = args + nargs;
+
+  // Varargs int list: pack trailing ints into the list parameter.
+  std::vector<int64_t> packed;
+  size_t positional = nargs;
+  bool use_packed = false;
+  if (sig.varargs_int_list >= 0 && nargs > static_cast<size_t>(sig.varargs_int_list) + 1) {
+    use_packed = true;
+    for (size_t i = static_cast<size_t>(sig.varargs_int_list); i < nargs; ++i) {
+      if (!is_int_like(args[i])) {
+        use_packed = false;
+        break;
+      }
+      packed.push_back(as_int(args[i]));
+    }
+    if (use_packed) positional = static_cast<size_t>(sig.varargs_int_list) + 1;
+  }
+  if (positional > sig.num_positional) {
+    *why = fname + " takes " + std::to_string(sig.num_positional) + " positional argument" +
+           (sig.num_positional == 1 ? "" : "s") + " but " + std::to_string(nargs) +
+           (nargs == 1 ? " was" : " were") + " given";
+    return false;
+  }
+
+  std::vector<bool> kw_used(nkw, false);
+  for (size_t i = 0; i < nparams; ++i) {
+    const Param& p = sig.params[i];
+    PyObject* value = nullptr;
+    if (i < positional) {
+      if (use_packed && static_cast<int>(i) == sig.varargs_int_list) {
+        stack[i] = IValue(packed);
+        continue;
+      }
+      value = args[i];
+    } else {
+      for (size_t k = 0; k < nkw; ++k) {
+        PyObject* key = PyTuple_GET_ITEM(kwnames, static_cast<Py_ssize_t>(k));
+        if (key == p.py_name || PyUnicode_Compare(key, p.py_name) == 0) {
+          value = kwvalues[k];
+          kw_used[k] = true;
+          break;
+        }
+      }
+    }
+    if (!value) {
+      if (p.arg->default_value) {
+        stack[i] = *p.arg->default_value;
+        continue;
+      }
+      *why = fname + " missing 1 required positional argument: \"" + p.name + "\"";
+      if (p.arg->kwarg_only) *why = fname + " missing required keyword argument '" + p.name + "'";
+      return false;
+    }
+    if (!convert(value, *p.arg, sig.numbers_as_tensors, &stack[i])) {
+      *why = fname + ": argument '" + p.name + "'" +
+             (i < positional ? " (position " + std::to_string(i + 1) + ")" : "") + " must be " +
+             py_type_name(p.arg->type) + ", not " + type_of(value);
+      return false;
+    }
+  }
+  for (size_t k = 0; k < nkw; ++k) {
+    if (kw_used[k]) continue;
+    PyObject* key = PyTuple_GET_ITEM(kwnames, static_cast<Py_ssize_t>(k));
+    if (sig.accepts_requires_grad && PyUnicode_CompareWithASCIIString(key, "requires_grad") == 0 &&
+        PyBool_Check(kwvalues[k])) {
+      out->requires_grad = kwvalues[k] == Py_True;
+      continue;
+    }
+    *why = fname + " got an unexpected keyword argument '" + PyUnicode_AsUTF8(key) + "'";
+    return false;
+  }
+  return true;
+}
+
+PyObject* returns_to_py(const FunctionSchema& schema, Stack& stack, size_t first) {
+  size_t n = stack.size() - first;
+  auto one = [](IValue& v) -> PyObject* {
+    switch (v.tag()) {
+      case IValue::Tag::None: Py_RETURN_NONE;
+      case IValue::Tag::Tensor: return wrap(std::move(v.to_tensor()));
+      case IValue::Tag::Double: return PyFloat_FromDouble(v.to_double());
+      case IValue::Tag::Int: return PyLong_FromLongLong(v.to_int());
+      case IValue::Tag::Bool: return PyBool_FromLong(v.to_bool());
+      case IValue::Tag::TensorList: {
+        const auto& l = v.to_tensor_list();
+        PyObject* list = PyList_New(static_cast<Py_ssize_t>(l.size()));
+        for (size_t i = 0; i < l.size(); ++i) PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), wrap(l[i]));
+        return list;
+      }
+      default: return py::cast(v.str()).release().ptr();
+    }
+  };
+  if (n == 0) Py_RETURN_NONE;
+  if (n == 1 && schema.returns.size() <= 1) return one(stack[first]);
+  PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(n));
+  for (size_t i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), one(stack[first + i]));
+  return tuple;
+}
+
+}  // namespace opscope::python

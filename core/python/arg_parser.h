@@ -1,0 +1,49 @@
+// The schema-driven argument parser: Python call arguments -> a boxed Stack, per op schema.
+//
+// Semantically this is PyTorch's PythonArgParser, but derived at run time from each op's schema
+// instead of from generated signature strings: every declared op becomes opscope.<name> and/or
+// Tensor.<name> with no binding code of its own. Overloads are tried in declaration order; the
+// first whose parameters accept the arguments wins. Python numbers are accepted for Tensor
+// parameters of arithmetic ops (add, sub, mul, div, comparisons, ...) as "wrapped numbers", so
+// `opscope.add(t, 2)` runs aten::add.Tensor, exactly as torch does.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/dispatch/Dispatcher.h"
+#include "core/python/python_common.h"
+
+namespace opscope::python {
+
+struct Param {
+  std::string name;          // Python keyword ("input" for the self of a function)
+  const Argument* arg;       // the schema argument
+  PyObject* py_name;         // interned name, for fast keyword matching
+};
+
+struct Signature {
+  OperatorHandle op;
+  std::vector<Param> params;
+  size_t num_positional = 0;        // parameters before `*`
+  bool numbers_as_tensors = false;  // Python numbers accepted for Tensor parameters
+  bool accepts_requires_grad = false;  // factory: the Python-only `requires_grad=` keyword
+  int varargs_int_list = -1;        // index of an int[] parameter that may be given as varargs
+  std::string display;              // "(Tensor input, Tensor other, *, Number alpha, Tensor out)"
+};
+
+struct ParseResult {
+  Stack stack;
+  bool requires_grad = false;
+};
+
+// Tries to bind (args, kwnames) to `sig`; on failure returns false and sets *why.
+bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, PyObject* kwnames,
+                     ParseResult* out, std::string* why);
+// Builds the signature of `op` for Python; `method` binds the first argument to self.
+Signature make_signature(const OperatorHandle& op, bool method);
+
+// Converts the op's boxed returns to Python (one value, a tuple, or None).
+PyObject* returns_to_py(const FunctionSchema& schema, Stack& stack, size_t first);
+
+}  // namespace opscope::python

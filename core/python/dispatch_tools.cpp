@@ -1,0 +1,158 @@
+// The dispatcher, seen from Python: dumps of an op's registrations and table, key sets, the
+// thread-local include/exclude sets, a recorder of dispatch steps, and Python-defined kernels
+// registered through a Library whose lifetime undoes them.
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+#include <unordered_map>
+
+#include "core/dispatch/Library.h"
+#include "core/python/arg_parser.h"
+
+namespace opscope::python {
+
+namespace {
+
+// Records every dispatch step while active (used by tests and the tour; the profiler of a later
+// issue builds on the same hook).
+class StepRecorder final : public DispatchObserver {
+ public:
+  void on_enter(const DispatchStep& s) override {
+    py::gil_scoped_acquire gil;
+    py::dict d;
+    d["kind"] = std::string(to_string(s.kind));
+    d["op"] = s.op->full_name();
+    d["key"] = std::string(to_string(s.chosen));
+    d["key_set"] = s.key_set;
+    d["fallthrough"] = s.fallthrough_keys;
+    d["tls_included"] = s.tls_included;
+    d["tls_excluded"] = s.tls_excluded;
+    d["kernel"] = s.entry->kernel.name();
+    d["provenance"] = std::string(to_string(s.entry->provenance));
+    d["registered_key"] = std::string(to_string(s.entry->registered_key));
+    d["site"] = s.entry->site;
+    d["depth"] = depth_++;
+    py::list args, arg_keys;
+    for (size_t i = 0; i < s.args->size(); ++i) {
+      args.append((*s.args)[i].str());
+      arg_keys.append(s.arg_key_sets[i]);
+    }
+    d["args"] = args;
+    d["arg_key_sets"] = arg_keys;
+    steps.append(d);
+  }
+  void on_exit(const DispatchStep&, const Stack* returns) override { --depth_; }
+  py::list steps;
+
+ private:
+  int depth_ = 0;
+};
+
+// A Python callable as a boxed kernel: arguments converted like op returns, results back.
+KernelFunction python_kernel(py::function f, std::string name) {
+  auto shared = std::make_shared<py::function>(std::move(f));
+  return KernelFunction::boxed(
+      [shared](const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+        py::gil_scoped_acquire gil;
+        const FunctionSchema& schema = op.schema();
+        size_t n = schema.arguments.size();
+        size_t base = stack->size() - n;
+        py::tuple args(n);
+        for (size_t i = 0; i < n; ++i) {
+          Stack one{(*stack)[base + i]};
+          args[i] = py::reinterpret_steal<py::object>(returns_to_py(schema, one, 0));
+        }
+        py::object r = (*shared)(*args);
+        stack->resize(base);
+        auto push = [&](py::handle h) {
+          if (is_tensor(h.ptr())) stack->emplace_back(unwrap(h.ptr()));
+          else if (h.is_none()) stack->emplace_back();
+          else {
+            Scalar s;
+            OPSCOPE_CHECK_TYPE(to_scalar(h.ptr(), &s, false), "a Python kernel for ", op.full_name(),
+                               " returned ", std::string(py::str(py::type::of(h))));
+            stack->emplace_back(s);
+          }
+        };
+        if (schema.returns.size() > 1) {
+          for (py::handle h : r) push(h);
+        } else if (!schema.returns.empty()) {
+          push(r);
+        }
+      },
+      name);
+}
+
+std::string site_of_python_caller() {
+  py::object frame = py::module_::import("sys").attr("_getframe")(2);
+  return py::str(frame.attr("f_code").attr("co_filename")).cast<std::string>() + ":" +
+         std::to_string(frame.attr("f_lineno").cast<int>());
+}
+
+}  // namespace
+
+void init_dispatch_tools(py::module_& m) {
+  py::class_<DispatchKeySet>(m, "DispatchKeySet")
+      .def(py::init([](const std::vector<std::string>& keys) {
+             DispatchKeySet ks;
+             for (const auto& k : keys) ks = ks.add(parse_dispatch_key(k));
+             return ks;
+           }), py::arg("keys") = std::vector<std::string>{})
+      .def("has", [](DispatchKeySet ks, const std::string& k) { return ks.has(parse_dispatch_key(k)); })
+      .def("highest_priority_type_id", [](DispatchKeySet ks) { return std::string(to_string(ks.highest_priority_key())); })
+      .def("__or__", [](DispatchKeySet a, DispatchKeySet b) { return a | b; })
+      .def("__and__", [](DispatchKeySet a, DispatchKeySet b) { return a & b; })
+      .def("__sub__", [](DispatchKeySet a, DispatchKeySet b) { return a - b; })
+      .def("__eq__", [](DispatchKeySet a, DispatchKeySet b) { return a == b; })
+      .def("__iter__", [](DispatchKeySet ks) {
+        std::vector<std::string> names;
+        for (int i = 1; i < kNumRuntimeKeys; ++i)
+          if (ks.has(static_cast<DispatchKey>(i))) names.push_back(std::string(to_string(static_cast<DispatchKey>(i))));
+        return py::iter(py::cast(names));
+      })
+      .def("__repr__", &DispatchKeySet::str)
+      .def("__str__", &DispatchKeySet::str);
+
+  m.def("_dispatch_keys", [](py::handle t) {
+    OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "_dispatch_keys expects a Tensor");
+    return unwrap(t.ptr()).key_set();
+  }, "The dispatch key set a tensor carries.");
+  m.def("_dispatch_tls_local_include_set", [] { return local_dispatch_key_set().included; });
+  m.def("_dispatch_tls_local_exclude_set", [] { return local_dispatch_key_set().excluded; });
+  m.def("_dispatch_dump", [](const std::string& name) {
+    return Dispatcher::singleton().find_by_full_name(name).entry().dump_state();
+  }, "Registrations of an op, as torch._C._dispatch_dump prints them.");
+  m.def("_dispatch_dump_table", [](const std::string& name) {
+    return Dispatcher::singleton().find_by_full_name(name).entry().dump_table();
+  }, "The computed dispatch table of an op, as torch._C._dispatch_dump_table prints it.");
+  m.def("_set_dispatch_log", [](bool on, int fd) { set_dispatch_log(on, fd); }, py::arg("on"),
+        py::arg("fd") = 2, "Turns the OPSCOPE_LOG=dispatch trace on or off (printing to fd).");
+
+  py::class_<StepRecorder, std::shared_ptr<StepRecorder>>(m, "_DispatchRecorder")
+      .def(py::init<>())
+      .def_readonly("steps", &StepRecorder::steps);
+  py::class_<ObserverHandle>(m, "_ObserverHandle").def("remove", &ObserverHandle::reset);
+  m.def("_add_dispatch_observer", [](std::shared_ptr<StepRecorder> r) { return add_dispatch_observer(r); },
+        "Installs a recorder until the returned handle's remove() is called.");
+
+  py::class_<Library>(m, "_Library")
+      .def(py::init([](const std::string& kind, const std::string& ns) {
+        Library::Kind k = kind == "DEF" ? Library::DEF : kind == "IMPL" ? Library::IMPL : Library::FRAGMENT;
+        return std::make_unique<Library>(k, ns);
+      }), py::arg("kind"), py::arg("ns"))
+      .def("define", [](Library& lib, const std::string& schema) {
+        auto h = Dispatcher::singleton().register_schema(schema, site_of_python_caller(), Variants::None, lib.ns());
+        // Kept in a side table owned by the library object: see `_handles` below.
+        return py::cast(new RegistrationHandle(std::move(h)), py::return_value_policy::take_ownership);
+      })
+      .def("impl", [](Library& lib, const std::string& name, const std::string& key, py::function f) {
+        std::string full = name.find("::") == std::string::npos ? lib.ns() + "::" + name : name;
+        std::string kname = py::str(f.attr("__qualname__")).cast<std::string>();
+        auto h = Dispatcher::singleton().register_impl(full, parse_dispatch_key(key),
+                                                       python_kernel(f, kname), site_of_python_caller());
+        return py::cast(new RegistrationHandle(std::move(h)), py::return_value_policy::take_ownership);
+      });
+  py::class_<RegistrationHandle>(m, "_RegistrationHandle").def("remove", &RegistrationHandle::reset);
+}
+
+}  // namespace opscope::python

@@ -1,0 +1,53 @@
+// opscope._C: the extension module. See python_common.h for how the pieces fit.
+#include <omp.h>
+#include <pybind11/stl.h>
+
+#include "core/python/python_common.h"
+
+namespace opscope::python {
+namespace {
+
+void init_runtime_functions(py::module_& m) {
+  m.def("get_default_dtype", [] { return py::reinterpret_borrow<py::object>(dtype_object(default_dtype())); });
+  m.def("set_default_dtype", [](py::handle d) {
+    OPSCOPE_CHECK_TYPE(is_dtype_object(d.ptr()), "set_default_dtype expects a dtype");
+    set_default_dtype(dtype_of_object(d.ptr()));
+  });
+  m.def("manual_seed", [](py::int_ seed) {
+    default_generator()->set_seed(static_cast<uint64_t>(PyLong_AsUnsignedLongLongMask(seed.ptr())));
+    return default_generator();
+  }, py::arg("seed"), "Seeds the default CPU generator; returns it.");
+  m.def("seed", [] { return default_generator()->seed_randomly(); });
+  m.def("initial_seed", [] { return default_generator()->seed(); });
+  m.def("get_num_threads", [] { return omp_get_max_threads(); });
+  m.def("set_num_threads", [](int n) {
+    OPSCOPE_CHECK(n > 0, "Number of threads must be positive, got ", n);
+    omp_set_num_threads(n);
+  });
+  m.def("_allocator_stats", [](const std::string& device) {
+    AllocatorStats s = get_allocator(Device::parse(device).type)->stats();
+    py::dict d;
+    d["current_bytes"] = s.current_bytes;
+    d["peak_bytes"] = s.peak_bytes;
+    d["num_allocs"] = s.num_allocs;
+    d["num_frees"] = s.num_frees;
+    return d;
+  }, py::arg("device") = "cpu", "Allocation statistics of a device's allocator.");
+  m.def("_reset_peak_memory_stats", [](const std::string& device) {
+    get_allocator(Device::parse(device).type)->reset_peak();
+  }, py::arg("device") = "cpu");
+}
+
+}  // namespace
+}  // namespace opscope::python
+
+PYBIND11_MODULE(_C, m) {
+  using namespace opscope::python;
+  m.doc() = "opscope's C++ core: tensors, the dispatcher, ops.";
+  init_objects(m);
+  init_tensor_type(m);
+  init_ops(m);
+  init_interop(m);
+  init_dispatch_tools(m);
+  init_runtime_functions(m);
+}

@@ -1,0 +1,235 @@
+// Schema-derived Python functions and methods: opscope.add, Tensor.add, opscope.ops.aten.add.Tensor.
+//
+// At import, every declared op becomes a callable object whose overloads are the op's schemas
+// (see arg_parser.h). Calling it parses the arguments against each overload in turn, boxes them
+// into a Stack and makes one boxed dispatcher call — the only binding code any op has.
+#include <algorithm>
+#include <map>
+
+#include "core/autograd/AutogradMeta.h"
+#include "core/python/arg_parser.h"
+
+#include <structmember.h>  // after Python.h
+
+namespace opscope::python {
+
+namespace {
+
+struct OpBinding {
+  std::string name;       // "add"
+  bool method = false;    // installed on Tensor: args[0] is self
+  std::vector<Signature> signatures;
+};
+
+struct PyOp {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  OpBinding* binding;  // lives as long as the process (ops are never destroyed)
+};
+
+PyTypeObject* g_op_type = nullptr;
+
+std::string got_types(PyObject* const* args, size_t nargs, PyObject* kwnames) {
+  std::string s = "(";
+  for (size_t i = 0; i < nargs; ++i) {
+    if (i) s += ", ";
+    s += is_tensor(args[i]) ? "Tensor" : Py_TYPE(args[i])->tp_name;
+  }
+  if (kwnames) {
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); ++k) {
+      if (nargs || k) s += ", ";
+      s += std::string(PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k))) + "=";
+      PyObject* v = args[nargs + static_cast<size_t>(k)];
+      s += is_tensor(v) ? "Tensor" : Py_TYPE(v)->tp_name;
+    }
+  }
+  return s + ")";
+}
+
+PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  OpBinding& b = *reinterpret_cast<PyOp*>(self)->binding;
+  size_t nargs = PyVectorcall_NARGS(nargsf);
+  return guarded([&]() -> PyObject* {
+    ParseResult r;
+    std::string why;
+    for (const Signature& sig : b.signatures) {
+      if (!parse_signature(sig, args, nargs, kwnames, &r, &why)) continue;
+      sig.op.call_boxed(&r.stack);
+      if (r.requires_grad && !r.stack.empty() && r.stack[0].is_tensor())
+        autograd::set_requires_grad(r.stack[0].to_tensor(), true);
+      return returns_to_py(sig.op.schema(), r.stack, 0);
+    }
+    if (b.signatures.size() == 1) throw TypeError(why);
+    std::string msg = b.name + "() received an invalid combination of arguments - got " +
+                      got_types(args, nargs, kwnames) + ", but expected one of:\n";
+    for (const Signature& sig : b.signatures) msg += " * " + sig.display + "\n";
+    throw TypeError(msg);
+  });
+}
+
+PyObject* op_descr_get(PyObject* self, PyObject* obj, PyObject*) {
+  if (!obj || !reinterpret_cast<PyOp*>(self)->binding->method) {
+    Py_INCREF(self);
+    return self;
+  }
+  return PyMethod_New(self, obj);
+}
+
+PyObject* op_get_name(PyObject* self, void*) {
+  return PyUnicode_FromString(reinterpret_cast<PyOp*>(self)->binding->name.c_str());
+}
+
+PyObject* op_get_doc(PyObject* self, void*) {
+  const OpBinding& b = *reinterpret_cast<PyOp*>(self)->binding;
+  std::string doc;
+  for (const Signature& s : b.signatures) doc += b.name + s.display + "\n    schema: " + s.op.schema().str() + "\n";
+  return PyUnicode_FromString(doc.c_str());
+}
+
+PyObject* op_get_overloads(PyObject* self, void*) {
+  const OpBinding& b = *reinterpret_cast<PyOp*>(self)->binding;
+  PyObject* list = PyList_New(0);
+  for (const Signature& s : b.signatures) {
+    PyObject* n = PyUnicode_FromString(s.op.full_name().c_str());
+    PyList_Append(list, n);
+    Py_DECREF(n);
+  }
+  return list;
+}
+
+PyObject* op_repr(PyObject* self) {
+  const OpBinding& b = *reinterpret_cast<PyOp*>(self)->binding;
+  return PyUnicode_FromFormat(b.method ? "<method '%s' of 'opscope.Tensor' objects>" : "<built-in function %s>",
+                              b.name.c_str());
+}
+
+PyGetSetDef op_getset[] = {
+    {"__name__", op_get_name, nullptr, nullptr, nullptr},
+    {"__qualname__", op_get_name, nullptr, nullptr, nullptr},
+    {"__doc__", op_get_doc, nullptr, nullptr, nullptr},
+    {"_overloads", op_get_overloads, nullptr, "The full names of the overloads, in parsing order.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+void init_op_type() {
+  static PyMemberDef members[] = {
+      {"__vectorcalloffset__", T_PYSSIZET, offsetof(PyOp, vectorcall), READONLY, nullptr},
+      {nullptr, 0, 0, 0, nullptr}};
+  PyType_Slot slots[] = {{Py_tp_call, reinterpret_cast<void*>(PyVectorcall_Call)},
+                         {Py_tp_descr_get, reinterpret_cast<void*>(op_descr_get)},
+                         {Py_tp_getset, op_getset},
+                         {Py_tp_members, members},
+                         {Py_tp_repr, reinterpret_cast<void*>(op_repr)},
+                         {0, nullptr}};
+  PyType_Spec spec = {"opscope._C.OpFunction", sizeof(PyOp), 0,
+                      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+                      slots};
+  g_op_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&spec));
+  if (!g_op_type) throw py::error_already_set();
+}
+
+PyObject* make_op(OpBinding* b) {
+  PyOp* o = PyObject_New(PyOp, g_op_type);
+  o->vectorcall = op_vectorcall;
+  o->binding = b;
+  return reinterpret_cast<PyObject*>(o);
+}
+
+// Overloads are tried with functional ones first, those taking more tensors first, out= last.
+void sort_signatures(std::vector<Signature>& sigs) {
+  auto key = [](const Signature& s) {
+    const FunctionSchema& f = s.op.schema();
+    int tensors = 0;
+    for (const auto& a : f.arguments)
+      if (a.type.kind == TypeKind::Tensor && !a.type.is_list && !a.kwarg_only) ++tensors;
+    return std::make_tuple(f.is_out_variant(), -tensors, f.overload);
+  };
+  std::stable_sort(sigs.begin(), sigs.end(), [&](const Signature& a, const Signature& b) { return key(a) < key(b); });
+}
+
+bool wants_function(const OperatorEntry& e) {
+  const FunctionSchema& s = e.schema();
+  switch (e.variants()) {
+    case Variants::Function:
+    case Variants::FunctionAndMethod: return true;
+    case Variants::Auto: return !s.name.ends_with("_") || s.name.starts_with("_");
+    default: return false;
+  }
+}
+bool wants_method(const OperatorEntry& e) {
+  const FunctionSchema& s = e.schema();
+  bool self_first = !s.arguments.empty() && s.arguments[0].name == "self" &&
+                    s.arguments[0].type.kind == TypeKind::Tensor && !s.arguments[0].type.is_list;
+  switch (e.variants()) {
+    case Variants::Method:
+    case Variants::FunctionAndMethod: return self_first;
+    case Variants::Auto: return self_first && !s.name.starts_with("_");
+    default: return false;
+  }
+}
+
+// One callable for a single overload (opscope.ops.aten.add.Tensor).
+PyObject* op_overload(const std::string& full_name) {
+  OperatorHandle h = Dispatcher::singleton().find_by_full_name(full_name);
+  auto* b = new OpBinding{h.schema().name, false, {}};
+  Signature sig = make_signature(h, false);
+  if (!sig.params.empty()) {  // keep the schema's own name ("self") for keyword use
+    sig.params[0].name = h.schema().arguments[0].name;
+    sig.params[0].py_name = PyUnicode_InternFromString(sig.params[0].name.c_str());
+  }
+  sig.numbers_as_tensors = true;  // torch.ops converts Python numbers for Tensor arguments
+  b->signatures.push_back(std::move(sig));
+  return make_op(b);
+}
+
+}  // namespace
+
+void init_ops(py::module_& m) {
+  init_op_type();
+  // Group aten overloads by name into functions (opscope.add) and methods (Tensor.add).
+  std::map<std::string, std::vector<OperatorHandle>> by_name;
+  for (const OperatorHandle& h : Dispatcher::singleton().all_ops())
+    if (h.schema().ns == "aten") by_name[h.schema().name].push_back(h);
+
+  py::module_ functions = m.def_submodule("_VariableFunctions", "Every aten op as a function.");
+  PyObject* tensor_dict = g_tensor_type->tp_dict;
+  for (auto& [name, handles] : by_name) {
+    auto* fb = new OpBinding{name, false, {}};
+    auto* mb = new OpBinding{name, true, {}};
+    for (const OperatorHandle& h : handles) {
+      if (wants_function(h.entry())) fb->signatures.push_back(make_signature(h, false));
+      if (wants_method(h.entry())) mb->signatures.push_back(make_signature(h, true));
+    }
+    sort_signatures(fb->signatures);
+    sort_signatures(mb->signatures);
+    if (!fb->signatures.empty()) functions.add_object(name.c_str(), py::reinterpret_steal<py::object>(make_op(fb)));
+    else delete fb;
+    // Hand-written methods (size, stride, item, ...) take precedence.
+    if (!mb->signatures.empty() && !PyDict_GetItemString(tensor_dict, name.c_str())) {
+      PyObject* meth = make_op(mb);
+      PyObject_SetAttrString(reinterpret_cast<PyObject*>(g_tensor_type), name.c_str(), meth);
+      Py_DECREF(meth);
+    } else if (mb->signatures.empty()) {
+      delete mb;
+    }
+  }
+
+  m.def("_op_overload", [](const std::string& full_name) {
+    return py::reinterpret_steal<py::object>(op_overload(full_name));
+  }, "A callable for exactly one overload: _op_overload('aten::add.Tensor').");
+  m.def("_op_overload_names", [](const std::string& qualified_name) {
+    std::vector<std::string> names;
+    for (const auto& h : Dispatcher::singleton().overloads(qualified_name))
+      names.push_back(h.entry().overload().empty() ? "default" : h.entry().overload());
+    return names;
+  }, "Overload names of an op ('default' for the unnamed one): _op_overload_names('aten::add').");
+  m.def("_op_schema", [](const std::string& full_name) {
+    return Dispatcher::singleton().find_by_full_name(full_name).schema().str();
+  });
+  m.def("_all_op_names", [] {
+    std::vector<std::string> names;
+    for (const auto& h : Dispatcher::singleton().all_ops()) names.push_back(h.full_name());
+    return names;
+  }, "Full names of every declared op.");
+}
+
+}  // namespace opscope::python

@@ -1,0 +1,50 @@
+"""opscope — a tensor runtime you can see through.
+
+A PyTorch-shaped eager runtime (tensors, a dispatcher, autograd, CPU kernels) that shows what every
+op does inside: its dispatch trace, its call stack and its profile. ``import opscope as torch``
+runs ordinary PyTorch code within opscope's op set.
+
+>>> import opscope
+>>> a = opscope.ones(2, 3)
+>>> (a + 1).sum().item()
+12.0
+"""
+
+from opscope import _C
+from opscope._C import (  # noqa: F401
+    DispatchKeySet, Generator, Size, Tensor, default_generator, device, dtype, from_dlpack,
+    from_numpy, get_default_dtype, get_num_threads, initial_seed, manual_seed, seed,
+    set_default_dtype, set_num_threads, tensor,
+    bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
+    float, double, half, long, int, short,
+)
+from opscope._enums import (  # noqa: F401
+    channels_last, contiguous_format, layout, memory_format, preserve_format, strided)
+from opscope._tensor_str import get_printoptions, set_printoptions  # noqa: F401
+
+# Every aten op declared in C++ becomes a function here (opscope.add, opscope.matmul, ...).
+for _name in dir(_C._VariableFunctions):
+    if not _name.startswith("__"):
+        globals()[_name] = getattr(_C._VariableFunctions, _name)
+del _name
+
+from opscope import _tensor  # noqa: E402
+from opscope.ops import ops  # noqa: E402,F401
+
+_tensor._install()
+
+__version__ = "0.1.0"
+
+
+def is_tensor(obj):
+    """True when obj is an opscope.Tensor (or a subclass)."""
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    """Number of elements of a tensor."""
+    return input.numel()
+
+
+def is_floating_point(input):
+    return input.is_floating_point()

@@ -1,0 +1,100 @@
+"""The Python half of ``opscope.Tensor``: printing, conversions and the torch methods that are
+conveniences over ops rather than ops of their own. The C++ half (attributes, operators, every
+schema-derived method) lives in core/python/tensor_type.cpp and ops.cpp."""
+
+import opscope
+from opscope import _C, _tensor_str
+
+Tensor = _C.Tensor
+
+
+def _repr(self, *, tensor_contents=None):
+    values = _C._numpy_for_print(self)
+    return _tensor_str.format_tensor(
+        values,
+        dtype_name=str(self.dtype)[len("torch."):],
+        default_float_dtype=str(opscope.get_default_dtype())[len("torch."):],
+        device=str(self.device),
+        requires_grad=self.requires_grad,
+        grad_fn_name=type(self.grad_fn).__name__ if self.grad_fn is not None else None,
+        is_leaf=self.is_leaf,
+    )
+
+
+def _format(self, spec):
+    if self.dim() == 0:
+        return self.item().__format__(spec)
+    return object.__format__(self, spec)
+
+
+_to_op = Tensor.to  # the schema-derived method (aten::to.dtype)
+
+
+def _to(self, *args, **kwargs):
+    """to(dtype) / to(device) / to(device, dtype) / to(other): a tensor with that dtype (and
+    device), or self when nothing changes (unless copy=True)."""
+    dtype, device = kwargs.pop("dtype", None), kwargs.pop("device", None)
+    for a in args:
+        if isinstance(a, opscope.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype, device = a.dtype, a.device
+        elif isinstance(a, (str, opscope.device, int)):
+            device = a
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+    if device is not None:
+        dev = opscope.device("cuda", device) if isinstance(device, int) else opscope.device(device)
+        if dev.type != self.device.type:
+            raise RuntimeError(f"opscope has no {dev.type} backend in this build: tensors live on the cpu")
+    if dtype is None:
+        return self if not kwargs.get("copy") else self.clone()
+    return _to_op(self, dtype, **kwargs)
+
+
+def _cast(dtype):
+    def cast(self):
+        return _to_op(self, dtype)
+    cast.__name__ = str(dtype)[len("torch."):]
+    cast.__doc__ = f"self.to({dtype})"
+    return cast
+
+
+def _new_factory(factory):
+    def new(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
+        size = size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+        return factory(*((size,) if factory is not opscope.tensor else size), dtype=dtype or self.dtype,
+                       device=device or self.device, requires_grad=requires_grad, **kwargs)
+    return new
+
+
+def _cpu(self):
+    return self
+
+
+def _cuda(self, *args, **kwargs):
+    raise RuntimeError("opscope has no CUDA backend in this build: tensors live on the cpu")
+
+
+def _T(self):
+    return self.permute(*reversed(range(self.dim())))
+
+
+def _install():
+    Tensor.__repr__ = _repr
+    Tensor.__str__ = _repr
+    Tensor.__format__ = _format
+    Tensor.__array_priority__ = 1000  # numpy_scalar * tensor -> Tensor.__rmul__
+    Tensor.to = _to
+    for name, dtype in [("float", opscope.float32), ("double", opscope.float64), ("half", opscope.float16),
+                        ("bfloat16", opscope.bfloat16), ("long", opscope.int64), ("int", opscope.int32),
+                        ("short", opscope.int16), ("char", opscope.int8), ("byte", opscope.uint8),
+                        ("bool", opscope.bool)]:
+        setattr(Tensor, name, _cast(dtype))
+    Tensor.cpu = _cpu
+    Tensor.cuda = _cuda
+    Tensor.T = property(_T)
+    Tensor.new_zeros = _new_factory(opscope.zeros)
+    Tensor.new_ones = _new_factory(opscope.ones)
+    Tensor.new_empty = _new_factory(opscope.empty)
+    Tensor.__module__ = "opscope"

@@ -1,0 +1,89 @@
+// Shared pieces of the opscope._C binding: the Tensor Python type, error translation, and the
+// Python objects for dtype / device / Size / Generator.
+//
+// Semantically, opscope.Tensor is a Python object holding one Tensor handle. Each TensorImpl
+// remembers its Python object (TensorImpl::pyobj), so the same tensor always comes back as the
+// same Python object while that object lives (`t.add_(1) is t`, attributes set on a tensor stay).
+//
+// In implementation terms the Tensor type is a heap type made with the CPython API (for a fast
+// number protocol: `a + b` goes from the nb_add slot straight to the dispatcher); everything
+// else — dtype, device, module functions — uses pybind11.
+#pragma once
+
+#include <Python.h>
+#include <pybind11/pybind11.h>
+
+#include "core/dispatch/IValue.h"
+
+namespace opscope::python {
+
+namespace py = pybind11;
+
+struct PyTensor {
+  PyObject_HEAD
+  Tensor value;
+  PyObject* dict;
+  PyObject* weakrefs;
+};
+
+extern PyTypeObject* g_tensor_type;  // opscope.Tensor (subclassable)
+
+inline bool is_tensor(PyObject* o) { return PyObject_TypeCheck(o, g_tensor_type); }
+inline const Tensor& unwrap(PyObject* o) { return reinterpret_cast<PyTensor*>(o)->value; }
+// A new reference to the Python object for t (the existing one when there is one).
+// An undefined tensor becomes None.
+PyObject* wrap(Tensor t);
+py::object wrap_obj(Tensor t);
+
+// Python number -> 0-d tensor marked as a wrapped number (promotes like a Python scalar).
+Tensor wrapped_number(const Scalar& s);
+// Python bool / int / float / numpy scalar / 1-element tensor -> Scalar; false when not a number.
+bool to_scalar(PyObject* o, Scalar* out, bool allow_tensor = true);
+// Element-wise access for item() / tolist().
+PyObject* scalar_to_py(const Scalar& s);
+Scalar read_element(const Tensor& t, int64_t element_offset);
+
+// dtype, device and Size objects.
+PyObject* dtype_object(ScalarType t);   // borrowed: opscope.float32, ...
+bool is_dtype_object(PyObject* o);
+ScalarType dtype_of_object(PyObject* o);
+PyObject* device_object(Device d);      // new reference
+bool to_device(PyObject* o, Device* out);  // device object, str, or int (cuda index)
+PyObject* size_object(IntArrayRef sizes);  // new reference to an opscope.Size
+bool is_generator_object(PyObject* o);
+Generator generator_of_object(PyObject* o);
+
+// Runs f; C++ exceptions become the Python exceptions PyTorch raises. Returns nullptr on error.
+template <typename F>
+auto guarded(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const py::error_already_set& e) {
+    const_cast<py::error_already_set&>(e).restore();
+  } catch (const py::builtin_exception& e) {
+    e.set_error();
+  } catch (const IndexError& e) {
+    PyErr_SetString(PyExc_IndexError, e.what());
+  } catch (const TypeError& e) {
+    PyErr_SetString(PyExc_TypeError, e.what());
+  } catch (const ValueError& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const NotImplementedError& e) {
+    PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return decltype(f())();
+}
+
+// Module set-up, one per binding file.
+void init_tensor_type(py::module_& m);
+void init_objects(py::module_& m);      // dtype, device, Size, Generator
+void init_ops(py::module_& m);          // schema-derived functions and methods, ops.aten
+void init_indexing();                   // Tensor.__getitem__ / __setitem__
+void init_interop(py::module_& m);      // numpy, DLPack, tensor()
+void init_dispatch_tools(py::module_& m);
+
+}  // namespace opscope::python

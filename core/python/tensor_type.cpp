@@ -1,0 +1,536 @@
+// opscope.Tensor: the Python type, its attributes, and the number protocol.
+//
+// `a + b` enters nb_add below and goes straight to the dispatcher through the op's typed handle
+// (no argument parsing, no boxing) — the fast path for the most common calls. Everything named
+// (t.add(b), t.view(3), opscope.add) goes through the schema-driven parser in ops.cpp.
+#include "core/autograd/AutogradMeta.h"
+#include "core/dispatch/Dispatcher.h"
+#include "core/python/python_common.h"
+
+#include <structmember.h>  // after Python.h
+
+namespace opscope::python {
+
+PyTypeObject* g_tensor_type = nullptr;
+PyObject* tensor_getitem(PyObject* self, PyObject* index);         // indexing.cpp
+int tensor_setitem(PyObject* self, PyObject* index, PyObject* value);
+
+static PyObject* wrap_as(PyTypeObject* type, Tensor t) {
+  PyObject* obj = type->tp_alloc(type, 0);
+  if (!obj) return nullptr;
+  auto* pt = reinterpret_cast<PyTensor*>(obj);
+  new (&pt->value) Tensor(std::move(t));
+  pt->value->set_pyobj(obj);
+  return obj;
+}
+
+PyObject* wrap(Tensor t) {
+  if (!t.defined()) Py_RETURN_NONE;
+  if (PyObject* existing = t->pyobj()) {
+    Py_INCREF(existing);
+    return existing;
+  }
+  return wrap_as(g_tensor_type, std::move(t));
+}
+
+py::object wrap_obj(Tensor t) { return py::reinterpret_steal<py::object>(wrap(std::move(t))); }
+
+Tensor wrapped_number(const Scalar& s) {
+  ScalarType type = s.type();
+  Tensor t = make_empty({}, type);
+  dispatch_dtype(type, "wrapped_number", [&]<typename T>() { *t.data_ptr<T>() = s.to<T>(); });
+  t->set_wrapped_number(true);
+  return t;
+}
+
+namespace {
+
+// --- lifetime ------------------------------------------------------------------------------
+void tensor_dealloc(PyObject* self) {
+  auto* pt = reinterpret_cast<PyTensor*>(self);
+  PyTypeObject* type = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  if (pt->weakrefs) PyObject_ClearWeakRefs(self);
+  Py_CLEAR(pt->dict);
+  if (pt->value.defined() && pt->value->pyobj() == self) pt->value->set_pyobj(nullptr);
+  pt->value.~Tensor();
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+int tensor_traverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(reinterpret_cast<PyTensor*>(self)->dict);
+  Py_VISIT(Py_TYPE(self));
+  return 0;
+}
+
+int tensor_clear(PyObject* self) {
+  Py_CLEAR(reinterpret_cast<PyTensor*>(self)->dict);
+  return 0;
+}
+
+// Tensor(*sizes) -> uninitialized default-dtype tensor; Tensor(sequence) -> its data, default
+// float dtype (torch.Tensor's legacy constructor).
+PyObject* tensor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  return guarded([&]() -> PyObject* {
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    if (n == 1 && !PyLong_Check(PyTuple_GET_ITEM(args, 0))) {
+      py::object tensor_fn = py::module_::import("opscope").attr("tensor");
+      py::object t = tensor_fn(py::handle(PyTuple_GET_ITEM(args, 0)),
+                               py::arg("dtype") = py::handle(dtype_object(default_dtype())));
+      return wrap_as(type, Tensor(make_intrusive<TensorImpl>(*unwrap(t.ptr()).impl(),
+                                                             unwrap(t.ptr()).sizes(),
+                                                             unwrap(t.ptr()).strides(),
+                                                             unwrap(t.ptr())->storage_offset())));
+    }
+    DimVector sizes;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* a = PyTuple_GET_ITEM(args, i);
+      OPSCOPE_CHECK_TYPE(PyLong_Check(a), "Tensor(): expected ints as sizes, got ",
+                         Py_TYPE(a)->tp_name);
+      sizes.push_back(PyLong_AsLongLong(a));
+    }
+    if (n == 0) sizes.push_back(0);
+    return wrap_as(type, make_empty(sizes, default_dtype()));
+  });
+}
+
+// --- attributes ----------------------------------------------------------------------------
+#define SELF (unwrap(self))
+
+PyObject* get_shape(PyObject* self, void*) { return size_object(SELF.sizes()); }
+PyObject* get_dtype(PyObject* self, void*) {
+  PyObject* d = dtype_object(SELF.dtype());
+  Py_INCREF(d);
+  return d;
+}
+PyObject* get_device(PyObject* self, void*) { return guarded([&] { return device_object(SELF.device()); }); }
+PyObject* get_ndim(PyObject* self, void*) { return PyLong_FromLongLong(SELF.dim()); }
+PyObject* get_is_cuda(PyObject* self, void*) { return PyBool_FromLong(SELF.device().is_cuda()); }
+PyObject* get_is_cpu(PyObject* self, void*) { return PyBool_FromLong(SELF.device().is_cpu()); }
+PyObject* get_is_meta(PyObject* self, void*) {
+  return PyBool_FromLong(SELF.device().type == DeviceType::Meta);
+}
+PyObject* get_version(PyObject* self, void*) { return PyLong_FromUnsignedLong(SELF->version()); }
+PyObject* get_requires_grad(PyObject* self, void*) { return PyBool_FromLong(SELF->requires_grad()); }
+int set_requires_grad(PyObject* self, PyObject* value, void*) {
+  return guarded([&] {
+    OPSCOPE_CHECK_TYPE(value && PyBool_Check(value), "requires_grad must be a bool");
+    autograd::set_requires_grad(SELF, value == Py_True);
+    return 0;
+  }) == 0 && !PyErr_Occurred() ? 0 : -1;
+}
+PyObject* get_is_leaf(PyObject* self, void*) { Py_RETURN_TRUE; }
+PyObject* get_grad_fn(PyObject* self, void*) { Py_RETURN_NONE; }
+PyObject* get_grad(PyObject* self, void*) {
+  auto* m = autograd::get_autograd_meta(SELF);
+  return wrap(m ? m->grad : Tensor());
+}
+int set_grad(PyObject* self, PyObject* value, void*) {
+  return guarded([&] {
+    Tensor g;
+    if (value && value != Py_None) {
+      OPSCOPE_CHECK_TYPE(is_tensor(value), "assigned grad expected to be a Tensor or None but got grad of type ",
+                         Py_TYPE(value)->tp_name);
+      g = unwrap(value);
+      OPSCOPE_CHECK(g.dtype() == SELF.dtype(), "assigned grad has data of a different type");
+      OPSCOPE_CHECK(g.sizes().size() == SELF.sizes().size() &&
+                        std::equal(g.sizes().begin(), g.sizes().end(), SELF.sizes().begin()),
+                    "assigned grad has data of a different size");
+    }
+    if (g.defined() || autograd::get_autograd_meta(SELF))
+      autograd::materialize_autograd_meta(SELF).grad = g;
+    return 0;
+  }) == 0 && !PyErr_Occurred() ? 0 : -1;
+}
+PyObject* get_layout(PyObject* self, void*) {
+  return py::object(py::module_::import("opscope").attr("strided")).release().ptr();
+}
+
+PyGetSetDef tensor_getset[] = {
+    {"shape", get_shape, nullptr, "The size of the tensor, an opscope.Size.", nullptr},
+    {"dtype", get_dtype, nullptr, "The element type.", nullptr},
+    {"device", get_device, nullptr, "Where the tensor's memory lives.", nullptr},
+    {"ndim", get_ndim, nullptr, "Number of dimensions.", nullptr},
+    {"is_cuda", get_is_cuda, nullptr, nullptr, nullptr},
+    {"is_cpu", get_is_cpu, nullptr, nullptr, nullptr},
+    {"is_meta", get_is_meta, nullptr, nullptr, nullptr},
+    {"_version", get_version, nullptr, "In-place writes so far (shared with views).", nullptr},
+    {"requires_grad", get_requires_grad, set_requires_grad, nullptr, nullptr},
+    {"is_leaf", get_is_leaf, nullptr, nullptr, nullptr},
+    {"grad_fn", get_grad_fn, nullptr, nullptr, nullptr},
+    {"grad", get_grad, set_grad, nullptr, nullptr},
+    {"layout", get_layout, nullptr, nullptr, nullptr},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, nullptr, nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+// --- small methods -------------------------------------------------------------------------
+PyObject* optional_dim_query(PyObject* self, PyObject* args, PyObject* kwargs, bool strides) {
+  return guarded([&]() -> PyObject* {
+    static const char* names[] = {"dim", nullptr};
+    PyObject* dim = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, strides ? "|O:stride" : "|O:size",
+                                     const_cast<char**>(names), &dim))
+      return nullptr;
+    if (dim == Py_None) {
+      if (!strides) return size_object(SELF.sizes());
+      IntArrayRef st = SELF.strides();
+      PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(st.size()));
+      for (size_t i = 0; i < st.size(); ++i) PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), PyLong_FromLongLong(st[i]));
+      return t;
+    }
+    OPSCOPE_CHECK_TYPE(PyLong_Check(dim), (strides ? "stride" : "size"),
+                       "(): argument 'dim' must be int, not ", Py_TYPE(dim)->tp_name);
+    int64_t d = wrap_dim(PyLong_AsLongLong(dim), SELF.dim(), false);
+    return PyLong_FromLongLong(strides ? SELF->stride(d) : SELF->size(d));
+  });
+}
+PyObject* m_size(PyObject* self, PyObject* args, PyObject* kw) { return optional_dim_query(self, args, kw, false); }
+PyObject* m_stride(PyObject* self, PyObject* args, PyObject* kw) { return optional_dim_query(self, args, kw, true); }
+PyObject* m_dim(PyObject* self, PyObject*) { return PyLong_FromLongLong(SELF.dim()); }
+PyObject* m_numel(PyObject* self, PyObject*) { return PyLong_FromLongLong(SELF.numel()); }
+PyObject* m_element_size(PyObject* self, PyObject*) { return PyLong_FromSize_t(SELF->itemsize()); }
+PyObject* m_storage_offset(PyObject* self, PyObject*) { return PyLong_FromLongLong(SELF->storage_offset()); }
+PyObject* m_data_ptr(PyObject* self, PyObject*) { return PyLong_FromVoidPtr(SELF.data()); }
+PyObject* m_is_floating_point(PyObject* self, PyObject*) { return PyBool_FromLong(is_floating(SELF.dtype())); }
+PyObject* m_is_contiguous(PyObject* self, PyObject* args, PyObject* kw) {
+  return PyBool_FromLong(SELF.is_contiguous());
+}
+PyObject* m_requires_grad_(PyObject* self, PyObject* args, PyObject* kwargs) {
+  return guarded([&]() -> PyObject* {
+    static const char* names[] = {"requires_grad", nullptr};
+    int flag = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:requires_grad_", const_cast<char**>(names), &flag))
+      return nullptr;
+    autograd::set_requires_grad(SELF, flag != 0);
+    Py_INCREF(self);
+    return self;
+  });
+}
+
+PyObject* m_item(PyObject* self, PyObject*) {
+  return guarded([&]() -> PyObject* {
+    OPSCOPE_CHECK_VALUE(SELF.numel() == 1, "only one element tensors can be converted to Python scalars");
+    return scalar_to_py(read_element(SELF, 0));
+  });
+}
+
+PyObject* tolist_rec(const Tensor& t, int64_t dim, int64_t offset) {
+  if (dim == t.dim()) return scalar_to_py(read_element(t, offset));
+  int64_t n = t->size(dim);
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    PyObject* item = tolist_rec(t, dim + 1, offset + i * t->stride(dim));
+    if (!item) {
+      Py_DECREF(list);
+      return nullptr;
+    }
+    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), item);
+  }
+  return list;
+}
+PyObject* m_tolist(PyObject* self, PyObject*) {
+  return guarded([&] { return tolist_rec(SELF, 0, 0); });
+}
+
+// Tensor._make_subclass(cls, data, require_grad=False): a new `cls` object aliasing `data`
+// (how nn.Parameter is made).
+PyObject* m_make_subclass(PyObject*, PyObject* args, PyObject* kwargs) {
+  return guarded([&]() -> PyObject* {
+    static const char* names[] = {"cls", "data", "require_grad", nullptr};
+    PyObject *cls, *data;
+    int require_grad = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|p:_make_subclass", const_cast<char**>(names),
+                                     &cls, &data, &require_grad))
+      return nullptr;
+    OPSCOPE_CHECK_TYPE(PyType_Check(cls) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), g_tensor_type),
+                       "cls must be a subclass of opscope.Tensor");
+    OPSCOPE_CHECK_TYPE(is_tensor(data), "data must be a Tensor");
+    const Tensor& d = unwrap(data);
+    Tensor alias = make_view(d, d.sizes(), d.strides(), d->storage_offset());
+    if (require_grad) autograd::set_requires_grad(alias, true);
+    return wrap_as(reinterpret_cast<PyTypeObject*>(cls), std::move(alias));
+  });
+}
+
+PyMethodDef tensor_methods[] = {
+    {"size", reinterpret_cast<PyCFunction>(m_size), METH_VARARGS | METH_KEYWORDS, "size(dim=None)"},
+    {"stride", reinterpret_cast<PyCFunction>(m_stride), METH_VARARGS | METH_KEYWORDS, "stride(dim=None)"},
+    {"dim", m_dim, METH_NOARGS, nullptr},
+    {"ndimension", m_dim, METH_NOARGS, nullptr},
+    {"numel", m_numel, METH_NOARGS, nullptr},
+    {"nelement", m_numel, METH_NOARGS, nullptr},
+    {"element_size", m_element_size, METH_NOARGS, nullptr},
+    {"storage_offset", m_storage_offset, METH_NOARGS, nullptr},
+    {"data_ptr", m_data_ptr, METH_NOARGS, nullptr},
+    {"is_floating_point", m_is_floating_point, METH_NOARGS, nullptr},
+    {"is_contiguous", reinterpret_cast<PyCFunction>(m_is_contiguous), METH_VARARGS | METH_KEYWORDS, nullptr},
+    {"requires_grad_", reinterpret_cast<PyCFunction>(m_requires_grad_), METH_VARARGS | METH_KEYWORDS, nullptr},
+    {"item", m_item, METH_NOARGS, "The value of a one-element tensor as a Python number."},
+    {"tolist", m_tolist, METH_NOARGS, "The tensor as nested Python lists."},
+    {"_make_subclass", reinterpret_cast<PyCFunction>(m_make_subclass),
+     METH_VARARGS | METH_KEYWORDS | METH_STATIC, nullptr},
+    {nullptr, nullptr, 0, nullptr}};
+
+// --- number protocol -----------------------------------------------------------------------
+using Binary = Tensor (*)(const Tensor&, const Tensor&);
+
+template <typename Sig>
+TypedOperatorHandle<Sig> op(const char* name) {
+  return typed_op<Sig>(name);
+}
+using TTS = Tensor(const Tensor&, const Tensor&, const Scalar&);
+using TT = Tensor(const Tensor&, const Tensor&);
+using TS = Tensor(const Tensor&, const Scalar&);
+
+// Converts a binary operand: a tensor as is, a Python number as a wrapped 0-d tensor.
+// Returns false for anything else (the operator then returns NotImplemented).
+bool operand(PyObject* o, Tensor* out) {
+  if (is_tensor(o)) {
+    *out = unwrap(o);
+    return true;
+  }
+  Scalar s;
+  if (!to_scalar(o, &s, false)) return false;
+  *out = wrapped_number(s);
+  return true;
+}
+
+template <typename F>
+PyObject* binary(PyObject* a, PyObject* b, F&& f) {
+  return guarded([&]() -> PyObject* {
+    Tensor ta, tb;
+    if (!operand(a, &ta) || !operand(b, &tb)) Py_RETURN_NOTIMPLEMENTED;
+    return wrap(f(ta, tb, is_tensor(a)));
+  });
+}
+
+PyObject* nb_add(PyObject* a, PyObject* b) {
+  static const auto add = op<TTS>("aten::add.Tensor");
+  return binary(a, b, [](const Tensor& x, const Tensor& y, bool) { return add.call(x, y, 1); });
+}
+PyObject* nb_sub(PyObject* a, PyObject* b) {
+  static const auto sub = op<TTS>("aten::sub.Tensor");
+  static const auto rsub = op<TTS>("aten::rsub.Tensor");
+  return binary(a, b, [](const Tensor& x, const Tensor& y, bool left_is_tensor) {
+    // `2 - t` is torch's t.__rsub__(2) = rsub(t, 2).
+    return left_is_tensor ? sub.call(x, y, 1) : rsub.call(y, x, 1);
+  });
+}
+PyObject* nb_mul(PyObject* a, PyObject* b) {
+  static const auto mul = op<TT>("aten::mul.Tensor");
+  return binary(a, b, [](const Tensor& x, const Tensor& y, bool left_is_tensor) {
+    return left_is_tensor ? mul.call(x, y) : mul.call(y, x);
+  });
+}
+PyObject* nb_truediv(PyObject* a, PyObject* b) {
+  static const auto div = op<TT>("aten::div.Tensor");
+  return binary(a, b, [](const Tensor& x, const Tensor& y, bool) { return div.call(x, y); });
+}
+PyObject* nb_matmul(PyObject* a, PyObject* b) {
+  static const auto matmul = op<TT>("aten::matmul");
+  if (!is_tensor(a) || !is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
+  return guarded([&] { return wrap(matmul.call(unwrap(a), unwrap(b))); });
+}
+PyObject* nb_pow(PyObject* a, PyObject* b, PyObject* mod) {
+  static const auto pow_tt = op<TT>("aten::pow.Tensor_Tensor");
+  static const auto pow_ts = op<TS>("aten::pow.Tensor_Scalar");
+  static const auto pow_st = op<Tensor(const Scalar&, const Tensor&)>("aten::pow.Scalar");
+  if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
+  return guarded([&]() -> PyObject* {
+    Scalar s;
+    if (is_tensor(a) && is_tensor(b)) return wrap(pow_tt.call(unwrap(a), unwrap(b)));
+    if (is_tensor(a) && to_scalar(b, &s, false)) return wrap(pow_ts.call(unwrap(a), s));
+    if (is_tensor(b) && to_scalar(a, &s, false)) return wrap(pow_st.call(s, unwrap(b)));
+    Py_RETURN_NOTIMPLEMENTED;
+  });
+}
+template <const char* Name>
+PyObject* bitwise(PyObject* a, PyObject* b) {
+  static const auto f = op<TT>(Name);
+  return binary(a, b, [](const Tensor& x, const Tensor& y, bool left) { return left ? f.call(x, y) : f.call(y, x); });
+}
+constexpr char kAnd[] = "aten::bitwise_and.Tensor";
+constexpr char kOr[] = "aten::bitwise_or.Tensor";
+constexpr char kXor[] = "aten::bitwise_xor.Tensor";
+
+PyObject* nb_neg(PyObject* a) {
+  static const auto neg = op<Tensor(const Tensor&)>("aten::neg");
+  return guarded([&] { return wrap(neg.call(unwrap(a))); });
+}
+PyObject* nb_pos(PyObject* a) {
+  Py_INCREF(a);
+  return a;
+}
+PyObject* nb_invert(PyObject* a) {
+  static const auto f = op<Tensor(const Tensor&)>("aten::bitwise_not");
+  return guarded([&] { return wrap(f.call(unwrap(a))); });
+}
+
+// In-place operators: self must be a tensor; the result is self (the same Python object).
+template <typename F>
+PyObject* inplace(PyObject* a, PyObject* b, F&& f) {
+  if (!is_tensor(a)) Py_RETURN_NOTIMPLEMENTED;
+  return guarded([&]() -> PyObject* {
+    Tensor tb;
+    if (!operand(b, &tb)) Py_RETURN_NOTIMPLEMENTED;
+    f(unwrap(a), tb);
+    Py_INCREF(a);
+    return a;
+  });
+}
+PyObject* nb_iadd(PyObject* a, PyObject* b) {
+  static const auto f = op<TTS>("aten::add_.Tensor");
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { f.call(x, y, 1); });
+}
+PyObject* nb_isub(PyObject* a, PyObject* b) {
+  static const auto f = op<TTS>("aten::sub_.Tensor");
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { f.call(x, y, 1); });
+}
+PyObject* nb_imul(PyObject* a, PyObject* b) {
+  static const auto f = op<TT>("aten::mul_.Tensor");
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { f.call(x, y); });
+}
+PyObject* nb_itruediv(PyObject* a, PyObject* b) {
+  static const auto f = op<TT>("aten::div_.Tensor");
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { f.call(x, y); });
+}
+
+// Conversions of one-element tensors.
+Scalar single_value(PyObject* self, const char* what) {
+  const Tensor& t = SELF;
+  OPSCOPE_CHECK(t.numel() == 1, what);
+  return read_element(t, 0);
+}
+int nb_bool(PyObject* self) {
+  PyObject* r = guarded([&]() -> PyObject* {
+    Scalar s = single_value(self, "Boolean value of Tensor with more than one value is ambiguous");
+    return PyBool_FromLong(s.to_bool());
+  });
+  if (!r) return -1;
+  int v = r == Py_True;
+  Py_DECREF(r);
+  return v;
+}
+PyObject* nb_float(PyObject* self) {
+  return guarded([&] {
+    return PyFloat_FromDouble(single_value(self, "only one element tensors can be converted to Python scalars").to_double());
+  });
+}
+PyObject* nb_int(PyObject* self) {
+  return guarded([&] {
+    return PyLong_FromLongLong(single_value(self, "only one element tensors can be converted to Python scalars").to_long());
+  });
+}
+PyObject* nb_index(PyObject* self) {
+  return guarded([&]() -> PyObject* {
+    OPSCOPE_CHECK_TYPE(is_integral(SELF.dtype(), true) && SELF.numel() == 1,
+                       "only integer tensors of a single element can be converted to an index");
+    return PyLong_FromLongLong(read_element(SELF, 0).to_long());
+  });
+}
+
+PyObject* richcompare(PyObject* a, PyObject* b, int cmp) {
+  static const char* names[] = {"lt", "le", "eq", "ne", "gt", "ge"};
+  return guarded([&]() -> PyObject* {
+    if (!is_tensor(a)) Py_RETURN_NOTIMPLEMENTED;
+    if (b == Py_None && (cmp == Py_EQ || cmp == Py_NE)) return PyBool_FromLong(cmp == Py_NE);
+    std::string base = std::string("aten::") + names[cmp];
+    if (is_tensor(b)) {
+      auto f = Dispatcher::singleton().find_by_full_name(base + ".Tensor").typed<TT>();
+      return wrap(f.call(unwrap(a), unwrap(b)));
+    }
+    Scalar s;
+    if (!to_scalar(b, &s, false)) Py_RETURN_NOTIMPLEMENTED;
+    auto f = Dispatcher::singleton().find_by_full_name(base + ".Scalar").typed<TS>();
+    return wrap(f.call(unwrap(a), s));
+  });
+}
+
+Py_ssize_t mp_length(PyObject* self) {
+  if (SELF.dim() == 0) {
+    PyErr_SetString(PyExc_TypeError, "len() of a 0-d tensor");
+    return -1;
+  }
+  return static_cast<Py_ssize_t>(SELF->size(0));
+}
+
+PyObject* tensor_iter(PyObject* self) {
+  // Iterates over dim 0 (t[0], t[1], ...), as torch.Tensor.__iter__ does.
+  if (SELF.dim() == 0) {
+    PyErr_SetString(PyExc_TypeError, "iteration over a 0-d tensor");
+    return nullptr;
+  }
+  return PySeqIter_New(self);
+}
+
+PyObject* sq_item(PyObject* self, Py_ssize_t i) {
+  if (SELF.dim() > 0 && i >= SELF->size(0)) {
+    PyErr_SetString(PyExc_IndexError, "index out of range");  // ends iteration
+    return nullptr;
+  }
+  PyObject* index = PyLong_FromSsize_t(i);
+  PyObject* r = tensor_getitem(self, index);
+  Py_DECREF(index);
+  return r;
+}
+
+PyObject* default_repr(PyObject* self) {
+  // Replaced by opscope/_tensor.py with torch's format; this one serves while bootstrapping.
+  return PyUnicode_FromFormat("<opscope.Tensor %s>", SELF.short_str().c_str());
+}
+
+#undef SELF
+}  // namespace
+
+void init_tensor_type(py::module_& m) {
+  static PyMemberDef members[] = {
+      {"__dictoffset__", T_PYSSIZET, offsetof(PyTensor, dict), READONLY, nullptr},
+      {"__weaklistoffset__", T_PYSSIZET, offsetof(PyTensor, weakrefs), READONLY, nullptr},
+      {nullptr, 0, 0, 0, nullptr}};
+  PyType_Slot slots[] = {
+      {Py_tp_members, members},
+      {Py_tp_dealloc, reinterpret_cast<void*>(tensor_dealloc)},
+      {Py_tp_traverse, reinterpret_cast<void*>(tensor_traverse)},
+      {Py_tp_clear, reinterpret_cast<void*>(tensor_clear)},
+      {Py_tp_new, reinterpret_cast<void*>(tensor_new)},
+      {Py_tp_repr, reinterpret_cast<void*>(default_repr)},
+      {Py_tp_getset, tensor_getset},
+      {Py_tp_methods, tensor_methods},
+      {Py_tp_hash, reinterpret_cast<void*>(PyBaseObject_Type.tp_hash)},
+      {Py_tp_richcompare, reinterpret_cast<void*>(richcompare)},
+      {Py_tp_iter, reinterpret_cast<void*>(tensor_iter)},
+      {Py_nb_add, reinterpret_cast<void*>(nb_add)},
+      {Py_nb_subtract, reinterpret_cast<void*>(nb_sub)},
+      {Py_nb_multiply, reinterpret_cast<void*>(nb_mul)},
+      {Py_nb_true_divide, reinterpret_cast<void*>(nb_truediv)},
+      {Py_nb_matrix_multiply, reinterpret_cast<void*>(nb_matmul)},
+      {Py_nb_power, reinterpret_cast<void*>(nb_pow)},
+      {Py_nb_negative, reinterpret_cast<void*>(nb_neg)},
+      {Py_nb_positive, reinterpret_cast<void*>(nb_pos)},
+      {Py_nb_invert, reinterpret_cast<void*>(nb_invert)},
+      {Py_nb_and, reinterpret_cast<void*>(bitwise<kAnd>)},
+      {Py_nb_or, reinterpret_cast<void*>(bitwise<kOr>)},
+      {Py_nb_xor, reinterpret_cast<void*>(bitwise<kXor>)},
+      {Py_nb_inplace_add, reinterpret_cast<void*>(nb_iadd)},
+      {Py_nb_inplace_subtract, reinterpret_cast<void*>(nb_isub)},
+      {Py_nb_inplace_multiply, reinterpret_cast<void*>(nb_imul)},
+      {Py_nb_inplace_true_divide, reinterpret_cast<void*>(nb_itruediv)},
+      {Py_nb_bool, reinterpret_cast<void*>(nb_bool)},
+      {Py_nb_float, reinterpret_cast<void*>(nb_float)},
+      {Py_nb_int, reinterpret_cast<void*>(nb_int)},
+      {Py_nb_index, reinterpret_cast<void*>(nb_index)},
+      {Py_mp_length, reinterpret_cast<void*>(mp_length)},
+      {Py_mp_subscript, reinterpret_cast<void*>(tensor_getitem)},
+      {Py_mp_ass_subscript, reinterpret_cast<void*>(tensor_setitem)},
+      {Py_sq_item, reinterpret_cast<void*>(sq_item)},
+      {Py_tp_doc, const_cast<char*>("A multi-dimensional array of one dtype on one device.")},
+      {0, nullptr}};
+  PyType_Spec spec = {"opscope.Tensor", sizeof(PyTensor), 0,
+                      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, slots};
+  g_tensor_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&spec));
+  if (!g_tensor_type) throw py::error_already_set();
+  m.add_object("Tensor", reinterpret_cast<PyObject*>(g_tensor_type));
+}
+
+}  // namespace opscope::python

@@ -1,0 +1,60 @@
+#include "core/tensor/Tensor.h"
+
+namespace opscope {
+
+int64_t wrap_dim(int64_t d, int64_t ndim, bool wrap_scalar) {
+  if (ndim <= 0) {
+    OPSCOPE_CHECK_INDEX(wrap_scalar, "dimension specified as ", d, " but tensor has no dimensions");
+    ndim = 1;
+  }
+  int64_t lo = -ndim, hi = ndim - 1;
+  OPSCOPE_CHECK_INDEX(d >= lo && d <= hi, "Dimension out of range (expected to be in range of [",
+                      lo, ", ", hi, "], but got ", d, ")");
+  return d < 0 ? d + ndim : d;
+}
+
+int64_t Tensor::size(int64_t d) const { return impl_->size(wrap_dim(d, dim(), false)); }
+int64_t Tensor::stride(int64_t d) const { return impl_->stride(wrap_dim(d, dim(), false)); }
+
+std::string_view short_dtype(ScalarType t) {
+  switch (t) {
+    case ScalarType::Bool: return "b8";
+    case ScalarType::UInt8: return "u8";
+    case ScalarType::Int8: return "i8";
+    case ScalarType::Int16: return "i16";
+    case ScalarType::Int32: return "i32";
+    case ScalarType::Int64: return "i64";
+    case ScalarType::Float16: return "f16";
+    case ScalarType::BFloat16: return "bf16";
+    case ScalarType::Float32: return "f32";
+    case ScalarType::Float64: return "f64";
+    default: return "?";
+  }
+}
+
+std::string Tensor::short_str() const {
+  if (!defined()) return "None";
+  return std::string(short_dtype(dtype())) + shape_str(sizes());
+}
+
+Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device) {
+  return make_empty_strided(sizes, contiguous_strides(sizes), dtype, device);
+}
+
+Tensor make_empty_strided(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype, Device device) {
+  OPSCOPE_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape");
+  int64_t numel = compute_numel(sizes);
+  // Storage size: one past the furthest element reachable through the strides.
+  int64_t extent = numel == 0 ? 0 : 1;
+  if (numel != 0)
+    for (size_t d = 0; d < sizes.size(); ++d) extent += (sizes[d] - 1) * strides[d];
+  auto storage = make_intrusive<StorageImpl>(
+      static_cast<size_t>(extent) * element_size(dtype), get_allocator(device.type));
+  return Tensor(make_intrusive<TensorImpl>(std::move(storage), dtype, sizes, strides, 0));
+}
+
+Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
+  return Tensor(make_intrusive<TensorImpl>(*base.impl(), sizes, strides, storage_offset));
+}
+
+}  // namespace opscope

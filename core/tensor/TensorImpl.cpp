@@ -1,0 +1,92 @@
+#include "core/tensor/TensorImpl.h"
+
+namespace opscope {
+
+static DispatchKeySet key_set_for(Device device) {
+  DispatchKey backend = backend_key_for(static_cast<int>(device.type));
+  // Every tensor is seen by autograd and by ADInplaceOrView, as in PyTorch: the Autograd kernel
+  // decides per call whether to record anything.
+  return DispatchKeySet{backend, autograd_key_for_backend(backend), DispatchKey::ADInplaceOrView};
+}
+
+TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides,
+                       int64_t storage_offset)
+    : storage_(std::move(storage)),
+      sizes_(sizes),
+      strides_(strides),
+      storage_offset_(storage_offset),
+      version_(make_intrusive<VersionCounter>()),
+      key_set_(key_set_for(storage_->device())),
+      dtype_(dtype) {
+  refresh_numel_and_contiguity();
+}
+
+TensorImpl::TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef strides,
+                       int64_t storage_offset)
+    : storage_(base.storage_),
+      sizes_(sizes),
+      strides_(strides),
+      storage_offset_(storage_offset),
+      version_(base.version_),
+      key_set_(base.key_set_),
+      dtype_(base.dtype_) {
+  refresh_numel_and_contiguity();
+}
+
+TensorImpl::~TensorImpl() = default;
+
+void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
+  sizes_ = DimVector(sizes);
+  strides_ = DimVector(strides);
+  storage_offset_ = storage_offset;
+  refresh_numel_and_contiguity();
+}
+
+void TensorImpl::refresh_numel_and_contiguity() {
+  numel_ = 1;
+  for (int64_t s : sizes_) numel_ *= s;
+  // Contiguous: strides equal contiguous_strides(sizes), ignoring dims of size 1 (any stride is
+  // fine there) — PyTorch's definition. Empty tensors are contiguous.
+  is_contiguous_ = true;
+  if (numel_ == 0) return;
+  int64_t expected = 1;
+  for (size_t d = sizes_.size(); d-- > 0;) {
+    if (sizes_[d] == 1) continue;
+    if (strides_[d] != expected) {
+      is_contiguous_ = false;
+      return;
+    }
+    expected *= sizes_[d];
+  }
+}
+
+DimVector contiguous_strides(IntArrayRef sizes) {
+  DimVector strides(sizes.size());
+  int64_t s = 1;
+  for (size_t d = sizes.size(); d-- > 0;) {
+    strides[d] = s;
+    s *= std::max<int64_t>(sizes[d], 1);
+  }
+  return strides;
+}
+
+int64_t compute_numel(IntArrayRef sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) {
+    OPSCOPE_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ",
+                  shape_str(sizes));
+    n *= s;
+  }
+  return n;
+}
+
+std::string shape_str(IntArrayRef sizes) {
+  std::string s = "[";
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(sizes[i]);
+  }
+  return s + "]";
+}
+
+}  // namespace opscope

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages opscope needs that are missing. Safe to run again (fast when
+# everything is there). Usage: tools/setup.sh [--bench]   (--bench adds PyTorch for comparisons)
+set -euo pipefail
+
+packages=(
+  build-essential cmake ccache          # compilers and the build
+  python3-dev pybind11-dev              # the Python extension (Debian's /usr/bin/python3)
+  libopenblas-dev                       # CPU gemm / gemv
+  libdlpack-dev                         # the DLPack header
+  doctest-dev                           # C++ unit tests
+  python3-numpy python3-pytest          # Python tests and NumPy interop
+)
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(python3-torch)             # the benchmarks compare with PyTorch 1.13
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "setup: installing ${missing[*]}"
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
