@@ -321,6 +321,34 @@ bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, 
       return false;
     }
   }
+  out->use_out = false;
+  if (sig.out_op) {  // out= given: append the out tensors for the out overload
+    const auto& out_args = sig.out_op->schema().arguments;
+    size_t first_out = out_args.size() - sig.out_names.size();
+    for (size_t j = 0; j < sig.out_names.size(); ++j) {
+      for (size_t k = 0; k < nkw; ++k) {
+        PyObject* key = PyTuple_GET_ITEM(kwnames, static_cast<Py_ssize_t>(k));
+        if (kw_used[k] || PyUnicode_Compare(key, sig.out_names[j]) != 0) continue;
+        kw_used[k] = true;
+        if (kwvalues[k] == Py_None) break;  // out=None means no out
+        if (!out->use_out) stack.resize(first_out + sig.out_names.size());
+        out->use_out = true;
+        const Argument& a = out_args[first_out + j];
+        if (!convert(kwvalues[k], a, false, &stack[first_out + j])) {
+          *why = fname + ": argument '" + a.name + "' must be Tensor, not " + type_of(kwvalues[k]);
+          return false;
+        }
+        break;
+      }
+    }
+    if (out->use_out && sig.out_names.size() > 1) {
+      for (size_t j = 0; j < sig.out_names.size(); ++j)
+        if (stack[first_out + j].is_none()) {
+          *why = fname + ": all out tensors must be given together";
+          return false;
+        }
+    }
+  }
   for (size_t k = 0; k < nkw; ++k) {
     if (kw_used[k]) continue;
     PyObject* key = PyTuple_GET_ITEM(kwnames, static_cast<Py_ssize_t>(k));
@@ -333,6 +361,46 @@ bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, 
     return false;
   }
   return true;
+}
+
+void merge_out_variants(std::vector<Signature>& sigs) {
+  auto same_argument = [](const Argument& a, const Argument& b) {
+    return a.name == b.name && a.type == b.type && a.kwarg_only == b.kwarg_only;
+  };
+  std::vector<bool> merged(sigs.size(), false);
+  for (size_t o = 0; o < sigs.size(); ++o) {
+    const FunctionSchema& out_schema = sigs[o].op.schema();
+    if (!out_schema.is_out_variant()) continue;
+    const auto& oargs = out_schema.arguments;
+    size_t n_out = 0;
+    while (n_out < oargs.size() && oargs[oargs.size() - 1 - n_out].is_out()) ++n_out;
+    for (size_t f = 0; f < sigs.size(); ++f) {
+      const FunctionSchema& fs = sigs[f].op.schema();
+      if (f == o || fs.is_out_variant() || sigs[f].out_op) continue;
+      const auto& fargs = fs.arguments;
+      if (fargs.size() + n_out != oargs.size()) continue;
+      bool same = true;
+      for (size_t i = 0; i < fargs.size() && same; ++i) same = same_argument(fargs[i], oargs[i]);
+      if (!same) continue;
+      Signature& sig = sigs[f];
+      sig.out_op = sigs[o].op;
+      sig.display.pop_back();  // the ')'
+      bool has_star = sig.display.find('*') != std::string::npos;
+      for (size_t j = oargs.size() - n_out; j < oargs.size(); ++j) {
+        sig.out_names.push_back(PyUnicode_InternFromString(oargs[j].name.c_str()));
+        sig.display += std::string(sig.display.size() > 1 ? ", " : "") + (has_star ? "" : "*, ") +
+                       "Tensor " + oargs[j].name;
+        has_star = true;
+      }
+      sig.display += ")";
+      merged[o] = true;
+      break;
+    }
+  }
+  std::vector<Signature> kept;
+  for (size_t i = 0; i < sigs.size(); ++i)
+    if (!merged[i]) kept.push_back(std::move(sigs[i]));
+  sigs = std::move(kept);
 }
 
 PyObject* returns_to_py(const FunctionSchema& schema, Stack& stack, size_t first) {

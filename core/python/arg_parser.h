@@ -30,11 +30,16 @@ struct Signature {
   bool accepts_requires_grad = false;  // factory: the Python-only `requires_grad=` keyword
   int varargs_int_list = -1;        // index of an int[] parameter that may be given as varargs
   std::string display;              // "(Tensor input, Tensor other, *, Number alpha, Tensor out)"
+  // The op's out= overload (add.out for add.Tensor), taken when `out=` is given. Its arguments
+  // are this signature's plus the trailing out tensors. See merge_out_variants().
+  std::optional<OperatorHandle> out_op;
+  std::vector<PyObject*> out_names;  // interned keywords of the out arguments ("out", or "values", "indices")
 };
 
 struct ParseResult {
   Stack stack;
   bool requires_grad = false;
+  bool use_out = false;  // the out= overload is to be called (its out tensors are on the stack)
 };
 
 // Tries to bind (args, kwnames) to `sig`; on failure returns false and sets *why.
@@ -42,6 +47,10 @@ bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, 
                      ParseResult* out, std::string* why);
 // Builds the signature of `op` for Python; `method` binds the first argument to self.
 Signature make_signature(const OperatorHandle& op, bool method);
+
+// Folds each out= overload into the functional overload with the same other arguments, as
+// torch's Python signatures do (`add(Tensor input, Tensor other, *, Number alpha, Tensor out)`).
+void merge_out_variants(std::vector<Signature>& sigs);
 
 // Converts the op's boxed returns to Python (one value, a tuple, or None).
 PyObject* returns_to_py(const FunctionSchema& schema, Stack& stack, size_t first);

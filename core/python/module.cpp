@@ -4,6 +4,8 @@
 
 #include "core/python/python_common.h"
 
+namespace py = pybind11;
+
 namespace opscope::python {
 namespace {
 
@@ -44,6 +46,11 @@ void init_runtime_functions(py::module_& m) {
 PYBIND11_MODULE(_C, m) {
   using namespace opscope::python;
   m.doc() = "opscope's C++ core: tensors, the dispatcher, ops.";
+  // Functions bound with pybind11 raise the same Python exceptions as the raw-CPython ones.
+  py::register_exception_translator([](std::exception_ptr p) {
+    if (!p) return;
+    guarded([&]() -> PyObject* { std::rethrow_exception(p); });
+  });
   init_objects(m);
   init_tensor_type(m);
   init_ops(m);

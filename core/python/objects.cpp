@@ -7,8 +7,6 @@
 
 #include "core/python/python_common.h"
 
-PYBIND11_DECLARE_HOLDER_TYPE(T, opscope::intrusive_ptr<T>, true)
-
 namespace opscope::python {
 
 namespace {

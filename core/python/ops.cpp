@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <map>
 
+#include <pybind11/stl.h>
+
 #include "core/autograd/AutogradMeta.h"
 #include "core/python/arg_parser.h"
 
@@ -54,10 +56,11 @@ PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, Py
     std::string why;
     for (const Signature& sig : b.signatures) {
       if (!parse_signature(sig, args, nargs, kwnames, &r, &why)) continue;
-      sig.op.call_boxed(&r.stack);
+      const OperatorHandle& op = r.use_out ? *sig.out_op : sig.op;
+      op.call_boxed(&r.stack);
       if (r.requires_grad && !r.stack.empty() && r.stack[0].is_tensor())
         autograd::set_requires_grad(r.stack[0].to_tensor(), true);
-      return returns_to_py(sig.op.schema(), r.stack, 0);
+      return returns_to_py(op.schema(), r.stack, 0);
     }
     if (b.signatures.size() == 1) throw TypeError(why);
     std::string msg = b.name + "() received an invalid combination of arguments - got " +
@@ -201,6 +204,8 @@ void init_ops(py::module_& m) {
     }
     sort_signatures(fb->signatures);
     sort_signatures(mb->signatures);
+    merge_out_variants(fb->signatures);
+    merge_out_variants(mb->signatures);
     if (!fb->signatures.empty()) functions.add_object(name.c_str(), py::reinterpret_steal<py::object>(make_op(fb)));
     else delete fb;
     // Hand-written methods (size, stride, item, ...) take precedence.

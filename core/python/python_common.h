@@ -15,6 +15,9 @@
 
 #include "core/dispatch/IValue.h"
 
+// Runtime objects shared with Python (Generator) are held by their intrusive_ptr.
+PYBIND11_DECLARE_HOLDER_TYPE(T, opscope::intrusive_ptr<T>, true)
+
 namespace opscope::python {
 
 namespace py = pybind11;

@@ -140,8 +140,16 @@ class SmallVector {
   size_t capacity_ = N;
 };
 
-// Sizes and strides: std::span views for arguments, DimVector for storage.
-using IntArrayRef = std::span<const int64_t>;
+// Sizes and strides as arguments: a non-owning view (std::span) that also takes a braced list,
+// so `make_empty({2, 3}, ...)` reads like PyTorch's at::empty({2, 3}). Like c10::IntArrayRef,
+// it must not outlive what it views: pass it down, never store it.
+class IntArrayRef : public std::span<const int64_t> {
+ public:
+  using std::span<const int64_t>::span;
+  IntArrayRef(std::span<const int64_t> s) : std::span<const int64_t>(s) {}  // NOLINT
+  IntArrayRef(std::initializer_list<int64_t> il)                            // NOLINT
+      : std::span<const int64_t>(il.begin(), il.size()) {}
+};
 using DimVector = SmallVector<int64_t, 6>;
 
 }  // namespace opscope

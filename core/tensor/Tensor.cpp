@@ -4,7 +4,7 @@ namespace opscope {
 
 int64_t wrap_dim(int64_t d, int64_t ndim, bool wrap_scalar) {
   if (ndim <= 0) {
-    OPSCOPE_CHECK_INDEX(wrap_scalar, "dimension specified as ", d, " but tensor has no dimensions");
+    OPSCOPE_CHECK_INDEX(wrap_scalar, "Dimension specified as ", d, " but tensor has no dimensions");
     ndim = 1;
   }
   int64_t lo = -ndim, hi = ndim - 1;

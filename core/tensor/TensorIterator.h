@@ -67,9 +67,12 @@ inline To convert(From v) {
 // flagged is_wrapped_number(), so that it promotes like a number. See Note [Type promotion].
 Tensor wrapped_scalar_tensor(const Scalar& s);
 // A plain 0-d tensor holding `s` converted to `dtype`.
-Tensor scalar_tensor(const Scalar& s, ScalarType dtype);
+Tensor scalar_to_tensor(const Scalar& s, ScalarType dtype);
 // The value of a one-element tensor as a Scalar of its kind (torch's .item()).
 Scalar item(const Tensor& t);
+// torch.result_type: the dtype an op on these operands computes in (Note [Type promotion]).
+ScalarType result_type(const Tensor& a, const Tensor& b);
+ScalarType result_type(const Tensor& a, const Scalar& b);
 
 // --- memory overlap -------------------------------------------------------------------------
 //
@@ -111,8 +114,8 @@ class TensorIteratorConfig {
   TensorIteratorConfig() = default;
 
   // An output; an undefined tensor asks the iterator to allocate it. Outputs come first.
-  TensorIteratorConfig& add_output(const Tensor& t);
-  TensorIteratorConfig& add_input(const Tensor& t);
+  TensorIteratorConfig& add_output(const Tensor& t) { return add(&t, true); }
+  TensorIteratorConfig& add_input(const Tensor& t) { return add(&t, false); }
   TensorIteratorConfig& add_owned_output(Tensor t);
   TensorIteratorConfig& add_owned_input(Tensor t);
   // A temporary would dangle: use add_owned_input / add_owned_output for those.
@@ -120,29 +123,56 @@ class TensorIteratorConfig {
   TensorIteratorConfig& add_input(const Tensor&&) = delete;
 
   // Refuse writes into overlapping memory (default on). See Note [Memory overlap].
-  TensorIteratorConfig& check_mem_overlap(bool v) { check_mem_overlap_ = v; return *this; }
+  TensorIteratorConfig& check_mem_overlap(bool v) {
+    check_mem_overlap_ = v;
+    return *this;
+  }
   // Every defined operand must have one dtype (default on; promotion and casting turn it off).
-  TensorIteratorConfig& check_all_same_dtype(bool v) { check_all_same_dtype_ = v; return *this; }
+  TensorIteratorConfig& check_all_same_dtype(bool v) {
+    check_all_same_dtype_ = v;
+    return *this;
+  }
   // Compute the common dtype by promotion and convert inputs of another dtype to it.
   TensorIteratorConfig& promote_inputs_to_common_dtype(bool v);
   // An integral or bool common dtype becomes the default float dtype (true division).
-  TensorIteratorConfig& promote_integer_inputs_to_float(bool v) { promote_int_to_float_ = v; return *this; }
+  TensorIteratorConfig& promote_integer_inputs_to_float(bool v) {
+    promote_int_to_float_ = v;
+    return *this;
+  }
   // Outputs of another dtype get a temporary of the common dtype, copied back by cast_outputs().
   TensorIteratorConfig& cast_common_dtype_to_outputs(bool v);
   // An output must be able to hold the common dtype (can_cast): "result type Float can't be
   // cast to the desired output type Long".
-  TensorIteratorConfig& enforce_safe_casting_to_output(bool v) { enforce_safe_casting_ = v; return *this; }
+  TensorIteratorConfig& enforce_safe_casting_to_output(bool v) {
+    enforce_safe_casting_ = v;
+    return *this;
+  }
   // Resize out= tensors of the wrong shape (default on). When off, outputs join broadcasting
   // and must have the broadcast shape (copy_).
-  TensorIteratorConfig& resize_outputs(bool v) { resize_outputs_ = v; return *this; }
+  TensorIteratorConfig& resize_outputs(bool v) {
+    resize_outputs_ = v;
+    return *this;
+  }
   // The dtype of undefined outputs, instead of the common dtype (Bool for comparisons).
-  TensorIteratorConfig& static_dtype(ScalarType t) { static_dtype_ = t; return *this; }
+  TensorIteratorConfig& static_dtype(ScalarType t) {
+    static_dtype_ = t;
+    return *this;
+  }
 
   [[nodiscard]] TensorIterator build() const;
 
  private:
   friend class TensorIterator;
-  TensorIteratorConfig& add(const Tensor* borrowed, Tensor owned, bool is_output);
+  TensorIteratorConfig& add(const Tensor* borrowed, bool is_output) {
+    if (num_ >= kMaxOperands || (is_output && num_ != num_outputs_)) [[unlikely]]
+      throw_cannot_add(is_output);
+    borrowed_[num_] = borrowed;
+    is_output_[num_] = is_output;
+    ++num_;
+    num_outputs_ += is_output;
+    return *this;
+  }
+  [[noreturn]] void throw_cannot_add(bool is_output) const;
 
   const Tensor* borrowed_[kMaxOperands] = {};
   Tensor owned_[kMaxOperands];
@@ -165,9 +195,13 @@ class TensorIteratorConfig {
 // the smallest strides (moves fastest in memory) and with adjacent dims merged when, for every
 // operand, stepping the outer dim equals stepping the inner one shape times:
 //   strides[k][d + 1] == strides[k][d] * shape[d]      (byte strides, for every operand k)
-// So a contiguous [2, 3, 4] op iterates one dim of 24; a transposed one keeps two. Dims where
-// an operand is broadcast have byte stride 0 for it. The *fast path* skips all of this when
-// every operand has the broadcast shape and one dense layout: one flat dim of numel elements.
+// So a contiguous [2, 3, 4] op iterates one dim of 24; a transposed [3, 4] beside a contiguous
+// one keeps two. Dims where an operand is broadcast have byte stride 0 for it. The *fast path*
+// skips all of this when every operand has the broadcast shape and one dense layout (all
+// row-major, or all with the very same permuted strides): one flat dim of numel elements.
+// The commonest case of all (every operand row-major, one dtype, nothing to broadcast, cast or
+// resize) is recognized in one pass before anything else: a 1-element `a + b` costs little
+// more than allocating its result.
 class TensorIterator {
  public:
   // The inner loop: data[k] points at operand k's first element of this run, strides[k] is its
@@ -220,7 +254,9 @@ class TensorIterator {
   bool is_scalar(int arg) const;
   // That value, as the kernel's dtype for `arg` stores it.
   template <typename T>
-  T scalar_value(int arg) const { return *static_cast<const T*>(ops_[arg].data); }
+  T scalar_value(int arg) const {
+    return *static_cast<const T*>(ops_[arg].data);
+  }
 
   TensorIterator(const TensorIterator&) = delete;
   TensorIterator& operator=(const TensorIterator&) = delete;
@@ -259,6 +295,7 @@ class TensorIterator {
 
   // build(), step by step.
   void populate(const TensorIteratorConfig& config);
+  bool trivial_setup(const TensorIteratorConfig& config);
   void check_mem_overlaps() const;
   void compute_shape(const TensorIteratorConfig& config);
   void mark_resize_outputs(const TensorIteratorConfig& config);

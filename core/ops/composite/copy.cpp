@@ -1,0 +1,110 @@
+// Composite kernels of the copy family: _to_copy and clone (CompositeExplicitAutograd: allocate,
+// then copy_), to.* and contiguous (CompositeImplicitAutograd). See core/ops/copy.h.
+#include "core/ops/copy.h"
+#include "core/tensor/TensorIterator.h"
+
+namespace opscope {
+
+int64_t parse_memory_format(std::string_view name) {
+  if (name == "contiguous_format") return ops::kContiguousFormat;
+  if (name == "preserve_format") return ops::kPreserveFormat;
+  if (name == "channels_last") return ops::kChannelsLast;
+  if (name == "channels_last_3d") return ops::kChannelsLast3d;
+  throw ValueError(detail::str("unknown memory format '", name, "'"));
+}
+
+namespace composite {
+
+// self [*s] -> new [*s]: dtype / device changed; self's strides kept when dense and preserved
+Tensor _to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                std::optional<Device> device, std::optional<bool> pin_memory, bool non_blocking,
+                std::optional<int64_t> memory_format) {
+  OPSCOPE_CHECK(!layout || *layout == ops::kStrided,
+                "_to_copy: only the strided layout is supported");
+  ScalarType dt = dtype.value_or(self.dtype());
+  Device dev = device.value_or(self.device());
+  int64_t format = memory_format.value_or(ops::kPreserveFormat);
+  Tensor result;
+  if (format == ops::kPreserveFormat && is_non_overlapping_and_dense(*self.impl())) {
+    result = ops::empty_strided(self.sizes(), self.strides(), dt, layout, dev, pin_memory);
+  } else {
+    // A preserved layout that is not dense becomes row-major (torch's suggest_memory_format).
+    if (format == ops::kPreserveFormat) format = ops::kContiguousFormat;
+    result = ops::empty(self.sizes(), dt, layout, dev, pin_memory, format);
+  }
+  ops::copy_(result, self, non_blocking);
+  return result;
+}
+
+// Whether `to` may return self: nothing changes and no copy was asked for. As in torch, a
+// requested contiguous_format does not force a copy of a non-contiguous tensor (its suggested
+// format is contiguous already).
+static bool to_will_alias(const Tensor& self, std::optional<ScalarType> dtype,
+                          std::optional<Device> device, bool copy,
+                          std::optional<int64_t> memory_format) {
+  if (copy) return false;
+  if (dtype && *dtype != self.dtype()) return false;
+  if (device && !(device->type == self.device().type &&
+                  (!device->has_index() || device->index == self.device().index)))
+    return false;
+  int64_t format = memory_format.value_or(ops::kPreserveFormat);
+  return format == ops::kPreserveFormat || format == ops::kContiguousFormat;
+}
+
+// self [*s] -> [*s] of dtype (self itself when it already has it and copy=False)
+Tensor to_dtype(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy,
+                std::optional<int64_t> memory_format) {
+  if (to_will_alias(self, dtype, std::nullopt, copy, memory_format)) return self;
+  return ops::_to_copy(self, dtype, std::nullopt, std::nullopt, std::nullopt, non_blocking,
+                       memory_format);
+}
+
+Tensor to_device(const Tensor& self, std::optional<Device> device, ScalarType dtype,
+                 bool non_blocking, bool copy, std::optional<int64_t> memory_format) {
+  if (to_will_alias(self, dtype, device, copy, memory_format)) return self;
+  return ops::_to_copy(self, dtype, std::nullopt, device, std::nullopt, non_blocking,
+                       memory_format);
+}
+
+Tensor to_other(const Tensor& self, const Tensor& other, bool non_blocking, bool copy,
+                std::optional<int64_t> memory_format) {
+  if (to_will_alias(self, other.dtype(), other.device(), copy, memory_format)) return self;
+  return ops::_to_copy(self, other.dtype(), std::nullopt, other.device(), std::nullopt,
+                       non_blocking, memory_format);
+}
+
+Tensor to_dtype_layout(const Tensor& self, std::optional<ScalarType> dtype,
+                       std::optional<int64_t> layout, std::optional<Device> device,
+                       std::optional<bool> pin_memory, bool non_blocking, bool copy,
+                       std::optional<int64_t> memory_format) {
+  OPSCOPE_CHECK(!layout || *layout == ops::kStrided, "to: only the strided layout is supported");
+  if (to_will_alias(self, dtype, device, copy, memory_format)) return self;
+  return ops::_to_copy(self, dtype, layout, device, pin_memory, non_blocking, memory_format);
+}
+
+// self [*s] -> new [*s]; preserve_format (None) keeps dense strides, else row-major
+Tensor clone(const Tensor& self, std::optional<int64_t> memory_format) {
+  int64_t format = memory_format.value_or(ops::kPreserveFormat);
+  Tensor result;
+  if (format == ops::kPreserveFormat && is_non_overlapping_and_dense(*self.impl())) {
+    result =
+        ops::empty_strided(self.sizes(), self.strides(), self.dtype(), std::nullopt, self.device());
+  } else {
+    result = ops::empty_like(self, std::nullopt, std::nullopt, std::nullopt, std::nullopt, format);
+  }
+  ops::copy_(result, self);
+  return result;
+}
+
+// self [*s] -> self when row-major, else clone(self, memory_format=contiguous_format)
+Tensor contiguous(const Tensor& self, MemoryFormatArg memory_format) {
+  OPSCOPE_CHECK(memory_format != ops::kPreserveFormat,
+                "preserve memory format is unsupported by the contiguous operator");
+  OPSCOPE_CHECK_AS(NotImplementedError, memory_format == ops::kContiguousFormat,
+                   "contiguous: only contiguous_format is supported");
+  if (self.is_contiguous()) return self;
+  return ops::clone(self, ops::kContiguousFormat);
+}
+
+}  // namespace composite
+}  // namespace opscope

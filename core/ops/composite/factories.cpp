@@ -1,0 +1,152 @@
+// CompositeExplicitAutograd kernels of the *_like factories (declared and registered in
+// core/ops/factories.cpp). As torch 1.13's TensorFactories.cpp, each is empty_like followed by
+// an in-place fill, all called through ops:: so a trace reads
+//   zeros_like -> empty_like -> empty_strided, zero_
+//   rand_like  -> empty_like -> empty_strided, uniform_
+#include <algorithm>
+#include <numeric>
+
+#include "core/ops/copy.h"
+#include "core/ops/factories.h"
+
+namespace opscope::composite {
+
+namespace {
+
+// torch's compute_non_overlapping_and_dense: some permutation of the dims is row-major
+// contiguous (dims of size < 2 ignored), so the elements fill their memory without gaps.
+bool is_non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides) {
+  size_t nd = sizes.size();
+  if (nd == 1) return sizes[0] < 2 || strides[0] == 1;
+  DimVector perm(nd);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+    if (sizes[a] < 2) return false;
+    if (sizes[b] < 2) return true;
+    return strides[a] < strides[b];
+  });
+  int64_t require = 1;
+  for (size_t i = 0; i < nd; ++i) {
+    int64_t size = sizes[perm[i]];
+    if (size < 2) return true;
+    if (strides[perm[i]] != require) return false;
+    require *= size;
+  }
+  return true;
+}
+
+// torch's infer_dense_strides: dense strides that keep the order of self's strides (dims with
+// stride 0 keep their row-major place): a column slice, sizes (3, 2) strides (4, 2), gets
+// (2, 1); an expanded column, sizes (3, 4) strides (1, 0), gets (4, 1).
+DimVector infer_dense_strides(IntArrayRef sizes, IntArrayRef strides) {
+  size_t nd = sizes.size();
+  if (nd == 0) return {};
+  if (nd == 1) return {1};
+  DimVector perm(nd);
+  for (size_t i = 0; i < nd; ++i) perm[i] = static_cast<int64_t>(nd - 1 - i);  // n-1, ..., 0
+  // -1: dim0 goes before dim1 (inner), 1: after, 0: ambiguous (keep). Stable insertion sort.
+  auto should_swap = [&](int64_t d0, int64_t d1) {
+    int64_t s0 = strides[d0], s1 = strides[d1];
+    if (s0 == 0 || s1 == 0) return 0;
+    if (s0 < s1) return -1;
+    if (s0 > s1) return 1;
+    return sizes[d0] > sizes[d1] ? 1 : 0;
+  };
+  for (size_t i = 1; i < nd; ++i) {
+    size_t d1 = i;
+    for (size_t j = 1; j <= i; ++j) {
+      size_t d0 = i - j;
+      int c = should_swap(perm[d0], perm[d1]);
+      if (c > 0) {
+        std::swap(perm[d0], perm[d1]);
+        d1 = d0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  DimVector out(nd);
+  int64_t stride = 1;
+  for (size_t i = 0; i < nd; ++i) {
+    int64_t d = perm[i];
+    out[d] = stride;
+    if (sizes[d] > 1) stride *= sizes[d];
+  }
+  return out;
+}
+
+}  // namespace
+
+// self [*s] -> new [*s], uninitialized; self's dtype / device unless given. preserve_format
+// (the default) keeps self's strides when dense, else dense strides in self's dim order.
+Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype,
+                  std::optional<int64_t> layout, std::optional<Device> device,
+                  std::optional<bool> pin_memory, std::optional<int64_t> memory_format) {
+  ScalarType dt = dtype.value_or(self.dtype());
+  Device dev = device.value_or(self.device());
+  int64_t format = memory_format.value_or(ops::kPreserveFormat);
+  if (format != ops::kPreserveFormat)
+    return ops::empty(self.sizes(), dt, layout, dev, pin_memory, format);
+  if (is_non_overlapping_and_dense(self.sizes(), self.strides()))
+    return ops::empty_strided(self.sizes(), self.strides(), dt, layout, dev, pin_memory);
+  DimVector strides = infer_dense_strides(self.sizes(), self.strides());
+  return ops::empty_strided(self.sizes(), strides, dt, layout, dev, pin_memory);
+}
+
+// self [*s] -> [*s] of 0.
+Tensor zeros_like(const Tensor& self, std::optional<ScalarType> dtype,
+                  std::optional<int64_t> layout, std::optional<Device> device,
+                  std::optional<bool> pin_memory, std::optional<int64_t> memory_format) {
+  return ops::zero_(ops::empty_like(self, dtype, layout, device, pin_memory, memory_format));
+}
+
+// self [*s] -> [*s] of 1.
+Tensor ones_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                 std::optional<Device> device, std::optional<bool> pin_memory,
+                 std::optional<int64_t> memory_format) {
+  Tensor r = ops::empty_like(self, dtype, layout, device, pin_memory, memory_format);
+  return ops::fill_(r, Scalar(1.0));
+}
+
+// self [*s] -> [*s] of fill_value, in self's dtype unless given.
+Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
+                 std::optional<int64_t> layout, std::optional<Device> device,
+                 std::optional<bool> pin_memory, std::optional<int64_t> memory_format) {
+  Tensor r = ops::empty_like(self, dtype, layout, device, pin_memory, memory_format);
+  return ops::fill_(r, fill_value);
+}
+
+// self [*s] -> [*s] uniform in [0, 1).
+Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                 std::optional<Device> device, std::optional<bool> pin_memory,
+                 std::optional<int64_t> memory_format) {
+  Tensor r = ops::empty_like(self, dtype, layout, device, pin_memory, memory_format);
+  return ops::uniform_(r, 0, 1, std::nullopt);
+}
+
+// self [*s] -> [*s] standard normal.
+Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype,
+                  std::optional<int64_t> layout, std::optional<Device> device,
+                  std::optional<bool> pin_memory, std::optional<int64_t> memory_format) {
+  Tensor r = ops::empty_like(self, dtype, layout, device, pin_memory, memory_format);
+  return ops::normal_(r, 0, 1, std::nullopt);
+}
+
+// self [*s] -> [*s] integers in [0, high).
+Tensor randint_like(const Tensor& self, int64_t high, std::optional<ScalarType> dtype,
+                    std::optional<int64_t> layout, std::optional<Device> device,
+                    std::optional<bool> pin_memory, std::optional<int64_t> memory_format) {
+  Tensor r = ops::empty_like(self, dtype, layout, device, pin_memory, memory_format);
+  return ops::random_(r, 0, high, std::nullopt);
+}
+
+// self [*s] -> [*s] integers in [low, high).
+Tensor randint_like_low_dtype(const Tensor& self, int64_t low, int64_t high,
+                              std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                              std::optional<Device> device, std::optional<bool> pin_memory,
+                              std::optional<int64_t> memory_format) {
+  Tensor r = ops::empty_like(self, dtype, layout, device, pin_memory, memory_format);
+  return ops::random_(r, low, high, std::nullopt);
+}
+
+}  // namespace opscope::composite

@@ -1,0 +1,115 @@
+// matmul, the CompositeImplicitAutograd kernel (declared and registered in
+// core/ops/linear.cpp). It decomposes exactly as PyTorch 1.13's at::native::matmul
+// (_matmul_impl without out=), calling every child op through ops:: so the trace shows the same
+// sequence as torch's. See Note [How matmul decomposes] in core/ops/linear.h.
+#include <algorithm>
+
+#include "core/ops/copy.h"
+#include "core/ops/linear.h"
+#include "core/ops/views.h"
+
+namespace opscope::composite {
+
+namespace {
+
+int64_t product(IntArrayRef sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  return n;
+}
+
+// torch's infer_size: the broadcast of two shapes, aligned at their last dims.
+DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b) {
+  size_t nd = std::max(a.size(), b.size());
+  DimVector out(nd);
+  for (size_t k = 0; k < nd; ++k) {  // k counts dims from the back
+    size_t i = nd - 1 - k;
+    int64_t sa = k < a.size() ? a[a.size() - 1 - k] : 1;
+    int64_t sb = k < b.size() ? b[b.size() - 1 - k] : 1;
+    OPSCOPE_CHECK(sa == sb || sa == 1 || sb == 1, "The size of tensor a (", sa,
+                  ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i);
+    out[i] = sa == 1 ? sb : sa;
+  }
+  return out;
+}
+
+// torch 1.13's should_fold: fold the batch of an N-D (N >= 3) operand into the rows of one mm /
+// mv when the other operand is 1-D or 2-D — except a 3-D · 2-D product whose 3-D operand is a
+// batch of transposed matrices (stride[0] == size[1] * size[2], stride[-1] != 1): folding it
+// would copy, while bmm reads each transposed matrix as it is.
+bool should_fold(const Tensor& tensor1, int64_t dim_tensor2) {
+  int64_t dim_tensor1 = tensor1.dim();
+  if (dim_tensor1 < 3 || (dim_tensor2 != 1 && dim_tensor2 != 2)) return false;
+  IntArrayRef sizes = tensor1.sizes(), strides = tensor1.strides();
+  bool transposed_batch = dim_tensor1 == 3 && dim_tensor2 == 2 && strides.back() != 1 &&
+                          strides.front() == sizes[1] * sizes[2];
+  return !transposed_batch;
+}
+
+}  // namespace
+
+// (*b1, n, k) · (*b2, k, m) -> (broadcast(b1, b2), n, m), 1-D operands promoted and squeezed.
+Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
+  const int64_t dim_tensor1 = tensor1.dim(), dim_tensor2 = tensor2.dim();
+  OPSCOPE_CHECK(dim_tensor1 != 0 && dim_tensor2 != 0,
+                "both arguments to matmul need to be at least 1D, but they are ", dim_tensor1,
+                "D and ", dim_tensor2, "D");
+
+  if (dim_tensor1 == 1 && dim_tensor2 == 1) return ops::dot(tensor1, tensor2);
+  if (dim_tensor1 == 2 && dim_tensor2 == 1) return ops::mv(tensor1, tensor2);
+  if (dim_tensor1 == 1 && dim_tensor2 == 2)  // torch squeezes in place (squeeze_); same values
+    return ops::squeeze(ops::mm(ops::unsqueeze(tensor1, 0), tensor2), 0);
+  if (dim_tensor1 == 2 && dim_tensor2 == 2) return ops::mm(tensor1, tensor2);
+
+  if (should_fold(tensor1, dim_tensor2) || should_fold(tensor2, dim_tensor1)) {
+    // Fold the larger operand t1 (transposing the problem when it is the second one) into a
+    // matrix of prod(t1.sizes()[:-1]) rows. Invariant: t1.dim() >= 3, t2.dim() in {1, 2}.
+    const bool transpose = dim_tensor2 > dim_tensor1;
+    const Tensor t1 = transpose ? ops::transpose(tensor2, -2, -1) : tensor1;
+    const Tensor t2 = !transpose ? tensor2 : dim_tensor1 == 2 ? ops::t(tensor1) : tensor1;
+    IntArrayRef sizes_1 = t1.sizes();
+    DimVector output_shape(sizes_1.begin(), sizes_1.end() - 1);
+    const int64_t folded_dim1 = product(output_shape);
+    const bool t2_is_matrix = t2.dim() == 2;
+    if (t2_is_matrix) output_shape.push_back(t2.size(1));
+    // reshape, not view: [3, 5, 0] @ [0, 0] would make view(-1, 0) ambiguous.
+    const Tensor t1_folded = ops::reshape(t1, {folded_dim1, sizes_1.back()});
+    if (!t2_is_matrix) return ops::_unsafe_view(ops::mv(t1_folded, t2), output_shape);
+    Tensor output = ops::_unsafe_view(ops::mm(t1_folded, t2), output_shape);
+    if (!transpose) return output;
+    Tensor back = ops::transpose(output, -2, -1);
+    return back.is_contiguous() ? back : ops::contiguous(back);  // Tensor::contiguous()
+  }
+
+  // Both have a batch (or a transposed 3-D batch against a matrix): broadcast the batch dims,
+  // flatten them into one, bmm. n and m1 / m2 and p are tracked separately so that a mismatch
+  // is reported by bmm with the sizes the user gave.
+  const int64_t n = dim_tensor1 > 1 ? tensor1.size(-2) : 1;
+  const int64_t m1 = tensor1.size(-1);
+  IntArrayRef batch_tensor1 =
+      tensor1.sizes().first(static_cast<size_t>(std::max<int64_t>(dim_tensor1 - 2, 0)));
+  const int64_t m2 = dim_tensor2 > 1 ? tensor2.size(-2) : tensor2.size(0);
+  const int64_t p = dim_tensor2 > 1 ? tensor2.size(-1) : 1;
+  IntArrayRef batch_tensor2 =
+      tensor2.sizes().first(static_cast<size_t>(std::max<int64_t>(dim_tensor2 - 2, 0)));
+
+  DimVector output_shape = broadcast_shapes(batch_tensor1, batch_tensor2);
+  DimVector tensor1_expand_size = output_shape;
+  tensor1_expand_size.push_back(n);
+  tensor1_expand_size.push_back(m1);
+  DimVector tensor2_expand_size = output_shape;
+  tensor2_expand_size.push_back(m2);
+  tensor2_expand_size.push_back(p);
+  const int64_t expand_batch_product = product(output_shape);
+
+  const Tensor tensor1_expanded =
+      ops::reshape(ops::expand(tensor1, tensor1_expand_size), {expand_batch_product, n, m1});
+  const Tensor tensor2_expanded =
+      ops::reshape(ops::expand(tensor2, tensor2_expand_size), {expand_batch_product, m2, p});
+
+  if (dim_tensor1 > 1) output_shape.push_back(n);
+  if (dim_tensor2 > 1) output_shape.push_back(p);
+  return ops::_unsafe_view(ops::bmm(tensor1_expanded, tensor2_expanded), output_shape);
+}
+
+}  // namespace opscope::composite

@@ -1,0 +1,241 @@
+// Typed elementwise loops for CPU kernels: write f for one element, get the whole op.
+//
+// Semantically cpu_kernel(iter, f) does `out = f(in0, in1, ...)` for every element of a built
+// TensorIterator; the element types are read off f's parameter and return types, which must be
+// the C++ types of the iterator's dtypes (checked):
+//
+//   dispatch_dtype(iter.common_dtype(), "add_cpu", [&]<typename T>() {
+//     cpu_kernel(iter, [](T a, T b) -> T { return a + b; });
+//   });
+//
+// In implementation terms each run of the innermost dim takes one of three loops: all operands
+// contiguous (plain indexed arrays, `#pragma omp simd`, which GCC vectorizes), contiguous with
+// one input broadcast (its value hoisted out of the loop: `t + 2`), or strided. Kernels must not
+// throw from f (the simd loop cannot unwind): record the problem and throw after the loop.
+#pragma once
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "core/tensor/TensorIterator.h"
+
+namespace opscope {
+
+// Parameter and return types of a lambda or function.
+template <typename F>
+struct function_traits : function_traits<decltype(&F::operator())> {};
+template <typename C, typename R, typename... A>
+struct function_traits<R (C::*)(A...) const> {
+  using result_type = R;
+  using args = std::tuple<A...>;
+  static constexpr int arity = sizeof...(A);
+};
+template <typename C, typename R, typename... A>
+struct function_traits<R (C::*)(A...)> : function_traits<R (C::*)(A...) const> {};
+template <typename R, typename... A>
+struct function_traits<R (*)(A...)> {
+  using result_type = R;
+  using args = std::tuple<A...>;
+  static constexpr int arity = sizeof...(A);
+};
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define OPSCOPE_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define OPSCOPE_VECTOR_CLONES
+#endif
+
+namespace detail {
+
+template <typename traits, size_t I>
+using arg_t = std::decay_t<std::tuple_element_t<I, typename traits::args>>;
+
+// Element I of the inputs at index i: the hoisted value when input I is the broadcast one.
+template <int ScalarMask, size_t I, typename Ptrs, typename Vals>
+inline auto load_input(const Ptrs& ptrs, const Vals& vals, int64_t i) {
+  if constexpr (((ScalarMask >> I) & 1) != 0) {
+    return std::get<I>(vals);
+  } else {
+    return std::get<I>(ptrs)[i];
+  }
+}
+
+// Output and inputs contiguous, except the inputs whose bit is set in ScalarMask (stride 0).
+// Compiled twice, for AVX2 and for the x86-64 baseline (SSE2), the CPU picking at load time.
+template <typename traits, int ScalarMask, typename Op, size_t... I>
+OPSCOPE_VECTOR_CLONES void contiguous_loop(char** data, int64_t n, Op& op,
+                                           std::index_sequence<I...>) {
+  using R = typename traits::result_type;
+  R* out = reinterpret_cast<R*>(data[0]);
+  std::tuple<const arg_t<traits, I>*...> ptrs{
+      reinterpret_cast<const arg_t<traits, I>*>(data[I + 1])...};
+  std::tuple<arg_t<traits, I>...> vals{std::get<I>(ptrs)[0]...};
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) out[i] = op(load_input<ScalarMask, I>(ptrs, vals, i)...);
+}
+
+template <typename traits, typename Op, size_t... I>
+inline void strided_loop(char** data, const int64_t* strides, int64_t n, Op& op,
+                         std::index_sequence<I...>) {
+  using R = typename traits::result_type;
+  for (int64_t i = 0; i < n; ++i) {
+    *reinterpret_cast<R*>(data[0] + i * strides[0]) =
+        op(*reinterpret_cast<const arg_t<traits, I>*>(data[I + 1] + i * strides[I + 1])...);
+  }
+}
+
+template <typename traits, size_t... I>
+inline bool input_strides_are(const int64_t* strides, int mask, std::index_sequence<I...>) {
+  // Input I must have stride 0 when its bit is set in mask, its element size otherwise.
+  return ((strides[I + 1] ==
+           (((mask >> I) & 1) ? 0 : static_cast<int64_t>(sizeof(arg_t<traits, I>)))) &&
+          ...);
+}
+
+template <typename traits, typename Op>
+inline void elementwise_loop(char** data, const int64_t* strides, int64_t n, Op& op) {
+  using R = typename traits::result_type;
+  constexpr int nin = traits::arity;
+  auto seq = std::make_index_sequence<nin>{};
+  if (strides[0] == static_cast<int64_t>(sizeof(R))) {
+    if (input_strides_are<traits>(strides, 0, seq))
+      return contiguous_loop<traits, 0>(data, n, op, seq);
+    if constexpr (nin == 1) {
+      if (input_strides_are<traits>(strides, 1, seq))
+        return contiguous_loop<traits, 1>(data, n, op, seq);
+    } else if constexpr (nin == 2) {
+      if (input_strides_are<traits>(strides, 1, seq))
+        return contiguous_loop<traits, 1>(data, n, op, seq);
+      if (input_strides_are<traits>(strides, 2, seq))
+        return contiguous_loop<traits, 2>(data, n, op, seq);
+    }
+  }
+  strided_loop<traits>(data, strides, n, op, seq);
+}
+
+template <typename traits, size_t... I>
+inline bool dtypes_match(const TensorIterator& iter, std::index_sequence<I...>) {
+  using R = typename traits::result_type;
+  return iter.dtype(0) == CppTypeToScalarType<R>::value &&
+         ((iter.dtype(I + 1) == CppTypeToScalarType<arg_t<traits, I>>::value) && ...);
+}
+
+}  // namespace detail
+
+// out = op(in...) for every element of iter. See the header comment.
+template <typename Op>
+void cpu_kernel(TensorIterator& iter, Op&& op, int64_t grain_size = kGrainSize) {
+  using traits = function_traits<std::decay_t<Op>>;
+  constexpr int nin = traits::arity;
+  static_assert(nin + 1 <= kMaxOperands, "cpu_kernel: too many inputs");
+  OPSCOPE_CHECK(iter.noutputs() == 1 && iter.ninputs() == nin &&
+                    detail::dtypes_match<traits>(iter, std::make_index_sequence<nin>{}),
+                "cpu_kernel: the kernel's element types do not match the TensorIterator's "
+                "operands (internal error)");
+  iter.for_each([&op](char** data, const int64_t* strides,
+                      int64_t n) { detail::elementwise_loop<traits>(data, strides, n, op); },
+                grain_size);
+}
+
+// Calls fn.template operator()<T>() (returning void) like dispatch_dtype, but only for the
+// dtypes `allowed` accepts; others raise PyTorch's "\"bitwise_and_cpu\" not implemented for
+// 'Float'".
+template <typename Allowed, typename F>
+void dispatch_dtype_if(ScalarType t, std::string_view what, Allowed allowed, F&& fn) {
+  dispatch_dtype(t, what, [&]<typename T>() {
+    if constexpr (decltype(allowed.template operator()<T>())::value) {
+      fn.template operator()<T>();
+    } else {
+      throw Error(detail::str("\"", what, "\" not implemented for '", cpp_name(t), "'"));
+    }
+  });
+}
+
+// Type filters for dispatch_dtype_if.
+inline constexpr auto kAllButBool = []<typename T>() {
+  return std::bool_constant<!std::is_same_v<T, bool>>{};
+};
+inline constexpr auto kFloatingOnly = []<typename T>() {
+  return std::bool_constant<!std::is_integral_v<T>>{};
+};
+inline constexpr auto kIntegralAndBool = []<typename T>() {
+  return std::bool_constant<std::is_integral_v<T>>{};
+};
+
+}  // namespace opscope
+
+namespace opscope {
+
+// The C++ type name PyTorch's messages use for T: "uint8_t", "int", "at::Half", "float", ...
+template <typename T>
+constexpr std::string_view scalar_cpp_type_name() {
+  if constexpr (std::is_same_v<T, bool>)
+    return "bool";
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return "uint8_t";
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return "int8_t";
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return "int16_t";
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return "int";
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return "int64_t";
+  else if constexpr (std::is_same_v<T, Half>)
+    return "at::Half";
+  else if constexpr (std::is_same_v<T, BFloat16>)
+    return "at::BFloat16";
+  else if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else
+    return "double";
+}
+
+// Scalar -> T as PyTorch's Scalar::to<T>() does for kernel arguments (fill_ values, alpha,
+// exponents): a value T cannot hold is an error, "value cannot be converted to type uint8_t
+// without overflow". Negative values may wrap into unsigned types (uint8 accepts -255..255), and
+// infinities convert to floating types.
+template <typename T>
+T checked_scalar_to(const Scalar& s) {
+  using L = std::numeric_limits<acc_type_t<T>>;
+  bool overflow = false;
+  if constexpr (std::is_same_v<T, bool>) {
+    overflow = false;
+  } else if constexpr (std::is_integral_v<T>) {
+    if (s.is_floating_point()) {
+      double d = s.to_double(), lowest = static_cast<double>(L::lowest()),
+             max = static_cast<double>(L::max());
+      if (std::isnan(d))
+        overflow = true;
+      else if (!std::is_signed_v<T> && d < 0)
+        overflow = -d > max;
+      else
+        overflow = d < lowest || d > max;
+    } else {
+      int64_t v = s.to_long();
+      if constexpr (std::is_signed_v<T>) {
+        overflow = v < static_cast<int64_t>(L::lowest()) || v > static_cast<int64_t>(L::max());
+      } else {
+        overflow =
+            v > static_cast<int64_t>(L::max()) || (v < 0 && -v > static_cast<int64_t>(L::max()));
+      }
+    }
+  } else {
+    double d = s.to_double();
+    bool is_half = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+    double lowest = is_half ? (std::is_same_v<T, Half> ? -65504.0 : -3.3895313892515355e38)
+                            : static_cast<double>(L::lowest());
+    double max = -lowest;
+    overflow = !std::isinf(d) && !std::isnan(d) && (d < lowest || d > max);
+  }
+  OPSCOPE_CHECK(!overflow, "value cannot be converted to type ", scalar_cpp_type_name<T>(),
+                " without overflow");
+  return s.to<T>();
+}
+
+}  // namespace opscope

@@ -1,0 +1,427 @@
+// CPU kernels of the random family: the in-place fills uniform_, normal_, random_ (three
+// overloads), bernoulli_.float, and the factories rand, randn, randint built on them. Declared
+// and registered in core/ops/factories.cpp.
+//
+// Numbers come from the generator's Philox stream, laid out per element as Note [Random streams
+// are counter-based] (core/ops/factories.h) says, so they do not depend on the thread count.
+// Argument checks follow torch 1.13's DistributionTemplates.h, in its order, with its messages.
+#include <cmath>
+#include <memory>
+#include <numbers>
+
+#include "core/ops/cpu/factory_util.h"
+#include "core/ops/factories.h"
+
+namespace opscope::cpu {
+
+using namespace factory_util;
+
+namespace {
+
+using Words = std::array<uint32_t, 4>;
+
+const Generator& generator_or_default(const std::optional<Generator>& g) {
+  return g && *g ? *g : default_generator(Device(DeviceType::CPU));
+}
+
+// Reserves the blocks for n elements that draw W (1 or 2) words each, and calls
+// f(first_element, count, words) once per block, in parallel for large n.
+template <int W, typename F>
+void for_each_block(const Generator& gen, int64_t n, F&& f) {
+  constexpr int64_t E = 4 / W;  // elements per block
+  if (n == 0) return;
+  int64_t blocks = (n + E - 1) / E;
+  auto [seed, first] = gen->reserve(static_cast<uint64_t>(blocks));
+#pragma omp parallel for if (n > kGrainSize) schedule(static)
+  for (int64_t b = 0; b < blocks; ++b) {
+    Words r = philox4x32(seed, first + static_cast<uint64_t>(b));
+    f(b * E, std::min(E, n - b * E), r);
+  }
+}
+
+inline uint64_t word64(const Words& r, int64_t lane) {
+  return static_cast<uint64_t>(r[2 * lane]) | (static_cast<uint64_t>(r[2 * lane + 1]) << 32);
+}
+
+// Gives fill(T* out) a row-major buffer of self's numel elements and makes it self's contents:
+// self's own memory when contiguous, else a scratch buffer scattered through self's strides.
+template <typename T, typename Fill>
+void write_elements(const Tensor& self, Fill&& fill) {
+  if (self.is_contiguous()) {
+    fill(self.data_ptr<T>());
+    return;
+  }
+  std::unique_ptr<T[]> tmp(new T[static_cast<size_t>(self.numel())]);
+  fill(tmp.get());
+  T* base = self.data_ptr<T>();
+  for_each_offset(self.sizes(), self.strides(),
+                  [&](int64_t i, int64_t off) { base[off] = tmp[i]; });
+}
+
+// Calls fn.template operator()<T>() for the floating dtypes, else torch's "not implemented".
+template <typename F>
+void dispatch_floating(ScalarType t, std::string_view what, F&& fn) {
+  switch (t) {
+    case ScalarType::Float16:
+      return fn.template operator()<Half>();
+    case ScalarType::BFloat16:
+      return fn.template operator()<BFloat16>();
+    case ScalarType::Float32:
+      return fn.template operator()<float>();
+    case ScalarType::Float64:
+      return fn.template operator()<double>();
+    default:
+      break;
+  }
+  throw Error(detail::str("\"", what, "\" not implemented for '", cpp_name(t), "'"));
+}
+
+// Bits of uniform resolution per element type: torch's numeric_limits<T>::digits.
+template <typename T>
+constexpr int mantissa_digits() {
+  if constexpr (std::is_same_v<T, Half>)
+    return 11;
+  else if constexpr (std::is_same_v<T, BFloat16>)
+    return 8;
+  else
+    return std::numeric_limits<T>::digits;
+}
+
+// --- uniform -----------------------------------------------------------------------------------
+
+void uniform_impl(const Tensor& self, double from, double to, const Generator& gen) {
+  ScalarType dt = self.dtype();
+  dispatch_floating(dt, "check_uniform_bounds", [&]<typename T>() {
+    double lo = lowest_of<T>(), hi = max_of<T>();
+    OPSCOPE_CHECK(from >= lo && from <= hi, "from is out of bounds for ", typemeta_name(dt));
+    OPSCOPE_CHECK(to >= lo && to <= hi, "to is out of bounds for ", typemeta_name(dt));
+    OPSCOPE_CHECK(from <= to,
+                  "uniform_ expects to return a [from, to) range, but found from=", from,
+                  " > to=", to);
+    OPSCOPE_CHECK(to - from <= hi, "uniform_ expects to-from <= std::numeric_limits<", cpp_name(dt),
+                  ">::max(), but found to=", to, " and from=", from,
+                  " which result in to-from to exceed the limit");
+    int64_t n = self.numel();
+    write_elements<T>(self, [&](T* out) {
+      if constexpr (std::is_same_v<T, double>) {
+        for_each_block<2>(gen, n, [&](int64_t i0, int64_t cnt, const Words& r) {
+          for (int64_t e = 0; e < cnt; ++e)
+            out[i0 + e] = uint64_to_uniform_double(word64(r, e)) * (to - from) + from;
+        });
+      } else {
+        // Like torch's uniform_real_distribution<T>: the bounds are rounded to T first, the
+        // draw keeps digits(T) bits (24 float, 11 half, 8 bfloat16), the arithmetic is float.
+        float f = static_cast<float>(static_cast<T>(static_cast<float>(from)));
+        float t = static_cast<float>(static_cast<T>(static_cast<float>(to)));
+        constexpr int shift = 32 - mantissa_digits<T>();
+        constexpr float scale = 1.0f / static_cast<float>(1u << mantissa_digits<T>());
+        for_each_block<1>(gen, n, [&](int64_t i0, int64_t cnt, const Words& r) {
+          for (int64_t e = 0; e < cnt; ++e) {
+            float u = static_cast<float>(r[e] >> shift) * scale;
+            out[i0 + e] = static_cast<T>(u * (t - f) + f);
+          }
+        });
+      }
+    });
+  });
+}
+
+// --- normal (Box-Muller) -----------------------------------------------------------------------
+
+void normal_impl(const Tensor& self, double mean, double std, const Generator& gen) {
+  OPSCOPE_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
+  dispatch_floating(self.dtype(), "normal_kernel_cpu", [&]<typename T>() {
+    int64_t n = self.numel();
+    write_elements<T>(self, [&](T* out) {
+      if constexpr (std::is_same_v<T, double>) {
+        // One pair per block: u1 in (0, 1] from words 0-1, u2 in [0, 1) from words 2-3.
+        for_each_block<2>(gen, n, [&](int64_t i0, int64_t cnt, const Words& r) {
+          double u1 = static_cast<double>((word64(r, 0) >> 11) + 1) * (1.0 / 9007199254740992.0);
+          double u2 = uint64_to_uniform_double(word64(r, 1));
+          double radius = std::sqrt(-2.0 * std::log(u1));
+          double theta = 2.0 * std::numbers::pi * u2;
+          out[i0] = mean + std * radius * std::cos(theta);
+          if (cnt > 1) out[i0 + 1] = mean + std * radius * std::sin(theta);
+        });
+      } else {
+        // Two pairs per block, (words 0, 1) and (words 2, 3), in float.
+        float m = static_cast<float>(mean), s = static_cast<float>(std);
+        for_each_block<1>(gen, n, [&](int64_t i0, int64_t cnt, const Words& r) {
+          for (int64_t p = 0; p < cnt; p += 2) {
+            float u1 = static_cast<float>((r[p] >> 8) + 1) * (1.0f / 16777216.0f);
+            float u2 = uint32_to_uniform_float(r[p + 1]);
+            float radius = std::sqrt(-2.0f * std::log(u1));
+            float theta = 2.0f * std::numbers::pi_v<float> * u2;
+            out[i0 + p] = static_cast<T>(m + s * radius * std::cos(theta));
+            if (p + 1 < cnt) out[i0 + p + 1] = static_cast<T>(m + s * radius * std::sin(theta));
+          }
+        });
+      }
+    });
+  });
+}
+
+// --- random_ -----------------------------------------------------------------------------------
+
+// An int64 rounded to T and back (through float for half / bfloat16, as c10 converts).
+template <typename T>
+int64_t round_trip(int64_t v) {
+  if constexpr (std::is_same_v<T, double>)
+    return static_cast<int64_t>(static_cast<double>(v));
+  else
+    return static_cast<int64_t>(static_cast<float>(static_cast<T>(static_cast<float>(v))));
+}
+
+// torch's update_from / update_to: move a bound that T cannot hold exactly to one it can.
+template <typename T>
+int64_t update_from(int64_t from) {
+  const int64_t from_plus_1 = round_trip<T>(from + 1);
+  if (from_plus_1 < from) {
+    int64_t f = std::abs(from + 1);
+    int bits = 0;
+    while (f >>= 1) ++bits;
+    from = from_plus_1 + (int64_t(1) << (bits - mantissa_digits<T>() + 1));
+  }
+  return from;
+}
+template <typename T>
+int64_t update_to(int64_t to) {
+  const int64_t to_minus_1 = round_trip<T>(to - 1);
+  if (to_minus_1 >= to) {
+    int64_t t = std::abs(to - 1);
+    int bits = 0;
+    while (t >>= 1) ++bits;
+    to = to_minus_1 - (int64_t(1) << (bits - mantissa_digits<T>() + 1));
+  }
+  return to;
+}
+
+// torch's check_from_to_in_range: both bounds must be values of the dtype.
+void check_from_to_in_range(int64_t from, int64_t to_inc, ScalarType dt) {
+  dispatch_dtype(dt, "check_random_bounds", [&]<typename T>() {
+    double lo = lowest_of<T>(), hi = max_of<T>();
+    if constexpr (std::is_same_v<T, bool>) lo = 0, hi = 1;
+    OPSCOPE_CHECK(static_cast<double>(from) >= lo && static_cast<double>(from) <= hi,
+                  "from is out of bounds for ", typemeta_name(dt));
+    OPSCOPE_CHECK(static_cast<double>(to_inc) >= lo && static_cast<double>(to_inc) <= hi,
+                  "to - 1 is out of bounds for ", typemeta_name(dt));
+  });
+}
+
+// self <- from + (draw % range), draws of 32 bits when range < 2^32, else 64.
+void random_range_fill(const Tensor& self, uint64_t range, int64_t from, const Generator& gen) {
+  dispatch_dtype(self.dtype(), "random_from_to_kernel_cpu", [&]<typename T>() {
+    auto value = [&](uint64_t draw) {
+      return static_cast<T>(static_cast<int64_t>(draw % range + static_cast<uint64_t>(from)));
+    };
+    int64_t n = self.numel();
+    write_elements<T>(self, [&](T* out) {
+      if (range >= (uint64_t(1) << 32)) {
+        for_each_block<2>(gen, n, [&](int64_t i0, int64_t cnt, const Words& r) {
+          for (int64_t e = 0; e < cnt; ++e) out[i0 + e] = value(word64(r, e));
+        });
+      } else {
+        for_each_block<1>(gen, n, [&](int64_t i0, int64_t cnt, const Words& r) {
+          for (int64_t e = 0; e < cnt; ++e) out[i0 + e] = value(r[e]);
+        });
+      }
+    });
+  });
+}
+
+// torch's random_from_to_impl: [from, to), or [from, dtype's largest integer] when to is None.
+void random_from_to_impl(const Tensor& self, int64_t from, std::optional<int64_t> to_opt,
+                         const Generator& gen) {
+  ScalarType dt = self.dtype();
+  if (to_opt) {
+    int64_t to = *to_opt;
+    OPSCOPE_CHECK(from < to, "random_ expects 'from' to be less than 'to', but got from=", from,
+                  " >= to=", to);
+    if (is_floating(dt)) {
+      dispatch_floating(dt, "random_update_from_to", [&]<typename T>() {
+        from = update_from<T>(from);
+        to = update_to<T>(to);
+        OPSCOPE_CHECK(from < to,
+                      "random_ expects 'from' casted to dtype to be less than 'to' "
+                      "casted to dtype, but got from=",
+                      from, " >= to=", to);
+      });
+    }
+    check_from_to_in_range(from, to - 1, dt);
+    if (self.numel() == 0) return;
+    random_range_fill(self, static_cast<uint64_t>(to) - static_cast<uint64_t>(from), from, gen);
+  } else if (from != std::numeric_limits<int64_t>::lowest()) {
+    int64_t to_inc = 0;
+    dispatch_dtype(dt, "random_from_to_range_calc", [&]<typename T>() {
+      if constexpr (std::is_same_v<T, bool>) {
+        to_inc = 1;
+      } else if constexpr (std::is_integral_v<T>) {
+        to_inc = static_cast<int64_t>(std::numeric_limits<T>::max());
+      } else {
+        constexpr int digits = mantissa_digits<T>();
+        to_inc = digits >= 63 ? std::numeric_limits<int64_t>::max() : int64_t(1) << digits;
+        from = update_from<T>(from);
+        OPSCOPE_CHECK(from < to_inc,
+                      "random_ expects 'from' casted to dtype to be less than or "
+                      "equal to 'to_inc' casted to dtype, but got from=",
+                      from, " > to_inc=", to_inc);
+      }
+    });
+    check_from_to_in_range(from, to_inc, dt);
+    if (self.numel() == 0) return;
+    random_range_fill(self, static_cast<uint64_t>(to_inc) - static_cast<uint64_t>(from) + 1, from,
+                      gen);
+  } else {
+    // [int64 min, int64 max]: all 2^64 values.
+    if (self.numel() == 0) return;
+    dispatch_dtype(dt, "random_full_64_bits_range_kernel_cpu", [&]<typename T>() {
+      constexpr bool ok = std::is_same_v<T, int64_t> || std::is_same_v<T, double> ||
+                          std::is_same_v<T, float> || std::is_same_v<T, BFloat16>;
+      OPSCOPE_CHECK(ok,
+                    "random_full_64_bits_range_kernel_cpu handles only int64, double, float "
+                    "and bfloat16");
+      if constexpr (ok) {
+        write_elements<T>(self, [&](T* out) {
+          for_each_block<2>(gen, self.numel(), [&](int64_t i0, int64_t cnt, const Words& r) {
+            for (int64_t e = 0; e < cnt; ++e)
+              out[i0 + e] = static_cast<T>(static_cast<int64_t>(word64(r, e)));
+          });
+        });
+      }
+    });
+  }
+}
+
+// torch's random_impl: [0, 2^digits] for floats, [0, max] for integers, {0, 1} for bool.
+void random_impl(const Tensor& self, const Generator& gen) {
+  if (self.numel() == 0) return;
+  dispatch_dtype(self.dtype(), "random_kernel_cpu", [&]<typename T>() {
+    auto value = [](uint64_t v) -> T {
+      if constexpr (std::is_same_v<T, bool>) {
+        return (v & 1) != 0;
+      } else if constexpr (std::is_integral_v<T>) {
+        return static_cast<T>(v % (static_cast<uint64_t>(std::numeric_limits<T>::max()) + 1));
+      } else {
+        uint64_t m = (uint64_t(1) << mantissa_digits<T>()) + 1;
+        return static_cast<T>(static_cast<acc_type_t<T>>(v % m));
+      }
+    };
+    constexpr bool wide = std::is_same_v<T, double> || std::is_same_v<T, int64_t>;
+    write_elements<T>(self, [&](T* out) {
+      for_each_block<wide ? 2 : 1>(gen, self.numel(), [&](int64_t i0, int64_t cnt, const Words& r) {
+        for (int64_t e = 0; e < cnt; ++e) out[i0 + e] = value(wide ? word64(r, e) : r[e]);
+      });
+    });
+  });
+}
+
+Tensor new_cpu_tensor(IntArrayRef size, ScalarType dtype) {
+  return make_empty(size, dtype, Device(DeviceType::CPU));
+}
+
+}  // namespace
+
+// --- in-place kernels ----------------------------------------------------------------------------
+
+// self <- uniform in [from, to).
+Tensor uniform_(const Tensor& self, double from, double to, std::optional<Generator> generator) {
+  uniform_impl(self, from, to, generator_or_default(generator));
+  return self;
+}
+
+// self <- mean + std * N(0, 1).
+Tensor normal_(const Tensor& self, double mean, double std, std::optional<Generator> generator) {
+  normal_impl(self, mean, std, generator_or_default(generator));
+  return self;
+}
+
+// self <- integers in [from, to) (to=None: up to the dtype's largest).
+Tensor random_from(const Tensor& self, int64_t from, std::optional<int64_t> to,
+                   std::optional<Generator> generator) {
+  random_from_to_impl(self, from, to, generator_or_default(generator));
+  return self;
+}
+
+// self <- integers in [0, to).
+Tensor random_to(const Tensor& self, int64_t to, std::optional<Generator> generator) {
+  random_from_to_impl(self, 0, to, generator_or_default(generator));
+  return self;
+}
+
+// self <- integers in [0, 2^digits] (floats) / [0, max] (integers).
+Tensor random_(const Tensor& self, std::optional<Generator> generator) {
+  random_impl(self, generator_or_default(generator));
+  return self;
+}
+
+// self <- 1 with probability p.
+Tensor bernoulli_float(const Tensor& self, double p, std::optional<Generator> generator) {
+  OPSCOPE_CHECK(p >= 0 && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p=", p);
+  const Generator& gen = generator_or_default(generator);
+  dispatch_dtype(self.dtype(), "bernoulli_scalar_cpu_", [&]<typename T>() {
+    write_elements<T>(self, [&](T* out) {
+      for_each_block<1>(gen, self.numel(), [&](int64_t i0, int64_t cnt, const Words& r) {
+        for (int64_t e = 0; e < cnt; ++e) {
+          double u = static_cast<double>(r[e]) * (1.0 / 4294967296.0);  // [0, 1)
+          out[i0 + e] = static_cast<T>(u < p ? 1 : 0);
+        }
+      });
+    });
+  });
+  return self;
+}
+
+// --- random factories ----------------------------------------------------------------------------
+
+// -> size, uniform in [0, 1).
+Tensor rand_generator(IntArrayRef size, std::optional<Generator> generator,
+                      std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                      std::optional<Device> device, std::optional<bool> pin_memory) {
+  Tensor t = new_cpu_tensor(size, resolve_options(dtype, layout, pin_memory, default_dtype()));
+  uniform_impl(t, 0, 1, generator_or_default(generator));
+  return t;
+}
+Tensor rand(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+            std::optional<Device> device, std::optional<bool> pin_memory) {
+  return rand_generator(size, std::nullopt, dtype, layout, device, pin_memory);
+}
+
+// -> size, standard normal.
+Tensor randn_generator(IntArrayRef size, std::optional<Generator> generator,
+                       std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                       std::optional<Device> device, std::optional<bool> pin_memory) {
+  Tensor t = new_cpu_tensor(size, resolve_options(dtype, layout, pin_memory, default_dtype()));
+  normal_impl(t, 0, 1, generator_or_default(generator));
+  return t;
+}
+Tensor randn(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+             std::optional<Device> device, std::optional<bool> pin_memory) {
+  return randn_generator(size, std::nullopt, dtype, layout, device, pin_memory);
+}
+
+// -> size, integers in [low, high); int64 when dtype is None (the schema's default, `long`).
+Tensor randint_low_generator(int64_t low, int64_t high, IntArrayRef size,
+                             std::optional<Generator> generator, std::optional<ScalarType> dtype,
+                             std::optional<int64_t> layout, std::optional<Device> device,
+                             std::optional<bool> pin_memory) {
+  Tensor t = new_cpu_tensor(size, resolve_options(dtype, layout, pin_memory, ScalarType::Int64));
+  random_from_to_impl(t, low, high, generator_or_default(generator));
+  return t;
+}
+Tensor randint_low(int64_t low, int64_t high, IntArrayRef size, std::optional<ScalarType> dtype,
+                   std::optional<int64_t> layout, std::optional<Device> device,
+                   std::optional<bool> pin_memory) {
+  return randint_low_generator(low, high, size, std::nullopt, dtype, layout, device, pin_memory);
+}
+Tensor randint_generator(int64_t high, IntArrayRef size, std::optional<Generator> generator,
+                         std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                         std::optional<Device> device, std::optional<bool> pin_memory) {
+  return randint_low_generator(0, high, size, generator, dtype, layout, device, pin_memory);
+}
+Tensor randint(int64_t high, IntArrayRef size, std::optional<ScalarType> dtype,
+               std::optional<int64_t> layout, std::optional<Device> device,
+               std::optional<bool> pin_memory) {
+  return randint_low_generator(0, high, size, std::nullopt, dtype, layout, device, pin_memory);
+}
+
+}  // namespace opscope::cpu

@@ -1,0 +1,73 @@
+// Linear algebra products: dot, vdot, mv, mm, bmm, and matmul, which picks one of them.
+//
+// Semantically each op contracts the last dim of its first operand with the first matrix dim of
+// its second: dot (K)·(K) -> (), mv (M,K)·(K) -> (M), mm (M,K)·(K,N) -> (M,N), bmm the same per
+// batch entry. Both operands must have the same dtype (no promotion, as in torch); a contraction
+// over K = 0 gives zeros. matmul is numpy's matmul: it looks at the operands' dims and
+// decomposes into the others, broadcasting batch dims — see Note [How matmul decomposes].
+//
+// In implementation terms, float32 / float64 run on OpenBLAS (cblas gemm / gemv / dot), reading
+// transposed or row-strided operands in place through BLAS's trans / lda arguments and copying
+// (clone) only operands BLAS cannot describe; the other dtypes run on opscope's own loops
+// (accumulating float16 / bfloat16 in float, integers with wrap-around like torch).
+//
+//   Tensor a = ops::rand({2, 3}), b = ops::rand({3, 4});
+//   Tensor c = ops::mm(a, b);                          // f32[2, 4]
+//   Tensor d = ops::matmul(ops::rand({5, 2, 3}), b);   // f32[5, 2, 4]: one mm over 10 rows
+//
+// Note [How matmul decomposes]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Exactly as PyTorch 1.13's at::native::matmul, so that traces match torch's:
+//   1-D · 1-D           dot
+//   2-D · 1-D           mv
+//   1-D · 2-D           unsqueeze(0), mm, squeeze(0)
+//   2-D · 2-D           mm
+//   N-D · 1-D or 2-D    (N >= 3) fold: reshape to (prod(batch) * n, k), mm / mv, _unsafe_view
+//   1-D or 2-D · N-D    fold the transposed problem: transpose(-2, -1) (and t() for 2-D), reshape,
+//                       mm / mv, _unsafe_view, then for a matrix transpose + contiguous
+//   otherwise           broadcast the batch dims: expand, reshape to (B, n, m) each, bmm,
+//                       _unsafe_view
+// except that a 3-D · 2-D product whose operand is a batch of transposed matrices (strides
+// (n*m, 1, n) with last stride != 1) is not folded, since folding would copy: it takes bmm.
+#pragma once
+
+#include "core/tensor/Tensor.h"
+
+namespace opscope::ops {
+
+// dot(Tensor self, Tensor tensor) -> Tensor
+// self (K), tensor (K) -> ()
+Tensor dot(const Tensor& self, const Tensor& tensor);
+// dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)
+Tensor dot_out(const Tensor& self, const Tensor& tensor, const Tensor& out);
+
+// vdot(Tensor self, Tensor other) -> Tensor
+// self (K), other (K) -> (): conj(self) · other, which is dot for the real dtypes opscope has.
+Tensor vdot(const Tensor& self, const Tensor& other);
+// vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+Tensor vdot_out(const Tensor& self, const Tensor& other, const Tensor& out);
+
+// mv(Tensor self, Tensor vec) -> Tensor
+// self (M,K), vec (K) -> (M)
+Tensor mv(const Tensor& self, const Tensor& vec);
+// mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)
+Tensor mv_out(const Tensor& self, const Tensor& vec, const Tensor& out);
+
+// mm(Tensor self, Tensor mat2) -> Tensor
+// self (M,K), mat2 (K,N) -> (M,N)
+Tensor mm(const Tensor& self, const Tensor& mat2);
+// mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)
+Tensor mm_out(const Tensor& self, const Tensor& mat2, const Tensor& out);
+
+// bmm(Tensor self, Tensor mat2) -> Tensor
+// self (B,M,K), mat2 (B,K,N) -> (B,M,N), in mat2's dtype
+Tensor bmm(const Tensor& self, const Tensor& mat2);
+// bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)
+Tensor bmm_out(const Tensor& self, const Tensor& mat2, const Tensor& out);
+
+// matmul(Tensor self, Tensor other) -> Tensor
+// (*b1, n, k) · (*b2, k, m) -> (broadcast(b1, b2), n, m); a 1-D operand loses its dim after.
+// See Note [How matmul decomposes].
+Tensor matmul(const Tensor& self, const Tensor& other);
+
+}  // namespace opscope::ops
