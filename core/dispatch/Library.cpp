@@ -1,5 +1,7 @@
 #include "core/dispatch/Library.h"
 
+#include "core/autograd/InplaceOrView.h"
+
 namespace opscope {
 
 std::string site_of(const std::source_location& loc) {
@@ -22,6 +24,15 @@ std::string Library::qualify(std::string_view name) const {
 Library& Library::def(std::string_view schema, Variants variants, std::source_location loc) {
   OPSCOPE_CHECK(kind_ != IMPL, "Library(IMPL, \"", ns_, "\") cannot def an op: ", schema);
   handles_.push_back(Dispatcher::singleton().register_schema(schema, site_of(loc), variants, ns_));
+  // Ops that write into an argument bump its version counter on ADInplaceOrView (PyTorch
+  // generates this kernel per op; see core/autograd/InplaceOrView.h).
+  FunctionSchema parsed = parse_schema(schema, ns_);
+  bool writes = false;
+  for (const Argument& a : parsed.arguments) writes |= a.alias.has_value() && a.alias->is_write;
+  if (writes)
+    handles_.push_back(Dispatcher::singleton().register_impl(
+        parsed.full_name(), DispatchKey::ADInplaceOrView, autograd::ad_inplace_or_view_kernel(),
+        site_of(loc)));
   return *this;
 }
 

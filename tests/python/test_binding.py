@@ -256,3 +256,23 @@ def test_tensor_from_data_infers_like_torch():
         opscope.tensor([[1, 2], [1, 2, 3]])
     with pytest.raises(TypeError, match="Could not infer dtype of str"):
         opscope.tensor(["a"])
+
+
+def test_in_place_writes_bump_the_shared_version_counter():
+    t = opscope.zeros(4)
+    v = t[1:]
+    assert t._version == 0
+    t.add_(1)
+    assert t._version == 1 and v._version == 1  # shared with views
+    v[0] = 5  # fill_ through a view of a view
+    assert t._version == 2
+    opscope.add(t, t, out=opscope.empty(4))
+    assert t._version == 2  # only the out tensor is written
+    rec = opscope._C._DispatchRecorder()
+    h = opscope._C._add_dispatch_observer(rec)
+    try:
+        t.mul_(2)
+    finally:
+        h.remove()
+    assert [(s["op"], s["key"]) for s in rec.steps] == [
+        ("aten::mul_.Tensor", "ADInplaceOrView"), ("aten::mul_.Tensor", "CPU")]

@@ -198,8 +198,8 @@ constexpr std::string_view scalar_cpp_type_name() {
 
 // Scalar -> T as PyTorch's Scalar::to<T>() does for kernel arguments (fill_ values, alpha,
 // exponents): a value T cannot hold is an error, "value cannot be converted to type uint8_t
-// without overflow". Negative values may wrap into unsigned types (uint8 accepts -255..255), and
-// infinities convert to floating types.
+// without overflow". Negative *integers* may wrap into unsigned types (uint8 accepts -255..255,
+// but not -0.5), and infinities convert to floating types.
 template <typename T>
 T checked_scalar_to(const Scalar& s) {
   using L = std::numeric_limits<acc_type_t<T>>;
@@ -210,12 +210,7 @@ T checked_scalar_to(const Scalar& s) {
     if (s.is_floating_point()) {
       double d = s.to_double(), lowest = static_cast<double>(L::lowest()),
              max = static_cast<double>(L::max());
-      if (std::isnan(d))
-        overflow = true;
-      else if (!std::is_signed_v<T> && d < 0)
-        overflow = -d > max;
-      else
-        overflow = d < lowest || d > max;
+      overflow = std::isnan(d) || d < lowest || d > max;
     } else {
       int64_t v = s.to_long();
       if constexpr (std::is_signed_v<T>) {

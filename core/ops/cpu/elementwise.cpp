@@ -109,16 +109,18 @@ inline T int_divide(T a, T b, std::atomic<bool>* by_zero) {
 }
 
 // Python's float floor division: the quotient's floor computed from fmod, so that
-// a == b * q + fmod(a, b) holds as closely as floating point allows.
-template <typename A>
-inline A float_floor_divide(A a, A b) {
-  if (b == 0) return a / b;  // inf or nan, as IEEE division gives
-  A mod = std::fmod(a, b);
-  A q = (a - mod) / b;
-  if (mod != 0 && ((b < 0) != (mod < 0))) q -= A(1);
-  if (q == 0) return std::copysign(A(0), a / b);
-  A floored = std::floor(q);
-  if (q - floored > A(0.5)) floored += A(1);
+// a == b * q + fmod(a, b) holds as closely as floating point allows. Intermediates are stored
+// as T, so float16 / bfloat16 round after each step as PyTorch's Half arithmetic does.
+template <typename T>
+inline T float_floor_divide(T a, T b) {
+  using A = acc_type_t<T>;
+  if (A(b) == 0) return static_cast<T>(A(a) / A(b));  // inf or nan, as IEEE division gives
+  auto mod = static_cast<T>(std::fmod(A(a), A(b)));
+  auto q = static_cast<T>(A(static_cast<T>(A(a) - A(mod))) / A(b));
+  if (A(mod) != 0 && ((A(b) < 0) != (A(mod) < 0))) q = static_cast<T>(A(q) - A(1));
+  if (A(q) == 0) return static_cast<T>(std::copysign(A(0), A(a) / A(b)));
+  auto floored = static_cast<T>(std::floor(A(q)));
+  if (A(static_cast<T>(A(q) - A(floored))) > A(0.5)) floored = static_cast<T>(A(floored) + A(1));
   return floored;
 }
 
@@ -134,10 +136,12 @@ void div_rounding_kernel(TensorIterator& iter) {
       cpu_kernel(iter, [flag](T a, T b) -> T { return int_divide<Floor>(a, b, flag); });
       OPSCOPE_CHECK(!by_zero.load(), "ZeroDivisionError");
     } else if constexpr (Floor) {
-      cpu_kernel(iter,
-                 [](T a, T b) -> T { return static_cast<T>(float_floor_divide(A(a), A(b))); });
+      cpu_kernel(iter, [](T a, T b) -> T { return float_floor_divide(a, b); });
     } else {
-      cpu_kernel(iter, [](T a, T b) -> T { return static_cast<T>(std::trunc(A(a) / A(b))); });
+      // The quotient rounds to T before truncating, as in PyTorch (matters for float16).
+      cpu_kernel(iter, [](T a, T b) -> T {
+        return static_cast<T>(std::trunc(A(static_cast<T>(A(a) / A(b)))));
+      });
     }
   });
 }
@@ -195,7 +199,7 @@ void pow_tensor_scalar_kernel(TensorIterator& iter, const Scalar& exponent) {
   dispatch_dtype_if(iter.common_dtype(), "pow", kAllButBool, [&]<typename T>() {
     using A = acc_type_t<T>;
     if constexpr (std::is_integral_v<T>) {
-      T e = exponent.to<T>();
+      T e = checked_scalar_to<T>(exponent);
       if (e == 2)
         cpu_kernel(iter, [](T a) -> T { return int_pow(a, T(2)); });
       else
