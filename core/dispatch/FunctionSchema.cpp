@@ -63,6 +63,14 @@ std::string default_to_text(const IValue& v, TypeKind kind) {
       return std::string(cpp_name(v.to_scalar_type()));
     case IValue::Tag::Device:
       return "\"" + v.to_device().str() + "\"";
+    case IValue::Tag::Int:
+      if (kind == TypeKind::Layout) return "strided";
+      if (kind == TypeKind::MemoryFormat) {
+        static constexpr const char* names[] = {"contiguous_format", "preserve_format", "channels_last"};
+        int64_t i = v.to_int();
+        if (i >= 0 && i < 3) return names[i];
+      }
+      return v.str();
     default:
       return v.str();  // None, True, 3, 0.5, [1, 2] are schema text already
   }
@@ -370,8 +378,14 @@ class SchemaParser {
         error_at(start, detail::str("unknown dtype '", name, "'"));
       }
       case TypeKind::Layout:
-      case TypeKind::MemoryFormat:
-        return std::string(ident("a name such as 'strided' or 'contiguous_format'"));
+      case TypeKind::MemoryFormat: {
+        // As integers, the form kernels and the Python parser use (see core/ops/README.md).
+        std::string_view name = ident("a name such as 'strided' or 'contiguous_format'");
+        if (name == "strided" || name == "contiguous_format") return int64_t(0);
+        if (name == "preserve_format") return int64_t(1);
+        if (name == "channels_last") return int64_t(2);
+        error_at(start, detail::str("unknown layout or memory format '", name, "'"));
+      }
       case TypeKind::Device: {
         std::string spec = parse_string();
         try {

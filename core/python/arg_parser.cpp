@@ -7,15 +7,14 @@ namespace opscope::python {
 
 namespace {
 
-// Ops whose Tensor parameters also take Python numbers (torch's should_allow_numbers_as_tensors).
+// Ops whose Tensor parameters also take Python numbers, as wrapped 0-d tensors — exactly torch's
+// should_allow_numbers_as_tensors list, so `opscope.add(t, 2)` runs add.Tensor while
+// `opscope.pow(t, 2)` and `opscope.eq(t, 2)` run their .Scalar overloads, as in torch.
 bool allows_numbers_as_tensors(const std::string& name) {
   static const std::unordered_set<std::string> names = {
-      "add", "add_", "sub", "sub_", "rsub", "mul", "mul_", "div", "div_", "true_divide",
-      "true_divide_", "floor_divide", "floor_divide_", "fmod", "fmod_", "remainder", "remainder_",
-      "bitwise_and", "bitwise_and_", "bitwise_or", "bitwise_or_", "bitwise_xor", "bitwise_xor_",
-      "eq", "eq_", "ne", "ne_", "lt", "lt_", "le", "le_", "gt", "gt_", "ge", "ge_", "pow", "pow_",
-      "maximum", "minimum", "where", "atan2", "atan2_", "copysign", "xlogy", "logical_and",
-      "logical_or", "logical_xor", "lerp", "lerp_"};
+      "add", "add_", "div", "div_", "divide", "divide_", "mul", "mul_", "multiply", "multiply_",
+      "sub", "sub_", "subtract", "subtract_", "true_divide", "true_divide_", "to", "_to_copy",
+      "copy_", "floor_divide", "floor_divide_"};
   return names.count(name) > 0;
 }
 

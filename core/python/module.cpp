@@ -35,6 +35,8 @@ void init_runtime_functions(py::module_& m) {
     d["num_frees"] = s.num_frees;
     return d;
   }, py::arg("device") = "cpu", "Allocation statistics of a device's allocator.");
+  m.def("_cpu_empty_cache", &cpu_empty_cache, "Returns the CPU allocator's cached large blocks to the system.");
+  m.def("_cpu_cached_bytes", &cpu_cached_bytes);
   m.def("_reset_peak_memory_stats", [](const std::string& device) {
     get_allocator(Device::parse(device).type)->reset_peak();
   }, py::arg("device") = "cpu");

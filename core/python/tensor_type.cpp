@@ -311,11 +311,11 @@ PyObject* nb_add(PyObject* a, PyObject* b) {
 }
 PyObject* nb_sub(PyObject* a, PyObject* b) {
   static const auto sub = op<TTS>("aten::sub.Tensor");
-  static const auto rsub = op<TTS>("aten::rsub.Tensor");
-  return binary(a, b, [](const Tensor& x, const Tensor& y, bool left_is_tensor) {
-    // `2 - t` is torch's t.__rsub__(2) = rsub(t, 2).
-    return left_is_tensor ? sub.call(x, y, 1) : rsub.call(y, x, 1);
-  });
+  static const auto rsub = op<Tensor(const Tensor&, const Scalar&, const Scalar&)>("aten::rsub.Scalar");
+  Scalar s;
+  if (!is_tensor(a) && is_tensor(b) && to_scalar(a, &s, false))  // `2 - t` is torch's rsub(t, 2)
+    return guarded([&] { return wrap(rsub.call(unwrap(b), s, 1)); });
+  return binary(a, b, [](const Tensor& x, const Tensor& y, bool) { return sub.call(x, y, 1); });
 }
 PyObject* nb_mul(PyObject* a, PyObject* b) {
   static const auto mul = op<TT>("aten::mul.Tensor");
@@ -345,14 +345,22 @@ PyObject* nb_pow(PyObject* a, PyObject* b, PyObject* mod) {
     Py_RETURN_NOTIMPLEMENTED;
   });
 }
+// `t & u` runs bitwise_and.Tensor, `t & 1` and `1 & t` bitwise_and.Scalar (torch's __and__).
 template <const char* Name>
 PyObject* bitwise(PyObject* a, PyObject* b) {
-  static const auto f = op<TT>(Name);
-  return binary(a, b, [](const Tensor& x, const Tensor& y, bool left) { return left ? f.call(x, y) : f.call(y, x); });
+  static const auto tensor_op = op<TT>((std::string(Name) + ".Tensor").c_str());
+  static const auto scalar_op = op<TS>((std::string(Name) + ".Scalar").c_str());
+  return guarded([&]() -> PyObject* {
+    Scalar s;
+    if (is_tensor(a) && is_tensor(b)) return wrap(tensor_op.call(unwrap(a), unwrap(b)));
+    if (is_tensor(a) && to_scalar(b, &s, false)) return wrap(scalar_op.call(unwrap(a), s));
+    if (is_tensor(b) && to_scalar(a, &s, false)) return wrap(scalar_op.call(unwrap(b), s));
+    Py_RETURN_NOTIMPLEMENTED;
+  });
 }
-constexpr char kAnd[] = "aten::bitwise_and.Tensor";
-constexpr char kOr[] = "aten::bitwise_or.Tensor";
-constexpr char kXor[] = "aten::bitwise_xor.Tensor";
+constexpr char kAnd[] = "aten::bitwise_and";
+constexpr char kOr[] = "aten::bitwise_or";
+constexpr char kXor[] = "aten::bitwise_xor";
 
 PyObject* nb_neg(PyObject* a) {
   static const auto neg = op<Tensor(const Tensor&)>("aten::neg");

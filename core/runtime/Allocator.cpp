@@ -1,7 +1,12 @@
 #include "core/runtime/Allocator.h"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
 
 #include "core/runtime/Exception.h"
 
@@ -41,27 +46,94 @@ AllocatorStats Allocator::stats() const {
 void Allocator::reset_peak() { peak_.store(current_.load()); }
 
 namespace {
+// Note [CPU large-block cache]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A fresh 40 MB block from malloc is a fresh mmap: the first write to each 4 KiB page faults and
+// the kernel zeroes it, which makes `c = a + b` on 10^7 floats run at a seventh of memory
+// bandwidth (PyTorch 1.13 on CPU pays the same). So blocks of 1 MiB and more are
+//   - 2 MiB aligned and advised as transparent huge pages (512x fewer faults and TLB misses), and
+//   - kept when freed, up to kCpuCacheLimit bytes, for the next request of the same rounded size
+//     (the memory a loop frees is what its next iteration asks for).
+// Small blocks go straight to aligned_alloc. Cached bytes are not "current": stats count what
+// tensors hold. opscope._C._cpu_empty_cache() returns the cache to the system.
 class CpuAllocator final : public Allocator {
  public:
+  static constexpr size_t kLargeBlock = size_t(1) << 20;
+  static constexpr size_t kHugePage = size_t(2) << 20;
+  static constexpr size_t kCpuCacheLimit = size_t(512) << 20;
+
   Device device() const override { return Device(DeviceType::CPU); }
+
+  void empty_cache() {
+    std::lock_guard lock(mutex_);
+    for (auto& [size, blocks] : cache_)
+      for (void* p : blocks) std::free(p);
+    cache_.clear();
+    cached_bytes_ = 0;
+  }
+  size_t cached_bytes() {
+    std::lock_guard lock(mutex_);
+    return cached_bytes_;
+  }
 
  protected:
   void* raw_allocate(size_t nbytes) override {
-    size_t rounded = (nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
-    void* p = std::aligned_alloc(kCpuAlignment, rounded);
+    if (nbytes < kLargeBlock) {
+      size_t rounded = (nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
+      void* p = std::aligned_alloc(kCpuAlignment, rounded);
+      OPSCOPE_CHECK(p != nullptr, "CPU out of memory: tried to allocate ", nbytes, " bytes");
+      return p;
+    }
+    size_t rounded = round_large(nbytes);
+    {
+      std::lock_guard lock(mutex_);
+      auto it = cache_.find(rounded);
+      if (it != cache_.end() && !it->second.empty()) {
+        void* p = it->second.back();
+        it->second.pop_back();
+        cached_bytes_ -= rounded;
+        return p;
+      }
+    }
+    void* p = std::aligned_alloc(kHugePage, rounded);
+    if (!p) {  // give the cache back and try once more
+      empty_cache();
+      p = std::aligned_alloc(kHugePage, rounded);
+    }
     OPSCOPE_CHECK(p != nullptr, "CPU out of memory: tried to allocate ", nbytes, " bytes");
+    ::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: fine if THP is off
     return p;
   }
-  void raw_deallocate(void* ptr, size_t) override { std::free(ptr); }
+  void raw_deallocate(void* ptr, size_t nbytes) override {
+    if (nbytes >= kLargeBlock) {
+      size_t rounded = round_large(nbytes);
+      std::lock_guard lock(mutex_);
+      if (cached_bytes_ + rounded <= kCpuCacheLimit) {
+        cache_[rounded].push_back(ptr);
+        cached_bytes_ += rounded;
+        return;
+      }
+    }
+    std::free(ptr);
+  }
+
+ private:
+  static size_t round_large(size_t n) { return (n + kHugePage - 1) / kHugePage * kHugePage; }
+  std::mutex mutex_;
+  std::unordered_map<size_t, std::vector<void*>> cache_;
+  size_t cached_bytes_ = 0;
 };
 
 Allocator* g_allocators[kNumDeviceTypes] = {};
 }  // namespace
 
-Allocator* cpu_allocator() {
-  static CpuAllocator instance;
-  return &instance;
+static CpuAllocator& cpu_allocator_instance() {
+  static CpuAllocator* instance = new CpuAllocator();  // outlives every static tensor
+  return *instance;
 }
+Allocator* cpu_allocator() { return &cpu_allocator_instance(); }
+void cpu_empty_cache() { cpu_allocator_instance().empty_cache(); }
+size_t cpu_cached_bytes() { return cpu_allocator_instance().cached_bytes(); }
 
 Allocator* get_allocator(DeviceType type) {
   if (type == DeviceType::CPU) return cpu_allocator();

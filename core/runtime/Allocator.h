@@ -48,9 +48,12 @@ class Allocator {
 Allocator* get_allocator(DeviceType type);
 void set_allocator(DeviceType type, Allocator* allocator);
 
-// The CPU allocator: 64-byte aligned (a cache line, and AVX-512's vector width).
+// The CPU allocator: 64-byte aligned (a cache line, and AVX-512's vector width); blocks of
+// 1 MiB and more are huge-page backed and cached when freed (Note [CPU large-block cache]).
 Allocator* cpu_allocator();
 constexpr size_t kCpuAlignment = 64;
+void cpu_empty_cache();         // frees the cached large blocks
+size_t cpu_cached_bytes();      // bytes held by that cache
 
 // Observer hook: called after each allocation (is_alloc = true) and before each free.
 using AllocObserver = void (*)(void* ptr, size_t nbytes, Device device, bool is_alloc,

@@ -7,13 +7,15 @@
 //
 // In implementation terms: small ranges never touch OpenMP. (`#pragma omp parallel if(false)` still
 // enters libgomp and costs most of a microsecond — as much as a whole small op.) Inside a parallel
-// region, nested calls run inline.
+// region, nested calls run inline. An exception thrown by f on any thread (a kernel's
+// ZeroDivisionError) cannot leave an OpenMP region: the first one is kept and rethrown here.
 #pragma once
 
 #include <omp.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 
 namespace opscope {
 
@@ -30,13 +32,20 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, const F& f) {
     f(begin, end);
     return;
   }
+  std::exception_ptr error;
 #pragma omp parallel num_threads(static_cast<int>(chunks))
   {
     int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
     int64_t step = (n + nt - 1) / nt;
     int64_t b = begin + t * step, e = std::min(end, b + step);
-    if (b < e) f(b, e);
+    try {
+      if (b < e) f(b, e);
+    } catch (...) {
+#pragma omp critical(opscope_parallel_for_error)
+      if (!error) error = std::current_exception();
+    }
   }
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace opscope

@@ -37,12 +37,11 @@
 #include <type_traits>
 
 #include "core/runtime/Scalar.h"
+#include "core/runtime/Parallel.h"
 #include "core/tensor/Tensor.h"
 
 namespace opscope {
 
-// Elements below which an op runs on one thread (PyTorch's at::internal::GRAIN_SIZE).
-inline constexpr int64_t kGrainSize = 32768;
 // Outputs + inputs one iterator can hold.
 inline constexpr int kMaxOperands = 6;
 

@@ -100,32 +100,9 @@ void TensorIterator::serial_for_each_impl(Loop2d loop, int64_t begin, int64_t en
 }
 
 void TensorIterator::for_each_impl(Loop2d loop, int64_t grain_size) {
-  int64_t n = numel_;
-  if (n > 0) {
-    int max_threads = (n < grain_size || omp_in_parallel()) ? 1 : omp_get_max_threads();
-    int64_t useful = (n + grain_size - 1) / std::max<int64_t>(grain_size, 1);
-    int nthreads = static_cast<int>(std::min<int64_t>(max_threads, useful));
-    if (nthreads <= 1) {
-      serial_for_each_impl(loop, 0, n);
-    } else {
-      // Each thread takes one contiguous range of the iteration space. Exceptions (a kernel's
-      // ZeroDivisionError) cannot leave a parallel region: the first is kept and rethrown.
-      std::exception_ptr error;
-#pragma omp parallel num_threads(nthreads)
-      {
-        int64_t tid = omp_get_thread_num(), team = omp_get_num_threads();
-        int64_t chunk = (n + team - 1) / team;
-        int64_t begin = tid * chunk, end = std::min(n, begin + chunk);
-        try {
-          serial_for_each_impl(loop, begin, end);
-        } catch (...) {
-#pragma omp critical(opscope_tensor_iterator_error)
-          if (!error) error = std::current_exception();
-        }
-      }
-      if (error) std::rethrow_exception(error);
-    }
-  }
+  // Each thread takes one contiguous range of the iteration space (see core/runtime/Parallel.h).
+  parallel_for(0, numel_, grain_size,
+               [&](int64_t begin, int64_t end) { serial_for_each_impl(loop, begin, end); });
   if (has_output_temps_) cast_outputs();
 }
 

@@ -89,6 +89,12 @@ inline void strided_loop(char** data, const int64_t* strides, int64_t n, Op& op,
   }
 }
 
+template <typename traits, typename Op, size_t... I>
+inline void single_element(char** data, Op& op, std::index_sequence<I...>) {
+  using R = typename traits::result_type;
+  *reinterpret_cast<R*>(data[0]) = op(*reinterpret_cast<const arg_t<traits, I>*>(data[I + 1])...);
+}
+
 template <typename traits, size_t... I>
 inline bool input_strides_are(const int64_t* strides, int mask, std::index_sequence<I...>) {
   // Input I must have stride 0 when its bit is set in mask, its element size otherwise.
@@ -102,6 +108,7 @@ inline void elementwise_loop(char** data, const int64_t* strides, int64_t n, Op&
   using R = typename traits::result_type;
   constexpr int nin = traits::arity;
   auto seq = std::make_index_sequence<nin>{};
+  if (n == 1) return single_element<traits>(data, op, seq);  // skip the vector loop's set-up
   if (strides[0] == static_cast<int64_t>(sizeof(R))) {
     if (input_strides_are<traits>(strides, 0, seq))
       return contiguous_loop<traits, 0>(data, n, op, seq);

@@ -225,9 +225,9 @@ void pow_tensor_scalar_kernel(TensorIterator& iter, const Scalar& exponent) {
 }
 
 bool scalar_is(const Scalar& s, double v) {
-  // PyTorch's exp.equal(v) || exp.equal(bool(v)) for v in {0, 1}.
-  if (s.is_bool()) return s.to_bool() == (v != 0);
-  return s.to_double() == v;
+  // PyTorch's exp.equal(v): a bool exponent equals no number, so bool ** True still reaches
+  // the kernel (and its "not implemented for 'Bool'").
+  return !s.is_bool() && s.to_double() == v;
 }
 
 // --- the ops --------------------------------------------------------------------------------

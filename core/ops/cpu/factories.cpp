@@ -24,8 +24,9 @@ Tensor new_cpu_tensor(IntArrayRef size, ScalarType dtype) {
 
 template <typename T>
 void fill_contiguous(T* p, int64_t n, T value) {
-#pragma omp parallel for if (n > kGrainSize) schedule(static)
-  for (int64_t i = 0; i < n; ++i) p[i] = value;
+  parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) p[i] = value;
+  });
 }
 
 // Fills a fresh (contiguous) tensor with `value`, converted with torch's overflow check.
@@ -97,10 +98,9 @@ Tensor zeros(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<in
   Tensor t = new_cpu_tensor(size, resolve_options(dtype, layout, pin_memory, default_dtype()));
   auto* p = static_cast<char*>(t.data());
   int64_t nbytes = t.numel() * static_cast<int64_t>(element_size(t.dtype()));
-#pragma omp parallel for if (nbytes > 16 * kGrainSize) schedule(static)
-  for (int64_t chunk = 0; chunk < (nbytes + 65535) / 65536; ++chunk)
-    std::memset(p + chunk * 65536, 0,
-                static_cast<size_t>(std::min<int64_t>(65536, nbytes - chunk * 65536)));
+  parallel_for(0, nbytes, 16 * kGrainSize, [&](int64_t b, int64_t e) {
+    std::memset(p + b, 0, static_cast<size_t>(e - b));
+  });
   return t;
 }
 
@@ -198,8 +198,8 @@ template <typename T>
 void arange_fill(T* out, int64_t n, const Scalar& start_s, const Scalar& step_s) {
   using Acc = arange_acc_t<T>;
   Acc start = checked_to<Acc>(start_s), step = checked_to<Acc>(step_s);
-#pragma omp parallel for if (n > kGrainSize) schedule(static)
-  for (int64_t i = 0; i < n; ++i) {
+  parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) {
+  for (int64_t i = b; i < e; ++i) {
     if constexpr (std::is_integral_v<T>) {
       // int64 arithmetic that wraps (as torch's), then truncation to T.
       out[i] = static_cast<T>(static_cast<uint64_t>(start) +
@@ -218,6 +218,7 @@ void arange_fill(T* out, int64_t n, const Scalar& start_s, const Scalar& step_s)
       }
     }
   }
+  });
 }
 
 Tensor arange_impl(const Scalar& start, const Scalar& end, const Scalar& step,
@@ -314,8 +315,8 @@ void linspace_fill(T* out, int64_t steps, T start, T end) {
                          : std::fma(-step, static_cast<T>(steps - i - 1), end);
     }
   };
-#pragma omp parallel for if (steps > kGrainSize) schedule(static)
-  for (int64_t i = 0; i < steps; ++i) {
+  parallel_for(0, steps, kGrainSize, [&](int64_t b, int64_t e) {
+  for (int64_t i = b; i < e; ++i) {
     int64_t v0 = vector_start<T>(i, steps);
     if (v0 < 0 || v0 == i) {
       out[i] = scalar_at(v0 < 0 ? i : v0);
@@ -334,6 +335,7 @@ void linspace_fill(T* out, int64_t steps, T start, T end) {
       out[i] = base + ks;
     }
   }
+  });
 }
 
 }  // namespace

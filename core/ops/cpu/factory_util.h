@@ -3,6 +3,8 @@
 // torch's messages use for element types, and walking a strided tensor.
 #pragma once
 
+#include "core/runtime/Parallel.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -165,7 +167,6 @@ void for_each_offset(IntArrayRef sizes, IntArrayRef strides, F&& f) {
   }
 }
 
-// Elements per OpenMP task: below this a loop stays on one thread (torch's GRAIN_SIZE).
-inline constexpr int64_t kGrainSize = 32768;
+using opscope::kGrainSize;
 
 }  // namespace opscope::cpu::factory_util

@@ -21,6 +21,8 @@
 
 #include <cblas.h>
 
+#include "core/runtime/Parallel.h"
+
 #include "core/ops/copy.h"
 #include "core/ops/cpu/factory_util.h"
 #include "core/ops/linear.h"
@@ -89,11 +91,11 @@ void gemm_loop(int64_t batch, int64_t M, int64_t N, int64_t K, Strided<const T> 
                Strided<const T> B, Strided<T> C) {
   using Acc = loop_acc_t<T>;
   int64_t rows = batch * M;
-#pragma omp parallel if (rows * N * K > (int64_t(1) << 20))  // ~1M multiply-adds
-  {
+  // Threads only above ~1M multiply-adds: a grain of that many rows' worth of work.
+  int64_t grain = std::max<int64_t>(1, (int64_t(1) << 20) / std::max<int64_t>(N * K, 1));
+  parallel_for(0, rows, grain, [&](int64_t first, int64_t last) {
     std::vector<Acc> acc(static_cast<size_t>(N));
-#pragma omp for schedule(static)
-    for (int64_t row = 0; row < rows; ++row) {
+    for (int64_t row = first; row < last; ++row) {
       int64_t b = row / M, i = row % M;
       std::fill(acc.begin(), acc.end(), Acc(0));
       for (int64_t k = 0; k < K; ++k) {
@@ -107,7 +109,7 @@ void gemm_loop(int64_t batch, int64_t M, int64_t N, int64_t K, Strided<const T> 
       }
       for (int64_t j = 0; j < N; ++j) C.at(b, i, j) = static_cast<T>(acc[j]);
     }
-  }
+  });
 }
 
 template <typename T>

@@ -32,11 +32,12 @@ void for_each_block(const Generator& gen, int64_t n, F&& f) {
   if (n == 0) return;
   int64_t blocks = (n + E - 1) / E;
   auto [seed, first] = gen->reserve(static_cast<uint64_t>(blocks));
-#pragma omp parallel for if (n > kGrainSize) schedule(static)
-  for (int64_t b = 0; b < blocks; ++b) {
-    Words r = philox4x32(seed, first + static_cast<uint64_t>(b));
-    f(b * E, std::min(E, n - b * E), r);
-  }
+  parallel_for(0, blocks, kGrainSize / E, [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) {
+      Words r = philox4x32(seed, first + static_cast<uint64_t>(b));
+      f(b * E, std::min(E, n - b * E), r);
+    }
+  });
 }
 
 inline uint64_t word64(const Words& r, int64_t lane) {
