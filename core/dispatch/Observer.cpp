@@ -1,13 +1,11 @@
 #include "core/dispatch/Observer.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdlib>
 #include <mutex>
 #include <sstream>
 
 #include "core/dispatch/Dispatcher.h"
+#include "core/runtime/Log.h"
 
 namespace opscope {
 
@@ -149,7 +147,7 @@ class DispatchLogger final : public DispatchObserver {
     }
     return out + ")";
   }
-  void write(const std::string& s) { (void)!::write(fd_, s.data(), s.size()); }
+  void write(const std::string& s) { log_write(fd_, s); }
   int fd_;
   static thread_local int depth_;
 };
@@ -160,13 +158,12 @@ ObserverHandle& dispatch_log_handle() {
   return *h;
 }
 
-// Reads OPSCOPE_LOG once at load: a comma-separated list ("dispatch", "dispatch,alloc").
-struct LogFromEnvironment {
-  LogFromEnvironment() {
-    const char* v = std::getenv("OPSCOPE_LOG");
-    if (v && std::string_view(v).find("dispatch") != std::string_view::npos) set_dispatch_log(true);
+// Reads OPSCOPE_LOG once at load (see core/runtime/Log.h).
+struct DispatchLogFromEnvironment {
+  DispatchLogFromEnvironment() {
+    if (log_requested("dispatch")) set_dispatch_log(true);
   }
-} log_from_environment;
+} dispatch_log_from_environment;
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/dispatch/Library.h"
+#include "core/runtime/Log.h"
 #include "core/python/arg_parser.h"
 
 namespace opscope::python {
@@ -125,6 +126,8 @@ void init_dispatch_tools(py::module_& m) {
   m.def("_dispatch_dump_table", [](const std::string& name) {
     return Dispatcher::singleton().find_by_full_name(name).entry().dump_table();
   }, "The computed dispatch table of an op, as torch._C._dispatch_dump_table prints it.");
+  m.def("_set_alloc_log", [](bool on, int fd) { set_alloc_log(on, fd); }, py::arg("on"),
+        py::arg("fd") = 2, "Turns the OPSCOPE_LOG=alloc printer on or off (printing to fd).");
   m.def("_set_dispatch_log", [](bool on, int fd) { set_dispatch_log(on, fd); }, py::arg("on"),
         py::arg("fd") = 2, "Turns the OPSCOPE_LOG=dispatch trace on or off (printing to fd).");
 

@@ -44,12 +44,19 @@ Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device) {
 Tensor make_empty_strided(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype, Device device) {
   OPSCOPE_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape");
   int64_t numel = compute_numel(sizes);
-  // Storage size: one past the furthest element reachable through the strides.
+  // Storage size: one past the furthest element reachable through the strides, in bytes.
   int64_t extent = numel == 0 ? 0 : 1;
-  if (numel != 0)
-    for (size_t d = 0; d < sizes.size(); ++d) extent += (sizes[d] - 1) * strides[d];
-  auto storage = make_intrusive<StorageImpl>(
-      static_cast<size_t>(extent) * element_size(dtype), get_allocator(device.type));
+  bool overflow = false;
+  for (size_t d = 0; d < sizes.size() && numel != 0; ++d) {
+    int64_t span;
+    overflow |= __builtin_mul_overflow(sizes[d] - 1, strides[d], &span);
+    overflow |= __builtin_add_overflow(extent, span, &extent);
+  }
+  int64_t nbytes;
+  overflow |= __builtin_mul_overflow(extent, static_cast<int64_t>(element_size(dtype)), &nbytes);
+  OPSCOPE_CHECK(!overflow, "Storage size calculation overflowed with sizes=", shape_str(sizes),
+                " and strides=", shape_str(strides));
+  auto storage = make_intrusive<StorageImpl>(static_cast<size_t>(nbytes), get_allocator(device.type));
   return Tensor(make_intrusive<TensorImpl>(std::move(storage), dtype, sizes, strides, 0));
 }
 

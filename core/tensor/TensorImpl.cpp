@@ -72,11 +72,16 @@ DimVector contiguous_strides(IntArrayRef sizes) {
 
 int64_t compute_numel(IntArrayRef sizes) {
   int64_t n = 1;
+  bool overflow = false;
   for (int64_t s : sizes) {
     OPSCOPE_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ",
                   shape_str(sizes));
-    n *= s;
+    overflow |= __builtin_mul_overflow(n, s, &n);
   }
+  // A zero anywhere makes the product 0 whatever overflowed before it.
+  for (int64_t s : sizes)
+    if (s == 0) return 0;
+  OPSCOPE_CHECK(!overflow, "numel: integer multiplication overflow for sizes ", shape_str(sizes));
   return n;
 }
 

@@ -1,0 +1,22 @@
+// OPSCOPE_LOG: the one debug switch, with channels.
+//
+//   OPSCOPE_LOG=dispatch        every dispatch step, indented, to stderr (core/dispatch/Observer.cpp)
+//   OPSCOPE_LOG=alloc           every allocation and free with the allocator's totals
+//   OPSCOPE_LOG=dispatch,alloc  both, interleaved in program order
+// The variable is read once, when the core library loads; from Python the same printers are
+// switched with opscope._C._set_dispatch_log / _set_alloc_log.
+#pragma once
+
+#include <string_view>
+
+namespace opscope {
+
+// Whether OPSCOPE_LOG names `channel` (comma-separated list; "all" names every channel).
+bool log_requested(std::string_view channel);
+// Writes to a file descriptor without buffering (so lines interleave with Python's output).
+void log_write(int fd, std::string_view text);
+
+// Turns the OPSCOPE_LOG=alloc printer on or off.
+void set_alloc_log(bool on, int fd = 2);
+
+}  // namespace opscope
