@@ -14,6 +14,8 @@
 // throw from f (the simd loop cannot unwind): record the problem and throw after the loop.
 #pragma once
 
+#include "core/runtime/ScalarConvert.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -178,66 +180,5 @@ inline constexpr auto kIntegralAndBool = []<typename T>() {
 
 namespace opscope {
 
-// The C++ type name PyTorch's messages use for T: "uint8_t", "int", "at::Half", "float", ...
-template <typename T>
-constexpr std::string_view scalar_cpp_type_name() {
-  if constexpr (std::is_same_v<T, bool>)
-    return "bool";
-  else if constexpr (std::is_same_v<T, uint8_t>)
-    return "uint8_t";
-  else if constexpr (std::is_same_v<T, int8_t>)
-    return "int8_t";
-  else if constexpr (std::is_same_v<T, int16_t>)
-    return "int16_t";
-  else if constexpr (std::is_same_v<T, int32_t>)
-    return "int";
-  else if constexpr (std::is_same_v<T, int64_t>)
-    return "int64_t";
-  else if constexpr (std::is_same_v<T, Half>)
-    return "at::Half";
-  else if constexpr (std::is_same_v<T, BFloat16>)
-    return "at::BFloat16";
-  else if constexpr (std::is_same_v<T, float>)
-    return "float";
-  else
-    return "double";
-}
-
-// Scalar -> T as PyTorch's Scalar::to<T>() does for kernel arguments (fill_ values, alpha,
-// exponents): a value T cannot hold is an error, "value cannot be converted to type uint8_t
-// without overflow". Negative *integers* may wrap into unsigned types (uint8 accepts -255..255,
-// but not -0.5), and infinities convert to floating types.
-template <typename T>
-T checked_scalar_to(const Scalar& s) {
-  using L = std::numeric_limits<acc_type_t<T>>;
-  bool overflow = false;
-  if constexpr (std::is_same_v<T, bool>) {
-    overflow = false;
-  } else if constexpr (std::is_integral_v<T>) {
-    if (s.is_floating_point()) {
-      double d = s.to_double(), lowest = static_cast<double>(L::lowest()),
-             max = static_cast<double>(L::max());
-      overflow = std::isnan(d) || d < lowest || d > max;
-    } else {
-      int64_t v = s.to_long();
-      if constexpr (std::is_signed_v<T>) {
-        overflow = v < static_cast<int64_t>(L::lowest()) || v > static_cast<int64_t>(L::max());
-      } else {
-        overflow =
-            v > static_cast<int64_t>(L::max()) || (v < 0 && -v > static_cast<int64_t>(L::max()));
-      }
-    }
-  } else {
-    double d = s.to_double();
-    bool is_half = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-    double lowest = is_half ? (std::is_same_v<T, Half> ? -65504.0 : -3.3895313892515355e38)
-                            : static_cast<double>(L::lowest());
-    double max = -lowest;
-    overflow = !std::isinf(d) && !std::isnan(d) && (d < lowest || d > max);
-  }
-  OPSCOPE_CHECK(!overflow, "value cannot be converted to type ", scalar_cpp_type_name<T>(),
-                " without overflow");
-  return s.to<T>();
-}
 
 }  // namespace opscope

@@ -73,7 +73,7 @@ Tensor copy_(const Tensor& self, const Tensor& src, bool non_blocking) {
 // self [*s] <- value everywhere (also into an expanded tensor)
 Tensor fill_(const Tensor& self, const Scalar& value) {
   dispatch_dtype(self.dtype(), "fill_cpu", [&]<typename T>() {
-    T v = checked_scalar_to<T>(value);
+    T v = checked_convert<T>(value);
     if (self.numel() == 1) {
       *self.data_ptr<T>() = v;
       return;

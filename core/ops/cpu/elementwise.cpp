@@ -47,7 +47,7 @@ using wrap_t = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, 
 void add_kernel(TensorIterator& iter, const Scalar& alpha_scalar) {
   dispatch_dtype(iter.common_dtype(), "add_cpu", [&]<typename T>() {
     using A = acc_type_t<T>;
-    A alpha = static_cast<A>(checked_scalar_to<T>(alpha_scalar));
+    A alpha = static_cast<A>(checked_convert<T>(alpha_scalar));
     if (alpha == A(1)) {
       cpu_kernel(iter, [](T a, T b) -> T { return static_cast<T>(A(a) + A(b)); });
     } else {
@@ -199,7 +199,7 @@ void pow_tensor_scalar_kernel(TensorIterator& iter, const Scalar& exponent) {
   dispatch_dtype_if(iter.common_dtype(), "pow", kAllButBool, [&]<typename T>() {
     using A = acc_type_t<T>;
     if constexpr (std::is_integral_v<T>) {
-      T e = checked_scalar_to<T>(exponent);
+      T e = checked_convert<T>(exponent);
       if (e == 2)
         cpu_kernel(iter, [](T a) -> T { return int_pow(a, T(2)); });
       else

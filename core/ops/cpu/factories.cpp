@@ -32,7 +32,7 @@ void fill_contiguous(T* p, int64_t n, T value) {
 // Fills a fresh (contiguous) tensor with `value`, converted with torch's overflow check.
 void fill_fresh(const Tensor& t, const Scalar& value) {
   dispatch_dtype(t.dtype(), "fill_cpu", [&]<typename T>() {
-    fill_contiguous(t.data_ptr<T>(), t.numel(), checked_to<T>(value));
+    fill_contiguous(t.data_ptr<T>(), t.numel(), checked_convert<T>(value));
   });
 }
 
@@ -197,7 +197,7 @@ using arange_acc_t = std::conditional_t<std::is_integral_v<T>, int64_t,
 template <typename T>
 void arange_fill(T* out, int64_t n, const Scalar& start_s, const Scalar& step_s) {
   using Acc = arange_acc_t<T>;
-  Acc start = checked_to<Acc>(start_s), step = checked_to<Acc>(step_s);
+  Acc start = checked_convert<Acc>(start_s), step = checked_convert<Acc>(step_s);
   parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) {
   for (int64_t i = b; i < e; ++i) {
     if constexpr (std::is_integral_v<T>) {
@@ -231,7 +231,7 @@ Tensor arange_impl(const Scalar& start, const Scalar& end, const Scalar& step,
   OPSCOPE_CHECK(dt != ScalarType::Bool, "\"arange_cpu\" not implemented for 'Bool'");
   return dispatch_dtype(dt, "arange_cpu", [&]<typename T>() -> Tensor {
     using Acc = arange_acc_t<T>;
-    Acc xstart = checked_to<Acc>(start), xend = checked_to<Acc>(end), xstep = checked_to<Acc>(step);
+    Acc xstart = checked_convert<Acc>(start), xend = checked_convert<Acc>(end), xstep = checked_convert<Acc>(step);
     // The length in double for every type but int64 (torch's choice, for CPU/GPU agreement).
     double size_d;
     if constexpr (std::is_same_v<T, int64_t>)
@@ -354,7 +354,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps,
   }
   OPSCOPE_CHECK(dt != ScalarType::Bool, "\"linspace_cpu\" not implemented for 'Bool'");
   dispatch_dtype(dt, "linspace_cpu", [&]<typename T>() {
-    linspace_fill<T>(t.data_ptr<T>(), steps, checked_to<T>(start), checked_to<T>(end));
+    linspace_fill<T>(t.data_ptr<T>(), steps, checked_convert<T>(start), checked_convert<T>(end));
   });
   return t;
 }

@@ -47,8 +47,8 @@ void check_supported(ScalarType t, std::string_view name) {
 // A structured out= kernel's dtype check.
 void check_out_dtype(const Tensor& out, ScalarType expected) {
   OPSCOPE_CHECK(out.dtype() == expected, "Expected out tensor to have dtype ",
-                factory_util::typemeta_name(expected), ", but got ",
-                factory_util::typemeta_name(out.dtype()), " instead");
+                typemeta_name(expected), ", but got ",
+                typemeta_name(out.dtype()), " instead");
 }
 
 // torch's resize_output: an out= tensor of another shape takes the result's shape (contiguous),
