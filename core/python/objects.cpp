@@ -149,7 +149,8 @@ void init_objects(py::module_& m) {
 
   // device
   py::class_<Device> device(m, "device");
-  device.def(py::init([](const std::string& spec) { return Device::parse(spec); }), py::arg("type"))
+  device.def(py::init([](const Device& d) { return d; }), py::arg("device"))
+      .def(py::init([](const std::string& spec) { return Device::parse(spec); }), py::arg("type"))
       .def(py::init([](const std::string& type, int index) {
              Device d = Device::parse(type);
              OPSCOPE_CHECK(!d.has_index(), "type (string) must not include an index because index "
