@@ -85,7 +85,7 @@ KernelFunction python_kernel(py::function f, std::string name) {
 }
 
 std::string site_of_python_caller() {
-  py::object frame = py::module_::import("sys").attr("_getframe")(2);
+  py::object frame = py::module_::import("sys").attr("_getframe")(0);  // the caller: pybind adds no frame
   return py::str(frame.attr("f_code").attr("co_filename")).cast<std::string>() + ":" +
          std::to_string(frame.attr("f_lineno").cast<int>());
 }

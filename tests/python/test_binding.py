@@ -276,3 +276,13 @@ def test_in_place_writes_bump_the_shared_version_counter():
         h.remove()
     assert [(s["op"], s["key"]) for s in rec.steps] == [
         ("aten::mul_.Tensor", "ADInplaceOrView"), ("aten::mul_.Tensor", "CPU")]
+
+
+def test_python_registration_site_is_the_callers_line():
+    lib = opscope._C._Library("FRAGMENT", "opscope_site")
+    d = lib.define("f(Tensor self) -> Tensor")
+    h = lib.impl("f", "CPU", lambda x: x)
+    line = test_python_registration_site_is_the_callers_line.__code__.co_firstlineno + 3
+    assert f"test_binding.py:{line} [kernel]" in opscope._C._dispatch_dump_table("opscope_site::f")
+    h.remove()
+    d.remove()
