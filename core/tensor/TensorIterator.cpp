@@ -89,7 +89,12 @@ MemOverlapStatus get_overlap_status(const TensorImpl& a, const TensorImpl& b) {
   auto* b_begin = static_cast<char*>(b.data());
   char* a_end = a_begin + a.numel() * static_cast<int64_t>(a.itemsize());
   char* b_end = b_begin + b.numel() * static_cast<int64_t>(b.itemsize());
-  if (a_begin == b_begin && a_end == b_end) return MemOverlapStatus::Full;
+  if (a_begin == b_begin && a_end == b_end) {
+    // Same block but another order (x.t() against x) pairs different elements: partial.
+    IntArrayRef as = a.strides(), bs = b.strides();
+    bool same_strides = as.size() == bs.size() && std::equal(as.begin(), as.end(), bs.begin());
+    return same_strides ? MemOverlapStatus::Full : MemOverlapStatus::Partial;
+  }
   if (a_begin < b_end && b_begin < a_end) return MemOverlapStatus::Partial;
   return MemOverlapStatus::No;
 }

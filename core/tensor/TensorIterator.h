@@ -82,7 +82,8 @@ ScalarType result_type(const Tensor& a, const Scalar& b);
 // share memory (an expanded tensor, stride 0 on a dim of size > 1, has *internal overlap*), and
 // (2) an input either is the output (in place: each element is read before it is written) or
 // shares no memory with it. A *partial overlap* — x[1:] written from x[:-1] — would read
-// elements the kernel already overwrote, so it is refused, as in PyTorch. Like PyTorch, only
+// elements the kernel already overwrote, so it is refused, as in PyTorch; so is an input over
+// the same block in another order (x.t().add_(x)). Like PyTorch, only
 // what can be decided cheaply is checked: internal overlap by stride 0 on a dim of size > 1,
 // partial overlap between tensors that are both non-overlapping and dense over one storage.
 

@@ -204,6 +204,32 @@ void pow_tensor_scalar_kernel(TensorIterator& iter, const Scalar& exponent) {
         cpu_kernel(iter, [](T a) -> T { return int_pow(a, T(2)); });
       else
         cpu_kernel(iter, [e](T a) -> T { return int_pow(a, e); });
+    } else if constexpr (std::is_same_v<T, Half>) {
+      // PyTorch takes no shortcut for Half, and rounds the exponent to Half first
+      // (exp_scalar.to<Half>()): 2.3 is taken as 2.30078125.
+      const A e = static_cast<A>(static_cast<T>(exponent.to_double()));
+      cpu_kernel(iter, [e](T a) -> T { return static_cast<T>(std::pow(A(a), e)); });
+    } else if constexpr (std::is_same_v<T, BFloat16>) {
+      // As PyTorch: sqrt / rsqrt / reciprocal for an exact 0.5 / -0.5 / -1, otherwise the
+      // exponent rounded to BFloat16, and x*x*x, 1/(x*x) in BFloat16 arithmetic (rounding after
+      // each product: 1.7 ** -2 is 0.34375, not the nearer 0.345703125).
+      const double exact = exponent.to_double();
+      const A e = static_cast<A>(static_cast<T>(exact));
+      auto round = [](A v) { return A(static_cast<T>(v)); };
+      if (exact == 0.5)
+        cpu_kernel(iter, [](T a) -> T { return static_cast<T>(std::sqrt(A(a))); });
+      else if (exact == -0.5)
+        cpu_kernel(iter, [](T a) -> T { return static_cast<T>(A(1) / std::sqrt(A(a))); });
+      else if (exact == -1)
+        cpu_kernel(iter, [](T a) -> T { return static_cast<T>(A(1) / A(a)); });
+      else if (e == A(2))
+        cpu_kernel(iter, [](T a) -> T { return static_cast<T>(A(a) * A(a)); });
+      else if (e == A(3))
+        cpu_kernel(iter, [round](T a) -> T { return static_cast<T>(round(A(a) * A(a)) * A(a)); });
+      else if (e == A(-2))
+        cpu_kernel(iter, [round](T a) -> T { return static_cast<T>(A(1) / round(A(a) * A(a))); });
+      else
+        cpu_kernel(iter, [e](T a) -> T { return static_cast<T>(std::pow(A(a), e)); });
     } else {
       auto e = static_cast<A>(exponent.to_double());
       if (e == A(0.5))
