@@ -37,6 +37,7 @@ std::string py_type_name(const SchemaType& t) {
   }
   if (t.is_list) {
     if (t.kind == TypeKind::Tensor) return "tuple of Tensors";
+    if (t.kind == TypeKind::SymInt) return "tuple of SymInts";
     return "tuple of " + base + "s";
   }
   return base;
@@ -411,11 +412,11 @@ PyObject* returns_to_py(const FunctionSchema& schema, Stack& stack, size_t first
       case IValue::Tag::Double: return PyFloat_FromDouble(v.to_double());
       case IValue::Tag::Int: return PyLong_FromLongLong(v.to_int());
       case IValue::Tag::Bool: return PyBool_FromLong(v.to_bool());
-      case IValue::Tag::TensorList: {
+      case IValue::Tag::TensorList: {  // a tuple, as torch returns from unbind / split
         const auto& l = v.to_tensor_list();
-        PyObject* list = PyList_New(static_cast<Py_ssize_t>(l.size()));
-        for (size_t i = 0; i < l.size(); ++i) PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), wrap(l[i]));
-        return list;
+        PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(l.size()));
+        for (size_t i = 0; i < l.size(); ++i) PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), wrap(l[i]));
+        return tuple;
       }
       default: return py::cast(v.str()).release().ptr();
     }

@@ -4,6 +4,8 @@
 //   t[1:5:2]  -> slice(t, 0, 1, 5, 2)      t[..., 0] -> select(t, -1... as the dims fall)
 //   t[i] = 3  -> fill_(view, 3)            t[i] = u  -> copy_(view, u)  (u broadcast)
 // Advanced indexing (integer / bool tensors and lists) arrives with the op library.
+#include <algorithm>
+
 #include "core/dispatch/Dispatcher.h"
 #include "core/python/python_common.h"
 
@@ -21,6 +23,8 @@ struct IndexOps {
   TypedOperatorHandle<Tensor(const Tensor&, int64_t)> unsqueeze =
       typed_op<Tensor(const Tensor&, int64_t)>("aten::unsqueeze");
   TypedOperatorHandle<Tensor(const Tensor&)> alias = typed_op<Tensor(const Tensor&)>("aten::alias");
+  TypedOperatorHandle<Tensor(const Tensor&, IntArrayRef)> view =
+      typed_op<Tensor(const Tensor&, IntArrayRef)>("aten::view");
   TypedOperatorHandle<Tensor(const Tensor&, const Scalar&)> fill =
       typed_op<Tensor(const Tensor&, const Scalar&)>("aten::fill_.Scalar");
   TypedOperatorHandle<Tensor(const Tensor&, const Tensor&, bool)> copy =
@@ -59,19 +63,26 @@ Tensor apply_indexing(const Tensor& self, PyObject* index) {
       OPSCOPE_CHECK_INDEX(!seen_ellipsis, "an index can only have a single ellipsis ('...')");
       seen_ellipsis = true;
     }
-    if (is_tensor(it) || PyList_Check(it) || (!is_int_index(it) && !PySlice_Check(it) &&
-                                               it != Py_None && it != Py_Ellipsis && !PyBool_Check(it)))
+    if (is_tensor(it) || PyList_Check(it) || PyTuple_Check(it))
       throw NotImplementedError(detail::str(
           "indexing with ", is_tensor(it) ? "a tensor" : Py_TYPE(it)->tp_name,
           " (advanced indexing) is not supported yet: only ints, slices, None, Ellipsis and "
           "bools index opscope tensors in this version"));
+    OPSCOPE_CHECK_INDEX(is_int_index(it) || PySlice_Check(it) || it == Py_None ||
+                            it == Py_Ellipsis || PyBool_Check(it),
+                        "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                        "Variables are valid indices (got ", Py_TYPE(it)->tp_name, ")");
     specified += consumed_dims(it);
   }
+  OPSCOPE_CHECK_INDEX(self.dim() > 0 || tuple || !is_int_index(index),  // t[0], not t[0,]
+                      "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                      "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
   OPSCOPE_CHECK_INDEX(specified <= self.dim(), "too many indices for tensor of dimension ", self.dim());
 
   Tensor result = self;
   bool viewed = false;
-  int64_t dim = 0;
+  int64_t dim = 0;       // the dim of `result` the next index applies to
+  int64_t self_dim = 0;  // the same dim counted in `self`, for messages (as torch reports it)
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* it = item_at(i);
     if (is_int_index(it)) {
@@ -84,9 +95,10 @@ Tensor apply_indexing(const Tensor& self, PyObject* index) {
       Py_DECREF(as_long);
       int64_t size = result->size(dim);
       OPSCOPE_CHECK_INDEX(!overflow && v >= -size && v < size, "index ", v,
-                          " is out of bounds for dimension ", dim, " with size ", size);
+                          " is out of bounds for dimension ", self_dim, " with size ", size);
       result = ops.select.call(result, dim, v);
       viewed = true;
+      ++self_dim;
     } else if (PySlice_Check(it)) {
       Py_ssize_t start, stop, step;
       if (PySlice_Unpack(it, &start, &stop, &step) < 0) throw py::error_already_set();
@@ -98,12 +110,14 @@ Tensor apply_indexing(const Tensor& self, PyObject* index) {
         viewed = true;
       }
       ++dim;
+      ++self_dim;
     } else if (it == Py_None) {
       result = ops.unsqueeze.call(result, dim);
       viewed = true;
       ++dim;
     } else if (it == Py_Ellipsis) {
       dim += self.dim() - specified;
+      self_dim += self.dim() - specified;
     } else if (PyBool_Check(it)) {
       // t[True] adds a dim of size 1; t[False] adds a dim of size 0.
       result = ops.unsqueeze.call(result, dim);
@@ -134,7 +148,15 @@ int tensor_setitem(PyObject* self, PyObject* index, PyObject* value) {
       py::object v = is_tensor(value) ? py::reinterpret_borrow<py::object>(value)
                                       : py::module_::import("opscope").attr("tensor")(
                                             py::handle(value), py::arg("dtype") = py::handle(dtype_object(view.dtype())));
-      index_ops().copy.call(view, unwrap(v.ptr()), false);
+      // Leading dims of size 1 in the value are dropped first (torch's slicePrefix1sSize), so
+      // t[0] = u with u of shape [1, 3] fills a row of 3.
+      Tensor src = unwrap(v.ptr());
+      bool same_shape = std::equal(src.sizes().begin(), src.sizes().end(), view.sizes().begin(),
+                                   view.sizes().end());
+      int64_t lead = 0;
+      while (!same_shape && lead < src.dim() && src.sizes()[static_cast<size_t>(lead)] == 1) ++lead;
+      if (lead > 0) src = index_ops().view.call(src, IntArrayRef(src.sizes().subspan(static_cast<size_t>(lead))));
+      index_ops().copy.call(view, src, false);
     }
     Py_RETURN_NONE;
   });

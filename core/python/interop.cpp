@@ -8,6 +8,7 @@
 #include <pybind11/numpy.h>
 
 #include <cstring>
+#include <limits>
 
 #include "core/autograd/AutogradMeta.h"
 #include "core/python/python_common.h"
@@ -23,7 +24,7 @@ bool to_scalar(PyObject* o, Scalar* out, bool allow_tensor) {
   if (PyLong_Check(o)) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow) throw Error("value cannot be converted to type int64 without overflow");
+    if (overflow) throw Error("Overflow when unpacking long");
     *out = Scalar(static_cast<int64_t>(v));
     return true;
   }
@@ -115,7 +116,7 @@ ScalarType scalar_type_of_numpy(const py::dtype& d) {
       case 8: return ScalarType::Float64;
     }
   }
-  throw TypeError(detail::str("can't convert np.ndarray of type ", py::str(d.attr("name")).cast<std::string>(),
+  throw TypeError(detail::str("can't convert np.ndarray of type numpy.", py::str(d.attr("name")).cast<std::string>(),
                               ". The only supported types are: float64, float32, float16, "
                               "complex64, complex128, int64, int32, int16, int8, uint8, and bool."));
 }
@@ -194,8 +195,14 @@ void infer(PyObject* o, size_t depth, Inferred& inf) {
     for (Py_ssize_t i = 0; i < n; ++i) infer(PySequence_Fast_GET_ITEM(o, i), depth + 1, inf);
     return;
   }
+  if (std::strncmp(Py_TYPE(o)->tp_name, "numpy.", 6) == 0 && PyObject_HasAttrString(o, "dtype")) {
+    // A NumPy scalar keeps its dtype, as in torch (np.float64(2.5) -> float64).
+    py::dtype d = py::handle(o).attr("dtype").cast<py::dtype>();
+    inf.type = promote_types(inf.type, scalar_type_of_numpy(d));
+    return;
+  }
   Scalar s;
-  OPSCOPE_CHECK_TYPE(to_scalar(o, &s, false), "Could not infer dtype of ", Py_TYPE(o)->tp_name);
+  OPSCOPE_CHECK_TYPE(to_scalar(o, &s, false), "new(): invalid data type '", Py_TYPE(o)->tp_name, "'");
   ScalarType t = s.is_floating_point() ? default_dtype() : s.type();
   // Categories only: a Python int next to a float gives the default float dtype.
   if (inf.type == ScalarType::Undefined) inf.type = t;
@@ -205,7 +212,19 @@ void infer(PyObject* o, size_t depth, Inferred& inf) {
 
 void fill(PyObject* o, const Tensor& out, size_t depth, int64_t offset) {
   auto write = [&](const Scalar& s) {
-    dispatch_dtype(out.dtype(), "tensor", [&]<typename T>() { out.data_ptr<T>()[offset] = s.to<T>(); });
+    dispatch_dtype(out.dtype(), "tensor", [&]<typename T>() {
+      if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        // An int the dtype cannot hold is an error (torch's checked_convert), not a wrap.
+        if (!s.is_bool()) {
+          double v = s.to_double();
+          OPSCOPE_CHECK(v >= static_cast<double>(std::numeric_limits<T>::lowest()) &&
+                            v <= static_cast<double>(std::numeric_limits<T>::max()),
+                        "value cannot be converted to type ", dtype_name(out.dtype()),
+                        " without overflow");
+        }
+      }
+      out.data_ptr<T>()[offset] = s.to<T>();
+    });
   };
   if (is_tensor(o) || py::isinstance<py::array>(o)) {
     // Copy element-wise through tolist() semantics (rare path; keeps the code small).
@@ -223,10 +242,9 @@ void fill(PyObject* o, const Tensor& out, size_t depth, int64_t offset) {
       fill(PySequence_Fast_GET_ITEM(o, i), out, depth + 1, offset + i * out.strides()[depth]);
     return;
   }
-  OPSCOPE_CHECK_VALUE(depth == static_cast<size_t>(out.dim()), "expected sequence of length ",
-                      out.sizes()[depth], " at dim ", depth, " (got ", Py_TYPE(o)->tp_name, ")");
+  OPSCOPE_CHECK_TYPE(depth == static_cast<size_t>(out.dim()), "not a sequence");
   Scalar s;
-  OPSCOPE_CHECK_TYPE(to_scalar(o, &s, false), "Could not infer dtype of ", Py_TYPE(o)->tp_name);
+  OPSCOPE_CHECK_TYPE(to_scalar(o, &s, false), "new(): invalid data type '", Py_TYPE(o)->tp_name, "'");
   write(s);
 }
 
@@ -254,7 +272,11 @@ py::object tensor_from_data(py::handle data, py::object dtype, py::object device
     out = make_empty(inf.sizes, type);
     fill(data.ptr(), out, 0, 0);
   }
-  if (requires_grad) autograd::set_requires_grad(out, true);
+  if (requires_grad) {
+    OPSCOPE_CHECK(is_floating(out.dtype()),
+                  "Only Tensors of floating point and complex dtype can require gradients");
+    autograd::set_requires_grad(out, true);
+  }
   return wrap_obj(std::move(out));
 }
 

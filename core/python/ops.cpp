@@ -58,8 +58,11 @@ PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, Py
       if (!parse_signature(sig, args, nargs, kwnames, &r, &why)) continue;
       const OperatorHandle& op = r.use_out ? *sig.out_op : sig.op;
       op.call_boxed(&r.stack);
-      if (r.requires_grad && !r.stack.empty() && r.stack[0].is_tensor())
+      if (r.requires_grad && !r.stack.empty() && r.stack[0].is_tensor()) {
+        OPSCOPE_CHECK(is_floating(r.stack[0].to_tensor().dtype()),
+                      "Only Tensors of floating point and complex dtype can require gradients");
         autograd::set_requires_grad(r.stack[0].to_tensor(), true);
+      }
       return returns_to_py(op.schema(), r.stack, 0);
     }
     if (b.signatures.size() == 1) throw TypeError(why);

@@ -202,6 +202,8 @@ PyObject* m_requires_grad_(PyObject* self, PyObject* args, PyObject* kwargs) {
     int flag = 1;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:requires_grad_", const_cast<char**>(names), &flag))
       return nullptr;
+    OPSCOPE_CHECK(!flag || is_floating(SELF.dtype()),
+                  "only Tensors of floating point dtype can require gradients");
     autograd::set_requires_grad(SELF, flag != 0);
     Py_INCREF(self);
     return self;
@@ -367,12 +369,20 @@ PyObject* nb_neg(PyObject* a) {
   return guarded([&] { return wrap(neg.call(unwrap(a))); });
 }
 PyObject* nb_pos(PyObject* a) {
-  Py_INCREF(a);
-  return a;
+  return guarded([&]() -> PyObject* {
+    OPSCOPE_CHECK(unwrap(a).dtype() != ScalarType::Bool,
+                  "The `+` operator, on a bool tensor is not supported.");
+    Py_INCREF(a);
+    return a;
+  });
 }
 PyObject* nb_invert(PyObject* a) {
   static const auto f = op<Tensor(const Tensor&)>("aten::bitwise_not");
-  return guarded([&] { return wrap(f.call(unwrap(a))); });
+  return guarded([&] {
+    OPSCOPE_CHECK_TYPE(is_integral(unwrap(a).dtype(), /*include_bool=*/true),
+                       "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
+    return wrap(f.call(unwrap(a)));
+  });
 }
 
 // In-place operators: self must be a tensor; the result is self (the same Python object).
@@ -402,6 +412,29 @@ PyObject* nb_imul(PyObject* a, PyObject* b) {
 PyObject* nb_itruediv(PyObject* a, PyObject* b) {
   static const auto f = op<TT>("aten::div_.Tensor");
   return inplace(a, b, [](const Tensor& x, const Tensor& y) { f.call(x, y); });
+}
+// `t &= u`, `t |= 1`, `t **= 2`: the in-place ops, .Tensor or .Scalar as the operand is.
+template <const char* Name>
+PyObject* inplace_tensor_or_scalar(PyObject* a, PyObject* b) {
+  static const auto tensor_op = op<TT>((std::string(Name) + ".Tensor").c_str());
+  static const auto scalar_op = op<TS>((std::string(Name) + ".Scalar").c_str());
+  if (!is_tensor(a)) Py_RETURN_NOTIMPLEMENTED;
+  return guarded([&]() -> PyObject* {
+    Scalar s;
+    if (is_tensor(b)) tensor_op.call(unwrap(a), unwrap(b));
+    else if (to_scalar(b, &s, false)) scalar_op.call(unwrap(a), s);
+    else Py_RETURN_NOTIMPLEMENTED;
+    Py_INCREF(a);
+    return a;
+  });
+}
+constexpr char kAndInplace[] = "aten::bitwise_and_";
+constexpr char kOrInplace[] = "aten::bitwise_or_";
+constexpr char kXorInplace[] = "aten::bitwise_xor_";
+constexpr char kPowInplace[] = "aten::pow_";
+PyObject* nb_ipow(PyObject* a, PyObject* b, PyObject* mod) {
+  if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
+  return inplace_tensor_or_scalar<kPowInplace>(a, b);
 }
 
 // Conversions of one-element tensors.
@@ -524,6 +557,10 @@ void init_tensor_type(py::module_& m) {
       {Py_nb_inplace_subtract, reinterpret_cast<void*>(nb_isub)},
       {Py_nb_inplace_multiply, reinterpret_cast<void*>(nb_imul)},
       {Py_nb_inplace_true_divide, reinterpret_cast<void*>(nb_itruediv)},
+      {Py_nb_inplace_and, reinterpret_cast<void*>(inplace_tensor_or_scalar<kAndInplace>)},
+      {Py_nb_inplace_or, reinterpret_cast<void*>(inplace_tensor_or_scalar<kOrInplace>)},
+      {Py_nb_inplace_xor, reinterpret_cast<void*>(inplace_tensor_or_scalar<kXorInplace>)},
+      {Py_nb_inplace_power, reinterpret_cast<void*>(nb_ipow)},
       {Py_nb_bool, reinterpret_cast<void*>(nb_bool)},
       {Py_nb_float, reinterpret_cast<void*>(nb_float)},
       {Py_nb_int, reinterpret_cast<void*>(nb_int)},

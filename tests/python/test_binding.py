@@ -83,7 +83,7 @@ def test_item_tolist_and_conversions():
 
 def test_requires_grad_only_for_floats():
     assert opscope.ones(2, requires_grad=True).requires_grad
-    with pytest.raises(RuntimeError, match="only Tensors of floating point and complex dtype can require gradients"):
+    with pytest.raises(RuntimeError, match="only Tensors of floating point dtype can require gradients"):
         opscope.ones(2, dtype=opscope.int64).requires_grad_()
 
 
@@ -254,7 +254,7 @@ def test_tensor_from_data_infers_like_torch():
     assert opscope.tensor([opscope.tensor(1.0), opscope.tensor(2.0)]).tolist() == [1.0, 2.0]
     with pytest.raises(ValueError, match="expected sequence of length 2 at dim 1 \\(got 3\\)"):
         opscope.tensor([[1, 2], [1, 2, 3]])
-    with pytest.raises(TypeError, match="Could not infer dtype of str"):
+    with pytest.raises(TypeError, match="new\\(\\): invalid data type 'str'"):
         opscope.tensor(["a"])
 
 

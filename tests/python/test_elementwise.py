@@ -241,8 +241,6 @@ def test_inplace(code, numpy_code, layout, rng):
                  family="in-place", what=f"{code} ({layout})")
 
 
-@pytest.mark.xfail(strict=True, reason="Tensor has no __iand__/__ior__/__ixor__/__ipow__ "
-                   "(core/python/tensor_type.cpp): `x &= y` falls back to `x = x & y`, a new object")
 @pytest.mark.parametrize("op", ["iand", "ior", "ixor", "ipow"])
 def test_inplace_operators_keep_the_object(op):
     x = opscope.tensor([6, 3])
@@ -297,9 +295,6 @@ def test_out_of_the_wrong_size_is_resized():
 PROMOTION = TORCH["promotion"]
 TABLES = PROMOTION["tables"]
 KNOWN_DIFFERENCES = {
-    ("~a", "unary"): "`~float_tensor` raises RuntimeError '\"bitwise_not_cpu\" not implemented', "
-                     "torch a TypeError '~ (operator.invert) is only implemented on integer and "
-                     "Boolean-type tensors' (core/python/tensor_type.cpp nb_invert)",
 }
 
 
@@ -381,11 +376,7 @@ def test_the_tables_cover_every_dtype_pair_and_form():
 
 
 # --- recorded from torch: errors and corner cases --------------------------------------------
-CASE_XFAILS = {
-    "m.tensor([1]) + 2**63": "a Python int beyond int64 raises 'value cannot be converted to type "
-                             "int64 without overflow', torch 'Overflow when unpacking long' "
-                             "(Scalar conversion in core/python)",
-}
+CASE_XFAILS = {}
 
 
 @pytest.mark.parametrize("case", case_params(TORCH["cases"], CASE_XFAILS))
@@ -393,8 +384,6 @@ def test_case_matches_torch(case):
     check_case(case, opscope)
 
 
-@pytest.mark.xfail(strict=True, reason="unary + returns the tensor itself for every dtype "
-                   "(core/python/tensor_type.cpp nb_pos); torch refuses bool")
 def test_unary_plus_on_bool_is_refused_like_torch():
     with pytest.raises(RuntimeError, match="The `\\+` operator, on a bool tensor is not supported."):
         +opscope.tensor([True])

@@ -297,36 +297,8 @@ def test_cuda_device_without_a_cuda_backend_is_a_clear_error(call):
 
 # --- recorded from torch: dtype inference, values, errors ------------------------------------
 CASE_XFAILS = {
-    "m.tensor('a')": "see m.tensor([1, 'a'])",
-    "m.tensor([[1, 2], 3])": "a ragged list (an int where a sequence belongs) raises ValueError "
-                             "'expected sequence of length 2 at dim 1 (got int)'; torch TypeError 'not a "
-                             "sequence' (core/python/interop.cpp)",
     "m.ones(2, device='tpu')": "the list of device types in the error is opscope's (cpu, cuda, meta, "
                                "privateuseone), shorter than torch's (core/runtime/Device.cpp)",
-    "m.tensor([1, 'a'])": "TypeError text: 'Could not infer dtype of str', torch \"new(): invalid "
-                          "data type 'str'\" (core/python/interop.cpp)",
-    "m.tensor(np.float64(2.5))": "a NumPy float64 scalar gives float32 (the default dtype); torch "
-                                 "keeps the NumPy scalar's dtype (core/python/interop.cpp)",
-    "m.tensor([np.int16(1)])": "NumPy scalars in a list are inferred as Python numbers (int64); torch "
-                               "keeps their dtype (int16) (core/python/interop.cpp)",
-    "m.tensor([np.float16(1), 2])": "NumPy scalars in a list are inferred as Python numbers; torch "
-                                    "keeps their dtype (float16) (core/python/interop.cpp)",
-    "m.tensor(np.array([1, 2], dtype=np.uint16))": "the message names 'uint16', torch 'numpy.uint16' "
-                                                   "(core/python/interop.cpp)",
-    "m.tensor([2**63])": "'value cannot be converted to type int64 without overflow', torch 'Overflow "
-                         "when unpacking long' (core/python)",
-    "m.tensor([300], dtype=m.uint8)": "an out-of-range Python int wraps (44) instead of raising "
-                                      "'value cannot be converted to type uint8 without overflow' "
-                                      "(core/python/interop.cpp)",
-    "m.ones(2, dtype=m.int64, requires_grad=True)": "a factory's requires_grad=True on an integer dtype "
-        "says 'only Tensors ...', torch 'Only Tensors of floating point and complex dtype can require "
-        "gradients' (capital O; torch has three texts; core/python / core/autograd)",
-    "m.tensor([1], requires_grad=True)": "see m.ones(2, dtype=m.int64, requires_grad=True)",
-    "m.arange(3, requires_grad=True)": "see m.ones(2, dtype=m.int64, requires_grad=True)",
-    "m.ones(2, dtype=m.int64).requires_grad_()": "requires_grad_() on an integer tensor says 'only "
-        "Tensors of floating point and complex dtype ...', torch 'only Tensors of floating point dtype "
-        "can require gradients' (core/autograd/AutogradMeta.cpp)",
-    "m.zeros(2.5)": "'must be tuple of ints', torch 'must be tuple of SymInts' (core/python/arg_parser.cpp)",
 }
 
 

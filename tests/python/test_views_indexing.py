@@ -179,9 +179,6 @@ def test_unbind_gives_views_along_a_dim():
     assert x[:, 2].tolist() == [[0.0] * 4] * 2
 
 
-@pytest.mark.xfail(strict=True, reason="Tensor.unbind / opscope.unbind return a list; torch's "
-                   "Python functions return a tuple for Tensor[] results (only torch.ops.aten "
-                   "returns a list) (core/python/ops.cpp result conversion)")
 def test_unbind_returns_a_tuple():
     assert isinstance(opscope.ones(2, 3).unbind(0), tuple)
     assert isinstance(opscope.unbind(opscope.ones(2, 3)), tuple)
@@ -269,12 +266,6 @@ def test_advanced_indexing_is_not_implemented_and_says_so(index):
 
 # --- recorded from torch: errors and corner cases --------------------------------------------
 CASE_XFAILS = {
-    "m.arange(6).view(2, 3)[1, -4]": "after an int index the error names the dim of the partly "
-                                     "indexed result (0), torch the dim of the tensor indexed (1) "
-                                     "(core/python/indexing.cpp)",
-    "m.arange(6).view(2, 3).__setitem__(0, m.tensor([[1, 2, 3]]))":
-        "setitem does not drop the value's leading 1-sized dims before copying (torch's "
-        "slicePrefix1sSize), so a [1, 3] value cannot go into a [3] slice (core/python/indexing.cpp)",
     "m.arange(6).view(2, 3).__setitem__(0, m.ones(2, 3))":
         "setitem's shape error is copy_'s broadcast message, torch's is expand's 'expand(torch."
         "FloatTensor{[2, 3]}, size=[3]): the number of sizes provided (1) ...' (core/python/indexing.cpp)",
@@ -285,13 +276,6 @@ CASE_XFAILS = {
     "m.arange(6).view(2, 3).contiguous(memory_format=m.channels_last)":
         "channels_last is refused as NotImplementedError for every rank; torch checks the rank "
         "first: 'required rank 4 tensor to use channels_last format' (design: no channels_last yet)",
-    "m.tensor(5)[0]": "indexing a 0-d tensor with an int says 'too many indices for tensor of "
-                      "dimension 0'; torch says 'invalid index of a 0-dim tensor. Use `tensor.item()` "
-                      "...' (the dim check comes first in core/python/indexing.cpp)",
-    "m.arange(3)[1.5]": "a float index raises NotImplementedError '... (advanced indexing) is not "
-                        "supported yet'; torch raises IndexError 'only integers, slices (`:`), ellipsis "
-                        "(`...`), None and long or byte Variables are valid indices (got float)' "
-                        "(core/python/indexing.cpp)",
     "m.arange(3)[..., ...]": "two Ellipses raise IndexError (NumPy's rule); torch 1.13 accepts them "
                              "(core/python/indexing.cpp)",
 }
