@@ -14,7 +14,9 @@ Neither this module nor the tests import torch.
     "result type Float can't be cast to the desired output type Long"
 """
 
+import json
 import math
+import os
 
 import numpy as np
 import pytest
@@ -143,3 +145,15 @@ def check_case(case, m):
     expected = {k: v for k, v in case.items() if k != "expr"}
     why = mismatch(expected, outcome(case["expr"], m))
     assert why is None, f"{case['expr']}\n   {why}"
+
+
+# Every dtype opscope has, and its floating ones (the test suites parametrize over these).
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64",
+          "float16", "bfloat16", "float32", "float64"]
+FLOATS = ["float16", "bfloat16", "float32", "float64"]
+
+
+def load_reference(name):
+    """The torch-recorded data tests/python/data/<name>_torch.json (see make_torch_reference.py)."""
+    with open(os.path.join(os.path.dirname(__file__), "data", f"{name}_torch.json")) as f:
+        return json.load(f)

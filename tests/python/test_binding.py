@@ -2,7 +2,6 @@
 and its errors, the dispatcher tools, Python-registered kernels, NumPy and DLPack interop,
 opscope.tensor() inference."""
 import gc
-import sys
 
 import numpy as np
 import pytest

@@ -9,9 +9,7 @@ bitwise ops — against NumPy in float64 and against outcomes recorded from torc
 
     /usr/bin/python3 -m pytest -q tests/python/test_elementwise.py
 """
-import json
 import operator
-import os
 import re
 
 import numpy as np
@@ -19,14 +17,11 @@ import pytest
 
 import opscope
 from conftest import assert_close, remember_difference, tolerance, to_numpy
-from reference_cases import case_params, check_case, max_difference, mismatch, outcome
+from reference_cases import (DTYPES, FLOATS, case_params, check_case, load_reference, max_difference,
+                             mismatch, outcome)
 
-with open(os.path.join(os.path.dirname(__file__), "data", "elementwise_torch.json")) as f:
-    TORCH = json.load(f)
+TORCH = load_reference("elementwise")
 
-DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64",
-          "float16", "bfloat16", "float32", "float64"]
-FLOATS = ["float16", "bfloat16", "float32", "float64"]
 INTEGERS = ["uint8", "int8", "int16", "int32", "int64"]
 NOT_BOOL = INTEGERS + FLOATS
 SIGNED = INTEGERS[1:] + FLOATS

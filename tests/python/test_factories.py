@@ -7,22 +7,16 @@ reproducibility (manual_seed, Generator objects) and distribution, not against t
 
     /usr/bin/python3 -m pytest -q tests/python/test_factories.py
 """
-import json
-import os
 
 import numpy as np
 import pytest
 
 import opscope
 from conftest import assert_close, to_numpy, tolerance
-from reference_cases import case_params, check_case
+from reference_cases import DTYPES, FLOATS, case_params, check_case, load_reference
 
-with open(os.path.join(os.path.dirname(__file__), "data", "factories_torch.json")) as f:
-    TORCH = json.load(f)
+TORCH = load_reference("factories")
 
-DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64",
-          "float16", "bfloat16", "float32", "float64"]
-FLOATS = ["float16", "bfloat16", "float32", "float64"]
 
 
 def dt(name):

@@ -9,17 +9,15 @@ permuted), whose values must be read through their strides.
     /usr/bin/python3 -m pytest -q tests/python/test_printing_tensors.py
 """
 import difflib
-import json
 import math
-import os
 
 import numpy as np
 import pytest
 
 import opscope
+from reference_cases import load_reference
 
-with open(os.path.join(os.path.dirname(__file__), "data", "printing_tensors_torch.json")) as f:
-    TORCH = json.load(f)
+TORCH = load_reference("printing_tensors")
 CASES = TORCH["cases"]
 
 

@@ -9,18 +9,15 @@ for get and set; errors and corner cases come from data/views_torch.json.
 
     /usr/bin/python3 -m pytest -q tests/python/test_views_indexing.py
 """
-import json
-import os
 
 import numpy as np
 import pytest
 
 import opscope
 from conftest import assert_close, to_numpy
-from reference_cases import case_params, check_case
+from reference_cases import case_params, check_case, load_reference
 
-with open(os.path.join(os.path.dirname(__file__), "data", "views_torch.json")) as f:
-    TORCH = json.load(f)
+TORCH = load_reference("views")
 
 DTYPES = ["float32", "int16", "bool", "bfloat16", "float64"]
 sliding = np.lib.stride_tricks.sliding_window_view
