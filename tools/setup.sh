@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ccache          # compilers and the build
   python3-dev pybind11-dev              # the Python extension (Debian's /usr/bin/python3)
-  libopenblas-dev                       # CPU gemm / gemv
+  libopenblas-dev pkg-config            # CPU gemm / gemv (found through its pkg-config file)
   libdlpack-dev                         # the DLPack header
   doctest-dev                           # C++ unit tests
   python3-numpy python3-pytest          # Python tests and NumPy interop
