@@ -73,7 +73,11 @@ OperatorEntry& Dispatcher::find_or_create(std::string_view name, std::string_vie
 
 RegistrationHandle Dispatcher::register_schema(std::string_view schema_text, std::string site,
                                                Variants variants, std::string_view ns) {
-  FunctionSchema schema = parse_schema(schema_text, ns);
+  return register_schema(parse_schema(schema_text, ns), std::move(site), variants);
+}
+
+RegistrationHandle Dispatcher::register_schema(FunctionSchema schema, std::string site,
+                                               Variants variants) {
   std::lock_guard lock(mutex_);
   OperatorEntry& e = find_or_create(schema.qualified_name(), schema.overload);
   OPSCOPE_CHECK(!e.has_schema(), "Tried to register an operator (", schema.str(), ") with the same "

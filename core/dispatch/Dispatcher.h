@@ -85,6 +85,8 @@ class Dispatcher {
   // Every overload of a name ("aten::add" -> add.Tensor, add.Scalar, add.out).
   std::vector<OperatorHandle> overloads(std::string_view name) const;
 
+  [[nodiscard]] RegistrationHandle register_schema(FunctionSchema schema, std::string site,
+                                                   Variants variants);
   [[nodiscard]] RegistrationHandle register_schema(std::string_view schema, std::string site,
                                                    Variants variants, std::string_view ns);
   [[nodiscard]] RegistrationHandle register_impl(std::string_view full_name, DispatchKey key,

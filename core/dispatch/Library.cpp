@@ -23,15 +23,16 @@ std::string Library::qualify(std::string_view name) const {
 
 Library& Library::def(std::string_view schema, Variants variants, std::source_location loc) {
   OPSCOPE_CHECK(kind_ != IMPL, "Library(IMPL, \"", ns_, "\") cannot def an op: ", schema);
-  handles_.push_back(Dispatcher::singleton().register_schema(schema, site_of(loc), variants, ns_));
+  FunctionSchema parsed = parse_schema(schema, ns_);
   // Ops that write into an argument bump its version counter on ADInplaceOrView (PyTorch
   // generates this kernel per op; see core/autograd/InplaceOrView.h).
-  FunctionSchema parsed = parse_schema(schema, ns_);
   bool writes = false;
   for (const Argument& a : parsed.arguments) writes |= a.alias.has_value() && a.alias->is_write;
+  std::string full_name = parsed.full_name();
+  handles_.push_back(Dispatcher::singleton().register_schema(std::move(parsed), site_of(loc), variants));
   if (writes)
     handles_.push_back(Dispatcher::singleton().register_impl(
-        parsed.full_name(), DispatchKey::ADInplaceOrView, autograd::ad_inplace_or_view_kernel(),
+        full_name, DispatchKey::ADInplaceOrView, autograd::ad_inplace_or_view_kernel(),
         site_of(loc)));
   return *this;
 }

@@ -1,12 +1,24 @@
 """The Python face of the core: dtype / device / Size objects, the schema-driven argument parser
 and its errors, the dispatcher tools, Python-registered kernels, NumPy and DLPack interop,
 opscope.tensor() inference."""
+import contextlib
 import gc
 
 import numpy as np
 import pytest
 
 import opscope
+
+
+@contextlib.contextmanager
+def recorded():
+    """Records every dispatch step made inside the block (rec.steps: one dict per step)."""
+    rec = opscope._C._DispatchRecorder()
+    handle = opscope._C._add_dispatch_observer(rec)
+    try:
+        yield rec
+    finally:
+        handle.remove()
 
 
 # --- dtype, device, Size ------------------------------------------------------------------------
@@ -114,13 +126,9 @@ def test_parser_errors_say_what_was_expected():
 
 
 def test_numbers_as_tensors_pick_the_tensor_overload():
-    rec = opscope._C._DispatchRecorder()
-    h = opscope._C._add_dispatch_observer(rec)
-    try:
+    with recorded() as rec:
         opscope.add(opscope.ones(2), 2)
         opscope.ones(2) * 3
-    finally:
-        h.remove()
     ops = [s["op"] for s in rec.steps if s["depth"] == 0]
     assert "aten::add.Tensor" in ops and "aten::mul.Tensor" in ops
 
@@ -147,12 +155,8 @@ def test_keys_and_tls_sets():
 
 def test_matmul_trace_shows_the_decomposition():
     a, b = opscope.ones(2, 3), opscope.ones(3, 4)
-    rec = opscope._C._DispatchRecorder()
-    h = opscope._C._add_dispatch_observer(rec)
-    try:
+    with recorded() as rec:
         opscope.matmul(a, b)
-    finally:
-        h.remove()
     top = rec.steps[0]
     assert top["op"] == "aten::matmul" and top["key"] == "AutogradCPU"
     assert top["provenance"] == "math kernel" and top["registered_key"] == "CompositeImplicitAutograd"
@@ -162,12 +166,8 @@ def test_matmul_trace_shows_the_decomposition():
 
 
 def test_factories_go_through_backend_select():
-    rec = opscope._C._DispatchRecorder()
-    h = opscope._C._add_dispatch_observer(rec)
-    try:
+    with recorded() as rec:
         opscope.zeros(2)
-    finally:
-        h.remove()
     steps = [(s["op"], s["key"]) for s in rec.steps]
     assert steps[0] == ("aten::zeros", "BackendSelect")
     assert ("aten::zeros", "CPU") in steps
@@ -267,12 +267,8 @@ def test_in_place_writes_bump_the_shared_version_counter():
     assert t._version == 2
     opscope.add(t, t, out=opscope.empty(4))
     assert t._version == 2  # only the out tensor is written
-    rec = opscope._C._DispatchRecorder()
-    h = opscope._C._add_dispatch_observer(rec)
-    try:
+    with recorded() as rec:
         t.mul_(2)
-    finally:
-        h.remove()
     assert [(s["op"], s["key"]) for s in rec.steps] == [
         ("aten::mul_.Tensor", "ADInplaceOrView"), ("aten::mul_.Tensor", "CPU")]
 
