@@ -21,6 +21,8 @@ import os
 import numpy as np
 import pytest
 
+import opscope
+
 FLOAT_DTYPES = ("float16", "bfloat16", "float32", "float64")
 
 # How far a float result may be from torch's, relative to its size. Both compute in the same
@@ -157,3 +159,11 @@ def load_reference(name):
     """The torch-recorded data tests/python/data/<name>_torch.json (see make_torch_reference.py)."""
     with open(os.path.join(os.path.dirname(__file__), "data", f"{name}_torch.json")) as f:
         return json.load(f)
+
+
+def matrix(*shape, dtype=opscope.float32):
+    """1, 2, 3, ... in `shape`: positive (pow, division), distinct (comparisons)."""
+    n = 1
+    for s in shape:
+        n *= s
+    return opscope.arange(1, n + 1).to(dtype).view(*shape)

@@ -11,11 +11,15 @@ no list of ops to keep in sync, only samples to add.
 
     /usr/bin/python3 -m pytest -q tests/python/test_op_table.py
 """
+import glob
+import importlib
+import os
 import re
 
 import pytest
 
 import opscope
+from reference_cases import matrix
 
 ALL_OPS = sorted(opscope._C._all_op_names())
 
@@ -64,14 +68,6 @@ def base_type(type_):
 
 
 # --- samples ---------------------------------------------------------------------------------
-def matrix(*shape, dtype=opscope.float32):
-    """1, 2, 3, ... in `shape`: positive (pow, division), distinct (comparisons)."""
-    n = 1
-    for s in shape:
-        n *= s
-    return opscope.arange(1, n + 1).to(dtype).view(*shape)
-
-
 # (base type, argument name) -> a sample; callables are called for a fresh value each time.
 SAMPLES = {
     ("Tensor", "self"): lambda: matrix(2, 3), ("Tensor", "other"): lambda: matrix(2, 3),
@@ -110,6 +106,23 @@ OVERRIDES = {
     "aten::unflatten.int": {"dim": 1},
     **{name: INTS for name in ALL_OPS if "bitwise" in name},
 }
+
+
+def merge_family_samples():
+    """Each op family adds its own samples in tests/python/samples_<family>.py (module-level
+    SAMPLES and OVERRIDES dicts), so families do not edit one shared table; a key given twice
+    must agree."""
+    here = os.path.dirname(__file__)
+    for path in sorted(glob.glob(os.path.join(here, "samples_*.py"))):
+        module = importlib.import_module(os.path.basename(path)[:-3])
+        for table, extra in ((SAMPLES, getattr(module, "SAMPLES", {})),
+                             (OVERRIDES, getattr(module, "OVERRIDES", {}))):
+            for key, value in extra.items():
+                assert key not in table or table[key] is value, f"{path}: {key!r} is already sampled"
+                table[key] = value
+
+
+merge_family_samples()
 
 
 def sample_arguments(name, schema):
