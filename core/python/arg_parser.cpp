@@ -1,5 +1,10 @@
 #include "core/python/arg_parser.h"
 
+#include <structmember.h>  // PyMemberDef: the fields of a named tuple type
+
+#include <deque>
+#include <map>
+
 #include <algorithm>
 #include <unordered_set>
 
@@ -250,6 +255,7 @@ Signature make_signature(const OperatorHandle& op, bool method) {
       sig.varargs_int_list = static_cast<int>(first);
   }
   sig.display = display + ")";
+  sig.result_type = named_result_type(schema, false);
   return sig;
 }
 
@@ -384,6 +390,7 @@ void merge_out_variants(std::vector<Signature>& sigs) {
       if (!same) continue;
       Signature& sig = sigs[f];
       sig.out_op = sigs[o].op;
+      sig.out_result_type = named_result_type(sig.out_op->schema(), true);
       sig.display.pop_back();  // the ')'
       bool has_star = sig.display.find('*') != std::string::npos;
       for (size_t j = oargs.size() - n_out; j < oargs.size(); ++j) {
@@ -403,7 +410,53 @@ void merge_out_variants(std::vector<Signature>& sigs) {
   sigs = std::move(kept);
 }
 
-PyObject* returns_to_py(const FunctionSchema& schema, Stack& stack, size_t first) {
+namespace {
+// torch prints a return_types value one field per line:
+//   torch.return_types.max(
+//   values=tensor([3., 4.]),
+//   indices=tensor([1, 1]))
+PyObject* named_result_repr(PyObject* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  std::string text = std::string(type->tp_name) + "(";
+  Py_ssize_t n = PyTuple_GET_SIZE(self);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* r = PyObject_Repr(PyTuple_GET_ITEM(self, i));
+    if (!r) return nullptr;
+    const char* field = type->tp_members[i].name;
+    text += std::string("\n") + field + "=" + PyUnicode_AsUTF8(r) + (i + 1 < n ? "," : ")");
+    Py_DECREF(r);
+  }
+  return PyUnicode_FromString(text.c_str());
+}
+}  // namespace
+
+PyTypeObject* named_result_type(const FunctionSchema& schema, bool out) {
+  if (schema.returns.size() < 2) return nullptr;
+  for (const Argument& r : schema.returns)
+    if (r.name.empty()) return nullptr;
+  std::string name = schema.name + (out ? "_out" : "");
+  static std::map<std::string, PyTypeObject*> types;  // name -> type, alive for the process
+  auto found = types.find(name);
+  if (found != types.end()) return found->second;
+
+  // PyStructSequence_NewType keeps pointers to the names: they live as long as `types`.
+  static std::deque<std::string> names;
+  auto* fields = new PyStructSequence_Field[schema.returns.size() + 1]();
+  for (size_t i = 0; i < schema.returns.size(); ++i)
+    fields[i].name = names.emplace_back(schema.returns[i].name).c_str();
+  auto* desc = new PyStructSequence_Desc{names.emplace_back("torch.return_types." + name).c_str(),
+                                         nullptr, fields, static_cast<int>(schema.returns.size())};
+  PyTypeObject* type = PyStructSequence_NewType(desc);
+  if (!type) throw py::error_already_set();
+  type->tp_repr = named_result_repr;
+  // `opscope.return_types.max` is the type, as `torch.return_types.max` is.
+  PyObject* module = PyImport_AddModule("opscope.return_types");  // borrowed
+  if (module) PyObject_SetAttrString(module, name.c_str(), reinterpret_cast<PyObject*>(type));
+  types.emplace(name, type);
+  return type;
+}
+
+PyObject* returns_to_py(const FunctionSchema& schema, Stack& stack, size_t first, PyTypeObject* named) {
   size_t n = stack.size() - first;
   auto one = [](IValue& v) -> PyObject* {
     switch (v.tag()) {
@@ -423,7 +476,8 @@ PyObject* returns_to_py(const FunctionSchema& schema, Stack& stack, size_t first
   };
   if (n == 0) Py_RETURN_NONE;
   if (n == 1 && schema.returns.size() <= 1) return one(stack[first]);
-  PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(n));
+  PyObject* tuple = named ? PyStructSequence_New(named) : PyTuple_New(static_cast<Py_ssize_t>(n));
+  if (!tuple) return nullptr;
   for (size_t i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), one(stack[first + i]));
   return tuple;
 }

@@ -34,6 +34,10 @@ struct Signature {
   // are this signature's plus the trailing out tensors. See merge_out_variants().
   std::optional<OperatorHandle> out_op;
   std::vector<PyObject*> out_names;  // interned keywords of the out arguments ("out", or "values", "indices")
+  // For ops whose returns are named (`-> (Tensor values, Tensor indices)`): the named tuple type
+  // the function returns, torch.return_types.max (and .max_out for the out= overload).
+  PyTypeObject* result_type = nullptr;
+  PyTypeObject* out_result_type = nullptr;
 };
 
 struct ParseResult {
@@ -52,7 +56,14 @@ Signature make_signature(const OperatorHandle& op, bool method);
 // torch's Python signatures do (`add(Tensor input, Tensor other, *, Number alpha, Tensor out)`).
 void merge_out_variants(std::vector<Signature>& sigs);
 
-// Converts the op's boxed returns to Python (one value, a tuple, or None).
-PyObject* returns_to_py(const FunctionSchema& schema, Stack& stack, size_t first);
+// Converts the op's boxed returns to Python: one value, None, a tuple, or — given `named` — a
+// named tuple of that type.
+PyObject* returns_to_py(const FunctionSchema& schema, Stack& stack, size_t first,
+                        PyTypeObject* named = nullptr);
+
+// The named tuple type for an op with named returns (torch.return_types.<name>), created once
+// per name and kept in the opscope.return_types module; nullptr if the returns are not named.
+// `out` gives the type of the out= form, <name>_out.
+PyTypeObject* named_result_type(const FunctionSchema& schema, bool out);
 
 }  // namespace opscope::python

@@ -63,7 +63,7 @@ PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, Py
                       "Only Tensors of floating point and complex dtype can require gradients");
         autograd::set_requires_grad(r.stack[0].to_tensor(), true);
       }
-      return returns_to_py(op.schema(), r.stack, 0);
+      return returns_to_py(op.schema(), r.stack, 0, r.use_out ? sig.out_result_type : sig.result_type);
     }
     if (b.signatures.size() == 1) throw TypeError(why);
     std::string msg = b.name + "() received an invalid combination of arguments - got " +
@@ -191,6 +191,10 @@ PyObject* op_overload(const std::string& full_name) {
 
 void init_ops(py::module_& m) {
   init_op_type();
+  // opscope.return_types: the named tuple types of ops with named returns (named_result_type).
+  PyObject* return_types = PyImport_AddModule("opscope.return_types");
+  if (!return_types) throw py::error_already_set();
+  PyModule_AddStringConstant(return_types, "__doc__", "Named tuples returned by ops such as max, sort, topk.");
   // Group aten overloads by name into functions (opscope.add) and methods (Tensor.add).
   std::map<std::string, std::vector<OperatorHandle>> by_name;
   for (const OperatorHandle& h : Dispatcher::singleton().all_ops())

@@ -30,6 +30,7 @@ del _name
 
 from opscope import _tensor  # noqa: E402
 from opscope.ops import ops  # noqa: E402,F401
+from opscope import return_types  # noqa: E402,F401  (filled by _C: torch.return_types.max ...)
 
 _tensor._install()
 
