@@ -35,9 +35,11 @@ test-cpp:
 test-python:
 	$(PYTHON) -m pytest -q tests/python
 
+# Every tests/bench/bench_*.py in turn (BENCH=ops runs only bench_ops.py).
+BENCH ?= *
 bench: build
 	@bash tools/setup.sh --bench
-	$(PYTHON) tests/bench/bench_foundation.py
+	@for b in tests/bench/bench_$(BENCH).py; do echo "== $$b"; $(PYTHON) $$b || exit 1; done
 
 # Makes `import opscope` work for /usr/bin/python3 anywhere, pointing at this tree (a .pth file).
 develop: build

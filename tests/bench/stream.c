@@ -1,9 +1,9 @@
-// STREAM-style "add" kernel: the memory-bandwidth ceiling that bench_foundation.py holds
-// opscope's elementwise add against.
+// STREAM-style kernels: the memory-bandwidth ceilings that the benchmarks hold opscope's
+// elementwise ops (add: two inputs, scale: one input) and reductions (sum) against.
 //
-// bench_foundation.py compiles this file at benchmark time with
+// tests/bench/benchlib.py compiles this file at benchmark time with
 //   gcc -O3 -march=native -fopenmp -shared -fPIC stream.c -o libstream.so
-// and times stream_add through ctypes (about a microsecond of call overhead on a call of several
+// and times its kernels through ctypes (about a microsecond of call overhead on a call of several
 // milliseconds) on arrays from stream_alloc, already touched, so the timed loop does no page
 // faults. Bandwidth is counted the STREAM way: 3 x sizeof(float) bytes per element (read a,
 // read b, write c; the write-allocate read of c is not counted).
@@ -36,6 +36,20 @@ void stream_free(float* a) { free(a); }
 void stream_add(const float* restrict a, const float* restrict b, float* restrict c, long n) {
 #pragma omp parallel for schedule(static)
   for (long i = 0; i < n; ++i) c[i] = a[i] + b[i];
+}
+
+// a (n,) -> c (n,):  c[i] = 2 a[i]  (8 bytes per element: read a, write c)
+void stream_scale(const float* restrict a, float* restrict c, long n) {
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < n; ++i) c[i] = 2.0f * a[i];
+}
+
+// a (n,) -> sum of a  (4 bytes per element; the compiler vectorizes the reduction)
+float stream_sum(const float* restrict a, long n) {
+  float total = 0.0f;
+#pragma omp parallel for simd schedule(static) reduction(+ : total)
+  for (long i = 0; i < n; ++i) total += a[i];
+  return total;
 }
 
 // Sets the OpenMP thread count for the next parallel regions of this process. libgomp is shared

@@ -1,0 +1,225 @@
+"""Op library benchmark (issue 3): opscope vs NumPy vs PyTorch 1.13, side by side in one process.
+
+A measurement, not a test: it prints one table per section with the ratios and the issue's
+targets, and always exits 0. Run it with
+
+    make bench                                  # installs python3-torch, builds, runs every bench
+    PYTHONPATH=core/python /usr/bin/python3 tests/bench/bench_ops.py [--json results.json]
+
+What is measured:
+
+1. Per-call overhead from Python (us/call) with 1-element float32 inputs: add, mul, relu, sum,
+   matmul 2x2, ``a[0]``, ``a[mask]``. Target: opscope <= 0.5x PyTorch.
+2. Elementwise ops and reductions on 10^7 float32 elements, 1 and 2 threads, in GB/s (bytes the
+   op must move: 12/element for a binary op with a fresh output, 8 for a unary one, 4 for a
+   reduction over everything). Each row's ceiling is the matching STREAM-style kernel of
+   stream.c (add, scale, sum) on touched arrays, same thread count. Targets: >= 1.0x PyTorch, and
+   >= 0.9x the ceiling for the memory-bound rows (the transcendental rows: PyTorch only).
+3. softmax / log_softmax over the last dim of a (4096, 1000) float32 tensor, 1 and 2 threads.
+   Target: >= 1.0x PyTorch (a time ratio torch/opscope >= 1).
+
+Every time is the best of round-robin repeats of short timeit loops (see benchlib.py).
+"""
+
+import argparse
+import json
+
+from benchlib import (NA, OPSCOPE_DEFAULT_THREADS, best_per_call, build_stream, fmt,
+                      machine_facts, np, opscope, print_header, print_table, ratio, set_threads,
+                      stream_namespace, torch, verdict)
+
+# ---------------------------------------------------------------------------------------------
+# 1. Per-call overhead
+# ---------------------------------------------------------------------------------------------
+
+# (case, opscope stmt, NumPy stmt or None, PyTorch stmt): `a`, `b` 1-element float32, `a4` four
+# elements, `m` 2x2, `mask` a 1-element bool tensor holding True.
+OVERHEAD_CASES = [
+    ("add  a + b", "a + b", "a + b", "a + b"),
+    ("mul  a * b", "a * b", "a * b", "a * b"),
+    ("relu(a)", "lib.relu(a)", "np.maximum(a, 0)", "lib.relu(a)"),
+    ("a.sum()", "a.sum()", "a.sum()", "a.sum()"),
+    ("matmul 2x2  m @ m", "m @ m", "m @ m", "m @ m"),
+    ("a4[0]", "a4[0]", "a4[0]", "a4[0]"),
+    ("a[mask]", "a[mask]", "a[mask]", "a[mask]"),
+]
+OVERHEAD_TARGET = 0.5
+
+
+def overhead_namespace(lib):
+    if lib is np:
+        return {"np": np, "a": np.ones(1, np.float32), "b": np.ones(1, np.float32),
+                "a4": np.ones(4, np.float32), "m": np.ones((2, 2), np.float32),
+                "mask": np.ones(1, bool)}
+    return {"lib": lib, "a": lib.ones(1), "b": lib.ones(1), "a4": lib.ones(4),
+            "m": lib.ones(2, 2), "mask": lib.ones(1, dtype=lib.bool)}
+
+
+def available(stmt, space):
+    """False when the statement raises (an op this build lacks): its cell reads n/a."""
+    try:
+        eval(stmt, space)  # noqa: S307 - our own benchmark statements
+        return True
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def bench_overhead():
+    set_threads(1)
+    spaces = {"opscope": overhead_namespace(opscope), "numpy": overhead_namespace(np),
+              "torch": overhead_namespace(torch) if torch is not None else None}
+    results, rows = [], []
+    for case, s_os, s_np, s_t in OVERHEAD_CASES:
+        cases = {"opscope": (s_os, spaces["opscope"]), "numpy": (s_np, spaces["numpy"]),
+                 "torch": (s_t, spaces["torch"]) if torch is not None else None}
+        cases = {k: c if c is not None and available(*c) else None for k, c in cases.items()}
+        us = {k: None if v is None else v * 1e6 for k, v in best_per_call(cases).items()}
+        r = ratio(us["opscope"], us["torch"])
+        ok = None if r is None else r <= OVERHEAD_TARGET
+        results.append({"case": case, "us_per_call": us, "opscope_over_torch": r, "ok": ok})
+        rows.append([case, fmt(us["opscope"]), fmt(us["numpy"]), fmt(us["torch"]), fmt(r, 2),
+                     f"<= {OVERHEAD_TARGET}x torch", verdict(ok)])
+    print_table("1. Per-call overhead from Python, 1-element float32 (us/call, lower is better)",
+                ["case", "opscope", "numpy", "torch", "opscope/torch", "target", "ok"], rows,
+                ["NumPy's a4[0] returns a NumPy scalar, not a 0-d array; relu is np.maximum(a, 0)."])
+    return results
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. 10^7 float32: elementwise and reductions
+# ---------------------------------------------------------------------------------------------
+
+BIG_N = 10 ** 7
+
+# (case, bytes per element, stream ceiling kernel or None, opscope/torch stmt, NumPy stmt or None)
+BIG_CASES = [
+    ("c = a + b", 12, "add", "a + b", "a + b"),
+    ("c = a * b", 12, "add", "a * b", "a * b"),
+    ("relu(a)", 8, "scale", "lib.relu(a)", "np.maximum(a, 0)"),
+    ("abs(a)", 8, "scale", "lib.abs(a)", "np.abs(a)"),
+    ("a * 2", 8, "scale", "a * 2", "a * 2"),
+    ("exp(a)", 8, None, "lib.exp(a)", "np.exp(a)"),
+    ("tanh(a)", 8, None, "lib.tanh(a)", "np.tanh(a)"),
+    ("sigmoid(a)", 8, None, "lib.sigmoid(a)", None),
+    ("gelu(a)", 8, None, "lib.nn.functional.gelu(a)", None),
+    ("a.sum()", 4, "sum", "a.sum()", "a.sum()"),
+    ("a.mean()", 4, "sum", "a.mean()", "a.mean()"),
+    ("a.amax()", 4, "sum", "a.amax()", "a.max()"),
+    ("a2.sum(0)  (1000x10000)", 4, "sum", "a2.sum(0)", "a2.sum(0)"),
+    ("a2.sum(1)  (1000x10000)", 4, "sum", "a2.sum(1)", "a2.sum(1)"),
+]
+BW_TARGET_CEILING = 0.9
+BW_TARGET_TORCH = 1.0
+
+
+def big_namespace(lib):
+    """Inputs in [-4, 4) (exp, tanh stay finite; relu and abs have work to do)."""
+    if lib is np:
+        a = (np.arange(BIG_N, dtype=np.float32) % 8.0 - 4.0).astype(np.float32)
+        return {"np": np, "a": a, "b": a * 0.5, "a2": a.reshape(1000, 10000)}
+    a = lib.arange(BIG_N, dtype=lib.float32) % 8.0 - 4.0
+    if lib is opscope:
+        import opscope.nn.functional  # noqa: F401  (lib.nn.functional.gelu)
+    else:
+        import torch.nn.functional  # noqa: F401
+    return {"lib": lib, "a": a, "b": a * 0.5, "a2": a.reshape(1000, 10000)}
+
+
+def bench_big():
+    stream, why = build_stream()
+    spaces = {"opscope": big_namespace(opscope), "numpy": big_namespace(np),
+              "torch": big_namespace(torch) if torch is not None else None}
+    ceiling_space = stream_namespace(stream, huge=1, n=BIG_N) if stream is not None else None
+    results, rows = [], []
+    for threads in (1, 2):
+        set_threads(threads, stream)
+        for case, nbytes, kernel, stmt, np_stmt in BIG_CASES:
+            cases = {"opscope": (stmt, spaces["opscope"]),
+                     "numpy": (np_stmt, spaces["numpy"]) if np_stmt else None,
+                     "torch": (stmt, spaces["torch"]) if torch is not None else None}
+            cases = {k: c if c is not None and available(*c) else None for k, c in cases.items()}
+            if kernel and ceiling_space is not None:
+                cases["ceiling"] = (f"{kernel}()", ceiling_space)
+            seconds = best_per_call(cases, loop_s=0.04, repeat=6)
+            gbps = {k: None if t is None else BIG_N * nbytes / t / 1e9 for k, t in seconds.items()}
+            r_torch = ratio(gbps["opscope"], gbps["torch"])
+            r_ceil = ratio(gbps["opscope"], gbps.get("ceiling"))
+            checks = [(r_torch, BW_TARGET_TORCH)] + ([(r_ceil, BW_TARGET_CEILING)] if kernel else [])
+            oks = [r >= t for r, t in checks if r is not None]
+            ok = all(oks) if oks and gbps["opscope"] is not None else None
+            target = (f">={BW_TARGET_CEILING}x ceil, >=1x torch" if kernel else ">=1x torch")
+            results.append({"case": case, "threads": threads, "gbps": gbps,
+                            "opscope_over_torch": r_torch, "opscope_over_ceiling": r_ceil, "ok": ok})
+            rows.append([case, str(threads), fmt(gbps["opscope"], 1), fmt(gbps["numpy"], 1),
+                         fmt(gbps["torch"], 1), fmt(gbps.get("ceiling"), 1), fmt(r_ceil, 2),
+                         fmt(r_torch, 2), target, verdict(ok)])
+    set_threads(OPSCOPE_DEFAULT_THREADS, stream)
+    if ceiling_space is not None:
+        ceiling_space["free"]()
+    print_table(f"2. 10^7 float32 elements (GB/s moved, higher is better)",
+                ["case", "threads", "opscope", "numpy", "torch", "ceiling", "opscope/ceil",
+                 "opscope/torch", "target", "ok"], rows,
+                ["GB/s = bytes the op must move (12, 8 or 4 per element) x 10^7 / time; outputs "
+                 "are fresh tensors, as users write them.",
+                 "ceiling: stream.c's add / scale / sum on touched huge-page arrays, same threads"
+                 + ("" if stream else f" (n/a: {why})") + ".",
+                 "NumPy is single-threaded: its 2-thread rows run on one thread."])
+    return results
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. softmax on (4096, 1000)
+# ---------------------------------------------------------------------------------------------
+
+SOFTMAX_CASES = [("softmax(x, -1)", "lib.softmax(x, -1)"),
+                 ("log_softmax(x, -1)", "lib.log_softmax(x, -1)")]
+
+
+def bench_softmax():
+    spaces = {"opscope": {"lib": opscope, "x": opscope.randn(4096, 1000)},
+              "torch": {"lib": torch, "x": torch.randn(4096, 1000)} if torch is not None else None}
+    results, rows = [], []
+    for threads in (1, 2):
+        set_threads(threads)
+        for case, stmt in SOFTMAX_CASES:
+            cases = {k: (stmt, sp) if sp is not None and available(stmt, sp) else None
+                     for k, sp in spaces.items()}
+            ms = {k: None if t is None else t * 1e3
+                  for k, t in best_per_call(cases, loop_s=0.04, repeat=6).items()}
+            speedup = ratio(ms["torch"], ms["opscope"])
+            ok = None if speedup is None else speedup >= 1.0
+            results.append({"case": case, "threads": threads, "ms": ms, "torch_over_opscope": speedup,
+                            "ok": ok})
+            rows.append([case, str(threads), fmt(ms["opscope"]), fmt(ms["torch"]), fmt(speedup, 2),
+                         ">= 1.0", verdict(ok)])
+    set_threads(OPSCOPE_DEFAULT_THREADS)
+    print_table("3. softmax over the last dim of (4096, 1000) float32 (ms/call, lower is better)",
+                ["case", "threads", "opscope", "torch", "torch/opscope", "target", "ok"], rows)
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON to PATH")
+    parser.add_argument("--only", choices=["overhead", "big", "softmax"], action="append",
+                        help="run only these sections (repeatable)")
+    args = parser.parse_args()
+    facts = machine_facts()
+    print_header(facts, "opscope op library benchmark")
+    sections = {"overhead": bench_overhead, "big": bench_big, "softmax": bench_softmax}
+    report = {"machine": facts}
+    for name, run in sections.items():
+        if not args.only or name in args.only:
+            report[name] = run()
+    rows = [r for name in sections for r in report.get(name, [])]
+    misses = [r["case"] + (f" ({r['threads']} threads)" if "threads" in r else "")
+              for r in rows if r["ok"] is False]
+    print(f"\n{len(misses)} row(s) miss their target" + (": " if misses else ".") + "; ".join(misses))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
+        print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
