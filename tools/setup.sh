@@ -6,8 +6,10 @@ set -euo pipefail
 packages=(
   build-essential cmake ccache          # compilers and the build
   python3-dev pybind11-dev              # the Python extension (Debian's /usr/bin/python3)
-  libopenblas-dev pkg-config            # CPU gemm / gemv (found through its pkg-config file)
+  libopenblas0-openmp                   # CPU gemm / gemv: OpenBLAS on OpenMP's threads (dlopen'ed)
+  libopenblas-dev pkg-config            # the pthread OpenBLAS NumPy links, and its headers
   libdlpack-dev                         # the DLPack header
+  libsleef-dev                          # vectorized exp / log / tanh / erf (pointwise ops)
   doctest-dev                           # C++ unit tests
   python3-numpy python3-pytest          # Python tests and NumPy interop
 )

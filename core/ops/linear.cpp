@@ -1,10 +1,12 @@
 // The linear-algebra family: schemas, their kernels' registrations, and the C++ entry points.
-// Kernels: core/ops/cpu/linear.cpp (dot, vdot, mv, mm, bmm and their out= forms) and
-// core/ops/composite/linear.cpp (matmul). See core/ops/linear.h for what each op does.
+// Kernels: core/ops/cpu/linear.cpp (dot, vdot, mv, mm, bmm, addmm, addmv, baddbmm and their out=
+// and in-place forms) and core/ops/composite/linear.cpp (matmul, linear, outer, ger). See
+// core/ops/linear.h for what each op does.
 //
 // Keys: the products are CPU kernels (torch 1.13 registers mv and the dot / vdot out= forms as
-// CompositeExplicitAutograd over addmv_ / fill_; here they are CPU kernels too), matmul is
-// CompositeImplicitAutograd, so its trace shows the ops it decomposes into.
+// CompositeExplicitAutograd over addmv_ / fill_; here they are CPU kernels too); matmul, linear,
+// outer and ger are CompositeImplicitAutograd, so their traces show the ops they decompose into;
+// linear.out is CompositeExplicitAutograd, as in torch.
 #include "core/ops/linear.h"
 
 #include "core/dispatch/Library.h"
@@ -23,11 +25,35 @@ Tensor mm(const Tensor& self, const Tensor& mat2);
 Tensor mm_out(const Tensor& self, const Tensor& mat2, const Tensor& out);
 Tensor bmm(const Tensor& self, const Tensor& mat2);
 Tensor bmm_out(const Tensor& self, const Tensor& mat2, const Tensor& out);
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+             const Scalar& alpha);
+Tensor addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+                 const Scalar& alpha, const Tensor& out);
+Tensor addmm_(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+              const Scalar& alpha);
+Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+             const Scalar& alpha);
+Tensor addmv_out(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                 const Scalar& alpha, const Tensor& out);
+Tensor addmv_(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+              const Scalar& alpha);
+Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+               const Scalar& alpha);
+Tensor baddbmm_out(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                   const Scalar& beta, const Scalar& alpha, const Tensor& out);
+Tensor baddbmm_(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+                const Scalar& alpha);
 }  // namespace cpu
 
 // Defined in core/ops/composite/linear.cpp.
 namespace composite {
 Tensor matmul(const Tensor& self, const Tensor& other);
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias);
+Tensor linear_out(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out);
+Tensor outer(const Tensor& self, const Tensor& vec2);
+Tensor outer_out(const Tensor& self, const Tensor& vec2, const Tensor& out);
+Tensor ger(const Tensor& self, const Tensor& vec2);
+Tensor ger_out(const Tensor& self, const Tensor& vec2, const Tensor& out);
 }  // namespace composite
 
 static Library linear_ops(Library::FRAGMENT, "aten", [](Library& m) {
@@ -55,8 +81,60 @@ static Library linear_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
   m.impl("bmm.out", kCPU, fn<&cpu::bmm_out>);
 
+  m.def("addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor");
+  m.impl("addmm", kCPU, fn<&cpu::addmm>);
+  m.def(
+      "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, "
+      "Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.impl("addmm.out", kCPU, fn<&cpu::addmm_out>);
+  m.def(
+      "addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) "
+      "-> Tensor(a!)");
+  m.impl("addmm_", kCPU, fn<&cpu::addmm_>);
+  m.def("addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor");
+  m.impl("addmv", kCPU, fn<&cpu::addmv>);
+  m.def(
+      "addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, "
+      "Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.impl("addmv.out", kCPU, fn<&cpu::addmv_out>);
+  m.def(
+      "addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) "
+      "-> Tensor(a!)");
+  m.impl("addmv_", kCPU, fn<&cpu::addmv_>);
+  m.def(
+      "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) "
+      "-> Tensor");
+  m.impl("baddbmm", kCPU, fn<&cpu::baddbmm>);
+  m.def(
+      "baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, "
+      "Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.impl("baddbmm.out", kCPU, fn<&cpu::baddbmm_out>);
+  m.def(
+      "baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, "
+      "Scalar alpha=1) -> Tensor(a!)");
+  m.impl("baddbmm_", kCPU, fn<&cpu::baddbmm_>);
+
+  constexpr DispatchKey kImplicit = DispatchKey::CompositeImplicitAutograd;
   m.def("matmul(Tensor self, Tensor other) -> Tensor");
-  m.impl("matmul", DispatchKey::CompositeImplicitAutograd, fn<&composite::matmul>);
+  m.impl("matmul", kImplicit, fn<&composite::matmul>);
+  m.def("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor");
+  m.impl("linear", kImplicit, fn<&composite::linear>);
+  m.def(
+      "linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) "
+      "-> Tensor(a!)",
+      kFunction);
+  m.impl("linear.out", DispatchKey::CompositeExplicitAutograd, fn<&composite::linear_out>);
+  m.def("outer(Tensor self, Tensor vec2) -> Tensor");
+  m.impl("outer", kImplicit, fn<&composite::outer>);
+  m.def("outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  m.impl("outer.out", kImplicit, fn<&composite::outer_out>);
+  m.def("ger(Tensor self, Tensor vec2) -> Tensor");
+  m.impl("ger", kImplicit, fn<&composite::ger>);
+  m.def("ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  m.impl("ger.out", kImplicit, fn<&composite::ger_out>);
 });
 
 // --- entry points ------------------------------------------------------------------------------
@@ -111,6 +189,88 @@ Tensor bmm_out(const Tensor& self, const Tensor& mat2, const Tensor& out) {
 Tensor matmul(const Tensor& self, const Tensor& other) {
   static const auto op = typed_op<Binary>("aten::matmul");
   return op.call(self, other);
+}
+
+namespace {
+using AddProduct = Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
+                          const Scalar&);
+using AddProductOut = Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
+                             const Scalar&, const Tensor&);
+}  // namespace
+
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+             const Scalar& alpha) {
+  static const auto op = typed_op<AddProduct>("aten::addmm");
+  return op.call(self, mat1, mat2, beta, alpha);
+}
+Tensor addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+                 const Scalar& alpha, const Tensor& out) {
+  static const auto op = typed_op<AddProductOut>("aten::addmm.out");
+  return op.call(self, mat1, mat2, beta, alpha, out);
+}
+Tensor addmm_(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+              const Scalar& alpha) {
+  static const auto op = typed_op<AddProduct>("aten::addmm_");
+  return op.call(self, mat1, mat2, beta, alpha);
+}
+Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+             const Scalar& alpha) {
+  static const auto op = typed_op<AddProduct>("aten::addmv");
+  return op.call(self, mat, vec, beta, alpha);
+}
+Tensor addmv_out(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                 const Scalar& alpha, const Tensor& out) {
+  static const auto op = typed_op<AddProductOut>("aten::addmv.out");
+  return op.call(self, mat, vec, beta, alpha, out);
+}
+Tensor addmv_(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+              const Scalar& alpha) {
+  static const auto op = typed_op<AddProduct>("aten::addmv_");
+  return op.call(self, mat, vec, beta, alpha);
+}
+Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+               const Scalar& alpha) {
+  static const auto op = typed_op<AddProduct>("aten::baddbmm");
+  return op.call(self, batch1, batch2, beta, alpha);
+}
+Tensor baddbmm_out(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                   const Scalar& beta, const Scalar& alpha, const Tensor& out) {
+  static const auto op = typed_op<AddProductOut>("aten::baddbmm.out");
+  return op.call(self, batch1, batch2, beta, alpha, out);
+}
+Tensor baddbmm_(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+                const Scalar& alpha) {
+  static const auto op = typed_op<AddProduct>("aten::baddbmm_");
+  return op.call(self, batch1, batch2, beta, alpha);
+}
+
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  static const auto op =
+      typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&)>("aten::linear");
+  return op.call(input, weight, bias);
+}
+Tensor linear_out(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                  const Tensor& out) {
+  static const auto op =
+      typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&)>(
+          "aten::linear.out");
+  return op.call(input, weight, bias, out);
+}
+Tensor outer(const Tensor& self, const Tensor& vec2) {
+  static const auto op = typed_op<Binary>("aten::outer");
+  return op.call(self, vec2);
+}
+Tensor outer_out(const Tensor& self, const Tensor& vec2, const Tensor& out) {
+  static const auto op = typed_op<BinaryOut>("aten::outer.out");
+  return op.call(self, vec2, out);
+}
+Tensor ger(const Tensor& self, const Tensor& vec2) {
+  static const auto op = typed_op<Binary>("aten::ger");
+  return op.call(self, vec2);
+}
+Tensor ger_out(const Tensor& self, const Tensor& vec2, const Tensor& out) {
+  static const auto op = typed_op<BinaryOut>("aten::ger.out");
+  return op.call(self, vec2, out);
 }
 
 }  // namespace ops

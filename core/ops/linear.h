@@ -1,4 +1,5 @@
-// Linear algebra products: dot, vdot, mv, mm, bmm, and matmul, which picks one of them.
+// Linear algebra products: dot, vdot, mv, mm, bmm, their scaled-and-added forms addmv, addmm,
+// baddbmm; outer / ger; linear; and matmul, which picks one of the products.
 //
 // Semantically each op contracts the last dim of its first operand with the first matrix dim of
 // its second: dot (K)·(K) -> (), mv (M,K)·(K) -> (M), mm (M,K)·(K,N) -> (M,N), bmm the same per
@@ -6,7 +7,8 @@
 // over K = 0 gives zeros. matmul is numpy's matmul: it looks at the operands' dims and
 // decomposes into the others, broadcasting batch dims — see Note [How matmul decomposes].
 //
-// In implementation terms, float32 / float64 run on OpenBLAS (cblas gemm / gemv / dot), reading
+// In implementation terms, float32 / float64 run on OpenBLAS (cblas gemm / gemv / dot, through
+// core/runtime/Blas.h, which picks the kernels for this CPU), reading
 // transposed or row-strided operands in place through BLAS's trans / lda arguments and copying
 // (clone) only operands BLAS cannot describe; the other dtypes run on opscope's own loops
 // (accumulating float16 / bfloat16 in float, integers with wrap-around like torch).
@@ -29,8 +31,18 @@
 //                       _unsafe_view
 // except that a 3-D · 2-D product whose operand is a batch of transposed matrices (strides
 // (n*m, 1, n) with last stride != 1) is not folded, since folding would copy: it takes bmm.
+//
+// Note [How linear decomposes]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As PyTorch 1.13's at::native::linear, so that traces match torch's:
+//   2-D input with bias              t(weight), addmm(bias, input, weight^T)
+//   contiguous 3-D input with bias   t(weight), view(input, (B*M, K)), addmm, view back
+//   otherwise                        t(weight), matmul(input, weight^T), then add_(bias)
+// linear.out: addmm.out for a 2-D input with bias; otherwise matmul, copy into out, add_(bias)
+// (torch calls matmul.out there, which opscope does not have).
 #pragma once
 
+#include "core/runtime/Scalar.h"
 #include "core/tensor/Tensor.h"
 
 namespace opscope::ops {
@@ -64,6 +76,62 @@ Tensor mm_out(const Tensor& self, const Tensor& mat2, const Tensor& out);
 Tensor bmm(const Tensor& self, const Tensor& mat2);
 // bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)
 Tensor bmm_out(const Tensor& self, const Tensor& mat2, const Tensor& out);
+
+// addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+// self broadcastable to (M,N), mat1 (M,K), mat2 (K,N) -> beta * self + alpha * mat1 · mat2 (M,N).
+// beta = 0 ignores self (NaN there does not propagate); K = 0 gives beta * self.
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
+             const Scalar& alpha = 1);
+// addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1,
+//           Tensor(a!) out) -> Tensor(a!)
+Tensor addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+                 const Scalar& alpha, const Tensor& out);
+// addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
+// self (M,N) exactly.
+Tensor addmm_(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
+              const Scalar& alpha = 1);
+
+// addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+// self (M), (1) or (), mat (M,K), vec (K) -> beta * self + alpha * mat · vec (M), in vec's dtype.
+Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
+             const Scalar& alpha = 1);
+// addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1,
+//           Tensor(a!) out) -> Tensor(a!)
+Tensor addmv_out(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                 const Scalar& alpha, const Tensor& out);
+// addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
+Tensor addmv_(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
+              const Scalar& alpha = 1);
+
+// baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+// self broadcastable to (B,M,N), batch1 (B,M,K), batch2 (B,K,N) -> (B,M,N) in batch2's dtype.
+Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+               const Scalar& beta = 1, const Scalar& alpha = 1);
+// baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1,
+//             Tensor(a!) out) -> Tensor(a!)
+Tensor baddbmm_out(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                   const Scalar& beta, const Scalar& alpha, const Tensor& out);
+// baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)
+//   -> Tensor(a!)
+Tensor baddbmm_(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                const Scalar& beta = 1, const Scalar& alpha = 1);
+
+// linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
+// input (*, K), weight (N,K), bias (N) or broadcastable -> (*, N) = input · weight^T + bias.
+// See Note [How linear decomposes].
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = {});
+// linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)
+Tensor linear_out(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out);
+
+// outer(Tensor self, Tensor vec2) -> Tensor
+// self (M), vec2 (N) -> (M,N) = self.reshape(M, 1) * vec2, with mul's type promotion.
+Tensor outer(const Tensor& self, const Tensor& vec2);
+// outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)
+Tensor outer_out(const Tensor& self, const Tensor& vec2, const Tensor& out);
+// ger(Tensor self, Tensor vec2) -> Tensor: outer's old name, calls it.
+Tensor ger(const Tensor& self, const Tensor& vec2);
+// ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)
+Tensor ger_out(const Tensor& self, const Tensor& vec2, const Tensor& out);
 
 // matmul(Tensor self, Tensor other) -> Tensor
 // (*b1, n, k) · (*b2, k, m) -> (broadcast(b1, b2), n, m); a 1-D operand loses its dim after.

@@ -3,6 +3,8 @@
 #include <pybind11/stl.h>
 
 #include "core/python/python_common.h"
+#include "core/runtime/Blas.h"
+#include "core/runtime/Parallel.h"
 
 namespace py = pybind11;
 
@@ -21,11 +23,26 @@ void init_runtime_functions(py::module_& m) {
   }, py::arg("seed"), "Seeds the default CPU generator; returns it.");
   m.def("seed", [] { return default_generator()->seed_randomly(); });
   m.def("initial_seed", [] { return default_generator()->seed(); });
-  m.def("get_num_threads", [] { return omp_get_max_threads(); });
-  m.def("set_num_threads", [](int n) {
-    OPSCOPE_CHECK(n > 0, "Number of threads must be positive, got ", n);
-    omp_set_num_threads(n);
-  });
+  m.def("get_num_threads", [] { return opscope::get_num_threads(); });
+  m.def("set_num_threads", [](int n) { opscope::set_num_threads(n); },
+        "Sets the threads of opscope's OpenMP loops and of its OpenBLAS products.");
+  m.def("_blas_info", [] {
+    blas::Info i = blas::info();
+    py::dict d;
+    d["library"] = i.library;
+    d["library_why"] = i.library_why;
+    d["corename"] = i.corename;
+    d["config"] = i.config;
+    d["requested_coretype"] = i.requested;
+    d["reason"] = i.reason;
+    d["cpu_features"] = i.cpu_features;
+    d["threading"] = i.threading;
+    d["num_threads"] = i.num_threads;
+    d["shared"] = i.shared;
+    d["note"] = i.note;
+    d["text"] = blas::info_text();
+    return d;
+  }, "Which OpenBLAS opscope loaded (loading it now if needed), its kernel family and why.");
   m.def("_allocator_stats", [](const std::string& device) {
     AllocatorStats s = get_allocator(Device::parse(device).type)->stats();
     py::dict d;

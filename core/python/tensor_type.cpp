@@ -347,6 +347,25 @@ PyObject* nb_pow(PyObject* a, PyObject* b, PyObject* mod) {
     Py_RETURN_NOTIMPLEMENTED;
   });
 }
+// `t // u`, `t % u`, `t << u`, `t >> u` and their reflected forms (`2 // t`): floor_divide,
+// remainder and the bit shifts, a Python number wrapped like torch's (see core/ops/pointwise.h).
+template <const char* Name>
+PyObject* binary_tensor_op(PyObject* a, PyObject* b) {
+  static const auto f = op<TT>(Name);
+  return binary(a, b, [](const Tensor& x, const Tensor& y, bool) { return f.call(x, y); });
+}
+constexpr char kFloorDivide[] = "aten::floor_divide";
+constexpr char kRemainder[] = "aten::remainder.Tensor";
+constexpr char kLeftShift[] = "aten::bitwise_left_shift.Tensor";
+constexpr char kRightShift[] = "aten::bitwise_right_shift.Tensor";
+PyObject* nb_abs(PyObject* a) {
+  static const auto abs = op<Tensor(const Tensor&)>("aten::abs");
+  return guarded([&] { return wrap(abs.call(unwrap(a))); });
+}
+// `t //= u`, `t %= u`, `t <<= u`, `t >>= u`
+template <const char* Name>
+PyObject* inplace_tensor_op(PyObject* a, PyObject* b);
+
 // `t & u` runs bitwise_and.Tensor, `t & 1` and `1 & t` bitwise_and.Scalar (torch's __and__).
 template <const char* Name>
 PyObject* bitwise(PyObject* a, PyObject* b) {
@@ -436,6 +455,16 @@ PyObject* nb_ipow(PyObject* a, PyObject* b, PyObject* mod) {
   if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
   return inplace_tensor_or_scalar<kPowInplace>(a, b);
 }
+
+template <const char* Name>
+PyObject* inplace_tensor_op(PyObject* a, PyObject* b) {
+  static const auto f = op<TT>(Name);
+  return inplace(a, b, [](const Tensor& x, const Tensor& y) { f.call(x, y); });
+}
+constexpr char kFloorDivideInplace[] = "aten::floor_divide_.Tensor";
+constexpr char kRemainderInplace[] = "aten::remainder_.Tensor";
+constexpr char kLeftShiftInplace[] = "aten::bitwise_left_shift_.Tensor";
+constexpr char kRightShiftInplace[] = "aten::bitwise_right_shift_.Tensor";
 
 // Conversions of one-element tensors.
 Scalar single_value(PyObject* self, const char* what) {
@@ -547,6 +576,15 @@ void init_tensor_type(py::module_& m) {
       {Py_nb_true_divide, reinterpret_cast<void*>(nb_truediv)},
       {Py_nb_matrix_multiply, reinterpret_cast<void*>(nb_matmul)},
       {Py_nb_power, reinterpret_cast<void*>(nb_pow)},
+      {Py_nb_floor_divide, reinterpret_cast<void*>(binary_tensor_op<kFloorDivide>)},
+      {Py_nb_remainder, reinterpret_cast<void*>(binary_tensor_op<kRemainder>)},
+      {Py_nb_lshift, reinterpret_cast<void*>(binary_tensor_op<kLeftShift>)},
+      {Py_nb_rshift, reinterpret_cast<void*>(binary_tensor_op<kRightShift>)},
+      {Py_nb_absolute, reinterpret_cast<void*>(nb_abs)},
+      {Py_nb_inplace_floor_divide, reinterpret_cast<void*>(inplace_tensor_op<kFloorDivideInplace>)},
+      {Py_nb_inplace_remainder, reinterpret_cast<void*>(inplace_tensor_op<kRemainderInplace>)},
+      {Py_nb_inplace_lshift, reinterpret_cast<void*>(inplace_tensor_op<kLeftShiftInplace>)},
+      {Py_nb_inplace_rshift, reinterpret_cast<void*>(inplace_tensor_op<kRightShiftInplace>)},
       {Py_nb_negative, reinterpret_cast<void*>(nb_neg)},
       {Py_nb_positive, reinterpret_cast<void*>(nb_pos)},
       {Py_nb_invert, reinterpret_cast<void*>(nb_invert)},

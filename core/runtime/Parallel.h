@@ -19,6 +19,14 @@
 
 namespace opscope {
 
+// opscope's thread count (torch.get_num_threads / set_num_threads): OpenMP's, starting from
+// OMP_NUM_THREADS. set_num_threads sets the OpenBLAS products' count too (core/runtime/Blas.cpp,
+// Note [One thread pool]).
+inline int get_num_threads() {
+  return omp_get_max_threads();
+}
+void set_num_threads(int n);
+
 // PyTorch's at::internal::GRAIN_SIZE: below this many elements an op runs on one thread.
 constexpr int64_t kGrainSize = 32768;
 

@@ -180,6 +180,11 @@ def check_result(name, schema, positional, keywords, result):
             if annotated:
                 assert all(storage_base(x) == storage_base(annotated[0]) for x in r), f"{name}: not views"
             continue
+        plain = {"bool": bool, "int": int, "float": float, "Scalar": (bool, int, float, complex)}
+        kind = ret.split()[0]
+        if kind in plain:
+            assert isinstance(r, plain[kind]), f"{name} returned {type(r).__name__}, schema says {kind}"
+            continue
         assert isinstance(r, opscope.Tensor), f"{name} returned {type(r).__name__}"
         if alias and alias.group(1).endswith("!"):
             assert r is annotated[0], f"{name} must return its {alias.group(1)} argument itself"

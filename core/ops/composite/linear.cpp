@@ -1,12 +1,15 @@
-// matmul, the CompositeImplicitAutograd kernel (declared and registered in
-// core/ops/linear.cpp). It decomposes exactly as PyTorch 1.13's at::native::matmul
-// (_matmul_impl without out=), calling every child op through ops:: so the trace shows the same
-// sequence as torch's. See Note [How matmul decomposes] in core/ops/linear.h.
+// The composite kernels of the linear family (declared and registered in core/ops/linear.cpp):
+// matmul, linear, outer and ger (CompositeImplicitAutograd) and linear.out
+// (CompositeExplicitAutograd). Each decomposes exactly as PyTorch 1.13's at::native function,
+// calling every child op through ops:: so the trace shows the same sequence as torch's. See
+// Notes [How matmul decomposes] and [How linear decomposes] in core/ops/linear.h.
 #include <algorithm>
 
 #include "core/ops/copy.h"
+#include "core/ops/elementwise.h"
 #include "core/ops/linear.h"
 #include "core/ops/views.h"
+#include "core/tensor/TensorIterator.h"
 
 namespace opscope::composite {
 
@@ -110,6 +113,66 @@ Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
   if (dim_tensor1 > 1) output_shape.push_back(n);
   if (dim_tensor2 > 1) output_shape.push_back(p);
   return ops::_unsafe_view(ops::bmm(tensor1_expanded, tensor2_expanded), output_shape);
+}
+
+// --- linear --------------------------------------------------------------------------------------
+
+// input (*, K), weight (N,K), bias broadcastable to (*, N) -> (*, N).
+// See Note [How linear decomposes].
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  if (input.dim() == 2 && bias.defined()) return ops::addmm(bias, input, ops::t(weight));
+  if (bias.defined() && input.dim() == 3 && input.is_contiguous()) {
+    // One addmm over the B*M rows (torch: "hit the fused path for contiguous 3D input").
+    const Tensor weight_t = ops::t(weight);
+    IntArrayRef sizes = input.sizes();
+    const Tensor result =
+        ops::addmm(bias, ops::view(input, {sizes[0] * sizes[1], sizes[2]}), weight_t);
+    return ops::view(result, {sizes[0], sizes[1], result.size(1)});
+  }
+  Tensor output = ops::matmul(input, ops::t(weight));
+  if (bias.defined()) ops::add_(output, bias);
+  return output;
+}
+
+Tensor linear_out(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                  const Tensor& out) {
+  if (input.dim() == 2 && bias.defined())
+    return ops::addmm_out(bias, input, ops::t(weight), 1, 1, out);
+  const Tensor product = ops::matmul(input, ops::t(weight));
+  resize_output(out, product.sizes());
+  ops::copy_(out, product);
+  if (bias.defined()) ops::add_(out, bias);
+  return out;
+}
+
+// --- outer, ger ----------------------------------------------------------------------------------
+
+namespace {
+// torch's check_1d.
+void check_1d(const Tensor& t, const char* arg, const char* fn) {
+  OPSCOPE_CHECK(t.dim() == 1, fn, ": Expected 1-D argument ", arg, ", but got ", t.dim(), "-D");
+}
+}  // namespace
+
+// self (M), vec2 (N) -> (M,N): a column times a row, broadcast by mul.
+Tensor outer(const Tensor& self, const Tensor& vec2) {
+  check_1d(self, "self", "outer");
+  check_1d(vec2, "vec2", "outer");
+  return ops::mul(ops::reshape(self, {self.size(0), 1}), vec2);
+}
+
+Tensor outer_out(const Tensor& self, const Tensor& vec2, const Tensor& out) {
+  check_1d(self, "self", "outer");
+  check_1d(vec2, "vec2", "outer");
+  return ops::mul_out(out, ops::reshape(self, {self.size(0), 1}), vec2);
+}
+
+Tensor ger(const Tensor& self, const Tensor& vec2) {
+  return ops::outer(self, vec2);
+}
+
+Tensor ger_out(const Tensor& self, const Tensor& vec2, const Tensor& out) {
+  return ops::outer_out(self, vec2, out);
 }
 
 }  // namespace opscope::composite

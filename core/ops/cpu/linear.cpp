@@ -1,5 +1,5 @@
-// CPU kernels of dot, vdot, mv, mm, bmm and their out= forms (declared and registered in
-// core/ops/linear.cpp).
+// CPU kernels of dot, vdot, mv, mm, bmm, addmm, addmv, baddbmm and their out= / in-place forms
+// (declared and registered in core/ops/linear.cpp; the product engines are in core/ops/cpu/gemm.h).
 //
 // Checks follow torch 1.13 (LinearAlgebra.cpp, Blas.cpp) in order and wording. Which message a
 // dtype mismatch gives depends on which operand torch reads first in its kernel:
@@ -9,25 +9,26 @@
 //        self: "expected <self> but found <mat2>"; larger ones run addmm_impl_cpu_ per batch
 //        entry: "expected <mat2> but found <self>"
 //   dot  checks dims, then dtypes, then sizes, before any arithmetic.
-// Empty results return before any dtype check; K = 0 gives zeros (through zero_, as torch).
+//   addmm / addmv / baddbmm: the structured ops' meta checks first ("self and mat2 must have the
+//        same dtype", "mat1 must be a matrix, got 1-D tensor", "size mismatch, got ..."), then
+//        self is expanded (expand's errors), then the kernel's; baddbmm expands before any check.
+// Empty results return before any dtype check; K = 0 gives zeros (through zero_, as torch), or
+// beta * self for the add forms; beta = 0 never reads self.
 //
 // float32 / float64 go to OpenBLAS; see blas_layout for which strided operands it reads in
 // place. Other dtypes (and torch's small-bmm path) use gemm_loop. (torch 1.13 has no float16
 // CPU kernel for these ops — "addmm_impl_cpu_" not implemented for 'Half' — opscope computes
 // them, accumulating in float.)
-#include <algorithm>
-#include <climits>
-#include <vector>
-
-#include <cblas.h>
-
-#include "core/runtime/Parallel.h"
-
+#include "core/ops/linear.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/factory_util.h"
-#include "core/ops/linear.h"
+#include "core/ops/cpu/gemm.h"
+#include "core/ops/elementwise.h"
+#include "core/ops/views.h"
 
 namespace opscope::cpu {
+
+using namespace gemm;  // gemm_loop, gemm_blas and their operand types (core/ops/cpu/gemm.h)
 
 namespace {
 
@@ -47,8 +48,7 @@ void check_supported(ScalarType t, std::string_view name) {
 // A structured out= kernel's dtype check.
 void check_out_dtype(const Tensor& out, ScalarType expected) {
   OPSCOPE_CHECK(out.dtype() == expected, "Expected out tensor to have dtype ",
-                typemeta_name(expected), ", but got ",
-                typemeta_name(out.dtype()), " instead");
+                typemeta_name(expected), ", but got ", typemeta_name(out.dtype()), " instead");
 }
 
 // torch's resize_output: an out= tensor of another shape takes the result's shape (contiguous),
@@ -67,153 +67,39 @@ void resize_out(const Tensor& out, IntArrayRef sizes) {
   impl->set_geometry(sizes, contiguous_strides(sizes), offset);
 }
 
-// --- the loop kernel -----------------------------------------------------------------------------
-
-// Accumulator of gemm_loop: float for half / bfloat16, uint64 for integers (wrap-around
-// arithmetic, so int8 100*100*3 is 48 as in torch, without signed overflow), T otherwise.
-template <typename T>
-using loop_acc_t = std::conditional_t<
-    std::is_integral_v<T>, uint64_t,
-    std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float, T>>;
-
-// A matrix operand as strided memory: element (b, r, c) at data[b*sb + r*s0 + c*s1].
-template <typename T>
-struct Strided {
-  T* data;
-  int64_t sb, s0, s1;
-  T& at(int64_t b, int64_t r, int64_t c) const { return data[b * sb + r * s0 + c * s1]; }
-};
-
-// C[b] (M,N) = A[b] (M,K) · B[b] (K,N) for b < batch, i-k-j order: each row of C is built in a
-// row of accumulators while the rows of B stream past. Rows are split between threads.
-template <typename T>
-void gemm_loop(int64_t batch, int64_t M, int64_t N, int64_t K, Strided<const T> A,
-               Strided<const T> B, Strided<T> C) {
-  using Acc = loop_acc_t<T>;
-  int64_t rows = batch * M;
-  // Threads only above ~1M multiply-adds: a grain of that many rows' worth of work.
-  int64_t grain = std::max<int64_t>(1, (int64_t(1) << 20) / std::max<int64_t>(N * K, 1));
-  parallel_for(0, rows, grain, [&](int64_t first, int64_t last) {
-    std::vector<Acc> acc(static_cast<size_t>(N));
-    for (int64_t row = first; row < last; ++row) {
-      int64_t b = row / M, i = row % M;
-      std::fill(acc.begin(), acc.end(), Acc(0));
-      for (int64_t k = 0; k < K; ++k) {
-        Acc a = static_cast<Acc>(A.at(b, i, k));
-        const T* brow = &B.at(b, k, 0);
-        if (B.s1 == 1) {
-          for (int64_t j = 0; j < N; ++j) acc[j] += a * static_cast<Acc>(brow[j]);
-        } else {
-          for (int64_t j = 0; j < N; ++j) acc[j] += a * static_cast<Acc>(brow[j * B.s1]);
-        }
-      }
-      for (int64_t j = 0; j < N; ++j) C.at(b, i, j) = static_cast<T>(acc[j]);
-    }
-  });
-}
-
-template <typename T>
-Strided<const T> strided3(const Tensor& t) {  // (B, R, C)
-  return {t.data_ptr<const T>(), t.stride(0), t.stride(1), t.stride(2)};
-}
-template <typename T>
-Strided<const T> strided2(const Tensor& t) {  // (R, C) as one batch entry
-  return {t.data_ptr<const T>(), 0, t.stride(0), t.stride(1)};
-}
-
-// --- BLAS
-// ------------------------------------------------------------------------------------------
-
-bool fits_blas(int64_t v) {
-  return v >= 0 && v <= INT_MAX;
-}
-
-// How BLAS can read a (rows, cols) operand with strides (s0, s1) in place, if it can:
-//   row-major:    element (r, c) at r*ld + c  -> NoTrans, ld = s0   (needs s1 == 1, ld >= cols)
-//   column-major: element (r, c) at r + c*ld  -> Trans,   ld = s1   (needs s0 == 1, ld >= rows)
-// A dim of size 1 never moves, so its stride is free. Anything else (expanded, sliced with a
-// step) is cloned to row-major first.
-struct BlasLayout {
-  CBLAS_TRANSPOSE trans;
-  int64_t ld;
-};
-std::optional<BlasLayout> blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1) {
-  std::optional<BlasLayout> r;
-  if ((cols == 1 || s1 == 1) && (rows == 1 || s0 >= std::max<int64_t>(1, cols)))
-    r = BlasLayout{CblasNoTrans, rows == 1 ? std::max<int64_t>(1, cols) : s0};
-  else if ((rows == 1 || s0 == 1) && (cols == 1 || s1 >= std::max<int64_t>(1, rows)))
-    r = BlasLayout{CblasTrans, cols == 1 ? std::max<int64_t>(1, rows) : s1};
-  if (r && !fits_blas(r->ld)) r.reset();
-  return r;
-}
-CBLAS_TRANSPOSE flip(CBLAS_TRANSPOSE t) {
-  return t == CblasNoTrans ? CblasTrans : CblasNoTrans;
-}
-
-template <typename T>
-void cblas_gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t M, int64_t N, int64_t K, const T* A,
-                int64_t lda, const T* B, int64_t ldb, T* C, int64_t ldc) {
-  auto i = [](int64_t v) { return static_cast<blasint>(v); };
-  if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, ta, tb, i(M), i(N), i(K), 1.0f, A, i(lda), B, i(ldb), 0.0f, C,
-                i(ldc));
-  else
-    cblas_dgemm(CblasRowMajor, ta, tb, i(M), i(N), i(K), 1.0, A, i(lda), B, i(ldb), 0.0, C, i(ldc));
-}
-
-// result (M,N) = a (M,K) · b (K,N) on BLAS, a and b 2-D views of one batch entry.
-template <typename T>
-void gemm_blas(const Tensor& result, const Tensor& a, const Tensor& b) {
-  int64_t M = a.size(0), K = a.size(1), N = b.size(1);
-  OPSCOPE_CHECK(fits_blas(M) && fits_blas(N) && fits_blas(K), "mm: sizes ", M, "x", K, " and ", K,
-                "x", N, " are too large for BLAS");
-  Tensor A = a, B = b;
-  auto la = blas_layout(M, K, A.stride(0), A.stride(1));
-  if (!la) {
-    A = ops::clone(a, ops::kContiguousFormat);
-    la = blas_layout(M, K, A.stride(0), A.stride(1));
-  }
-  auto lb = blas_layout(K, N, B.stride(0), B.stride(1));
-  if (!lb) {
-    B = ops::clone(b, ops::kContiguousFormat);
-    lb = blas_layout(K, N, B.stride(0), B.stride(1));
-  }
-  auto lc = blas_layout(M, N, result.stride(0), result.stride(1));
-  if (lc && lc->trans == CblasNoTrans) {
-    cblas_gemm<T>(la->trans, lb->trans, M, N, K, A.data_ptr<T>(), la->ld, B.data_ptr<T>(), lb->ld,
-                  result.data_ptr<T>(), lc->ld);
-  } else if (lc) {
-    // A column-major result: compute its transpose, C^T (N,M) = B^T · A^T, row-major.
-    cblas_gemm<T>(flip(lb->trans), flip(la->trans), N, M, K, B.data_ptr<T>(), lb->ld,
-                  A.data_ptr<T>(), la->ld, result.data_ptr<T>(), lc->ld);
-  } else {
-    Tensor tmp = make_empty(std::array<int64_t, 2>{M, N}, result.dtype(), result.device());
-    cblas_gemm<T>(la->trans, lb->trans, M, N, K, A.data_ptr<T>(), la->ld, B.data_ptr<T>(), lb->ld,
-                  tmp.data_ptr<T>(), std::max<int64_t>(N, 1));
-    ops::copy_(result, tmp);
-  }
+bool is_zero(const Scalar& s) {
+  return s.to_double() == 0.0;
 }
 
 // --- shared bodies -------------------------------------------------------------------------------
 
-// result (M,N) = m1 (M,K) · m2 (K,N): torch's addmm_impl_cpu_ with beta = 0, alpha = 1.
-void addmm_impl(const Tensor& result, const Tensor& m1, const Tensor& m2) {
+// result (M,N) = beta * self + alpha * m1 (M,K) · m2 (K,N): torch's addmm_impl_cpu_. self is
+// result's shape already (expanded), or result itself; beta = 0 never reads it.
+void addmm_impl(const Tensor& result, const Tensor& self, const Tensor& m1, const Tensor& m2,
+                const Scalar& beta, const Scalar& alpha) {
   if (result.numel() == 0) return;
-  if (m1.size(1) == 0) {
-    ops::zero_(result);
+  if (m1.size(1) == 0) {  // K = 0: beta * self
+    if (is_zero(beta)) {
+      ops::zero_(result);
+    } else {
+      if (!self.is_same(result)) ops::copy_(result, self);
+      ops::mul_(result, beta);
+    }
     return;
   }
+  if (!is_zero(beta) && !self.is_same(result)) ops::copy_(result, self);
   ScalarType R = result.dtype();
   check_supported(R, "addmm_impl_cpu_");
   check_read_as(R, m2.dtype());
   check_read_as(R, m1.dtype());
   dispatch_dtype(R, "addmm_impl_cpu_", [&]<typename T>() {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      gemm_blas<T>(result, m1, m2);
+      gemm_blas<T>(result, m1, m2, alpha.to<T>(), beta.to<T>());
     } else if constexpr (!std::is_same_v<T, bool>) {
       Tensor r = result;
       gemm_loop<T>(1, m1.size(0), m2.size(1), m1.size(1), strided2<T>(m1), strided2<T>(m2),
-                   {r.data_ptr<T>(), 0, r.stride(0), r.stride(1)});
+                   {r.data_ptr<T>(), 0, r.stride(0), r.stride(1)}, to_acc<T>(alpha),
+                   to_acc<T>(beta));
     }
   });
 }
@@ -235,75 +121,98 @@ void check_mv_args(const Tensor& self, const Tensor& vec) {
                 self.size(0), "x", self.size(1), ",", vec.size(0));
 }
 
-// result (M) = self (M,K) · vec (K): torch's addmv_out_cpu with beta = 0.
-void addmv_impl(const Tensor& result, const Tensor& self, const Tensor& vec) {
-  if (self.numel() == 0) {
-    ops::zero_(result);
+// result (M) = beta * self + alpha * mat (M,K) · vec (K): torch's addmv_out_cpu. self is (M)
+// already (expanded), or result itself; beta = 0 never reads it.
+void addmv_impl(const Tensor& result, const Tensor& self, const Tensor& mat, const Tensor& vec,
+                const Scalar& beta, const Scalar& alpha) {
+  if (mat.numel() == 0) {
+    if (is_zero(beta)) {
+      ops::zero_(result);
+    } else {
+      if (!self.is_same(result)) ops::copy_(result, self);
+      ops::mul_(result, beta);
+    }
     return;
   }
-  ScalarType R = self.dtype();
+  if (!is_zero(beta) && !self.is_same(result)) ops::copy_(result, self);
+  if (result.numel() == 0) return;
+  ScalarType R = mat.dtype();
   check_supported(R, "addmv_impl_cpu");
   check_read_as(R, vec.dtype());
   check_read_as(R, result.dtype());
-  int64_t M = self.size(0), K = self.size(1);
+  int64_t M = mat.size(0), K = mat.size(1);
   dispatch_dtype(R, "addmv_impl_cpu", [&]<typename T>() {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      auto la = blas_layout(M, K, self.stride(0), self.stride(1));
-      Tensor A = la ? self : ops::clone(self, ops::kContiguousFormat);
+      auto la = blas_layout(M, K, mat.stride(0), mat.stride(1));
+      Tensor A = la ? mat : ops::clone(mat, ops::kContiguousFormat);
       if (!la) la = blas_layout(M, K, A.stride(0), A.stride(1));
       Tensor x = vec.stride(0) > 0 || K == 1 ? vec : ops::clone(vec, ops::kContiguousFormat);
       int64_t incx = K == 1 ? 1 : x.stride(0);
-      Tensor y = result.stride(0) > 0 || M == 1 ? result : make_empty(std::array<int64_t, 1>{M}, R);
+      T a = alpha.to<T>(), b = beta.to<T>();
+      Tensor y = result.stride(0) > 0 || M == 1 ? result
+                 : b == T(0)                    ? make_empty(std::array<int64_t, 1>{M}, R)
+                                                : ops::clone(result, ops::kContiguousFormat);
       int64_t incy = M == 1 ? 1 : y.stride(0);
       OPSCOPE_CHECK(fits_blas(M) && fits_blas(K) && fits_blas(incx) && fits_blas(incy),
                     "mv: sizes too large for BLAS");
-      auto i = [](int64_t v) { return static_cast<blasint>(v); };
+      auto i = [](int64_t v) { return static_cast<int>(v); };
       // Trans: the matrix BLAS sees is A^T (K,M) row-major; it multiplies by its transpose, A.
-      bool nt = la->trans == CblasNoTrans;
+      bool nt = la->trans == blas::NoTrans;
       if constexpr (std::is_same_v<T, float>)
-        cblas_sgemv(CblasRowMajor, la->trans, i(nt ? M : K), i(nt ? K : M), 1.0f,
-                    A.data_ptr<float>(), i(la->ld), x.data_ptr<float>(), i(incx), 0.0f,
-                    y.data_ptr<float>(), i(incy));
+        blas::sgemv(blas::RowMajor, la->trans, i(nt ? M : K), i(nt ? K : M), a, A.data_ptr<float>(),
+                    i(la->ld), x.data_ptr<float>(), i(incx), b, y.data_ptr<float>(), i(incy));
       else
-        cblas_dgemv(CblasRowMajor, la->trans, i(nt ? M : K), i(nt ? K : M), 1.0,
-                    A.data_ptr<double>(), i(la->ld), x.data_ptr<double>(), i(incx), 0.0,
+        blas::dgemv(blas::RowMajor, la->trans, i(nt ? M : K), i(nt ? K : M), a,
+                    A.data_ptr<double>(), i(la->ld), x.data_ptr<double>(), i(incx), b,
                     y.data_ptr<double>(), i(incy));
       if (!y.is_same(result)) ops::copy_(result, y);
     } else if constexpr (!std::is_same_v<T, bool>) {
       // A matrix-matrix product with N = 1: vec is a (K,1) column, result an (M,1) column.
       Tensor r = result;
-      gemm_loop<T>(1, M, 1, K, strided2<T>(self), {vec.data_ptr<const T>(), 0, vec.stride(0), 0},
-                   {r.data_ptr<T>(), 0, r.stride(0), 0});
+      gemm_loop<T>(1, M, 1, K, strided2<T>(mat), {vec.data_ptr<const T>(), 0, vec.stride(0), 0},
+                   {r.data_ptr<T>(), 0, r.stride(0), 0}, to_acc<T>(alpha), to_acc<T>(beta));
     }
   });
 }
 
-// result (B,M,N) = batch1 (B,M,K) · batch2 (B,K,N): torch's bmm_out_or_baddbmm_.
-void bmm_impl(const Tensor& result, const Tensor& batch1, const Tensor& batch2) {
+// result (B,M,N) = beta * result + alpha * batch1 (B,M,K) · batch2 (B,K,N): torch's
+// bmm_out_or_baddbmm_ (for baddbmm, result holds self already unless beta = 0; bmm: beta = 0).
+void bmm_impl(const Tensor& result, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+              const Scalar& alpha, bool is_bmm) {
   int64_t B = batch1.size(0), M = batch1.size(1), K = batch1.size(2), N = batch2.size(2);
   if (result.numel() == 0) return;
   if (K == 0) {
-    ops::zero_(result);
+    if (is_bmm || is_zero(beta))
+      ops::zero_(result);
+    else
+      ops::mul_(result, beta);
     return;
   }
   if (K * M * N < 400) {
     // torch's baddbmm_cpu_kernel: dispatched on batch1, reads the result as batch1's type.
-    check_supported(batch1.dtype(), "bmm");
+    const char* name = is_bmm ? "bmm" : "baddbmm";
+    check_supported(batch1.dtype(), name);
     check_read_as(batch1.dtype(), result.dtype());
     check_read_as(batch1.dtype(), batch2.dtype());
-    dispatch_dtype(batch1.dtype(), "bmm", [&]<typename T>() {
+    dispatch_dtype(batch1.dtype(), name, [&]<typename T>() {
       if constexpr (!std::is_same_v<T, bool>) {
         Tensor r = result;
         gemm_loop<T>(B, M, N, K, strided3<T>(batch1), strided3<T>(batch2),
-                     {r.data_ptr<T>(), r.stride(0), r.stride(1), r.stride(2)});
+                     {r.data_ptr<T>(), r.stride(0), r.stride(1), r.stride(2)}, to_acc<T>(alpha),
+                     to_acc<T>(beta));
       }
     });
     return;
   }
   ScalarType R = result.dtype();
-  check_supported(R, "addmm_impl_cpu_");
-  check_read_as(R, batch2.dtype());
-  check_read_as(R, batch1.dtype());
+  if (is_bmm) {  // addmm_impl_cpu_ per batch entry
+    check_supported(R, "addmm_impl_cpu_");
+    check_read_as(R, batch2.dtype());
+    check_read_as(R, batch1.dtype());
+  } else {  // addmm_ per batch entry: its checks
+    OPSCOPE_CHECK(batch1.dtype() == batch2.dtype(), "mat1 and mat2 must have the same dtype");
+    check_supported(R, "addmm_impl_cpu_");
+  }
   dispatch_dtype(R, "addmm_impl_cpu_", [&]<typename T>() {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       for (int64_t b = 0; b < B; ++b) {
@@ -316,12 +225,13 @@ void bmm_impl(const Tensor& result, const Tensor& batch1, const Tensor& batch2) 
         Tensor m = make_view(batch2, std::array<int64_t, 2>{K, N},
                              std::array<int64_t, 2>{batch2.stride(1), batch2.stride(2)},
                              batch2->storage_offset() + b * batch2.stride(0));
-        gemm_blas<T>(r, a, m);
+        gemm_blas<T>(r, a, m, alpha.to<T>(), beta.to<T>());
       }
     } else if constexpr (!std::is_same_v<T, bool>) {
       Tensor r = result;
       gemm_loop<T>(B, M, N, K, strided3<T>(batch1), strided3<T>(batch2),
-                   {r.data_ptr<T>(), r.stride(0), r.stride(1), r.stride(2)});
+                   {r.data_ptr<T>(), r.stride(0), r.stride(1), r.stride(2)}, to_acc<T>(alpha),
+                   to_acc<T>(beta));
     }
   });
 }
@@ -347,10 +257,51 @@ void check_dot_args(const Tensor& self, const Tensor& other) {
                 other.numel(), " elements respectively");
 }
 
+// The checks of torch's structured addmm (ADDMM_META), before self is expanded.
+void check_addmm_args(const Tensor& self, const Tensor& mat1, const Tensor& mat2) {
+  OPSCOPE_CHECK(self.dtype() == mat2.dtype(), "self and mat2 must have the same dtype");
+  OPSCOPE_CHECK(mat1.dtype() == mat2.dtype(), "mat1 and mat2 must have the same dtype");
+  OPSCOPE_CHECK(mat1.dim() == 2, "mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
+  OPSCOPE_CHECK(mat2.dim() == 2, "mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
+  OPSCOPE_CHECK(mat1.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (",
+                mat1.size(0), "x", mat1.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
+}
+
+// The checks of torch's structured addmv: self is a vector of M or 1 elements (or 0-d).
+void check_addmv_args(const Tensor& self, const Tensor& mat, const Tensor& vec) {
+  OPSCOPE_CHECK(mat.dim() == 2 && vec.dim() == 1 && self.dim() <= 1,
+                "vector + matrix @ vector expected, got ", self.dim(), ", ", mat.dim(), ", ",
+                vec.dim());
+  if (mat.size(1) == vec.size(0) && (mat.size(0) == self.numel() || self.numel() == 1)) return;
+  OPSCOPE_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions");
+  OPSCOPE_CHECK(false, "size mismatch, got ", self.size(0), ", ", mat.size(0), "x", mat.size(1),
+                ",", vec.size(0));
+}
+
+// A structured in-place op's check: self is the output, so it must have the result's shape and
+// dtype already.
+void check_inplace(const Tensor& self, IntArrayRef sizes, ScalarType dtype) {
+  OPSCOPE_CHECK(std::ranges::equal(self.sizes(), sizes), "Bad in-place call: input tensor size ",
+                shape_str(self.sizes()), " and output tensor size ", shape_str(sizes),
+                " should match");
+  OPSCOPE_CHECK(self.dtype() == dtype, "Bad in-place call: input tensor dtype ",
+                typemeta_name(self.dtype()), " and output tensor dtype ", typemeta_name(dtype),
+                " should match");
+}
+
+// torch's expand_size: self as the given shape (expand's errors), itself when it has it.
+Tensor expand_size(const Tensor& self, IntArrayRef sizes) {
+  return std::ranges::equal(self.sizes(), sizes) ? self : ops::expand(self, sizes);
+}
+
+// baddbmm's result shape, read as torch reads it (before checking the dims).
+std::array<int64_t, 3> baddbmm_sizes(const Tensor& batch1, const Tensor& batch2) {
+  return {batch1.size(0), batch1.size(1), batch2.size(2)};
+}
+
 }  // namespace
 
-// --- kernels
-// ---------------------------------------------------------------------------------------
+// --- kernels -------------------------------------------------------------------------------------
 
 // self (K), tensor (K) -> ()
 Tensor dot(const Tensor& self, const Tensor& tensor) {
@@ -365,13 +316,11 @@ Tensor dot(const Tensor& self, const Tensor& tensor) {
       T value = 0;
       if (K > 0 && fits_blas(K) && incx > 0 && fits_blas(incx) && incy > 0 && fits_blas(incy)) {
         if constexpr (std::is_same_v<T, float>)
-          value = cblas_sdot(static_cast<blasint>(K), self.data_ptr<float>(),
-                             static_cast<blasint>(incx), tensor.data_ptr<float>(),
-                             static_cast<blasint>(incy));
+          value = blas::sdot(static_cast<int>(K), self.data_ptr<float>(), static_cast<int>(incx),
+                             tensor.data_ptr<float>(), static_cast<int>(incy));
         else
-          value = cblas_ddot(static_cast<blasint>(K), self.data_ptr<double>(),
-                             static_cast<blasint>(incx), tensor.data_ptr<double>(),
-                             static_cast<blasint>(incy));
+          value = blas::ddot(static_cast<int>(K), self.data_ptr<double>(), static_cast<int>(incx),
+                             tensor.data_ptr<double>(), static_cast<int>(incy));
         *result.data_ptr<T>() = value;
         return;
       }
@@ -410,7 +359,7 @@ Tensor vdot_out(const Tensor& self, const Tensor& other, const Tensor& out) {
 Tensor mv(const Tensor& self, const Tensor& vec) {
   check_mv_args(self, vec);
   Tensor result = make_empty(std::array<int64_t, 1>{self.size(0)}, self.dtype(), self.device());
-  addmv_impl(result, self, vec);
+  addmv_impl(result, result, self, vec, 0, 1);
   return result;
 }
 
@@ -418,7 +367,7 @@ Tensor mv_out(const Tensor& self, const Tensor& vec, const Tensor& out) {
   check_mv_args(self, vec);
   check_out_dtype(out, vec.dtype());  // torch's addmv sets its output from vec's options
   resize_out(out, std::array<int64_t, 1>{self.size(0)});
-  addmv_impl(out, self, vec);
+  addmv_impl(out, out, self, vec, 0, 1);
   return out;
 }
 
@@ -427,7 +376,7 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
   check_mm_args(self, mat2);
   Tensor result =
       make_empty(std::array<int64_t, 2>{self.size(0), mat2.size(1)}, self.dtype(), self.device());
-  addmm_impl(result, self, mat2);
+  addmm_impl(result, result, self, mat2, 0, 1);
   return result;
 }
 
@@ -435,7 +384,7 @@ Tensor mm_out(const Tensor& self, const Tensor& mat2, const Tensor& out) {
   check_mm_args(self, mat2);
   check_out_dtype(out, self.dtype());
   resize_out(out, std::array<int64_t, 2>{self.size(0), mat2.size(1)});
-  addmm_impl(out, self, mat2);
+  addmm_impl(out, out, self, mat2, 0, 1);
   return out;
 }
 
@@ -444,7 +393,7 @@ Tensor bmm(const Tensor& self, const Tensor& mat2) {
   check_bmm_args(self, mat2);
   Tensor result = make_empty(std::array<int64_t, 3>{self.size(0), self.size(1), mat2.size(2)},
                              mat2.dtype(), mat2.device());
-  bmm_impl(result, self, mat2);
+  bmm_impl(result, self, mat2, 0, 1, /*is_bmm=*/true);
   return result;
 }
 
@@ -452,8 +401,96 @@ Tensor bmm_out(const Tensor& self, const Tensor& mat2, const Tensor& out) {
   check_bmm_args(self, mat2);
   check_out_dtype(out, mat2.dtype());
   resize_out(out, std::array<int64_t, 3>{self.size(0), self.size(1), mat2.size(2)});
-  bmm_impl(out, self, mat2);
+  bmm_impl(out, self, mat2, 0, 1, /*is_bmm=*/true);
   return out;
+}
+
+// self broadcastable to (M,N), mat1 (M,K), mat2 (K,N) -> beta * self + alpha * mat1 · mat2 (M,N)
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+             const Scalar& alpha) {
+  check_addmm_args(self, mat1, mat2);
+  std::array<int64_t, 2> sizes{mat1.size(0), mat2.size(1)};
+  Tensor result = make_empty(sizes, self.dtype(), self.device());
+  addmm_impl(result, expand_size(self, sizes), mat1, mat2, beta, alpha);
+  return result;
+}
+
+Tensor addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+                 const Scalar& alpha, const Tensor& out) {
+  check_addmm_args(self, mat1, mat2);
+  std::array<int64_t, 2> sizes{mat1.size(0), mat2.size(1)};
+  check_out_dtype(out, self.dtype());
+  resize_out(out, sizes);
+  addmm_impl(out, self.is_same(out) ? out : expand_size(self, sizes), mat1, mat2, beta, alpha);
+  return out;
+}
+
+// self (M,N) += ...: self is the result.
+Tensor addmm_(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+              const Scalar& alpha) {
+  check_addmm_args(self, mat1, mat2);
+  check_inplace(self, std::array<int64_t, 2>{mat1.size(0), mat2.size(1)}, self.dtype());
+  addmm_impl(self, self, mat1, mat2, beta, alpha);
+  return self;
+}
+
+// self (M) or (1) or (), mat (M,K), vec (K) -> beta * self + alpha * mat · vec (M), vec's dtype
+Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+             const Scalar& alpha) {
+  check_addmv_args(self, mat, vec);
+  std::array<int64_t, 1> sizes{mat.size(0)};
+  Tensor result = make_empty(sizes, vec.dtype(), vec.device());
+  addmv_impl(result, expand_size(self, sizes), mat, vec, beta, alpha);
+  return result;
+}
+
+Tensor addmv_out(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                 const Scalar& alpha, const Tensor& out) {
+  check_addmv_args(self, mat, vec);
+  std::array<int64_t, 1> sizes{mat.size(0)};
+  check_out_dtype(out, vec.dtype());
+  resize_out(out, sizes);
+  addmv_impl(out, self.is_same(out) ? out : expand_size(self, sizes), mat, vec, beta, alpha);
+  return out;
+}
+
+Tensor addmv_(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+              const Scalar& alpha) {
+  check_addmv_args(self, mat, vec);
+  check_inplace(self, std::array<int64_t, 1>{mat.size(0)}, vec.dtype());
+  addmv_impl(self, self, mat, vec, beta, alpha);
+  return self;
+}
+
+// self broadcastable to (B,M,N), batch1 (B,M,K), batch2 (B,K,N) -> (B,M,N) in batch2's dtype
+Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+               const Scalar& alpha) {
+  Tensor b_self = expand_size(self, baddbmm_sizes(batch1, batch2));  // torch expands first
+  check_bmm_args(batch1, batch2);
+  Tensor result = make_empty(baddbmm_sizes(batch1, batch2), batch2.dtype(), batch2.device());
+  if (!is_zero(beta)) ops::copy_(result, b_self);
+  bmm_impl(result, batch1, batch2, beta, alpha, /*is_bmm=*/false);
+  return result;
+}
+
+Tensor baddbmm_out(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                   const Scalar& beta, const Scalar& alpha, const Tensor& out) {
+  Tensor b_self = expand_size(self, baddbmm_sizes(batch1, batch2));
+  check_bmm_args(batch1, batch2);
+  check_out_dtype(out, batch2.dtype());
+  resize_out(out, baddbmm_sizes(batch1, batch2));
+  if (!is_zero(beta) && !self.is_same(out)) ops::copy_(out, b_self);
+  bmm_impl(out, batch1, batch2, beta, alpha, /*is_bmm=*/false);
+  return out;
+}
+
+Tensor baddbmm_(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+                const Scalar& alpha) {
+  expand_size(self, baddbmm_sizes(batch1, batch2));
+  check_bmm_args(batch1, batch2);
+  check_inplace(self, baddbmm_sizes(batch1, batch2), batch2.dtype());
+  bmm_impl(self, batch1, batch2, beta, alpha, /*is_bmm=*/false);
+  return self;
 }
 
 }  // namespace opscope::cpu

@@ -34,6 +34,8 @@ from opscope import return_types  # noqa: E402,F401  (filled by _C: torch.return
 
 _tensor._install()
 
+from opscope import nn  # noqa: E402,F401  (opscope.nn.functional, as torch.nn.functional)
+
 __version__ = "0.1.0"
 
 

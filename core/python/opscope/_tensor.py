@@ -80,6 +80,12 @@ def _T(self):
     return self.permute(*reversed(range(self.dim())))
 
 
+def _where(self, condition, y):
+    """self.where(condition, y) is torch.where(condition, self, y): the schema's `self` is not
+    its first argument, so the method is written here."""
+    return opscope.where(condition, self, y)
+
+
 def _install():
     Tensor.__repr__ = _repr
     Tensor.__str__ = _repr
@@ -97,4 +103,5 @@ def _install():
     Tensor.new_zeros = _new_factory(opscope.zeros)
     Tensor.new_ones = _new_factory(opscope.ones)
     Tensor.new_empty = _new_factory(opscope.empty)
+    Tensor.where = _where
     Tensor.__module__ = "opscope"

@@ -1,0 +1,72 @@
+// Composite kernels of the indexing family (declared and registered in core/ops/indexing.cpp):
+// the functional forms are clone + the in-place op, index_put_ forwards to _index_put_impl_,
+// and nonzero_numpy / argwhere are nonzero — each as torch 1.13 decomposes it, so traces match.
+#include <algorithm>
+#include <utility>
+
+#include "core/dispatch/Dispatcher.h"
+#include "core/ops/copy.h"
+#include "core/ops/indexing.h"
+#include "core/ops/views.h"
+
+namespace opscope::composite {
+
+// CompositeExplicitAutograd
+Tensor index_put_(const Tensor& self, TensorList indices, const Tensor& values, bool accumulate) {
+  return ops::_index_put_impl_(self, indices, values, accumulate, /*unsafe=*/false);
+}
+Tensor index_put(const Tensor& self, TensorList indices, const Tensor& values, bool accumulate) {
+  return ops::index_put_(ops::clone(self), indices, values, accumulate);
+}
+
+namespace {
+// torch's expand_outplace(self, mask): both expanded to their broadcast shape when they differ.
+std::pair<Tensor, Tensor> expand_outplace(const Tensor& a, const Tensor& b) {
+  if (std::ranges::equal(a.sizes(), b.sizes())) return {a, b};
+  size_t nd = std::max(a.sizes().size(), b.sizes().size());
+  DimVector shape(nd);
+  for (size_t k = 0; k < nd; ++k) {
+    int64_t sa = k < a.sizes().size() ? a.sizes()[a.sizes().size() - 1 - k] : 1;
+    int64_t sb = k < b.sizes().size() ? b.sizes()[b.sizes().size() - 1 - k] : 1;
+    OPSCOPE_CHECK(sa == sb || sa == 1 || sb == 1, "The size of tensor a (", sa, ") must match the size of tensor b (",
+                  sb, ") at non-singleton dimension ", nd - 1 - k);
+    shape[nd - 1 - k] = sa == 1 ? sb : sa;
+  }
+  return {ops::expand(a, shape), ops::expand(b, shape)};
+}
+}  // namespace
+
+// self and mask broadcast together, as torch: masked_fill(zeros(2, 3), ones(4, 1, 3)) is (4, 2, 3)
+Tensor masked_fill_scalar(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  auto [s, m] = expand_outplace(self, mask);
+  return ops::masked_fill_(ops::clone(s), m, value);
+}
+Tensor masked_fill_tensor(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  auto [s, m] = expand_outplace(self, mask);
+  return ops::masked_fill_(ops::clone(s), m, value);
+}
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
+  auto [m, s] = expand_outplace(mask, self);
+  return ops::masked_scatter_(ops::clone(s, /*memory_format=*/std::nullopt), m, source);
+}
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  return ops::put_(ops::clone(self), index, source, accumulate);
+}
+Tensor index_fill_scalar(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  return ops::index_fill_(ops::clone(self), dim, index, value);
+}
+Tensor index_fill_tensor(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+  static const auto op =
+      typed_op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)>("aten::index_fill_.int_Tensor");
+  return op.call(ops::clone(self), dim, index, value);
+}
+
+// CompositeImplicitAutograd
+std::vector<Tensor> nonzero_numpy(const Tensor& self) {
+  // A 0-d tensor reads as 1-D here (torch: `if (self.dim() == 0) return self.unsqueeze(0).nonzero().unbind(1)`).
+  if (self.dim() == 0) return ops::unbind(ops::nonzero(ops::unsqueeze(self, 0)), 1);
+  return ops::unbind(ops::nonzero(self), 1);
+}
+Tensor argwhere(const Tensor& self) { return ops::nonzero(self); }
+
+}  // namespace opscope::composite

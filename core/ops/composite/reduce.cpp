@@ -1,0 +1,123 @@
+// Composite kernels of the reduction family (declared in core/ops/reduce.cpp): the overloads torch
+// 1.13 defines by another overload, so a trace reads `sum -> sum.dim_IntList`,
+// `var.dim -> var.correction`, `softmax.int -> _softmax`.
+#include "core/ops/copy.h"
+#include "core/ops/cpu/reduce_plan.h"
+#include "core/ops/reduce.h"
+#include "core/ops/reduce_kernels.h"
+
+namespace opscope::composite {
+
+namespace {
+std::optional<int64_t> correction_of(bool unbiased) { return unbiased ? 1 : 0; }
+}  // namespace
+
+Tensor sum(const Tensor& self, OptDtype dtype) {
+  return ops::sum(self, std::nullopt, false, dtype);
+}
+Tensor sum_all_out(const Tensor& self, OptDtype dtype, const Tensor& out) {
+  return ops::sum_out(out, self, std::nullopt, false, dtype);
+}
+Tensor mean(const Tensor& self, OptDtype dtype) {
+  return ops::mean(self, std::nullopt, false, dtype);
+}
+Tensor prod_all_out(const Tensor& self, OptDtype dtype, const Tensor& out) {
+  return cpu::write_out(out, ops::prod(self, dtype ? dtype : OptDtype(out.dtype())));
+}
+
+Tensor norm(const Tensor& self, const Scalar& p) { return ops::norm(self, p, {}, false); }
+Tensor norm_scalar_out(const Tensor& self, const Scalar& p, const Tensor& out) {
+  return ops::norm_out(out, self, p, {}, false);
+}
+Tensor norm_dtype(const Tensor& self, const std::optional<Scalar>& p, ScalarType dtype) {
+  return ops::norm(self, p, {}, false, dtype);
+}
+Tensor norm_dtype_all_out(const Tensor& self, const std::optional<Scalar>& p, ScalarType dtype,
+                          const Tensor& out) {
+  return cpu::write_out(out, ops::norm(self, p, {}, false, dtype));
+}
+
+Tensor count_nonzero(const Tensor& self, std::optional<int64_t> dim) {
+  if (dim) {
+    int64_t d[1] = {*dim};
+    return ops::count_nonzero(self, IntArrayRef(d, 1));
+  }
+  return ops::count_nonzero(self, IntArrayRef{});
+}
+
+// The out= wrappers torch 1.13 generates (CompositeExplicitAutogradNonFunctional there).
+Tensor count_nonzero_out(const Tensor& self, std::optional<int64_t> dim, const Tensor& out) {
+  return cpu::write_out(out, count_nonzero(self, dim));
+}
+Tensor count_nonzero_dims_out(const Tensor& self, IntArrayRef dim, const Tensor& out) {
+  return cpu::write_out(out, ops::count_nonzero(self, dim));
+}
+std::tuple<Tensor, Tensor> var_mean_correction_out(const Tensor& self, OptDims dim,
+                                                   std::optional<int64_t> correction, bool keepdim,
+                                                   const Tensor& out0, const Tensor& out1) {
+  auto [v, m] = ops::var_mean(self, dim, correction, keepdim);
+  cpu::write_out(out0, v);
+  cpu::write_out(out1, m);
+  return {out0, out1};
+}
+std::tuple<Tensor, Tensor> std_mean_correction_out(const Tensor& self, OptDims dim,
+                                                   std::optional<int64_t> correction, bool keepdim,
+                                                   const Tensor& out0, const Tensor& out1) {
+  auto [s, m] = ops::std_mean(self, dim, correction, keepdim);
+  cpu::write_out(out0, s);
+  cpu::write_out(out1, m);
+  return {out0, out1};
+}
+
+Tensor var(const Tensor& self, bool unbiased) {
+  return ops::var(self, std::nullopt, correction_of(unbiased), false);
+}
+Tensor var_dim(const Tensor& self, OptDims dim, bool unbiased, bool keepdim) {
+  return ops::var(self, dim, correction_of(unbiased), keepdim);
+}
+Tensor var_out(const Tensor& self, OptDims dim, bool unbiased, bool keepdim, const Tensor& out) {
+  return ops::var_out(out, self, dim, correction_of(unbiased), keepdim);
+}
+Tensor std(const Tensor& self, bool unbiased) {
+  return ops::std(self, std::nullopt, correction_of(unbiased), false);
+}
+Tensor std_dim(const Tensor& self, OptDims dim, bool unbiased, bool keepdim) {
+  return ops::std(self, dim, correction_of(unbiased), keepdim);
+}
+Tensor std_out(const Tensor& self, OptDims dim, bool unbiased, bool keepdim, const Tensor& out) {
+  return ops::std_out(out, self, dim, correction_of(unbiased), keepdim);
+}
+std::tuple<Tensor, Tensor> var_mean(const Tensor& self, bool unbiased) {
+  return ops::var_mean(self, std::nullopt, correction_of(unbiased), false);
+}
+std::tuple<Tensor, Tensor> var_mean_dim(const Tensor& self, OptDims dim, bool unbiased,
+                                        bool keepdim) {
+  return ops::var_mean(self, dim, correction_of(unbiased), keepdim);
+}
+std::tuple<Tensor, Tensor> std_mean(const Tensor& self, bool unbiased) {
+  return ops::std_mean(self, std::nullopt, correction_of(unbiased), false);
+}
+std::tuple<Tensor, Tensor> std_mean_dim(const Tensor& self, OptDims dim, bool unbiased,
+                                        bool keepdim) {
+  return ops::std_mean(self, dim, correction_of(unbiased), keepdim);
+}
+
+// softmax.int: `dtype=` converts the input first; the kernel is _softmax.
+Tensor softmax(const Tensor& self, int64_t dim, OptDtype dtype) {
+  Tensor in = dtype ? ops::to(self, *dtype) : self;
+  return ops::_softmax(in, dim, false);
+}
+Tensor softmax_out(const Tensor& self, int64_t dim, OptDtype dtype, const Tensor& out) {
+  Tensor in = dtype ? ops::to(self, *dtype) : self;
+  return ops::_softmax_out(out, in, dim, false);
+}
+Tensor log_softmax(const Tensor& self, int64_t dim, OptDtype dtype) {
+  Tensor in = dtype ? ops::to(self, *dtype) : self;
+  return ops::_log_softmax(in, dim, false);
+}
+Tensor log_softmax_out(const Tensor& self, int64_t dim, OptDtype dtype, const Tensor& out) {
+  Tensor in = dtype ? ops::to(self, *dtype) : self;
+  return ops::_log_softmax_out(out, in, dim, false);
+}
+
+}  // namespace opscope::composite

@@ -1,0 +1,220 @@
+// The matrix-product engines of the linear family's CPU kernels (core/ops/cpu/linear.cpp).
+//
+// Semantically both compute C (M,N) = alpha * A (M,K) · B (K,N) + beta * C on strided operands,
+// beta = 0 never reading C:
+//   gemm_loop  any dtype but bool, batched, opscope's own loop (accumulating half / bfloat16 in
+//              float, integers in wrapping unsigned arithmetic)
+//   gemm_blas  float32 / float64 on OpenBLAS (core/runtime/Blas.h), one batch entry
+//
+// In implementation terms gemm_loop runs i-k-j with a vectorized row update (axpy_row), rows split
+// between threads; gemm_blas hands BLAS each operand in place when BLAS can describe its strides
+// (row- or column-major with a leading dimension, see blas_layout) and a contiguous copy when not.
+#pragma once
+
+#include <algorithm>
+#include <climits>
+#include <optional>
+#include <vector>
+
+#include "core/ops/copy.h"
+#include "core/ops/cpu/Loops.h"
+#include "core/ops/cpu/factory_util.h"
+#include "core/runtime/Blas.h"
+#include "core/runtime/Parallel.h"
+
+namespace opscope::cpu::gemm {
+
+// --- the loop kernel -----------------------------------------------------------------------------
+
+// Accumulator of gemm_loop: float for half / bfloat16; for integers an unsigned type at least
+// as wide as T (wrap-around arithmetic mod 2^bits truncates to T exactly as torch's wrapping int
+// arithmetic: int8 100*100*3 is 48). Unsigned, so no signed overflow; 16-bit types accumulate
+// in uint32, since uint16 * uint16 promotes to int and could overflow it (uint8 * uint8 cannot);
+// T otherwise.
+template <typename T, bool Integral = std::is_integral_v<T> && !std::is_same_v<T, bool>>
+struct LoopAcc {
+  using type = T;
+};
+template <typename T>
+struct LoopAcc<T, true> {
+  using type = std::conditional_t<(sizeof(T) > 4), uint64_t,
+                                  std::conditional_t<sizeof(T) == 1, uint8_t, uint32_t>>;
+};
+template <>
+struct LoopAcc<Half, false> {
+  using type = float;
+};
+template <>
+struct LoopAcc<BFloat16, false> {
+  using type = float;
+};
+template <typename T>
+using loop_acc_t = typename LoopAcc<T>::type;
+
+// out[j] += a * row[j * step] for j < n: gemm_loop's inner loop, compiled for AVX2 and for the
+// baseline (the CPU picks at load time), vectorized by `omp simd`.
+template <typename T, typename Acc>
+OPSCOPE_VECTOR_CLONES void axpy_row(int64_t n, Acc a, const T* __restrict row, int64_t step,
+                                    Acc* __restrict out) {
+  if (step == 1) {
+#pragma omp simd
+    for (int64_t j = 0; j < n; ++j) out[j] += a * static_cast<Acc>(row[j]);
+  } else {
+    for (int64_t j = 0; j < n; ++j) out[j] += a * static_cast<Acc>(row[j * step]);
+  }
+}
+
+// out[j] += a[0] * r0[j] + a[1] * r1[j] + a[2] * r2[j] + a[3] * r3[j]: four rows of B per pass
+// over the accumulators, so the row of C is loaded and stored a quarter as often.
+template <typename T, typename Acc>
+OPSCOPE_VECTOR_CLONES void axpy_row4(int64_t n, const Acc* a, const T* __restrict r0,
+                                     const T* __restrict r1, const T* __restrict r2,
+                                     const T* __restrict r3, Acc* __restrict out) {
+  const Acc a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j)
+    out[j] += a0 * static_cast<Acc>(r0[j]) + a1 * static_cast<Acc>(r1[j]) +
+              a2 * static_cast<Acc>(r2[j]) + a3 * static_cast<Acc>(r3[j]);
+}
+
+// A matrix operand as strided memory: element (b, r, c) at data[b*sb + r*s0 + c*s1].
+template <typename T>
+struct Strided {
+  T* data;
+  int64_t sb, s0, s1;
+  T& at(int64_t b, int64_t r, int64_t c) const { return data[b * sb + r * s0 + c * s1]; }
+};
+
+// A Scalar alpha / beta as gemm_loop's accumulator: torch converts it to the op's type first
+// (alpha=1.5 on int32 is 1), then integers wrap.
+template <typename T>
+loop_acc_t<T> to_acc(const Scalar& s) {
+  if constexpr (std::is_integral_v<T>)
+    return static_cast<loop_acc_t<T>>(s.to<T>());
+  else
+    return static_cast<loop_acc_t<T>>(s.to_double());
+}
+
+// C[b] (M,N) = alpha * A[b] (M,K) · B[b] (K,N) + beta * C[b] for b < batch; beta = 0 never reads
+// C (NaN there does not propagate, as in BLAS). i-k-j order: each row of C is built in a row of
+// accumulators while the rows of B stream past. Rows are split between threads.
+template <typename T>
+void gemm_loop(int64_t batch, int64_t M, int64_t N, int64_t K, Strided<const T> A,
+               Strided<const T> B, Strided<T> C, loop_acc_t<T> alpha = 1, loop_acc_t<T> beta = 0) {
+  using Acc = loop_acc_t<T>;
+  int64_t rows = batch * M;
+  // Threads only above ~1M multiply-adds: a grain of that many rows' worth of work.
+  int64_t grain = std::max<int64_t>(1, (int64_t(1) << 20) / std::max<int64_t>(N * K, 1));
+  parallel_for(0, rows, grain, [&](int64_t first, int64_t last) {
+    std::vector<Acc> acc(static_cast<size_t>(N));
+    for (int64_t row = first; row < last; ++row) {
+      int64_t b = row / M, i = row % M;
+      std::fill(acc.begin(), acc.end(), Acc(0));
+      int64_t k = 0;
+      if (B.s1 == 1) {
+        for (; k + 4 <= K; k += 4) {
+          const Acc a[4] = {static_cast<Acc>(A.at(b, i, k)), static_cast<Acc>(A.at(b, i, k + 1)),
+                            static_cast<Acc>(A.at(b, i, k + 2)),
+                            static_cast<Acc>(A.at(b, i, k + 3))};
+          axpy_row4<T, Acc>(N, a, &B.at(b, k, 0), &B.at(b, k + 1, 0), &B.at(b, k + 2, 0),
+                            &B.at(b, k + 3, 0), acc.data());
+        }
+      }
+      for (; k < K; ++k)
+        axpy_row<T, Acc>(N, static_cast<Acc>(A.at(b, i, k)), &B.at(b, k, 0), B.s1, acc.data());
+      if (beta == Acc(0)) {
+        for (int64_t j = 0; j < N; ++j) C.at(b, i, j) = static_cast<T>(alpha * acc[j]);
+      } else {
+        for (int64_t j = 0; j < N; ++j)
+          C.at(b, i, j) = static_cast<T>(beta * static_cast<Acc>(C.at(b, i, j)) + alpha * acc[j]);
+      }
+    }
+  });
+}
+
+template <typename T>
+Strided<const T> strided3(const Tensor& t) {  // (B, R, C)
+  return {t.data_ptr<const T>(), t.stride(0), t.stride(1), t.stride(2)};
+}
+template <typename T>
+Strided<const T> strided2(const Tensor& t) {  // (R, C) as one batch entry
+  return {t.data_ptr<const T>(), 0, t.stride(0), t.stride(1)};
+}
+
+// --- BLAS ---------------------------------------------------------------------------------------
+
+inline bool fits_blas(int64_t v) {
+  return v >= 0 && v <= INT_MAX;
+}
+
+// How BLAS can read a (rows, cols) operand with strides (s0, s1) in place, if it can:
+//   row-major:    element (r, c) at r*ld + c  -> NoTrans, ld = s0   (needs s1 == 1, ld >= cols)
+//   column-major: element (r, c) at r + c*ld  -> Trans,   ld = s1   (needs s0 == 1, ld >= rows)
+// A dim of size 1 never moves, so its stride is free. Anything else (expanded, sliced with a
+// step) is cloned to row-major first.
+struct BlasLayout {
+  blas::Transpose trans;
+  int64_t ld;
+};
+inline std::optional<BlasLayout> blas_layout(int64_t rows, int64_t cols, int64_t s0, int64_t s1) {
+  std::optional<BlasLayout> r;
+  if ((cols == 1 || s1 == 1) && (rows == 1 || s0 >= std::max<int64_t>(1, cols)))
+    r = BlasLayout{blas::NoTrans, rows == 1 ? std::max<int64_t>(1, cols) : s0};
+  else if ((rows == 1 || s0 == 1) && (cols == 1 || s1 >= std::max<int64_t>(1, rows)))
+    r = BlasLayout{blas::Trans, cols == 1 ? std::max<int64_t>(1, rows) : s1};
+  if (r && !fits_blas(r->ld)) r.reset();
+  return r;
+}
+inline blas::Transpose flip(blas::Transpose t) {
+  return t == blas::NoTrans ? blas::Trans : blas::NoTrans;
+}
+
+template <typename T>
+void cblas_gemm(blas::Transpose ta, blas::Transpose tb, int64_t M, int64_t N, int64_t K, T alpha,
+                const T* A, int64_t lda, const T* B, int64_t ldb, T beta, T* C, int64_t ldc) {
+  auto i = [](int64_t v) { return static_cast<int>(v); };
+  if constexpr (std::is_same_v<T, float>)
+    blas::sgemm(blas::RowMajor, ta, tb, i(M), i(N), i(K), alpha, A, i(lda), B, i(ldb), beta, C,
+                i(ldc));
+  else
+    blas::dgemm(blas::RowMajor, ta, tb, i(M), i(N), i(K), alpha, A, i(lda), B, i(ldb), beta, C,
+                i(ldc));
+}
+
+// result (M,N) = alpha * a (M,K) · b (K,N) + beta * result on BLAS, a and b 2-D views of one
+// batch entry.
+template <typename T>
+void gemm_blas(const Tensor& result, const Tensor& a, const Tensor& b, T alpha = 1, T beta = 0) {
+  int64_t M = a.size(0), K = a.size(1), N = b.size(1);
+  OPSCOPE_CHECK(fits_blas(M) && fits_blas(N) && fits_blas(K), "mm: sizes ", M, "x", K, " and ", K,
+                "x", N, " are too large for BLAS");
+  Tensor A = a, B = b;
+  auto la = blas_layout(M, K, A.stride(0), A.stride(1));
+  if (!la) {
+    A = ops::clone(a, ops::kContiguousFormat);
+    la = blas_layout(M, K, A.stride(0), A.stride(1));
+  }
+  auto lb = blas_layout(K, N, B.stride(0), B.stride(1));
+  if (!lb) {
+    B = ops::clone(b, ops::kContiguousFormat);
+    lb = blas_layout(K, N, B.stride(0), B.stride(1));
+  }
+  auto lc = blas_layout(M, N, result.stride(0), result.stride(1));
+  if (lc && lc->trans == blas::NoTrans) {
+    cblas_gemm<T>(la->trans, lb->trans, M, N, K, alpha, A.data_ptr<T>(), la->ld, B.data_ptr<T>(),
+                  lb->ld, beta, result.data_ptr<T>(), lc->ld);
+  } else if (lc) {
+    // A column-major result: compute its transpose, C^T (N,M) = B^T · A^T, row-major.
+    cblas_gemm<T>(flip(lb->trans), flip(la->trans), N, M, K, alpha, B.data_ptr<T>(), lb->ld,
+                  A.data_ptr<T>(), la->ld, beta, result.data_ptr<T>(), lc->ld);
+  } else {
+    Tensor tmp = beta == T(0)
+                     ? make_empty(std::array<int64_t, 2>{M, N}, result.dtype(), result.device())
+                     : ops::clone(result, ops::kContiguousFormat);
+    cblas_gemm<T>(la->trans, lb->trans, M, N, K, alpha, A.data_ptr<T>(), la->ld, B.data_ptr<T>(),
+                  lb->ld, beta, tmp.data_ptr<T>(), std::max<int64_t>(N, 1));
+    ops::copy_(result, tmp);
+  }
+}
+
+}  // namespace opscope::cpu::gemm

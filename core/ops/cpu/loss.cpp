@@ -1,0 +1,434 @@
+// CPU kernels of the losses (declared and registered in core/ops/nn.cpp): nll_loss_forward,
+// nll_loss2d_forward, mse_loss, binary_cross_entropy.
+//
+// Checks follow torch 1.13 (LossNLL.cpp, LossNLL2d.cpp, Loss.cpp) in order and wording. The
+// reduced nll losses sum in torch's cascade (Note [Cascade sum]) so that results agree with torch
+// to the last bit in float32.
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include <atomic>
+
+#include "core/ops/copy.h"
+#include "core/ops/cpu/Loops.h"
+#include "core/ops/elementwise.h"
+#include "core/ops/nn.h"
+#include "core/ops/reduce.h"
+#include "core/ops/views.h"
+
+namespace opscope::cpu {
+
+namespace {
+
+// The c10 data_ptr<T>() check: an operand read as the kernel's element type.
+void check_read_as(ScalarType expected, ScalarType found) {
+  OPSCOPE_CHECK(expected == found, "expected scalar type ", cpp_name(expected), " but found ",
+                cpp_name(found));
+}
+
+// The dtypes of torch's AT_DISPATCH_FLOATING_TYPES_AND(BFloat16, ...): float, double, bfloat16.
+template <typename F>
+void dispatch_float_bf16(ScalarType t, std::string_view what, F&& fn) {
+  switch (t) {
+    case ScalarType::Float32:
+      return fn.template operator()<float>();
+    case ScalarType::Float64:
+      return fn.template operator()<double>();
+    case ScalarType::BFloat16:
+      return fn.template operator()<BFloat16>();
+    default:
+      throw Error(detail::str("\"", what, "\" not implemented for '", cpp_name(t), "'"));
+  }
+}
+
+// Note [Cascade sum]
+// ~~~~~~~~~~~~~~~~~~
+// torch sums the per-sample losses of a reduced nll loss into 8 partial sums: sample i adds to
+// level 0, and every 2^p samples (p = max(4, ceil(log2(n)) / 8)) level j is folded into level
+// j + 1 — a pairwise-like sum that keeps float32 error near log(n) ulp instead of n ulp. The
+// partial sums are added up at the end. We follow it step for step, in the element type T
+// (torch accumulates bfloat16 in bfloat16 too).
+template <typename T>
+class CascadeSum {
+ public:
+  explicit CascadeSum(int64_t n) {
+    int64_t ceil_log2 = 0;
+    while ((int64_t{1} << ceil_log2) < n) ++ceil_log2;
+    level_power_ = std::max<int64_t>(4, ceil_log2 / kLevels);
+    level_mask_ = (int64_t{1} << level_power_) - 1;
+  }
+  // Adds loss (and weight) of linear sample index i.
+  void add(int64_t i, T loss, T weight) {
+    loss_[0] = static_cast<T>(loss_[0] + loss);
+    weight_[0] = static_cast<T>(weight_[0] + weight);
+    for (int64_t j = 0; j + 1 < kLevels; ++j) {
+      if ((i & (level_mask_ << (j * level_power_))) != 0) break;
+      loss_[j + 1] = static_cast<T>(loss_[j + 1] + loss_[j]);
+      weight_[j + 1] = static_cast<T>(weight_[j + 1] + weight_[j]);
+      loss_[j] = T(0);
+      weight_[j] = T(0);
+    }
+  }
+  T loss() const { return total(loss_); }
+  T weight() const { return total(weight_); }
+
+ private:
+  static constexpr int64_t kLevels = 8;
+  static T total(const T (&parts)[kLevels]) {
+    T s(0);
+    for (T p : parts) s = static_cast<T>(s + p);
+    return s;
+  }
+  int64_t level_power_ = 4, level_mask_ = 15;
+  T loss_[kLevels] = {};
+  T weight_[kLevels] = {};
+};
+
+// The reduced loss over `numel` targets: sum of -input[b, target, elem] * weight[target].
+// input_at(i, t) gives the input element of linear sample i and class t.
+template <typename T, typename Target, typename InputAt>
+void nll_reduced(const Target* target, int64_t numel, int64_t n_classes, const T* weight,
+                 int64_t reduction, int64_t ignore_index, InputAt input_at, T* output,
+                 T* total_weight) {
+  CascadeSum<T> sums(numel);
+  int64_t num_ignored = 0;
+  for (int64_t i = 0; i < numel; ++i) {
+    const auto cur_target = static_cast<int64_t>(target[i]);
+    if (cur_target == ignore_index) {
+      ++num_ignored;
+      continue;
+    }
+    OPSCOPE_CHECK_INDEX(cur_target >= 0 && cur_target < n_classes, "Target ", cur_target,
+                        " is out of bounds.");
+    const T data = input_at(i, cur_target);
+    if (weight != nullptr) {
+      const T w = weight[cur_target];
+      sums.add(i, static_cast<T>(-(acc_type_t<T>(data) * acc_type_t<T>(w))), w);
+    } else {
+      sums.add(i, static_cast<T>(-data), T(0));
+    }
+  }
+  const T total = weight != nullptr ? sums.weight() : static_cast<T>(numel - num_ignored);
+  T out = sums.loss();
+  if (reduction == ops::kReductionMean) out = static_cast<T>(out / total);
+  *output = out;
+  *total_weight = total;
+}
+
+// A reduced loss over zero targets: nan for the mean, 0 for the sum (torch issue 61309).
+void fill_empty_reduction(const Tensor& output, int64_t reduction) {
+  if (reduction == ops::kReductionMean) {
+    ops::fill_(output, std::numeric_limits<double>::quiet_NaN());
+  } else {
+    ops::zero_(output);
+  }
+}
+
+Tensor contiguous_or_self(const Tensor& t) {
+  return !t.defined() || t.is_contiguous() ? t : ops::contiguous(t);
+}
+
+// --- nll_loss_forward ------------------------------------------------------------------------
+
+// torch's structured meta function: checks and output shapes.
+void nll_loss_forward_meta(const Tensor& self, const Tensor& target, const Tensor& weight,
+                           int64_t reduction, const Tensor& output, const Tensor& total_weight) {
+  OPSCOPE_CHECK(self.dim() > 0 && self.dim() <= 2, "input tensor should be 1D or 2D");
+  OPSCOPE_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
+  const bool no_batch_dim = self.dim() == 1 && target.dim() == 0;
+  OPSCOPE_CHECK(no_batch_dim || self.size(0) == target.size(0),
+                "size mismatch (got input: ", shape_str(self.sizes()),
+                ", target: ", shape_str(target.sizes()), ")");
+  const int64_t n_classes = self.size(-1);
+  OPSCOPE_CHECK(
+      !weight.defined() || (weight.dim() == 1 && weight.numel() == n_classes),
+      "weight tensor should be defined either for all ", n_classes,
+      " classes or no classes but got weight tensor of shape: ", shape_str(weight.sizes()));
+  if (reduction == ops::kReductionNone && self.dim() == 2) {
+    resize_output(output, {self.size(0)});
+  } else {
+    resize_output(output, {});
+  }
+  resize_output(total_weight, {});
+}
+
+template <typename T, typename Target>
+void nll_loss_out_frame(const Tensor& output, const Tensor& total_weight, const Tensor& input,
+                        const Tensor& target, const Tensor& weight, int64_t reduction,
+                        int64_t ignore_index) {
+  const int64_t n_classes = input.size(-1);
+  T* total_weight_data = total_weight.data_ptr<T>();
+  *total_weight_data = T(0);
+  const Tensor weight_contiguous = contiguous_or_self(weight);
+  const T* weight_data = weight.defined() ? weight_contiguous.data_ptr<T>() : nullptr;
+
+  if (reduction == ops::kReductionNone && input.dim() == 2) {
+    // input (N, C), target (N) -> output (N), read through strides.
+    const int64_t batch_size = input.size(0);
+    const T* in = input.data_ptr<T>();
+    const Target* tgt = target.data_ptr<Target>();
+    T* out = output.data_ptr<T>();
+    const int64_t is0 = input.stride(0), is1 = input.stride(1), ts = target.stride(0),
+                  os = output.stride(0);
+    parallel_for(0, batch_size, kGrainSize, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const auto cur_target = static_cast<int64_t>(tgt[i * ts]);
+        if (cur_target == ignore_index) {
+          out[i * os] = T(0);
+          continue;
+        }
+        OPSCOPE_CHECK_INDEX(cur_target >= 0 && cur_target < n_classes, "Target ", cur_target,
+                            " is out of bounds.");
+        const T w = weight_data != nullptr ? weight_data[cur_target] : T(1);
+        out[i * os] = static_cast<T>(-(acc_type_t<T>(in[i * is0 + cur_target * is1]) * w));
+      }
+    });
+    return;
+  }
+
+  if (target.numel() == 0) return fill_empty_reduction(output, reduction);
+
+  const Tensor input_contiguous = contiguous_or_self(input);
+  const Tensor target_contiguous = contiguous_or_self(target);
+  const T* in = input_contiguous.data_ptr<T>();
+  const int64_t batch_size = input.dim() == 1 ? 1 : input.size(0);
+  nll_reduced<T>(
+      target_contiguous.data_ptr<Target>(), batch_size, n_classes, weight_data, reduction,
+      ignore_index, [&](int64_t b, int64_t t) { return in[b * n_classes + t]; },
+      output.data_ptr<T>(), total_weight_data);
+}
+
+void nll_loss_forward_impl(const Tensor& output, const Tensor& total_weight, const Tensor& self,
+                           const Tensor& target, const Tensor& weight, int64_t reduction,
+                           int64_t ignore_index) {
+  nll_loss_forward_meta(self, target, weight, reduction, output, total_weight);
+  dispatch_float_bf16(self.dtype(), "nll_loss_out_frame", [&]<typename T>() {
+    if (weight.defined()) check_read_as(self.dtype(), weight.dtype());
+    if (target.dtype() == ScalarType::UInt8) {
+      nll_loss_out_frame<T, uint8_t>(output, total_weight, self, target, weight, reduction,
+                                     ignore_index);
+    } else {
+      check_read_as(ScalarType::Int64, target.dtype());
+      nll_loss_out_frame<T, int64_t>(output, total_weight, self, target, weight, reduction,
+                                     ignore_index);
+    }
+  });
+}
+
+// --- nll_loss2d_forward ----------------------------------------------------------------------
+
+void check_inputs_nll_loss2d(const Tensor& input, const Tensor& target, const Tensor& weight) {
+  OPSCOPE_CHECK(target.dim() == 3,
+                "only batches of spatial targets supported (3D tensors) but got targets of "
+                "dimension: ",
+                target.dim());
+  OPSCOPE_CHECK(input.dim() == 4,
+                "only batches of spatial inputs supported (4D tensors), but got input of "
+                "dimension: ",
+                input.dim());
+  OPSCOPE_CHECK(!weight.defined() || weight.numel() == input.size(1),
+                "weight tensor should be defined either for all or no classes");
+  OPSCOPE_CHECK(input.size(0) == target.size(0) && input.size(2) == target.size(1) &&
+                    input.size(3) == target.size(2),
+                "size mismatch (got input: ", shape_str(input.sizes()),
+                " , target: ", shape_str(target.sizes()));
+}
+
+template <typename T>
+void nll_loss2d_out_frame(const Tensor& output, const Tensor& total_weight, const Tensor& input,
+                          const Tensor& target, const Tensor& weight, int64_t reduction,
+                          int64_t ignore_index) {
+  const int64_t n_classes = input.size(1);
+  resize_output(total_weight, {});
+  T* total_weight_data = total_weight.data_ptr<T>();
+  *total_weight_data = T(0);
+  const Tensor weight_contiguous = contiguous_or_self(weight);
+  const T* weight_data = weight.defined() ? weight_contiguous.data_ptr<T>() : nullptr;
+  const int64_t batch_size = input.size(0), H = input.size(2), W = input.size(3);
+
+  if (reduction == ops::kReductionNone) {
+    // input (N, C, H, W), target (N, H, W) -> output (N, H, W), read through strides.
+    resize_output(output, {batch_size, H, W});
+    check_read_as(ScalarType::Int64, target.dtype());
+    const T* in = input.data_ptr<T>();
+    const int64_t* tgt = target.data_ptr<int64_t>();
+    T* out = output.data_ptr<T>();
+    IntArrayRef is = input.strides(), ts = target.strides(), os = output.strides();
+    const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, H * W));
+    parallel_for(0, batch_size, grain, [&](int64_t begin, int64_t end) {
+      for (int64_t b = begin; b < end; ++b) {
+        for (int64_t h = 0; h < H; ++h) {
+          for (int64_t w = 0; w < W; ++w) {
+            const int64_t cur_target = tgt[b * ts[0] + h * ts[1] + w * ts[2]];
+            T& o = out[b * os[0] + h * os[1] + w * os[2]];
+            if (cur_target == ignore_index) {
+              o = T(0);
+              continue;
+            }
+            OPSCOPE_CHECK_INDEX(cur_target >= 0 && cur_target < n_classes, "Target ", cur_target,
+                                " is out of bounds.");
+            const T wt = weight_data != nullptr ? weight_data[cur_target] : T(1);
+            const T x = in[b * is[0] + cur_target * is[1] + h * is[2] + w * is[3]];
+            o = static_cast<T>(-(acc_type_t<T>(x) * acc_type_t<T>(wt)));
+          }
+        }
+      }
+    });
+    return;
+  }
+
+  resize_output(output, {});
+  if (target.numel() == 0) return fill_empty_reduction(output, reduction);
+
+  check_read_as(ScalarType::Int64, target.dtype());
+  const Tensor input_contiguous = contiguous_or_self(input);
+  const Tensor target_contiguous = contiguous_or_self(target);
+  const T* in = input_contiguous.data_ptr<T>();
+  const int64_t map_size = H * W, sample_size = map_size * n_classes;
+  nll_reduced<T>(
+      target_contiguous.data_ptr<int64_t>(), batch_size * map_size, n_classes, weight_data,
+      reduction, ignore_index,
+      [&](int64_t i, int64_t t) {
+        const int64_t b = i / map_size, elem = i - b * map_size;
+        return in[b * sample_size + t * map_size + elem];
+      },
+      output.data_ptr<T>(), total_weight_data);
+}
+
+void nll_loss2d_forward_impl(const Tensor& output, const Tensor& total_weight, const Tensor& self,
+                             const Tensor& target, const Tensor& weight, int64_t reduction,
+                             int64_t ignore_index) {
+  check_inputs_nll_loss2d(self, target, weight);
+  dispatch_float_bf16(self.dtype(), "nll_loss2d_forward_out_frame", [&]<typename T>() {
+    if (weight.defined()) check_read_as(self.dtype(), weight.dtype());
+    nll_loss2d_out_frame<T>(output, total_weight, self, target, weight, reduction, ignore_index);
+  });
+}
+
+// --- mse_loss, binary_cross_entropy --------------------------------------------------------------
+
+// torch's apply_loss_reduction: mean() / sum() of the per-element losses, or them.
+Tensor apply_loss_reduction(const Tensor& unreduced, int64_t reduction) {
+  if (reduction == ops::kReductionMean) return ops::mean(unreduced);
+  if (reduction == ops::kReductionSum) return ops::sum(unreduced);
+  return unreduced;
+}
+
+// out (undefined: allocated) = (self - target)^2 over the broadcast shape, in the common dtype.
+Tensor mse_elementwise(const Tensor& out, const Tensor& self, const Tensor& target) {
+  TensorIterator iter = TensorIterator::binary_op(out, self, target);
+  const ScalarType dtype = iter.common_dtype();
+  OPSCOPE_CHECK(is_floating(dtype) && dtype != ScalarType::BFloat16,
+                "\"mse_cpu\" not implemented for '", cpp_name(dtype), "'");
+  dispatch_dtype(dtype, "mse_cpu", [&]<typename T>() {
+    if constexpr (!std::is_integral_v<T>) {
+      using A = acc_type_t<T>;
+      cpu_kernel(iter, [](T a, T b) -> T {
+        const A d = A(a) - A(b);
+        return static_cast<T>(d * d);
+      });
+    }
+  });
+  return iter.output();
+}
+
+// out (undefined: allocated) = -(t * max(log(x), -100) + (1 - t) * max(log(1 - x), -100)).
+Tensor bce_elementwise(const Tensor& out, const Tensor& input, const Tensor& target) {
+  TensorIterator iter = TensorIteratorConfig()
+                            .add_output(out)
+                            .add_owned_input(ops::squeeze(input))
+                            .add_owned_input(ops::squeeze(target))
+                            .build();
+  std::atomic<bool> out_of_range{false};
+  std::atomic<bool>* flag = &out_of_range;
+  const ScalarType dtype = iter.common_dtype();
+  OPSCOPE_CHECK(dtype == ScalarType::Float32 || dtype == ScalarType::Float64,
+                "\"binary_cross_entropy\" not implemented for '", cpp_name(dtype), "'");
+  dispatch_dtype(dtype, "binary_cross_entropy", [&]<typename T>() {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      cpu_kernel(iter, [flag](T x, T t) -> T {
+        if (!(x >= 0 && x <= 1)) flag->store(true, std::memory_order_relaxed);
+        return (t - T(1)) * std::max(T(std::log(T(1) - x)), T(-100)) -
+               t * std::max(T(std::log(x)), T(-100));
+      });
+    }
+  });
+  OPSCOPE_CHECK(!out_of_range.load(), "all elements of input should be between 0 and 1");
+  return out;
+}
+
+}  // namespace
+
+// self, target (broadcast) -> (self - target)^2, reduced
+Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  Tensor loss = mse_elementwise(Tensor(), self, target);
+  return apply_loss_reduction(loss, reduction);
+}
+
+Tensor mse_loss_out(const Tensor& self, const Tensor& target, int64_t reduction,
+                    const Tensor& out) {
+  if (reduction == ops::kReductionNone) return mse_elementwise(out, self, target);
+  Tensor loss = mse_elementwise(Tensor(), self, target);
+  if (reduction == ops::kReductionMean) return ops::mean_out(out, loss, std::nullopt);
+  return ops::sum_out(out, loss, std::nullopt);
+}
+
+// input, target (same shape), weight (broadcastable) -> the binary cross entropy, reduced
+Tensor binary_cross_entropy_out(const Tensor& input, const Tensor& target, const Tensor& weight,
+                                int64_t reduction, const Tensor& loss) {
+  resize_output(loss, input.sizes());
+  Tensor loss_squeezed = ops::squeeze(loss);
+  bce_elementwise(loss_squeezed, input, target);
+  if (weight.defined()) ops::mul_(loss, weight);
+  if (reduction != ops::kReductionNone) {
+    Tensor reduced = apply_loss_reduction(loss, reduction);
+    resize_output(loss, reduced.sizes());
+    ops::copy_(loss, reduced);
+  }
+  return loss;
+}
+
+Tensor binary_cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight,
+                            int64_t reduction) {
+  Tensor loss = ops::empty_like(input);
+  return binary_cross_entropy_out(input, target, weight, reduction, loss);
+}
+
+// self (N,C) or (C), target (N) or () -> (output, total_weight)
+std::tuple<Tensor, Tensor> nll_loss_forward(const Tensor& self, const Tensor& target,
+                                            const Tensor& weight, int64_t reduction,
+                                            int64_t ignore_index) {
+  Tensor output = make_empty({}, self.dtype());
+  Tensor total_weight = make_empty({}, self.dtype());
+  nll_loss_forward_impl(output, total_weight, self, target, weight, reduction, ignore_index);
+  return {output, total_weight};
+}
+
+std::tuple<Tensor, Tensor> nll_loss_forward_output(const Tensor& self, const Tensor& target,
+                                                   const Tensor& weight, int64_t reduction,
+                                                   int64_t ignore_index, const Tensor& output,
+                                                   const Tensor& total_weight) {
+  nll_loss_forward_impl(output, total_weight, self, target, weight, reduction, ignore_index);
+  return {output, total_weight};
+}
+
+// self (N,C,H,W), target (N,H,W) -> (output, total_weight)
+std::tuple<Tensor, Tensor> nll_loss2d_forward(const Tensor& self, const Tensor& target,
+                                              const Tensor& weight, int64_t reduction,
+                                              int64_t ignore_index) {
+  Tensor output = make_empty({}, self.dtype());
+  Tensor total_weight = make_empty({}, self.dtype());
+  nll_loss2d_forward_impl(output, total_weight, self, target, weight, reduction, ignore_index);
+  return {output, total_weight};
+}
+
+std::tuple<Tensor, Tensor> nll_loss2d_forward_output(const Tensor& self, const Tensor& target,
+                                                     const Tensor& weight, int64_t reduction,
+                                                     int64_t ignore_index, const Tensor& output,
+                                                     const Tensor& total_weight) {
+  nll_loss2d_forward_impl(output, total_weight, self, target, weight, reduction, ignore_index);
+  return {output, total_weight};
+}
+
+}  // namespace opscope::cpu

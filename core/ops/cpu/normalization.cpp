@@ -1,0 +1,148 @@
+// CPU kernel of native_layer_norm (declared and registered in core/ops/nn.cpp).
+//
+// Semantically, for each of the M rows of N = prod(normalized_shape) trailing elements:
+//   mean = sum(x) / N,  rstd = 1 / sqrt(sum((x - mean)^2) / N + eps),
+//   y = (x - mean) * rstd * weight + bias.
+// As torch 1.13 (layer_norm.cpp, cpu/layer_norm_kernel.cpp): float32 and bfloat16 accumulate in
+// float, float64 in double; mean and rstd come back in the input's dtype with shape
+// (*batch, 1, ..., 1). Rows are split over threads; the statistics take two passes over the row
+// (it is in cache), which is as exact as torch's Welford and vectorizes.
+#include <cmath>
+
+#include "core/ops/copy.h"
+#include "core/ops/cpu/Loops.h"
+#include "core/ops/nn.h"
+#include "core/ops/views.h"
+
+namespace opscope::cpu {
+
+namespace {
+
+void check_read_as(ScalarType expected, ScalarType found) {
+  OPSCOPE_CHECK(expected == found, "expected scalar type ", cpp_name(expected), " but found ",
+                cpp_name(found));
+}
+
+// torch's _check_layer_norm_inputs -> (M, N).
+std::pair<int64_t, int64_t> check_layer_norm_inputs(const Tensor& input,
+                                                    IntArrayRef normalized_shape,
+                                                    const Tensor& weight, const Tensor& bias) {
+  const auto normalized_ndim = static_cast<int64_t>(normalized_shape.size());
+  OPSCOPE_CHECK(normalized_ndim >= 1,
+                "Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                "least one element, but got normalized_shape = ",
+                shape_str(normalized_shape));
+  OPSCOPE_CHECK(!weight.defined() || std::ranges::equal(weight.sizes(), normalized_shape),
+                "Expected weight to be of same shape as normalized_shape, but got weight of "
+                "shape ",
+                shape_str(weight.sizes()), " and normalized_shape = ", shape_str(normalized_shape));
+  OPSCOPE_CHECK(!bias.defined() || std::ranges::equal(bias.sizes(), normalized_shape),
+                "Expected bias to be of same shape as normalized_shape, but got bias of shape ",
+                shape_str(bias.sizes()), " and normalized_shape = ", shape_str(normalized_shape));
+  const int64_t input_ndim = input.dim();
+  IntArrayRef input_shape = input.sizes();
+  if (input_ndim < normalized_ndim ||
+      !std::ranges::equal(input_shape.last(static_cast<size_t>(normalized_ndim)),
+                          normalized_shape)) {
+    std::string expected = "[*";
+    for (int64_t s : normalized_shape) expected += ", " + std::to_string(s);
+    throw Error(detail::str("Given normalized_shape=", shape_str(normalized_shape),
+                            ", expected input with shape ", expected, "], but got input of size",
+                            shape_str(input_shape)));
+  }
+  const int64_t axis = input_ndim - normalized_ndim;
+  int64_t M = 1, N = 1;
+  for (int64_t i = 0; i < input_ndim; ++i) (i < axis ? M : N) *= input_shape[i];
+  return {M, N};
+}
+
+// One row: x (N) -> y (N), its mean and rstd. gamma / beta may be null.
+template <typename T, typename A>
+OPSCOPE_VECTOR_CLONES void layer_norm_row(const T* x, T* y, int64_t N, const T* gamma,
+                                          const T* beta, A eps, A* mean_out, A* rstd_out) {
+  A sum = 0;
+#pragma omp simd reduction(+ : sum)
+  for (int64_t j = 0; j < N; ++j) sum += A(x[j]);
+  const A mean = sum / A(N);
+  A sq = 0;
+#pragma omp simd reduction(+ : sq)
+  for (int64_t j = 0; j < N; ++j) {
+    const A d = A(x[j]) - mean;
+    sq += d * d;
+  }
+  const A var = std::max(sq / A(N), A(0));
+  const A rstd = A(1) / std::sqrt(var + eps);
+  // (x - mean) * rstd rather than torch's x * rstd - mean * rstd: no cancellation when the
+  // variance is tiny against the mean.
+  if (gamma != nullptr && beta != nullptr) {
+#pragma omp simd
+    for (int64_t j = 0; j < N; ++j)
+      y[j] = static_cast<T>((A(x[j]) - mean) * rstd * A(gamma[j]) + A(beta[j]));
+  } else if (gamma != nullptr) {
+#pragma omp simd
+    for (int64_t j = 0; j < N; ++j) y[j] = static_cast<T>((A(x[j]) - mean) * rstd * A(gamma[j]));
+  } else if (beta != nullptr) {
+#pragma omp simd
+    for (int64_t j = 0; j < N; ++j) y[j] = static_cast<T>((A(x[j]) - mean) * rstd + A(beta[j]));
+  } else {
+#pragma omp simd
+    for (int64_t j = 0; j < N; ++j) y[j] = static_cast<T>((A(x[j]) - mean) * rstd);
+  }
+  *mean_out = mean;
+  *rstd_out = rstd;
+}
+
+Tensor contiguous_or_self(const Tensor& t) {
+  return !t.defined() || t.is_contiguous() ? t : ops::contiguous(t);
+}
+
+}  // namespace
+
+// input (*, N1..Nk) -> (out (*, N1..Nk), mean (*, 1..1), rstd (*, 1..1))
+std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
+                                                     IntArrayRef normalized_shape,
+                                                     const Tensor& weight, const Tensor& bias,
+                                                     double eps) {
+  const auto [M, N] = check_layer_norm_inputs(input, normalized_shape, weight, bias);
+  const Tensor X = contiguous_or_self(input);
+  const Tensor gamma = contiguous_or_self(weight);
+  const Tensor beta = contiguous_or_self(bias);
+  Tensor Y = make_empty(input.sizes(), input.dtype());
+  Tensor mean = make_empty({M}, input.dtype());
+  Tensor rstd = make_empty({M}, input.dtype());
+  if (M > 0) {
+    dispatch_dtype(input.dtype(), "LayerNormKernelImpl", [&]<typename T>() {
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                    std::is_same_v<T, BFloat16>) {
+        using A = acc_type_t<T>;
+        if (gamma.defined()) check_read_as(input.dtype(), gamma.dtype());
+        if (beta.defined()) check_read_as(input.dtype(), beta.dtype());
+        const T* x = X.data_ptr<T>();
+        T* y = Y.data_ptr<T>();
+        const T* g = gamma.defined() ? gamma.data_ptr<T>() : nullptr;
+        const T* b = beta.defined() ? beta.data_ptr<T>() : nullptr;
+        T* mean_data = mean.data_ptr<T>();
+        T* rstd_data = rstd.data_ptr<T>();
+        const A eps_a = static_cast<A>(eps);
+        parallel_for(0, M, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(N, 1)),
+                     [&](int64_t begin, int64_t end) {
+                       for (int64_t i = begin; i < end; ++i) {
+                         A m, r;
+                         layer_norm_row<T, A>(x + i * N, y + i * N, N, g, b, eps_a, &m, &r);
+                         mean_data[i] = static_cast<T>(m);
+                         rstd_data[i] = static_cast<T>(r);
+                       }
+                     });
+      } else {
+        throw Error(detail::str("\"LayerNormKernelImpl\" not implemented for '",
+                                cpp_name(input.dtype()), "'"));
+      }
+    });
+  }
+  const auto axis = static_cast<size_t>(input.dim()) - normalized_shape.size();
+  DimVector stat_shape(input.sizes().begin(), input.sizes().begin() + axis);
+  for (size_t i = axis; i < static_cast<size_t>(input.dim()); ++i) stat_shape.push_back(1);
+  return {Y, ops::view(mean, stat_shape), ops::view(rstd, stat_shape)};
+}
+
+}  // namespace opscope::cpu

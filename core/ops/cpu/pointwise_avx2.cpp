@@ -1,0 +1,309 @@
+// AVX2 + FMA kernels of core/ops/cpu/pointwise_vec.h: SLEEF's u10 functions over 8 floats /
+// 4 doubles at a time. This file alone is compiled with -mavx2 -mfma (core/CMakeLists.txt), and
+// is entered only after vec::available() checked the CPU. Keep it free of shared inline code
+// (no standard library templates): an AVX2 copy of an inline function could otherwise be the one
+// the linker keeps for every caller.
+#include "core/ops/cpu/pointwise_vec.h"
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+#include <sleef.h>
+
+namespace opscope::cpu::vec {
+
+namespace {
+
+// The same few operations on both register types, so one template serves float and double.
+inline __m256 load(const float* p) {
+  return _mm256_loadu_ps(p);
+}
+inline __m256d load(const double* p) {
+  return _mm256_loadu_pd(p);
+}
+inline void store(float* p, __m256 v) {
+  _mm256_storeu_ps(p, v);
+}
+inline void store(double* p, __m256d v) {
+  _mm256_storeu_pd(p, v);
+}
+inline __m256 splat(float v) {
+  return _mm256_set1_ps(v);
+}
+inline __m256d splat(double v) {
+  return _mm256_set1_pd(v);
+}
+inline __m256 add(__m256 a, __m256 b) {
+  return _mm256_add_ps(a, b);
+}
+inline __m256d add(__m256d a, __m256d b) {
+  return _mm256_add_pd(a, b);
+}
+inline __m256 sub(__m256 a, __m256 b) {
+  return _mm256_sub_ps(a, b);
+}
+inline __m256d sub(__m256d a, __m256d b) {
+  return _mm256_sub_pd(a, b);
+}
+inline __m256 mul(__m256 a, __m256 b) {
+  return _mm256_mul_ps(a, b);
+}
+inline __m256d mul(__m256d a, __m256d b) {
+  return _mm256_mul_pd(a, b);
+}
+inline __m256 div(__m256 a, __m256 b) {
+  return _mm256_div_ps(a, b);
+}
+inline __m256d div(__m256d a, __m256d b) {
+  return _mm256_div_pd(a, b);
+}
+inline __m256 sqrt(__m256 a) {
+  return _mm256_sqrt_ps(a);
+}
+inline __m256d sqrt(__m256d a) {
+  return _mm256_sqrt_pd(a);
+}
+// max(a, b) returns b when either is NaN (vmaxps): relu(NaN) = max(0, NaN) = NaN, as PyTorch.
+inline __m256 max(__m256 a, __m256 b) {
+  return _mm256_max_ps(a, b);
+}
+inline __m256d max(__m256d a, __m256d b) {
+  return _mm256_max_pd(a, b);
+}
+inline __m256 abs(__m256 a) {
+  return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a);
+}
+inline __m256d abs(__m256d a) {
+  return _mm256_andnot_pd(_mm256_set1_pd(-0.0), a);
+}
+inline __m256 neg(__m256 a) {
+  return _mm256_xor_ps(_mm256_set1_ps(-0.0f), a);
+}
+inline __m256d neg(__m256d a) {
+  return _mm256_xor_pd(_mm256_set1_pd(-0.0), a);
+}
+// a > b ? x : y
+inline __m256 select_gt(__m256 a, __m256 b, __m256 x, __m256 y) {
+  return _mm256_blendv_ps(y, x, _mm256_cmp_ps(a, b, _CMP_GT_OQ));
+}
+inline __m256d select_gt(__m256d a, __m256d b, __m256d x, __m256d y) {
+  return _mm256_blendv_pd(y, x, _mm256_cmp_pd(a, b, _CMP_GT_OQ));
+}
+
+#define OPSCOPE_SLEEF(name, fname, dname) \
+  inline __m256 name(__m256 a) {          \
+    return Sleef_##fname##f8_u10avx2(a);  \
+  }                                       \
+  inline __m256d name(__m256d a) {        \
+    return Sleef_##dname##d4_u10avx2(a);  \
+  }
+OPSCOPE_SLEEF(exp, exp, exp)
+OPSCOPE_SLEEF(exp2, exp2, exp2)
+OPSCOPE_SLEEF(expm1, expm1, expm1)
+OPSCOPE_SLEEF(log, log, log)
+OPSCOPE_SLEEF(log2, log2, log2)
+OPSCOPE_SLEEF(log10, log10, log10)
+OPSCOPE_SLEEF(log1p, log1p, log1p)
+OPSCOPE_SLEEF(sin, sin, sin)
+OPSCOPE_SLEEF(cos, cos, cos)
+OPSCOPE_SLEEF(tan, tan, tan)
+OPSCOPE_SLEEF(asin, asin, asin)
+OPSCOPE_SLEEF(acos, acos, acos)
+OPSCOPE_SLEEF(atan, atan, atan)
+OPSCOPE_SLEEF(sinh, sinh, sinh)
+OPSCOPE_SLEEF(cosh, cosh, cosh)
+OPSCOPE_SLEEF(tanh, tanh, tanh)
+OPSCOPE_SLEEF(erf, erf, erf)
+#undef OPSCOPE_SLEEF
+
+// exp(z) for z <= 0 inlined (no call, so GELU's constants stay in registers): Cephes' expf
+// polynomial on z - n ln2, scaled by 2^n; within 2 ulp, far below the erf approximation's error.
+inline __m256 exp_nonpositive(__m256 z) {
+  z = _mm256_max_ps(z, _mm256_set1_ps(-87.0f));
+  __m256 n = _mm256_round_ps(_mm256_mul_ps(z, _mm256_set1_ps(1.44269504088896341f)),
+                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), z);
+  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+  __m256 y = _mm256_add_ps(_mm256_fmadd_ps(_mm256_mul_ps(p, r), r, r), _mm256_set1_ps(1.0f));
+  __m256i e =
+      _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+  return _mm256_mul_ps(y, _mm256_castsi256_ps(e));
+}
+
+// erf(x) for GELU on float32, the approximation oneDNN's gelu_erf (which PyTorch 1.13 runs for
+// float32 GELU) uses: Abramowitz and Stegun 7.1.26, absolute error below 1.5e-7,
+// erf(x) = sign(x) (1 - t (p1 + t (p2 + t (p3 + t (p4 + t p5)))) exp(-x^2)), t = 1 / (1 + p |x|).
+// float64 uses SLEEF's erf.
+inline __m256 gelu_erf(__m256 x) {
+  const __m256 neg_zero = _mm256_set1_ps(-0.f), one = _mm256_set1_ps(1.0f);
+  const __m256 p = _mm256_set1_ps(0.3275911f), p1 = _mm256_set1_ps(0.254829592f),
+               p2 = _mm256_set1_ps(-0.284496736f), p3 = _mm256_set1_ps(1.421413741f),
+               p4 = _mm256_set1_ps(-1.453152027f), p5 = _mm256_set1_ps(1.061405429f);
+  __m256 sign = _mm256_and_ps(neg_zero, x);
+  __m256 ax = _mm256_xor_ps(sign, x);
+  __m256 t = _mm256_div_ps(one, _mm256_fmadd_ps(p, ax, one));
+  __m256 r = _mm256_fmadd_ps(
+      _mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_fmadd_ps(p5, t, p4), t, p3), t, p2), t, p1);
+  __m256 e = exp_nonpositive(_mm256_xor_ps(neg_zero, _mm256_mul_ps(x, x)));  // exp(-x^2)
+  __m256 y = _mm256_fnmadd_ps(_mm256_mul_ps(e, t), r, one);                  // 1 - t r exp(-x^2)
+  return _mm256_xor_ps(sign, y);
+}
+inline __m256d gelu_erf(__m256d x) {
+  return erf(x);
+}
+
+// The register of 256 bits of T (no __m256 as a template argument: GCC drops its attributes).
+template <typename T>
+struct Vec;
+template <>
+struct Vec<float> {
+  using type = __m256;
+};
+template <>
+struct Vec<double> {
+  using type = __m256d;
+};
+
+// y[i] = f(x[i]); the last partial vector goes through a zero-padded buffer.
+template <typename T, typename F>
+inline void loop(const T* x, T* y, int64_t n, F f) {
+  constexpr int L = static_cast<int>(32 / sizeof(T));
+  int64_t i = 0;
+  for (; i + L <= n; i += L) store(y + i, f(load(x + i)));
+  if (i < n) {
+    T buf[L] = {};
+    for (int64_t j = 0; j < n - i; ++j) buf[j] = x[i + j];
+    store(buf, f(load(buf)));
+    for (int64_t j = 0; j < n - i; ++j) y[i + j] = buf[j];
+  }
+}
+
+template <typename T>
+bool run(UnaryOp op, const T* x, T* y, int64_t n, const double* params) {
+  using V = typename Vec<T>::type;
+  const V one = splat(T(1)), half = splat(T(0.5));
+  switch (op) {
+    case UnaryOp::Exp:
+      loop(x, y, n, [](V v) { return exp(v); });
+      return true;
+    case UnaryOp::Exp2:
+      loop(x, y, n, [](V v) { return exp2(v); });
+      return true;
+    case UnaryOp::Expm1:
+      loop(x, y, n, [](V v) { return expm1(v); });
+      return true;
+    case UnaryOp::Log:
+      loop(x, y, n, [](V v) { return log(v); });
+      return true;
+    case UnaryOp::Log2:
+      loop(x, y, n, [](V v) { return log2(v); });
+      return true;
+    case UnaryOp::Log10:
+      loop(x, y, n, [](V v) { return log10(v); });
+      return true;
+    case UnaryOp::Log1p:
+      loop(x, y, n, [](V v) { return log1p(v); });
+      return true;
+    case UnaryOp::Sqrt:
+      loop(x, y, n, [](V v) { return sqrt(v); });
+      return true;
+    case UnaryOp::Rsqrt:
+      loop(x, y, n, [one](V v) { return div(one, sqrt(v)); });
+      return true;
+    case UnaryOp::Reciprocal:
+      loop(x, y, n, [one](V v) { return div(one, v); });
+      return true;
+    case UnaryOp::Sin:
+      loop(x, y, n, [](V v) { return sin(v); });
+      return true;
+    case UnaryOp::Cos:
+      loop(x, y, n, [](V v) { return cos(v); });
+      return true;
+    case UnaryOp::Tan:
+      loop(x, y, n, [](V v) { return tan(v); });
+      return true;
+    case UnaryOp::Asin:
+      loop(x, y, n, [](V v) { return asin(v); });
+      return true;
+    case UnaryOp::Acos:
+      loop(x, y, n, [](V v) { return acos(v); });
+      return true;
+    case UnaryOp::Atan:
+      loop(x, y, n, [](V v) { return atan(v); });
+      return true;
+    case UnaryOp::Sinh:
+      loop(x, y, n, [](V v) { return sinh(v); });
+      return true;
+    case UnaryOp::Cosh:
+      loop(x, y, n, [](V v) { return cosh(v); });
+      return true;
+    case UnaryOp::Tanh:
+      loop(x, y, n, [](V v) { return tanh(v); });
+      return true;
+    case UnaryOp::Erf:
+      loop(x, y, n, [](V v) { return erf(v); });
+      return true;
+    case UnaryOp::Sigmoid:  // 1 / (1 + exp(-x))
+      loop(x, y, n, [one](V v) { return div(one, add(one, exp(neg(v)))); });
+      return true;
+    case UnaryOp::Silu:  // x / (1 + exp(-x))
+      loop(x, y, n, [one](V v) { return div(v, add(one, exp(neg(v)))); });
+      return true;
+    case UnaryOp::GeluErf: {  // x / 2 * (1 + erf(x / sqrt(2)))
+      const V alpha = splat(T(0.70710678118654752440));
+      loop(x, y, n, [=](V v) { return mul(mul(v, half), add(one, gelu_erf(mul(v, alpha)))); });
+      return true;
+    }
+    case UnaryOp::GeluTanh: {  // x / 2 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3)))
+      const V beta = splat(T(0.79788456080286535588)), kappa = splat(T(0.044715));
+      loop(x, y, n, [=](V v) {
+        V inner = mul(beta, add(v, mul(kappa, mul(mul(v, v), v))));
+        return mul(mul(half, v), add(one, tanh(inner)));
+      });
+      return true;
+    }
+    case UnaryOp::Softplus: {  // x * beta > threshold ? x : log1p(exp(x * beta)) / beta
+      const V beta = splat(T(params[0])), threshold = splat(T(params[1]));
+      loop(x, y, n, [=](V v) {
+        V xb = mul(v, beta);
+        return select_gt(xb, threshold, v, div(log1p(exp(xb)), beta));
+      });
+      return true;
+    }
+    case UnaryOp::Abs:
+      loop(x, y, n, [](V v) { return abs(v); });
+      return true;
+    case UnaryOp::Relu: {
+      const V zero = splat(T(0));
+      loop(x, y, n, [zero](V v) { return max(zero, v); });
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool avx2_unary(UnaryOp op, const float* x, float* y, int64_t n, const double* params) {
+  return run(op, x, y, n, params);
+}
+bool avx2_unary(UnaryOp op, const double* x, double* y, int64_t n, const double* params) {
+  return run(op, x, y, n, params);
+}
+
+}  // namespace opscope::cpu::vec
+
+#else  // not x86-64: no vector kernels; vec::available() is false and these are never called
+
+namespace opscope::cpu::vec {
+bool avx2_unary(UnaryOp, const float*, float*, int64_t, const double*) { return false; }
+bool avx2_unary(UnaryOp, const double*, double*, int64_t, const double*) { return false; }
+}  // namespace opscope::cpu::vec
+
+#endif

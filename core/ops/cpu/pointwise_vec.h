@@ -1,0 +1,58 @@
+// Vectorized math for the pointwise kernels: y[i] = f(x[i]) over contiguous float32 / float64
+// arrays, with SLEEF's 1-ulp (u10) functions — the ones PyTorch's CPU kernels use — on CPUs
+// with AVX2 and FMA.
+//
+// Semantically vec_unary(op, x, y, n, params) fills y[0, n) and returns true, or returns false
+// when no vector kernel applies (no AVX2 / FMA, or `op` has none): the caller then runs its
+// scalar loop. x and y may be the same array (in place), not otherwise overlap.
+//
+// In implementation terms the kernels live in pointwise_avx2.cpp, the one file compiled with
+// -mavx2 -mfma (see core/CMakeLists.txt); it is only entered after a run-time CPU check, so the
+// library still loads and runs on an x86-64 baseline CPU.
+#pragma once
+
+#include <cstdint>
+
+namespace opscope::cpu::vec {
+
+enum class UnaryOp : int {
+  Exp,
+  Exp2,
+  Expm1,
+  Log,
+  Log2,
+  Log10,
+  Log1p,
+  Sqrt,
+  Rsqrt,
+  Reciprocal,
+  Sin,
+  Cos,
+  Tan,
+  Asin,
+  Acos,
+  Atan,
+  Sinh,
+  Cosh,
+  Tanh,
+  Erf,
+  Sigmoid,
+  Silu,
+  GeluErf,
+  GeluTanh,
+  Softplus,  // Softplus: params = {beta, threshold}
+  Abs,
+  Relu,
+};
+
+// Whether this CPU runs the vector kernels (AVX2 and FMA), decided once.
+bool available();
+
+bool vec_unary(UnaryOp op, const float* x, float* y, int64_t n, const double* params = nullptr);
+bool vec_unary(UnaryOp op, const double* x, double* y, int64_t n, const double* params = nullptr);
+
+// The AVX2 kernels themselves (pointwise_avx2.cpp); call only when available().
+bool avx2_unary(UnaryOp op, const float* x, float* y, int64_t n, const double* params);
+bool avx2_unary(UnaryOp op, const double* x, double* y, int64_t n, const double* params);
+
+}  // namespace opscope::cpu::vec

@@ -1,0 +1,157 @@
+// CPU kernels of norm and linalg_vector_norm (declared in core/ops/reduce.cpp).
+//
+// The p-norm of the reduced elements: p = 2 sqrt(sum x^2), 1 sum |x|, inf max |x|, -inf min |x|,
+// 0 the number of nonzeros, otherwise (sum |x|^p)^(1/p). Floating dtypes only; float16 /
+// bfloat16 accumulate in float. `dtype=` converts the input first. Over no elements norm gives
+// 0 (inf too, as torch 1.13), linalg_vector_norm refuses inf and negative orders.
+// Float compares may be if-converted into vector selects (we never read FP exception flags).
+#pragma GCC optimize("no-trapping-math")
+// vreduce takes and returns 32-byte vectors; it is always inlined, so no call ABI is involved.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+#include <cmath>
+#include <limits>
+
+#include "core/ops/copy.h"
+#include "core/ops/cpu/reduce_loops.h"
+#include "core/ops/reduce_kernels.h"
+#include "core/runtime/ScalarConvert.h"
+
+namespace opscope::cpu {
+
+namespace {
+
+enum class NormKind { Zero, One, Two, Inf, NegInf, General };
+
+template <typename T, NormKind K>
+struct NormOp {
+  using in_t = T;
+  using acc_t = acc_type_t<T>;
+  using out_t = T;
+  static constexpr int kLanes = sizeof(acc_t) == 8 ? 16 : 32;
+  acc_t p;
+  acc_t identity() const {
+    if constexpr (K == NormKind::NegInf) return std::numeric_limits<acc_t>::infinity();
+    return acc_t(0);
+  }
+  acc_t reduce(acc_t a, in_t xin) const {
+    acc_t x = static_cast<acc_t>(xin);
+    if constexpr (K == NormKind::Zero) {
+      return a + (x != acc_t(0) ? acc_t(1) : acc_t(0));
+    } else if constexpr (K == NormKind::One) {
+      return a + std::abs(x);
+    } else if constexpr (K == NormKind::Two) {
+      return a + x * x;
+    } else if constexpr (K == NormKind::Inf) {
+      acc_t m = std::abs(x);
+      return (m > a || m != m) ? m : a;
+    } else if constexpr (K == NormKind::NegInf) {
+      acc_t m = std::abs(x);
+      return (m < a || m != m) ? m : a;
+    } else {
+      return a + std::pow(std::abs(x), p);
+    }
+  }
+  acc_t combine(acc_t a, acc_t b) const {
+    if constexpr (K == NormKind::Inf) {
+      return (b > a || b != b) ? b : a;
+    } else if constexpr (K == NormKind::NegInf) {
+      return (b < a || b != b) ? b : a;
+    } else {
+      return a + b;
+    }
+  }
+  // The 2-norm's step on GCC vector types (see reduce_row_vec); other p use the lane loop.
+  template <typename V>
+    requires(K == NormKind::Two)
+  [[gnu::always_inline]] V vreduce(V a, V x) const {
+    return a + x * x;
+  }
+  out_t project(acc_t a) const {
+    if constexpr (K == NormKind::Two) return static_cast<out_t>(std::sqrt(a));
+    if constexpr (K == NormKind::General) return static_cast<out_t>(std::pow(a, acc_t(1) / p));
+    return static_cast<out_t>(a);
+  }
+};
+
+// name: "norm" or "linalg.vector_norm", for messages.
+Tensor norm_impl(const Tensor& self, double p, OptDims dim, bool keepdim, ScalarType t,
+                 bool vector_norm) {
+  if (vector_norm) {
+    OPSCOPE_CHECK(is_floating(self.dtype()),
+                  "linalg.vector_norm: Expected a floating point or complex tensor as input. Got ",
+                  cpp_name(self.dtype()));
+    if (self.numel() == 0) {
+      OPSCOPE_CHECK(p >= 0 && !std::isinf(p), "linalg.vector_norm cannot compute the ",
+                    std::isinf(p) ? (p > 0 ? "inf" : "-inf") : detail::str(p),
+                    " norm on an empty tensor because the operation does not have an identity");
+    }
+  } else {
+    OPSCOPE_CHECK(is_floating(self.dtype()),
+                  "norm(): input dtype should be either floating point or complex. Got ",
+                  cpp_name(self.dtype()), " instead.");
+  }
+  OPSCOPE_CHECK(is_floating(t), vector_norm ? "linalg.vector_norm" : "norm",
+                ": dtype should be floating point or complex, but got ", cpp_name(t));
+  Tensor in = cast_if_needed(self, t);
+  ReducePlan plan(in, reduce_dim_mask(dim, self.dim()), keepdim, {t});
+  dispatch_dtype(t, "norm_cpu", [&]<typename T>() {
+    if constexpr (!std::is_integral_v<T>) {
+      using acc_t = acc_type_t<T>;
+      acc_t pa = static_cast<acc_t>(p);
+      if (p == 0) {
+        reduce_values(plan, NormOp<T, NormKind::Zero>{pa});
+      } else if (p == 1) {
+        reduce_values(plan, NormOp<T, NormKind::One>{pa});
+      } else if (p == 2) {
+        reduce_values(plan, NormOp<T, NormKind::Two>{pa});
+      } else if (std::isinf(p) && p > 0) {
+        reduce_values(plan, NormOp<T, NormKind::Inf>{pa});
+      } else if (std::isinf(p)) {
+        reduce_values(plan, NormOp<T, NormKind::NegInf>{pa});
+      } else {
+        reduce_values(plan, NormOp<T, NormKind::General>{pa});
+      }
+    }
+  });
+  Tensor r = plan.finish();
+  // torch 1.13's norm gives 0, not inf, for the -inf norm over nothing.
+  if (!vector_norm && plan.empty_reduction() && std::isinf(p) && p < 0 && r.numel() > 0)
+    ops::fill_(r, 0);
+  return r;
+}
+
+double p_value(const std::optional<Scalar>& p) { return p ? p->to_double() : 2.0; }
+
+}  // namespace
+
+Tensor norm_dim(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim) {
+  return norm_impl(self, p_value(p), dim, keepdim, self.dtype(), false);
+}
+
+Tensor norm_dim_dtype(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim,
+                      bool keepdim, ScalarType dtype) {
+  return norm_impl(self, p_value(p), dim, keepdim, dtype, false);
+}
+
+Tensor norm_out(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim,
+                const Tensor& out) {
+  return write_out(out, norm_impl(self, p_value(p), dim, keepdim, self.dtype(), false));
+}
+
+Tensor norm_dtype_out(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim,
+                      bool keepdim, ScalarType dtype, const Tensor& out) {
+  return write_out(out, norm_impl(self, p_value(p), dim, keepdim, dtype, false));
+}
+
+Tensor linalg_vector_norm(const Tensor& self, const Scalar& ord, OptDims dim, bool keepdim,
+                          OptDtype dtype) {
+  return norm_impl(self, ord.to_double(), dim, keepdim, dtype.value_or(self.dtype()), true);
+}
+
+Tensor linalg_vector_norm_out(const Tensor& self, const Scalar& ord, OptDims dim, bool keepdim,
+                              OptDtype dtype, const Tensor& out) {
+  return write_out(out, linalg_vector_norm(self, ord, dim, keepdim, dtype));
+}
+
+}  // namespace opscope::cpu

@@ -1,0 +1,104 @@
+// CPU kernels of cumsum and cumprod (declared in core/ops/reduce.cpp).
+//
+// out[..., k, ...] = x[..., 0, ...] + ... + x[..., k, ...] along `dim` (products for cumprod), in
+// the dtype torch 1.13 picks: `dtype=`, else int64 for bool and integers, else self's (float16
+// has no CPU kernel). Like torch, partial sums accumulate in double for float and float for
+// bfloat16. The input is read as [outer][dim][inner] (contiguous); inner > 1 scans whole rows at
+// once.
+#include <vector>
+
+#include "core/ops/copy.h"
+#include "core/ops/cpu/reduce_loops.h"
+#include "core/ops/reduce_kernels.h"
+#include "core/tensor/TensorIterator.h"
+
+namespace opscope::cpu {
+
+namespace {
+
+template <typename T>
+using scan_acc_t = std::conditional_t<std::is_same_v<T, float>, double, acc_type_t<T>>;
+
+template <typename T, bool IsSum>
+void scan_kernel(const T* x, T* out, int64_t O, int64_t R, int64_t I) {
+  using acc_t = scan_acc_t<T>;
+  parallel_for(0, O, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(R * I, 1)),
+               [&](int64_t b, int64_t e) {
+                 if (I == 1) {  // scans along contiguous rows: the running value in a register
+                   for (int64_t o = b; o < e; ++o) {
+                     acc_t acc(IsSum ? 0 : 1);
+                     const T* xr = x + o * R;
+                     T* yr = out + o * R;
+                     for (int64_t r = 0; r < R; ++r) {
+                       acc = IsSum ? acc + static_cast<acc_t>(xr[r]) : acc * static_cast<acc_t>(xr[r]);
+                       yr[r] = static_cast<T>(acc);
+                     }
+                   }
+                   return;
+                 }
+                 std::vector<acc_t> acc(static_cast<size_t>(I));
+                 for (int64_t o = b; o < e; ++o) {
+                   std::fill(acc.begin(), acc.end(), acc_t(IsSum ? 0 : 1));
+                   for (int64_t r = 0; r < R; ++r) {
+                     const T* xr = x + (o * R + r) * I;
+                     T* yr = out + (o * R + r) * I;
+                     for (int64_t i = 0; i < I; ++i) {
+                       acc[i] = IsSum ? acc[i] + static_cast<acc_t>(xr[i])
+                                      : acc[i] * static_cast<acc_t>(xr[i]);
+                       yr[i] = static_cast<T>(acc[i]);
+                     }
+                   }
+                 }
+               });
+}
+
+template <bool IsSum>
+Tensor scan_impl(const Tensor& self, int64_t dim, ScalarType t) {
+  const char* name = IsSum ? "cumsum_out_cpu" : "cumprod_out_cpu";
+  int64_t d = wrap_dim(dim, self.dim());
+  if (t == ScalarType::Bool || (is_integral(t, false) && t != ScalarType::Int64))
+    return ops::to(scan_impl<IsSum>(self, dim, ScalarType::Int64), t);
+  if (self.numel() == 0) return make_empty(self.sizes(), t);
+  OPSCOPE_CHECK(t != ScalarType::Float16, "\"", name, "\" not implemented for 'Half'");
+  Tensor in = contiguous_if_needed(cast_if_needed(self, t));
+  Tensor out = make_empty(self.sizes(), t);
+  if (self.numel() == 0) return out;
+  int64_t O = 1, R = 1, I = 1;
+  for (int64_t k = 0; k < self.dim(); ++k) (k < d ? O : k == d ? R : I) *= self.size(k);
+  dispatch_dtype(t, name, [&]<typename T>() {
+    if constexpr (std::is_same_v<T, int64_t> || !std::is_integral_v<T>) {
+      scan_kernel<T, IsSum>(in.data_ptr<T>(), out.data_ptr<T>(), O, R, I);
+    }
+  });
+  return out;
+}
+
+ScalarType scan_dtype(const Tensor& self, OptDtype dtype) {
+  if (dtype) return *dtype;
+  return is_integral(self.dtype(), true) ? ScalarType::Int64 : self.dtype();
+}
+
+template <bool IsSum>
+Tensor scan_out(const Tensor& self, int64_t dim, OptDtype dtype, const Tensor& out) {
+  OPSCOPE_CHECK(!dtype || *dtype == out.dtype(), "provided dtype must match dtype of result in ",
+                IsSum ? "cumsum" : "cumprod", ". Got ", cpp_name(out.dtype()),
+                " and ", cpp_name(*dtype), ".");
+  return write_out(out, scan_impl<IsSum>(self, dim, out.dtype()));
+}
+
+}  // namespace
+
+Tensor cumsum(const Tensor& self, int64_t dim, OptDtype dtype) {
+  return scan_impl<true>(self, dim, scan_dtype(self, dtype));
+}
+Tensor cumsum_out(const Tensor& self, int64_t dim, OptDtype dtype, const Tensor& out) {
+  return scan_out<true>(self, dim, dtype, out);
+}
+Tensor cumprod(const Tensor& self, int64_t dim, OptDtype dtype) {
+  return scan_impl<false>(self, dim, scan_dtype(self, dtype));
+}
+Tensor cumprod_out(const Tensor& self, int64_t dim, OptDtype dtype, const Tensor& out) {
+  return scan_out<false>(self, dim, dtype, out);
+}
+
+}  // namespace opscope::cpu

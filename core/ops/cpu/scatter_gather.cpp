@@ -1,0 +1,291 @@
+// CPU kernels of gather and the scatter family (scatter_, scatter, scatter_add_, scatter_add,
+// and the reduce= forms), see core/ops/indexing.h.
+//
+// Index values must lie in [0, size) — no negative indices here, unlike index_select (torch).
+// Both walk the index tensor: every index position p = (p0, .., pn-1) names self's element
+// at p with p[dim] replaced by index[p]. The walk runs over the index's dims other than `dim`
+// ("lines", split over threads) and, inside a line, along `dim`. Two lines never touch the same
+// element of self (they differ in a coordinate other than dim), so parallel scatters are safe;
+// one line (a 1-D problem) is split too, except when it reduces (repeated indices add up).
+#include <algorithm>
+
+#include "core/ops/copy.h"
+#include "core/ops/cpu/index_util.h"
+#include "core/ops/indexing.h"
+#include "core/runtime/ScalarConvert.h"
+
+namespace opscope::cpu {
+
+using namespace index_util;
+
+namespace {
+
+enum class Reduce { None, Add, Multiply };
+
+Reduce parse_reduce(std::string_view reduce) {
+  if (reduce == "add") return Reduce::Add;
+  if (reduce == "multiply") return Reduce::Multiply;
+  throw Error("reduce argument must be either add or multiply.");
+}
+
+// The geometry of one gather / scatter: sizes of the index with `dim` taken out (the lines),
+// each operand's strides over them, and the strides along dim.
+struct Lines {
+  DimVector sizes;
+  DimVector self_st, index_st, other_st;
+  int64_t self_dim_stride = 0, index_dim_stride = 0, other_dim_stride = 0;
+  int64_t line_len = 1;   // index.size(dim)
+  int64_t self_size = 1;  // self.size(dim): the range of index values
+};
+
+// 0-d tensors count as 1-D of size 1 (torch's ensure_nonempty_dim).
+int64_t size_at(const Tensor& t, int64_t d) { return t.dim() == 0 ? 1 : t.sizes()[static_cast<size_t>(d)]; }
+int64_t stride_at(const Tensor& t, int64_t d) { return t.dim() == 0 ? 0 : t.strides()[static_cast<size_t>(d)]; }
+
+Lines make_lines(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& other) {
+  Lines l;
+  int64_t nd = std::max<int64_t>(index.dim(), 1);
+  for (int64_t d = 0; d < nd; ++d) {
+    if (d == dim) continue;
+    l.sizes.push_back(size_at(index, d));
+    l.self_st.push_back(stride_at(self, d));
+    l.index_st.push_back(stride_at(index, d));
+    l.other_st.push_back(other.defined() ? stride_at(other, d) : 0);
+  }
+  l.self_dim_stride = stride_at(self, dim);
+  l.index_dim_stride = stride_at(index, dim);
+  l.other_dim_stride = other.defined() ? stride_at(other, dim) : 0;
+  l.line_len = size_at(index, dim);
+  l.self_size = size_at(self, dim);
+  return l;
+}
+
+// Runs f(self_off, index_off, other_off, j_begin, j_end) over lines and positions within them,
+// in parallel where safe.
+template <typename F>
+void for_each_line(const Lines& l, bool serial_within_line, F&& f) {
+  int64_t nlines = compute_numel(l.sizes);
+  if (nlines == 0 || l.line_len == 0) return;
+  if (nlines == 1) {
+    auto run = [&](int64_t lo, int64_t hi) { f(int64_t(0), int64_t(0), int64_t(0), lo, hi); };
+    if (serial_within_line) run(0, l.line_len);
+    else parallel_for(0, l.line_len, kGrainSize, run);
+    return;
+  }
+  int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(l.line_len, 1));
+  parallel_for(0, nlines, grain, [&](int64_t lo, int64_t hi) {
+    walk<3>(l.sizes, {IntArrayRef(l.self_st), IntArrayRef(l.index_st), IntArrayRef(l.other_st)}, lo, hi,
+            [&](const int64_t* off) { f(off[0], off[1], off[2], int64_t(0), l.line_len); });
+  });
+}
+
+[[noreturn]] void throw_out_of_bounds(int64_t v, int64_t dim, int64_t size) {
+  throw Error(detail::str("index ", v, " is out of bounds for dimension ", dim, " with size ", size));
+}
+
+// After a loop that only noted that some index was out of range: name the first one.
+[[noreturn]] void report_first_bad(const int64_t* ip, int64_t stride, int64_t j0, int64_t j1, int64_t dim,
+                                   int64_t size) {
+  for (int64_t j = j0; j < j1; ++j) {
+    int64_t k = ip[j * stride];
+    if (k < 0 || k >= size) throw_out_of_bounds(k, dim, size);
+  }
+  throw_out_of_bounds(size, dim, size);
+}
+
+// The checks torch's gather / scatter make on dims and sizes.
+void check_gather_shapes(const Tensor& self, int64_t dim, const Tensor& index) {
+  OPSCOPE_CHECK(index.dtype() == ScalarType::Int64, "gather(): Expected dtype int64 for index");
+  OPSCOPE_CHECK(std::max<int64_t>(index.dim(), 1) == std::max<int64_t>(self.dim(), 1),
+                "Index tensor must have the same number of dimensions as input tensor");
+  for (int64_t d = 0; d < std::max<int64_t>(self.dim(), 1); ++d)
+    OPSCOPE_CHECK(d == dim || size_at(index, d) <= size_at(self, d), "Size does not match at dimension ", d,
+                  " expected index ", shape_str(index.sizes()), " to be smaller than self ",
+                  shape_str(self.sizes()), " apart from dimension ", dim);
+}
+
+void check_scatter_shapes(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  OPSCOPE_CHECK(index.dtype() == ScalarType::Int64, "scatter(): Expected dtype int64 for index");
+  if (src.defined())
+    OPSCOPE_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
+  int64_t nd = std::max<int64_t>(self.dim(), 1);
+  OPSCOPE_CHECK(std::max<int64_t>(index.dim(), 1) == nd,
+                "Index tensor must have the same number of dimensions as self tensor");
+  if (src.defined())
+    OPSCOPE_CHECK(std::max<int64_t>(src.dim(), 1) == nd,
+                  "Index tensor must have the same number of dimensions as src tensor");
+  if (index.numel() == 0) return;
+  bool ok = true;
+  for (int64_t d = 0; d < nd; ++d) {
+    if (d != dim && size_at(index, d) > size_at(self, d)) ok = false;
+    if (src.defined() && size_at(index, d) > size_at(src, d)) ok = false;
+  }
+  if (ok) return;
+  if (src.defined())
+    throw Error(detail::str("Expected index ", shape_str(index.sizes()), " to be smaller than self ",
+                            shape_str(self.sizes()), " apart from dimension ", dim,
+                            " and to be smaller size than src ", shape_str(src.sizes())));
+  throw Error(detail::str("Expected index ", shape_str(index.sizes()), " to be smaller than self ",
+                          shape_str(self.sizes()), " apart from dimension ", dim));
+}
+
+template <typename T>
+T combine(Reduce r, T a, T b) {
+  using A = acc_type_t<T>;
+  if constexpr (std::is_same_v<T, bool>) {
+    return r == Reduce::Add ? (a || b) : (a && b);
+  } else {
+    return r == Reduce::Add ? static_cast<T>(static_cast<A>(a) + static_cast<A>(b))
+                            : static_cast<T>(static_cast<A>(a) * static_cast<A>(b));
+  }
+}
+
+// self[.., index[p], ..] (op)= src[p] (or the value when src is undefined).
+Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                    const Scalar* value, Reduce reduce, const char* name) {
+  dim = wrap_dim(dim, self.dim());
+  check_scatter_shapes(self, dim, index, src);
+  if (index.numel() == 0) return self;
+  Lines l = make_lines(self, dim, index, src);
+  const int64_t* idx = index.data_ptr<int64_t>();
+  dispatch_dtype(self.dtype(), name, [&]<typename T>() {
+    T* out = self.data_ptr<T>();
+    const T* s = src.defined() ? src.data_ptr<T>() : nullptr;
+    T v = value ? checked_convert<T>(*value) : T();
+    auto run = [&]<Reduce R>() {
+      const int64_t size = l.self_size, sst = l.self_dim_stride, ist = l.index_dim_stride,
+                    rst = s ? l.other_dim_stride : 0;
+      for_each_line(l, R != Reduce::None, [&](int64_t so, int64_t io, int64_t oo, int64_t j0, int64_t j1) {
+        const int64_t* ip = idx + io;
+        const T* sp = s ? s + oo : &v;
+        T* dp = out + so;
+        for (int64_t j = j0; j < j1; ++j) {
+          int64_t k = ip[j * ist];
+          if (static_cast<uint64_t>(k) >= static_cast<uint64_t>(size)) [[unlikely]]
+            throw_out_of_bounds(k, dim, size);
+          T x = sp[j * rst];
+          T& d = dp[k * sst];
+          if constexpr (R == Reduce::None) d = x;
+          else d = combine(R, d, x);
+        }
+      });
+    };
+    switch (reduce) {
+      case Reduce::None: run.template operator()<Reduce::None>(); break;
+      case Reduce::Add: run.template operator()<Reduce::Add>(); break;
+      case Reduce::Multiply: run.template operator()<Reduce::Multiply>(); break;
+    }
+  });
+  return self;
+}
+
+Tensor out_from_self(const Tensor& self, const Tensor& out) {
+  resize_output(out, self.sizes());
+  if (!out.is_same(self)) cpu::copy_(out, self, false);
+  return out;
+}
+
+}  // namespace
+
+// out (*i) = self gathered along dim by index (*i)
+Tensor gather_out(const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/, const Tensor& out) {
+  dim = wrap_dim(dim, self.dim());
+  check_gather_shapes(self, dim, index);
+  OPSCOPE_CHECK(out.dtype() == self.dtype(), "gather(): Expected out tensor to have dtype ",
+                cpp_name(self.dtype()), ", but got ", cpp_name(out.dtype()), " instead");
+  resize_output(out, index.sizes());
+  if (index.numel() == 0) return out;
+  Lines l = make_lines(self, dim, index, out);
+  // make_lines put out's strides in `other`.
+  const int64_t* idx = index.data_ptr<int64_t>();
+  if (l.self_size == 0) throw_out_of_bounds(idx[0], dim, 0);  // nothing to read at all
+  dispatch_width(self->itemsize(), [&]<typename W>() {
+    const W* src = static_cast<const W*>(self.data());
+    W* dst = static_cast<W*>(out.data());
+    const int64_t size = l.self_size, sst = l.self_dim_stride;
+    for_each_line(l, false, [&](int64_t so, int64_t io, int64_t oo, int64_t j0, int64_t j1) {
+      const int64_t* ip = idx + io;
+      const W* sp = src + so;
+      W* op = dst + oo;
+      bool bad = false;
+      if (l.index_dim_stride == 1 && l.other_dim_stride == 1 && sst == 1) {  // rows along dim
+        for (int64_t j = j0; j < j1; ++j) {
+          int64_t k = ip[j];
+          bad |= static_cast<uint64_t>(k) >= static_cast<uint64_t>(size);
+          op[j] = sp[bad ? 0 : k];
+        }
+      } else {
+        for (int64_t j = j0; j < j1; ++j) {
+          int64_t k = ip[j * l.index_dim_stride];
+          bad |= static_cast<uint64_t>(k) >= static_cast<uint64_t>(size);
+          op[j * l.other_dim_stride] = sp[(bad ? 0 : k) * sst];
+        }
+      }
+      if (bad) [[unlikely]]
+        report_first_bad(ip, l.index_dim_stride, j0, j1, dim, size);
+    });
+  });
+  return out;
+}
+
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad) {
+  Tensor out = make_empty(index.sizes(), self.dtype(), self.device());
+  return cpu::gather_out(self, dim, index, sparse_grad, out);
+}
+
+Tensor scatter_src_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_impl(self, dim, index, src, nullptr, Reduce::None, "scatter_");
+}
+Tensor scatter_value_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  return scatter_impl(self, dim, index, Tensor(), &value, Reduce::None, "scatter_");
+}
+Tensor scatter_reduce_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                       std::string_view reduce) {
+  return scatter_impl(self, dim, index, src, nullptr, parse_reduce(reduce), "scatter_");
+}
+Tensor scatter_value_reduce_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+                             std::string_view reduce) {
+  return scatter_impl(self, dim, index, Tensor(), &value, parse_reduce(reduce), "scatter_");
+}
+Tensor scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_impl(self, dim, index, src, nullptr, Reduce::Add, "scatter_add_");
+}
+
+Tensor scatter_src(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_src_(fresh_copy(self), dim, index, src);
+}
+Tensor scatter_value(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  return scatter_value_(fresh_copy(self), dim, index, value);
+}
+Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                      std::string_view reduce) {
+  return scatter_reduce_(fresh_copy(self), dim, index, src, reduce);
+}
+Tensor scatter_value_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+                            std::string_view reduce) {
+  return scatter_value_reduce_(fresh_copy(self), dim, index, value, reduce);
+}
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_add_(fresh_copy(self), dim, index, src);
+}
+
+Tensor scatter_src_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Tensor& out) {
+  return scatter_src_(out_from_self(self, out), dim, index, src);
+}
+Tensor scatter_value_out(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+                         const Tensor& out) {
+  return scatter_value_(out_from_self(self, out), dim, index, value);
+}
+Tensor scatter_reduce_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                          std::string_view reduce, const Tensor& out) {
+  return scatter_reduce_(out_from_self(self, out), dim, index, src, reduce);
+}
+Tensor scatter_value_reduce_out(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+                                std::string_view reduce, const Tensor& out) {
+  return scatter_value_reduce_(out_from_self(self, out), dim, index, value, reduce);
+}
+Tensor scatter_add_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Tensor& out) {
+  return scatter_add_(out_from_self(self, out), dim, index, src);
+}
+
+}  // namespace opscope::cpu

@@ -1,0 +1,164 @@
+// CPU kernels of _softmax and _log_softmax (declared in core/ops/reduce.cpp; softmax.int and
+// log_softmax.int are CompositeImplicitAutograd over these, as in torch 1.13).
+//
+// softmax(x)_k = exp(x_k - m) / sum_j exp(x_j - m) and log_softmax(x)_k = x_k - m -
+// log(sum_j exp(x_j - m)), m the max along `dim`, so nothing overflows; a row of -inf gives NaN
+// as in torch. float32 / float64 / bfloat16 (bfloat16 computes in float); float16 and integers
+// raise torch's "softmax_lastdim_kernel_impl" not implemented errors.
+//
+// In implementation terms the input is read as [outer][dim][inner], contiguous. Along the last
+// dim (inner == 1) each row is three vector passes: max, exp and sum, scale. Otherwise whole rows
+// are combined element by element. float32 uses exp_f32 (core/ops/cpu/vec_math.h), a polynomial that GCC
+// vectorizes (AVX2 and baseline clones).
+// Float compares may be if-converted into vector selects (we never read FP exception flags).
+#pragma GCC optimize("no-trapping-math", "fp-contract=fast")
+
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/ops/copy.h"
+#include "core/ops/cpu/reduce_loops.h"
+#include "core/ops/cpu/vec_math.h"
+#include "core/ops/reduce_kernels.h"
+#include "core/tensor/TensorIterator.h"
+
+namespace opscope::cpu {
+
+namespace {
+
+// One contiguous row of n elements.
+template <typename T, bool IsLog>
+OPSCOPE_FMA_CLONES void softmax_row(const T* x, T* y, int64_t n) {
+  T m = -std::numeric_limits<T>::infinity();
+#pragma omp simd reduction(max : m)
+  for (int64_t i = 0; i < n; ++i) m = x[i] > m ? x[i] : m;
+  T s = 0;
+  if constexpr (IsLog) {
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) s += exp_of<T>(x[i] - m);
+    T shift = m + std::log(s);
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) y[i] = x[i] - shift;
+  } else {
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) {
+      T e = exp_of<T>(x[i] - m);
+      y[i] = e;
+      s += e;
+    }
+    T inv = T(1) / s;
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) y[i] *= inv;
+  }
+}
+
+// R rows of w elements, row r at x + r * I, reduced onto each other.
+template <typename T, bool IsLog>
+OPSCOPE_FMA_CLONES void softmax_columns(const T* x, T* y, int64_t R, int64_t I, int64_t w,
+                                           T* m, T* s) {
+  for (int64_t j = 0; j < w; ++j) m[j] = -std::numeric_limits<T>::infinity(), s[j] = 0;
+  for (int64_t r = 0; r < R; ++r) {
+    const T* xr = x + r * I;
+#pragma omp simd
+    for (int64_t j = 0; j < w; ++j) m[j] = xr[j] > m[j] ? xr[j] : m[j];
+  }
+  for (int64_t r = 0; r < R; ++r) {
+    const T* xr = x + r * I;
+    T* yr = y + r * I;
+    if constexpr (IsLog) {
+#pragma omp simd
+      for (int64_t j = 0; j < w; ++j) s[j] += exp_of<T>(xr[j] - m[j]);
+    } else {
+#pragma omp simd
+      for (int64_t j = 0; j < w; ++j) {
+        T e = exp_of<T>(xr[j] - m[j]);
+        yr[j] = e;
+        s[j] += e;
+      }
+    }
+  }
+  if constexpr (IsLog) {
+    for (int64_t j = 0; j < w; ++j) m[j] += std::log(s[j]);
+  } else {
+    for (int64_t j = 0; j < w; ++j) s[j] = T(1) / s[j];
+  }
+  for (int64_t r = 0; r < R; ++r) {
+    const T* xr = x + r * I;
+    T* yr = y + r * I;
+#pragma omp simd
+    for (int64_t j = 0; j < w; ++j) {
+      if constexpr (IsLog) {
+        yr[j] = xr[j] - m[j];
+      } else {
+        yr[j] *= s[j];
+      }
+    }
+  }
+}
+
+template <typename T, bool IsLog>
+void softmax_kernel(const T* x, T* y, int64_t O, int64_t R, int64_t I) {
+  if (I == 1) {
+    parallel_for(0, O, std::max<int64_t>(1, kGrainSize / R), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) softmax_row<T, IsLog>(x + o * R, y + o * R, R);
+    });
+    return;
+  }
+  // Columns per task: the tile's R rows (~1 MiB) stay in L2 across the three passes.
+  const int64_t kTile = std::clamp<int64_t>((262144 / R) / 16 * 16, 16, 256);
+  const int64_t tiles = (I + kTile - 1) / kTile;
+  parallel_for(0, O * tiles, std::max<int64_t>(1, kGrainSize / (R * std::min(I, kTile))),
+               [&](int64_t b, int64_t e) {
+                 std::vector<T> m(kTile), s(kTile);
+                 for (int64_t t = b; t < e; ++t) {
+                   int64_t o = t / tiles, i0 = (t % tiles) * kTile;
+                   int64_t off = o * R * I + i0;
+                   softmax_columns<T, IsLog>(x + off, y + off, R, I, std::min(kTile, I - i0),
+                                             m.data(), s.data());
+                 }
+               });
+}
+
+template <bool IsLog>
+Tensor softmax_impl(const Tensor& self, int64_t dim, bool half_to_float) {
+  int64_t d = wrap_dim(dim, self.dim());
+  OPSCOPE_CHECK(!half_to_float, "softmax with half to float conversion is not supported on CPU");
+  ScalarType t = self.dtype();
+  if (self.numel() == 0) return make_empty(self.sizes(), t);  // before the dtype check, as torch
+  bool last = self.dim() == 0 || d == self.dim() - 1;
+  OPSCOPE_CHECK(t == ScalarType::Float32 || t == ScalarType::Float64 || t == ScalarType::BFloat16,
+                "\"", IsLog && last ? "log_" : "", "softmax_", last ? "lastdim_" : "",
+                "kernel_impl\" not implemented for '", cpp_name(t), "'");
+  if (t == ScalarType::BFloat16)
+    return ops::to(softmax_impl<IsLog>(ops::to(self, ScalarType::Float32), dim, false), t);
+  Tensor in = contiguous_if_needed(self);
+  Tensor out = make_empty(self.sizes(), t);
+  if (self.numel() == 0) return out;
+  int64_t O = 1, R = 1, I = 1;
+  for (int64_t k = 0; k < self.dim(); ++k) (k < d ? O : k == d ? R : I) *= self.size(k);
+  if (t == ScalarType::Float32) {
+    softmax_kernel<float, IsLog>(in.data_ptr<float>(), out.data_ptr<float>(), O, R, I);
+  } else {
+    softmax_kernel<double, IsLog>(in.data_ptr<double>(), out.data_ptr<double>(), O, R, I);
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor _softmax(const Tensor& self, int64_t dim, bool half_to_float) {
+  return softmax_impl<false>(self, dim, half_to_float);
+}
+Tensor _softmax_out(const Tensor& self, int64_t dim, bool half_to_float, const Tensor& out) {
+  return write_out(out, softmax_impl<false>(self, dim, half_to_float));
+}
+Tensor _log_softmax(const Tensor& self, int64_t dim, bool half_to_float) {
+  return softmax_impl<true>(self, dim, half_to_float);
+}
+Tensor _log_softmax_out(const Tensor& self, int64_t dim, bool half_to_float, const Tensor& out) {
+  return write_out(out, softmax_impl<true>(self, dim, half_to_float));
+}
+
+}  // namespace opscope::cpu

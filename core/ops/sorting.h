@@ -1,0 +1,104 @@
+// Sorting and selection: sort, argsort, msort, topk, kthvalue, and the unique family
+// (_unique2, _unique, unique_dim, unique_consecutive).
+//
+// Semantically each op orders the elements of every 1-D slice along `dim` independently and
+// reports, next to the values, where each came from (int64 indices into the slice). NaN
+// orders as larger than everything, +inf included, as in torch: last in an ascending sort, first
+// in a descending one and in topk(largest=True). sort(stable=True) keeps equal elements in their
+// original order; sort(stable=False) gives torch's order for ties too (the same std::sort over
+// the same (value, index) pairs). unique returns the distinct elements of the flattened tensor
+// (or distinct slices with unique_dim), optionally with each element's position in the result
+// (inverse) and each result's multiplicity (counts).
+//
+// In implementation terms, as in PyTorch 1.13 (Sorting.cpp, SortingKernel.cpp, TopKImpl.h,
+// Unique.cpp): sort.stable, topk, kthvalue.values, _unique2, _unique, unique_dim and
+// unique_consecutive are CPU kernels (core/ops/cpu/sorting.cpp) that copy each slice into a
+// vector of (value, index) pairs and run std::stable_sort / std::sort / std::partial_sort /
+// std::nth_element on it, slices split between threads. The other overloads decompose:
+//   sort -> sort.stable      sort.values -> sort.values_stable      argsort, msort -> sort
+//   kthvalue -> empty, empty, kthvalue.values
+// unique's hash-set order (sorted=False) is std::unordered_set's, which torch's CPU kernel uses.
+//
+//   Tensor x = ops::randn({4, 5});
+//   auto [v, i] = ops::sort(x, 1);                   // rows ascending; x[r][i[r][c]] == v[r][c]
+//   auto [t, j] = ops::topk(x, 2, 1);                // per row: the 2 largest, then their places
+//   auto [u, inv, cnt] = ops::_unique2(ops::round(x), true, true, true);
+#pragma once
+
+#include <optional>
+#include <tuple>
+
+#include "core/tensor/Tensor.h"
+
+namespace opscope::ops {
+
+// The named returns (values, indices) of the schemas become Python named tuples.
+using TensorPair = std::tuple<Tensor, Tensor>;
+using TensorTriple = std::tuple<Tensor, Tensor, Tensor>;
+
+// sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+// (.., n, ..) -> values (.., n, ..) ordered along dim, indices int64 (.., n, ..).
+TensorPair sort(const Tensor& self, int64_t dim = -1, bool descending = false);
+// sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False)
+//   -> (Tensor values, Tensor indices)
+TensorPair sort(const Tensor& self, std::optional<bool> stable, int64_t dim = -1,
+                bool descending = false);
+// sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values,
+//             Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
+TensorPair sort_out(const Tensor& self, int64_t dim, bool descending, const Tensor& values,
+                    const Tensor& indices);
+// sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False,
+//                    Tensor(a!) values, Tensor(b!) indices)
+//   -> (Tensor(a!) values, Tensor(b!) indices)
+TensorPair sort_out(const Tensor& self, std::optional<bool> stable, int64_t dim, bool descending,
+                    const Tensor& values, const Tensor& indices);
+
+// argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor       sort's indices
+Tensor argsort(const Tensor& self, int64_t dim = -1, bool descending = false);
+// argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor
+Tensor argsort(const Tensor& self, bool stable, int64_t dim = -1, bool descending = false);
+
+// msort(Tensor self) -> Tensor                 sort(self, 0)'s values
+Tensor msort(const Tensor& self);
+// msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+Tensor msort_out(const Tensor& self, const Tensor& out);
+
+// topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True)
+//   -> (Tensor values, Tensor indices)
+// (.., n, ..) -> (.., k, ..): the k largest (smallest) along dim, 0 <= k <= n.
+TensorPair topk(const Tensor& self, int64_t k, int64_t dim = -1, bool largest = true,
+                bool sorted = true);
+// topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *,
+//             Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
+TensorPair topk_out(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted,
+                    const Tensor& values, const Tensor& indices);
+
+// kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
+// (.., n, ..) -> (.., ..): the k-th smallest (1-based) along dim and its index.
+TensorPair kthvalue(const Tensor& self, int64_t k, int64_t dim = -1, bool keepdim = false);
+// kthvalue.values(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor(a!) values,
+//                 Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
+TensorPair kthvalue_out(const Tensor& self, int64_t k, int64_t dim, bool keepdim,
+                        const Tensor& values, const Tensor& indices);
+
+// _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False)
+//   -> (Tensor, Tensor, Tensor)
+// self (any) -> distinct (m), inverse (self's shape, int64) or (0), counts (m) or (0).
+TensorTriple _unique2(const Tensor& self, bool sorted = true, bool return_inverse = false,
+                      bool return_counts = false);
+// _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor)
+TensorPair _unique(const Tensor& self, bool sorted = true, bool return_inverse = false);
+// unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False,
+//            bool return_counts=False) -> (Tensor, Tensor, Tensor)
+// (.., n, ..) -> (.., m, ..) distinct slices along dim in lexicographic order, inverse (n),
+// counts (m).
+TensorTriple unique_dim(const Tensor& self, int64_t dim, bool sorted = true,
+                        bool return_inverse = false, bool return_counts = false);
+// unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False,
+//                    int? dim=None) -> (Tensor, Tensor, Tensor)
+// runs of equal consecutive elements (slices along dim) collapsed to one.
+TensorTriple unique_consecutive(const Tensor& self, bool return_inverse = false,
+                                bool return_counts = false,
+                                std::optional<int64_t> dim = std::nullopt);
+
+}  // namespace opscope::ops

@@ -1,0 +1,122 @@
+"""nn benchmark: opscope vs PyTorch 1.13 vs NumPy, side by side in one process.
+
+A measurement, not a test: it prints one table per case, with ratios and the targets of the nn
+issue, and always exits 0.
+
+    PYTHONPATH=core/python /usr/bin/python3 tests/bench/bench_nn.py [--threads 1,2] [--quick]
+
+Cases (float32):
+1. ``F.cross_entropy(x, t)`` on x (4096, 1000), t (4096,) int64 — log_softmax + nll_loss.
+   NumPy: the same formula (max-shifted log-sum-exp, a gather, a mean).
+   Target: opscope >= 1.0x PyTorch (time ratio torch / opscope) on 1 and 2 threads.
+2. A 3-layer MLP forward at batch 256: 784-256-256-10, ``F.linear`` + ``F.relu``.
+   NumPy: ``x @ W.T + b`` and ``np.maximum``.  Target: opscope >= 1.0x PyTorch.
+3. Extra rows (no target): ``F.layer_norm`` on (4096, 1024), ``F.nll_loss`` on log-probs
+   (4096, 1000), ``F.mse_loss`` on 10^6 elements, ``F.dropout`` on 10^6 elements.
+
+Times are the best of round-robin repeats of short loops (tests/bench/benchlib.py), in ms per call.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from benchlib import best_per_call, fmt, np, opscope, print_table, ratio, set_threads, torch, verdict  # noqa: E402
+
+import opscope.nn.functional as OF  # noqa: E402
+
+TF = torch.nn.functional if torch is not None else None
+
+
+def np_cross_entropy(x, t):
+    m = x.max(axis=1, keepdims=True)
+    logp = x - m - np.log(np.exp(x - m).sum(axis=1, keepdims=True))
+    return -logp[np.arange(len(t)), t].mean()
+
+
+def np_mlp(x, params):
+    h = x
+    for k, (w, b) in enumerate(params):
+        h = h @ w.T + b
+        if k < len(params) - 1:
+            h = np.maximum(h, 0)
+    return h
+
+
+def mlp(F, x, params):
+    h = x
+    for k, (w, b) in enumerate(params):
+        h = F.linear(h, w, b)
+        if k < len(params) - 1:
+            h = F.relu(h)
+    return h
+
+
+def cases(rng):
+    """name -> (target or None, {library: (stmt, namespace)})."""
+    x = rng.standard_normal((4096, 1000)).astype(np.float32)
+    t = rng.integers(0, 1000, 4096)
+    xin = rng.standard_normal((256, 784)).astype(np.float32)
+    params = [(rng.standard_normal((o, i)).astype(np.float32) / np.sqrt(i), rng.standard_normal(o).astype(np.float32))
+              for i, o in [(784, 256), (256, 256), (256, 10)]]
+    ln = rng.standard_normal((4096, 1024)).astype(np.float32)
+    logp = x - np.log(np.exp(x).sum(axis=1, keepdims=True))
+    v1, v2 = rng.standard_normal(10**6).astype(np.float32), rng.standard_normal(10**6).astype(np.float32)
+
+    def ns(lib, F):
+        conv = (lambda a: lib.from_numpy(a.copy())) if lib is not None else (lambda a: a)
+        return {"F": F, "lib": lib, "x": conv(x), "t": conv(t), "xin": conv(xin), "ln": conv(ln), "logp": conv(logp),
+                "v1": conv(v1), "v2": conv(v2), "params": [(conv(w), conv(b)) for w, b in params], "mlp": mlp,
+                "np_cross_entropy": np_cross_entropy, "np_mlp": np_mlp, "np": np}
+
+    o, p, n = ns(opscope, OF), (ns(torch, TF) if torch is not None else None), ns(None, None)
+    table = {
+        "cross_entropy (4096, 1000)": (1.0, "F.cross_entropy(x, t)", "np_cross_entropy(x, t)"),
+        "MLP 784-256-256-10, batch 256": (1.0, "mlp(F, xin, params)", "np_mlp(xin, params)"),
+        "layer_norm (4096, 1024)  [extra]": (None, "F.layer_norm(ln, (1024,))", None),
+        "nll_loss (4096, 1000)  [extra]": (None, "F.nll_loss(logp, t)", "-logp[np.arange(4096), t].mean()"),
+        "mse_loss 10^6  [extra]": (None, "F.mse_loss(v1, v2)", "((v1 - v2) ** 2).mean()"),
+        "dropout 10^6  [extra]": (None, "F.dropout(v1, 0.5)", None),
+    }
+    return {name: (target, {"opscope": (stmt, o), "torch": (stmt, p) if p is not None else None,
+                            "numpy": (np_stmt, n) if np_stmt is not None else None})
+            for name, (target, stmt, np_stmt) in table.items()}
+
+
+def check_agreement(rng):
+    """The numbers the benchmark times must agree (else the timing means nothing)."""
+    x = rng.standard_normal((64, 10)).astype(np.float32)
+    t = rng.integers(0, 10, 64)
+    ours = OF.cross_entropy(opscope.from_numpy(x), opscope.from_numpy(t)).item()
+    assert abs(ours - np_cross_entropy(x.astype(np.float64), t)) < 1e-5, ours
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    check_agreement(rng)
+    all_cases = cases(rng)
+    repeat = 5 if args.quick else 15
+    for threads in [int(s) for s in args.threads.split(",")]:
+        set_threads(threads)
+        rows = []
+        for name, (target, libs) in all_cases.items():
+            best = best_per_call(libs, loop_s=0.02, repeat=repeat)
+            ms = {k: None if v is None else v * 1e3 for k, v in best.items()}
+            speedup = ratio(ms["torch"], ms["opscope"])  # > 1: opscope is faster
+            rows.append([name, fmt(ms["opscope"]), fmt(ms["torch"]), fmt(ms["numpy"]), fmt(speedup, 2),
+                         fmt(ratio(ms["numpy"], ms["opscope"]), 2),
+                         "-" if target is None else verdict(None if speedup is None else speedup >= target)])
+        print_table(f"nn ops, float32, {threads} thread(s): ms per call (best of {repeat})",
+                    ["case", "opscope", "torch", "numpy", "torch/opscope", "numpy/opscope", "target >= 1.0x"],
+                    rows, notes=["torch/opscope > 1 means opscope is faster."])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""Samples for the reductions in the op-table test (tests/python/test_op_table.py): per-op
+overrides only, so no generic key can clash with another family's."""
+import opscope
+from reference_cases import matrix
+
+DIM_LIST = {("int[]", "dim"): [1]}
+CORRECTION = {("int[]", "dim"): [1], "correction": 1}
+SOFTMAX = {"half_to_float": False}
+NORM = {"p": 2, ("int[]", "dim"): [1], "keepdim": False}
+
+SAMPLES = {}
+OVERRIDES = {
+    **{name: DIM_LIST for name in [
+        "aten::sum.dim_IntList", "aten::sum.IntList_out", "aten::mean.dim", "aten::mean.out",
+        "aten::var.dim", "aten::var.out",
+        "aten::std.dim", "aten::std.out", "aten::var_mean.dim", "aten::std_mean.dim",
+        "aten::logsumexp", "aten::logsumexp.out",
+        "aten::count_nonzero.dim_IntList"]},
+    "aten::count_nonzero.dim_IntList_out": {("int[]", "dim"): [1],
+                                            "out": lambda: opscope.empty(0, dtype=opscope.int64)},
+    **{name: CORRECTION for name in [
+        "aten::var.correction", "aten::var.correction_out", "aten::std.correction",
+        "aten::std.correction_out", "aten::var_mean.correction", "aten::std_mean.correction"]},
+    **{name: dict(CORRECTION, out0=lambda: opscope.empty(0), out1=lambda: opscope.empty(0))
+       for name in ["aten::var_mean.correction_out", "aten::std_mean.correction_out"]},
+    **{name: SOFTMAX for name in ["aten::_softmax", "aten::_softmax.out", "aten::_log_softmax",
+                                  "aten::_log_softmax.out"]},
+    **{name: NORM for name in ["aten::norm.ScalarOpt_dim", "aten::norm.ScalarOpt_dim_dtype",
+                               "aten::norm.ScalarOpt_dtype", "aten::norm.ScalarOpt_dtype_out",
+                               "aten::norm.dtype_out", "aten::norm.out"]},
+    "aten::max.dim_max": {"max": lambda: opscope.empty(0),
+                          "max_values": lambda: opscope.empty(0, dtype=opscope.int64)},
+    "aten::min.dim_min": {"min": lambda: opscope.empty(0),
+                          "min_indices": lambda: opscope.empty(0, dtype=opscope.int64)},
+    **{name: {"out": lambda: opscope.empty(0, dtype=opscope.bool)}
+       for name in ["aten::all.out", "aten::all.all_out", "aten::any.out", "aten::any.all_out"]},
+    "aten::argmax.out": {"out": lambda: opscope.empty(0, dtype=opscope.int64)},
+    "aten::count_nonzero.out": {"out": lambda: opscope.empty(0, dtype=opscope.int64)},
+    "aten::argmin.out": {"out": lambda: opscope.empty(0, dtype=opscope.int64)},
+}
