@@ -72,7 +72,7 @@ DispatchTableEntry OperatorEntry::compute_entry(
   };
   // 1. direct registration
   if (auto* r = active(k)) return from(r, Provenance::Kernel, k);
-  bool is_backend = kBackendKeys.has(k);
+  bool is_backend = kBackendKeys.has(k) || k == DispatchKey::Undefined;
   bool is_autograd = kAutogradKeys.has(k);
   // 2. CompositeExplicitAutograd for backend keys
   if (is_backend)
@@ -103,16 +103,17 @@ DispatchTableEntry OperatorEntry::compute_entry(
 void OperatorEntry::recompute_table(
     const std::array<std::optional<KernelRegistration>, kNumRuntimeKeys>& fallbacks) {
   non_fallthrough_ = DispatchKeySet();
-  for (int i = 1; i < kNumRuntimeKeys; ++i) {
+  for (int i = 0; i < kNumRuntimeKeys; ++i) {
     auto k = static_cast<DispatchKey>(i);
     table_[static_cast<size_t>(i)] = compute_entry(k, fallbacks[static_cast<size_t>(i)]);
-    if (!table_[static_cast<size_t>(i)].kernel.is_fallthrough()) non_fallthrough_ = non_fallthrough_.add(k);
+    if (i > 0 && !table_[static_cast<size_t>(i)].kernel.is_fallthrough())
+      non_fallthrough_ = non_fallthrough_.add(k);
   }
 }
 
 std::string OperatorEntry::dump_table() const {
   std::ostringstream os;
-  for (int i = 1; i < kNumRuntimeKeys; ++i) {
+  for (int i = 0; i < kNumRuntimeKeys; ++i) {
     const auto& e = table_[static_cast<size_t>(i)];
     if (e.provenance == Provenance::Missing) continue;
     os << to_string(static_cast<DispatchKey>(i)) << ": "

@@ -17,6 +17,8 @@
 //   4. the Autograd alias kernel, if K is an autograd key                   [autograd kernel]
 //   5. the backend fallback registered for K (any op)                       [backend fallback]
 //   6. nothing: calling the op with K fails, listing where it is available  [missing]
+// Undefined, the key of a call with no tensor to dispatch on (`cat([])`), counts as a backend key
+// for 2 and 3, as in c10, so a composite kernel can give such a call its error message.
 // The latest registration for a key shadows earlier ones; dropping it (its RAII handle) brings
 // the earlier one back. Each table entry keeps where it came from, which dump_table prints and
 // the trace shows.

@@ -369,6 +369,8 @@ static Library pointwise_ops(Library::FRAGMENT, "aten", [](Library& m) {
          fn<&composite::where_scalarother>);
   m.def("where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor", Variants::Function);
   m.impl("where.Scalar", DispatchKey::CompositeImplicitAutograd, fn<&composite::where_scalar>);
+  m.def("where(Tensor condition) -> Tensor[]", Variants::Function);  // = nonzero(as_tuple=True)
+  m.impl("where", DispatchKey::CompositeImplicitAutograd, fn<&composite::where_condition>);
   m.def("lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor");
   m.impl("lerp.Scalar", DispatchKey::CPU, fn<&cpu::lerp_scalar>);
   m.def("lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", Variants::Method);

@@ -202,6 +202,7 @@ Tensor clip_tensor_out(const Tensor& self, const Tensor& min, const Tensor& max,
 Tensor where_scalarself(const Tensor& condition, const Scalar& self, const Tensor& other);
 Tensor where_scalarother(const Tensor& condition, const Tensor& self, const Scalar& other);
 Tensor where_scalar(const Tensor& condition, const Scalar& self, const Scalar& other);
+std::vector<Tensor> where_condition(const Tensor& condition);
 Tensor logical_and(const Tensor& self, const Tensor& other);
 Tensor logical_and_(const Tensor& self, const Tensor& other);
 Tensor logical_or(const Tensor& self, const Tensor& other);

@@ -52,6 +52,10 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
 
   m.def("max(Tensor self) -> Tensor");
   m.impl("max", kCPU, fn<&cpu::max>);
+  m.def("max.other(Tensor self, Tensor other) -> Tensor");  // torch.max(a, b): maximum
+  m.impl("max.other", kCIA, fn<&composite::max_other>);
+  m.def("max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  m.impl("max.out", kCIA, fn<&composite::max_other_out>);
   m.def("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)");
   m.impl("max.dim", kCPU, fn<&cpu::max_dim>);
   m.def("max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) "
@@ -59,6 +63,10 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.impl("max.dim_max", kCPU, fn<&cpu::max_dim_out>);
   m.def("min(Tensor self) -> Tensor");
   m.impl("min", kCPU, fn<&cpu::min>);
+  m.def("min.other(Tensor self, Tensor other) -> Tensor");  // torch.min(a, b): minimum
+  m.impl("min.other", kCIA, fn<&composite::min_other>);
+  m.def("min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  m.impl("min.out", kCIA, fn<&composite::min_other_out>);
   m.def("min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)");
   m.impl("min.dim", kCPU, fn<&cpu::min_dim>);
   m.def("min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) "
@@ -154,6 +162,13 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("norm.ScalarOpt_dtype_out(Tensor self, Scalar? p, *, ScalarType dtype, Tensor(a!) out) "
         "-> Tensor(a!)", kFunction);
   m.impl("norm.ScalarOpt_dtype_out", kCEA, fn<&composite::norm_dtype_all_out>);
+  m.def("frobenius_norm(Tensor self) -> Tensor", kFunction);
+  m.impl("frobenius_norm", kCIA, fn<&composite::frobenius_norm>);
+  m.def("frobenius_norm.dim(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", kFunction);
+  m.impl("frobenius_norm.dim", kCIA, fn<&composite::frobenius_norm_dim>);
+  m.def("frobenius_norm.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> "
+        "Tensor(a!)", kFunction);
+  m.impl("frobenius_norm.out", kCIA, fn<&composite::frobenius_norm_out>);
   m.def("linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
         "ScalarType? dtype=None) -> Tensor", kFunction);
   m.impl("linalg_vector_norm", kCPU, fn<&cpu::linalg_vector_norm>);

@@ -101,6 +101,13 @@ Tensor norm_scalar_out(const Tensor& self, const Scalar& p, const Tensor& out);
 Tensor norm_dtype(const Tensor& self, const std::optional<Scalar>& p, ScalarType dtype);
 Tensor norm_dtype_all_out(const Tensor& self, const std::optional<Scalar>& p, ScalarType dtype,
                           const Tensor& out);
+Tensor max_other(const Tensor& self, const Tensor& other);
+Tensor max_other_out(const Tensor& self, const Tensor& other, const Tensor& out);
+Tensor min_other(const Tensor& self, const Tensor& other);
+Tensor min_other_out(const Tensor& self, const Tensor& other, const Tensor& out);
+Tensor frobenius_norm(const Tensor& self);
+Tensor frobenius_norm_dim(const Tensor& self, IntArrayRef dim, bool keepdim);
+Tensor frobenius_norm_out(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out);
 Tensor count_nonzero(const Tensor& self, std::optional<int64_t> dim);
 Tensor count_nonzero_out(const Tensor& self, std::optional<int64_t> dim, const Tensor& out);
 Tensor count_nonzero_dims_out(const Tensor& self, IntArrayRef dim, const Tensor& out);

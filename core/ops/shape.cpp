@@ -33,6 +33,7 @@ Tensor diag_out(const Tensor& self, int64_t diagonal, const Tensor& out);
 
 // Defined in core/ops/composite/shape.cpp.
 namespace composite {
+Tensor cat(TensorList tensors, int64_t dim);
 Tensor concat(TensorList tensors, int64_t dim);
 Tensor concat_out(TensorList tensors, int64_t dim, const Tensor& out);
 Tensor stack(TensorList tensors, int64_t dim);
@@ -82,6 +83,7 @@ static Library shape_ops(Library::FRAGMENT, "aten", [](Library& m) {
   // Joining.
   m.def("cat(Tensor[] tensors, int dim=0) -> Tensor", kFunction);
   m.impl("cat", kCPU, fn<&cpu::cat>);
+  m.impl("cat", kExplicit, fn<&composite::cat>);  // backends without their own; cat([])
   m.def("cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
   m.impl("cat.out", kCPU, fn<&cpu::cat_out>);
   m.def("concat(Tensor[] tensors, int dim=0) -> Tensor", kFunction);

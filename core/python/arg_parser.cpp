@@ -74,8 +74,9 @@ int64_t as_int(PyObject* o) {
 }
 
 bool int_list_from(PyObject* o, const SchemaType& t, std::vector<int64_t>* out) {
-  if (is_int_like(o)) {  // a single int stands for [n] (or [n]*N for int[N])
-    out->assign(t.fixed_size > 0 ? static_cast<size_t>(t.fixed_size) : 1, as_int(o));
+  if (is_int_like(o)) {  // a single int stands for [n]*N for int[N] (int[] takes one as varargs only)
+    if (t.fixed_size <= 0) return false;
+    out->assign(static_cast<size_t>(t.fixed_size), as_int(o));
     return true;
   }
   if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
@@ -246,10 +247,11 @@ Signature make_signature(const OperatorHandle& op, bool method) {
     display += py_type_name(a.type) + (a.type.optional && a.type.kind != TypeKind::Tensor ? "?" : "") +
                " " + name;
   }
-  // `t.view(2, 3)`, `opscope.zeros(2, 3)`: an int[] as the first positional parameter (after
-  // self) may be given as separate ints.
+  // `t.view(2, 3)`, `opscope.zeros(2, 3)`: an int[] that is the only positional parameter (after
+  // self) may be given as separate ints — torch's rule, so `t.tensor_split(3, 1)` stays
+  // (sections=3, dim=1) and `t.sum(0, 1)` is an error, not sum over (0, 1).
   size_t first = method ? 1 : 0;
-  if (sig.num_positional > first) {
+  if (sig.num_positional == first + 1) {
     const Argument& a = schema.arguments[first];
     if (a.type.is_list && (a.type.kind == TypeKind::Int || a.type.kind == TypeKind::SymInt))
       sig.varargs_int_list = static_cast<int>(first);
@@ -273,7 +275,7 @@ bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, 
   std::vector<int64_t> packed;
   size_t positional = nargs;
   bool use_packed = false;
-  if (sig.varargs_int_list >= 0 && nargs > static_cast<size_t>(sig.varargs_int_list) + 1) {
+  if (sig.varargs_int_list >= 0 && nargs > static_cast<size_t>(sig.varargs_int_list)) {
     use_packed = true;
     for (size_t i = static_cast<size_t>(sig.varargs_int_list); i < nargs; ++i) {
       if (!is_int_like(args[i])) {

@@ -31,20 +31,19 @@ struct PyOp {
 
 PyTypeObject* g_op_type = nullptr;
 
-std::string got_types(PyObject* const* args, size_t nargs, PyObject* kwnames) {
+// torch's description of the arguments given, quirks included: a method leaves out self; keyword
+// arguments come after the positional ones in reverse order, and each keeps its trailing ", "
+// when no positional argument precedes them: t.std(correction=0) -> "(correction=int, )".
+std::string got_types(PyObject* const* args, size_t nargs, PyObject* kwnames, bool method) {
+  auto type_name = [](PyObject* v) -> std::string { return is_tensor(v) ? "Tensor" : Py_TYPE(v)->tp_name; };
   std::string s = "(";
-  for (size_t i = 0; i < nargs; ++i) {
-    if (i) s += ", ";
-    s += is_tensor(args[i]) ? "Tensor" : Py_TYPE(args[i])->tp_name;
-  }
-  if (kwnames) {
-    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); ++k) {
-      if (nargs || k) s += ", ";
-      s += std::string(PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k))) + "=";
-      PyObject* v = args[nargs + static_cast<size_t>(k)];
-      s += is_tensor(v) ? "Tensor" : Py_TYPE(v)->tp_name;
-    }
-  }
+  size_t first = method && nargs ? 1 : 0;
+  for (size_t i = first; i < nargs; ++i) s += type_name(args[i]) + ", ";
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = nkw - 1; k >= 0; --k)
+    s += std::string(PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k))) + "=" +
+         type_name(args[nargs + static_cast<size_t>(k)]) + ", ";
+  if (nargs > first && s.size() > 1) s.resize(s.size() - 2);
   return s + ")";
 }
 
@@ -67,7 +66,7 @@ PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, Py
     }
     if (b.signatures.size() == 1) throw TypeError(why);
     std::string msg = b.name + "() received an invalid combination of arguments - got " +
-                      got_types(args, nargs, kwnames) + ", but expected one of:\n";
+                      got_types(args, nargs, kwnames, b.method) + ", but expected one of:\n";
     for (const Signature& sig : b.signatures) msg += " * " + sig.display + "\n";
     throw TypeError(msg);
   });

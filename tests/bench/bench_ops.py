@@ -22,6 +22,7 @@ Every time is the best of round-robin repeats of short timeit loops (see benchli
 """
 
 import argparse
+import importlib
 import json
 
 from benchlib import (NA, OPSCOPE_DEFAULT_THREADS, best_per_call, build_stream, fmt,
@@ -118,10 +119,7 @@ def big_namespace(lib):
         a = (np.arange(BIG_N, dtype=np.float32) % 8.0 - 4.0).astype(np.float32)
         return {"np": np, "a": a, "b": a * 0.5, "a2": a.reshape(1000, 10000)}
     a = lib.arange(BIG_N, dtype=lib.float32) % 8.0 - 4.0
-    if lib is opscope:
-        import opscope.nn.functional  # noqa: F401  (lib.nn.functional.gelu)
-    else:
-        import torch.nn.functional  # noqa: F401
+    importlib.import_module(lib.__name__ + ".nn.functional")  # lib.nn.functional.gelu
     return {"lib": lib, "a": a, "b": a * 0.5, "a2": a.reshape(1000, 10000)}
 
 

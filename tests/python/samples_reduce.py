@@ -15,7 +15,7 @@ OVERRIDES = {
         "aten::var.dim", "aten::var.out",
         "aten::std.dim", "aten::std.out", "aten::var_mean.dim", "aten::std_mean.dim",
         "aten::logsumexp", "aten::logsumexp.out",
-        "aten::count_nonzero.dim_IntList"]},
+        "aten::count_nonzero.dim_IntList", "aten::frobenius_norm.dim", "aten::frobenius_norm.out"]},
     "aten::count_nonzero.dim_IntList_out": {("int[]", "dim"): [1],
                                             "out": lambda: opscope.empty(0, dtype=opscope.int64)},
     **{name: CORRECTION for name in [

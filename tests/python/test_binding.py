@@ -3,6 +3,7 @@ and its errors, the dispatcher tools, Python-registered kernels, NumPy and DLPac
 opscope.tensor() inference."""
 import contextlib
 import gc
+import re
 
 import numpy as np
 import pytest
@@ -281,3 +282,28 @@ def test_python_registration_site_is_the_callers_line():
     assert f"test_binding.py:{line} [kernel]" in opscope._C._dispatch_dump_table("opscope_site::f")
     h.remove()
     d.remove()
+
+
+def test_int_lists_take_varargs_only_as_the_sole_positional_parameter():
+    """torch's rule: `t.view(2, 3)` packs ints, but an int[] among other positional parameters
+    wants a list (a single int only for int[N])."""
+    t = opscope.arange(12).reshape(3, 4)
+    assert t.view(12).shape == (12,) and t.permute(1, 0).shape == (4, 3) and t.flip(0).shape == (3, 4)
+    assert [p.shape for p in t.tensor_split(3, 1)] == [(3, 2), (3, 1), (3, 1)]  # sections=3, dim=1
+    assert opscope.amax(t, 0).tolist() == [8, 9, 10, 11]  # int[1] takes one int
+    with pytest.raises(TypeError, match=r"flip\(\): argument 'dims' \(position 2\) must be tuple of ints, not int"):
+        opscope.flip(t, 0)
+    with pytest.raises(TypeError, match=r"got \(int, int\)"):
+        t.sum(0, 1)
+
+
+def test_invalid_combination_lists_the_arguments_as_torch_does():
+    """Methods leave out self; keyword arguments come in reverse order; with no positional
+    argument before them each keeps its trailing ', ' (torch 1.13's own formatting)."""
+    t = opscope.ones(2)
+    with pytest.raises(TypeError, match=re.escape("std() received an invalid combination of arguments - got (correction=int, ),")):
+        t.std(correction=0)
+    with pytest.raises(TypeError, match=re.escape("got (Tensor, correction=int),")):
+        opscope.std(t, correction=0)
+    with pytest.raises(TypeError, match=re.escape("got (Tensor, max=int, min=Tensor),")):
+        opscope.clamp(t, min=t, max=7)

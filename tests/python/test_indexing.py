@@ -455,13 +455,15 @@ def test_nonzero_layout_is_torchs():
     assert r.stride() == (1, 4)
 
 
-@pytest.mark.xfail(reason="needs init_indexing(m) called from core/python/module.cpp after init_ops",
-                   raises=(TypeError, AssertionError), strict=False)
-def test_nonzero_as_tuple():
+def test_nonzero_as_tuple_and_where_of_a_condition():
     x = opscope.tensor([[1, 0], [0, 1]])
     r = opscope.nonzero(x, as_tuple=True)
     assert isinstance(r, tuple) and [c.tolist() for c in r] == [[0, 1], [0, 1]]
     assert [c.tolist() for c in x.nonzero(as_tuple=True)] == [[0, 1], [0, 1]]
+    assert [c.tolist() for c in opscope.where(x > 0)] == [[0, 1], [0, 1]]
+    assert [c.tolist() for c in opscope.tensor(5).nonzero(as_tuple=True)] == [[0]]
+    out = opscope.empty(0, dtype=opscope.int64)
+    assert opscope.nonzero(x, out=out) is out and out.tolist() == [[0, 0], [1, 1]]
 
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)

@@ -555,7 +555,17 @@ def test_decompositions_match_torch():
     assert dispatch_trace(lambda: x.sum()) == ["aten::sum", "aten::sum.dim_IntList"]
     assert dispatch_trace(lambda: x.mean()) == ["aten::mean", "aten::mean.dim"]
     assert dispatch_trace(lambda: x.var(1)) == ["aten::var.dim", "aten::var.correction"]
-    assert dispatch_trace(lambda: x.norm()) == ["aten::norm.Scalar", "aten::norm.ScalarOpt_dim"]
+    # torch.norm (Python, as torch/functional.py): the Frobenius norm by default, norm for a number
+    assert dispatch_trace(lambda: x.norm()) == ["aten::frobenius_norm.dim", "aten::norm.ScalarOpt_dim"]
+    assert dispatch_trace(lambda: x.norm(dim=(0, 1))) == [
+        "aten::frobenius_norm.dim", "aten::mul.Tensor", "aten::sum.dim_IntList", "aten::sqrt"]
+    assert dispatch_trace(lambda: x.norm(p=1)) == ["aten::norm.ScalarOpt_dim"]
+    assert dispatch_trace(lambda: opscope.ops.aten.norm.Scalar(x)) == ["aten::norm.Scalar",
+                                                                       "aten::norm.ScalarOpt_dim"]
+    assert dispatch_trace(lambda: opscope.max(x, x)) == ["aten::max.other", "aten::maximum"]
+    mask = x > 0
+    assert dispatch_trace(lambda: opscope.where(mask))[:4] == [
+        "aten::where", "aten::nonzero_numpy", "aten::nonzero", "aten::unbind.int"]
     assert dispatch_trace(lambda: x.amax(0)) == ["aten::amax"]
 
 
@@ -568,3 +578,33 @@ def test_more_out_forms():
     assert r[0] is o0 and r[1] is o1 and o0.tolist() == [0.25, 1.0] and o1.tolist() == [0.5, 4.0]
     out = opscope.empty(0)
     assert opscope.linalg_vector_norm(t, 1, out=out) is out and out.item() == 9.0
+
+
+def test_torch_norm_forms_match_numpy(rng):
+    """opscope.norm / Tensor.norm as torch.norm: Frobenius by default (over one or two dims, or
+    all), the vector p-norm for a number; errors as torch's."""
+    v = rng.standard_normal((3, 4, 5))
+    t = opscope.from_numpy(v)
+    assert_close(t.norm(), np.linalg.norm(v.ravel()), what="norm()")
+    assert_close(opscope.norm(t, dim=1), np.sqrt((v * v).sum(1)), what="norm(dim=1)")
+    assert_close(t.norm(dim=(0, 2), keepdim=True), np.sqrt((v * v).sum((0, 2), keepdims=True)), what="norm fro 2 dims")
+    assert_close(t.norm(p=1), np.abs(v).sum(), what="norm(p=1)")
+    assert_close(t.norm(p=float("inf"), dim=2), np.abs(v).max(2), what="norm(inf, dim=2)")
+    assert_close(t.norm(p=3, dim=[0, 1]), (np.abs(v) ** 3).sum((0, 1)) ** (1 / 3), what="norm(p=3)")
+    assert_close(opscope.linalg.vector_norm(t, ord=0.5, dim=-1), (np.abs(v) ** 0.5).sum(-1) ** 2, what="vector_norm")
+    assert opscope.norm(t, p=2, dtype=opscope.float32).dtype is opscope.float32
+    with pytest.raises(RuntimeError, match="Expected at most 2 dimensions, but got 3 dimensions instead."):
+        t.norm(dim=(0, 1, 2))
+    with pytest.raises(RuntimeError, match="only valid string values are 'fro' and 'nuc', found bad"):
+        t.norm(p="bad")
+    with pytest.raises(ValueError, match="dtype argument is not supported in frobenius norm"):
+        t.norm(dim=1, dtype=opscope.float32)
+
+
+def test_max_min_of_two_tensors_are_maximum_minimum():
+    a, b = opscope.tensor([1.0, float("nan"), 3.0]), opscope.tensor([2.0, 1.0, 0.0])
+    r = opscope.max(a, b)
+    assert r.tolist()[0] == 2.0 and r.tolist()[2] == 3.0 and np.isnan(r.tolist()[1])
+    assert opscope.min(a, b).tolist()[2] == 0.0
+    out = opscope.empty(0)
+    assert opscope.max(a, b, out=out) is out

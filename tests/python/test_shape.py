@@ -135,6 +135,10 @@ def test_cat_errors():
            lambda: opscope.cat([a, opscope.tensor(1.)]))
     raises(IndexError, "Dimension out of range (expected to be in range of [-2, 1], but got 3)",
            lambda: opscope.cat([a, a], 3))
+    # No tensor at all: the dispatch key is Undefined, which the composite kernels serve, as in c10.
+    raises(RuntimeError, "torch.cat(): expected a non-empty list of Tensors", lambda: opscope.cat([]))
+    raises(RuntimeError, "stack expects a non-empty TensorList", lambda: opscope.stack([]))
+    assert "Undefined: registered at" in opscope._C._dispatch_dump_table("aten::cat")
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -281,3 +281,25 @@ def test_unique_consecutive_matches_reference(dtype, rng):
     check(cnt, np.diff(starts + [len(v)]), "row counts")
     nan = opscope.tensor([1., float("nan"), float("nan"), 2, 2])
     assert opscope.ops.aten.unique_consecutive(nan, False, True)[2].tolist() == [1, 1, 1, 2]
+
+
+# --- torch.unique / unique_consecutive (Python, as torch/functional.py) -------------------------
+def test_unique_functions_return_what_was_asked(rng):
+    v = rng.integers(-3, 4, size=(5, 4))
+    t = opscope.from_numpy(v)
+    want_u, want_inv, want_cnt = np.unique(v, return_inverse=True, return_counts=True)
+    u = opscope.unique(t)
+    assert isinstance(u, opscope.Tensor) and u.tolist() == want_u.tolist()
+    u, cnt = t.unique(return_counts=True)
+    assert cnt.tolist() == want_cnt.tolist()
+    u, inv = opscope.unique(t, return_inverse=True)
+    assert inv.shape == (5, 4) and inv.flatten().tolist() == want_inv.tolist()
+    u, inv, cnt = opscope.unique(t, sorted=True, return_inverse=True, return_counts=True)
+    assert u.tolist() == want_u.tolist() and cnt.tolist() == want_cnt.tolist()
+    rows, cnt = opscope.unique(t, dim=0, return_counts=True)
+    want_rows, want_rcnt = np.unique(v, axis=0, return_counts=True)
+    assert rows.tolist() == want_rows.tolist() and cnt.tolist() == want_rcnt.tolist()
+    u, cnt = opscope.tensor([1, 1, 2, 2, 1]).unique_consecutive(return_counts=True)
+    assert u.tolist() == [1, 2, 1] and cnt.tolist() == [2, 2, 1]
+    assert opscope.unique_consecutive(opscope.tensor([[1, 1], [1, 1], [2, 3]]), dim=0).tolist() == [[1, 1], [2, 3]]
+    assert opscope.unique(opscope.zeros(0, 3)).shape == (0,)

@@ -37,12 +37,13 @@ std::pair<Tensor, Tensor> expand_outplace(const Tensor& a, const Tensor& b) {
 }  // namespace
 
 // self and mask broadcast together, as torch: masked_fill(zeros(2, 3), ones(4, 1, 3)) is (4, 2, 3)
+// (torch's expand_outplace(mask, self): a size mismatch names the mask as tensor a).
 Tensor masked_fill_scalar(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  auto [s, m] = expand_outplace(self, mask);
+  auto [m, s] = expand_outplace(mask, self);
   return ops::masked_fill_(ops::clone(s), m, value);
 }
 Tensor masked_fill_tensor(const Tensor& self, const Tensor& mask, const Tensor& value) {
-  auto [s, m] = expand_outplace(self, mask);
+  auto [m, s] = expand_outplace(mask, self);
   return ops::masked_fill_(ops::clone(s), m, value);
 }
 Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {

@@ -8,6 +8,7 @@
 #include "core/ops/copy.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/factories.h"
+#include "core/ops/indexing.h"
 #include "core/ops/pointwise_kernels.h"
 #include "core/tensor/TensorIterator.h"
 
@@ -119,6 +120,8 @@ Tensor where_scalarother(const Tensor& condition, const Tensor& self, const Scal
 Tensor where_scalar(const Tensor& condition, const Scalar& self, const Scalar& other) {
   return ops::where(condition, wrapped_scalar_tensor(self), wrapped_scalar_tensor(other));
 }
+// where(Tensor condition) -> Tensor[]: the indices of the true elements, one tensor per dim.
+std::vector<Tensor> where_condition(const Tensor& condition) { return ops::nonzero_numpy(condition); }
 
 // --- logical: bool results, or in place into self
 // -------------------------------------------------

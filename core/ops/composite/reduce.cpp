@@ -2,6 +2,8 @@
 // 1.13 defines by another overload, so a trace reads `sum -> sum.dim_IntList`,
 // `var.dim -> var.correction`, `softmax.int -> _softmax`.
 #include "core/ops/copy.h"
+#include "core/ops/elementwise.h"
+#include "core/ops/pointwise.h"
 #include "core/ops/cpu/reduce_plan.h"
 #include "core/ops/reduce.h"
 #include "core/ops/reduce_kernels.h"
@@ -35,6 +37,34 @@ Tensor norm_dtype(const Tensor& self, const std::optional<Scalar>& p, ScalarType
 Tensor norm_dtype_all_out(const Tensor& self, const std::optional<Scalar>& p, ScalarType dtype,
                           const Tensor& out) {
   return cpu::write_out(out, ops::norm(self, p, {}, false, dtype));
+}
+
+// max.other(Tensor self, Tensor other) -> Tensor: the elementwise maximum, as torch.max(a, b).
+Tensor max_other(const Tensor& self, const Tensor& other) { return ops::maximum(self, other); }
+Tensor max_other_out(const Tensor& self, const Tensor& other, const Tensor& out) {
+  return ops::maximum_out(out, self, other);
+}
+Tensor min_other(const Tensor& self, const Tensor& other) { return ops::minimum(self, other); }
+Tensor min_other_out(const Tensor& self, const Tensor& other, const Tensor& out) {
+  return ops::minimum_out(out, self, other);
+}
+
+// frobenius_norm.dim(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+// sqrt(sum(self * self)) over at most two dims: the 2-norm for one dim (or all, when dim is
+// empty), sqrt(sum(self * self, dim)) for two, as torch 1.13 decomposes it.
+Tensor frobenius_norm_dim(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  OPSCOPE_CHECK(dim.size() <= 2, "Expected at most 2 dimensions, but got ", dim.size(),
+                " dimensions instead.");
+  if (dim.size() <= 1) return ops::norm(self, Scalar(2), dim, keepdim);
+  int64_t d0 = wrap_dim(dim[0], self.dim()), d1 = wrap_dim(dim[1], self.dim());
+  OPSCOPE_CHECK(d0 != d1, "Expected dims to be different, got (", dim[0], ", ", dim[1],
+                ") instead");
+  int64_t dims[2] = {d0, d1};
+  return ops::sqrt(ops::sum(ops::mul(self, self), IntArrayRef(dims, 2), keepdim, std::nullopt));
+}
+Tensor frobenius_norm(const Tensor& self) { return ops::norm(self, Scalar(2), {}, false); }
+Tensor frobenius_norm_out(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
+  return cpu::write_out(out, frobenius_norm_dim(self, dim, keepdim));
 }
 
 Tensor count_nonzero(const Tensor& self, std::optional<int64_t> dim) {

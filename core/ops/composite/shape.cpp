@@ -2,6 +2,7 @@
 // core/ops/shape.cpp): each calls the ops PyTorch 1.13 calls, through ops::, so a trace shows
 // the same children as torch's profiler. See core/ops/shape.h for the table.
 #include <algorithm>
+#include <limits>
 
 #include "core/ops/copy.h"
 #include "core/ops/factories.h"
@@ -55,6 +56,17 @@ DimVector stacked_sizes(TensorList tensors, int64_t dim) {
 }  // namespace
 
 // --- joining ---------------------------------------------------------------------------------
+
+// cat for any backend with a cat.out kernel (torch: CompositeExplicitAutogradNonFunctional): an
+// empty result of the promoted dtype, filled by cat.out, which checks and resizes it. The CPU has
+// its own kernel; a call with no tensor at all (dispatch key Undefined) gets its error here.
+Tensor cat(TensorList tensors, int64_t dim) {
+  OPSCOPE_CHECK(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
+  ResultTypeState state;
+  for (const Tensor& t : tensors) state.add_tensor(t.dtype(), t.dim(), false);
+  Tensor out = ops::empty({0}, state.result(), std::nullopt, tensors[0].device());
+  return ops::cat_out(tensors, dim, out);
+}
 
 Tensor concat(TensorList tensors, int64_t dim) {
   return ops::cat(tensors, dim);
@@ -224,6 +236,10 @@ std::vector<Tensor> tensor_split_sections(const Tensor& self, int64_t sections, 
                 self.dim(), " dims");
   int64_t d = wrap_dim(dim, self.dim());
   OPSCOPE_CHECK(sections > 0, "number of sections must be larger than 0, got ", sections);
+  // One tensor per section, even an empty one: more than any memory holds is a clear error.
+  constexpr int64_t kMaxSections = std::numeric_limits<int32_t>::max();
+  OPSCOPE_CHECK(sections <= kMaxSections, "tensor_split: ", sections, " sections would make as many ",
+                "tensors; at most ", kMaxSections, " are supported");
   int64_t dim_size = self.size(d);
   int64_t min_size = dim_size / sections, extra = dim_size % sections;
   std::vector<Tensor> splits;

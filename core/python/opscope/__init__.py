@@ -35,6 +35,10 @@ from opscope import return_types  # noqa: E402,F401  (filled by _C: torch.return
 _tensor._install()
 
 from opscope import nn  # noqa: E402,F401  (opscope.nn.functional, as torch.nn.functional)
+from opscope import functional as _functional  # noqa: E402  (unique, norm: torch/functional.py)
+from opscope import linalg  # noqa: E402,F401
+
+_functional._install()
 
 __version__ = "0.1.0"
 

@@ -1,0 +1,106 @@
+"""The torch functions written in Python over aten ops (torch/functional.py's counterparts, and
+the keyword torch's C++ binding handles by hand): ``opscope.unique``, ``opscope.unique_consecutive``,
+``opscope.norm`` and ``opscope.nonzero(as_tuple=True)``.
+
+Each calls the aten op torch 1.13 calls, so a trace reads the same: ``unique`` runs
+``aten::_unique2`` (``aten::unique_dim`` with ``dim=``), ``norm`` runs ``aten::frobenius_norm`` for
+the default ``p='fro'`` and ``aten::norm`` for a numeric ``p``.
+
+>>> import opscope
+>>> opscope.unique(opscope.tensor([3, 1, 3, 2]), return_counts=True)
+(tensor([1, 2, 3]), tensor([1, 1, 2]))
+>>> opscope.norm(opscope.tensor([[3., 4.]]), dim=1)
+tensor([5.])
+"""
+
+import opscope
+from opscope import _C
+
+__all__ = ["unique", "unique_consecutive", "norm", "nonzero"]
+
+_nonzero = _C._VariableFunctions.nonzero  # the schema-derived function (aten::nonzero, .out)
+
+
+def _selected(output, inverse, counts, return_inverse, return_counts):
+    """torch returns the output alone, or a tuple with the parts that were asked for."""
+    if not return_inverse and not return_counts:
+        return output
+    return (output,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The unique elements of input (of its slices along dim, if given), with optionally the
+    index of each element's unique value and the count of each unique value."""
+    if dim is not None:
+        parts = _C._op_overload("aten::unique_dim")(input, dim, sorted=sorted, return_inverse=return_inverse,
+                                                      return_counts=return_counts)
+    else:
+        parts = _C._op_overload("aten::_unique2")(input, sorted=sorted, return_inverse=return_inverse,
+                                                    return_counts=return_counts)
+    return _selected(*parts, return_inverse, return_counts)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """Keeps the first element of every run of equal consecutive elements (slices along dim)."""
+    parts = _C._op_overload("aten::unique_consecutive")(input, return_inverse=return_inverse,
+                                                         return_counts=return_counts, dim=dim)
+    return _selected(*parts, return_inverse, return_counts)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """torch.norm (deprecated in torch in favour of torch.linalg): the Frobenius norm by default,
+    the vector p-norm over dim (all dims when None) for a numeric p."""
+    out_kw = {} if out is None else {"out": out}
+    if dim is None and out is None and dtype is None and p is not None:
+        if p == "fro":
+            return _C._op_overload("aten::frobenius_norm.dim")(input, (), keepdim=keepdim)
+        if not isinstance(p, str):
+            return _C._op_overload("aten::norm.ScalarOpt_dim")(input, p, list(range(input.dim())), keepdim=keepdim)
+    dims = [dim] if isinstance(dim, int) else (list(dim) if dim is not None else None)
+    if isinstance(p, str):
+        if p == "fro":
+            if dtype is not None:
+                raise ValueError("dtype argument is not supported in frobenius norm")
+            dims = list(range(input.dim())) if dims is None else dims
+            if out is None:
+                return _C._op_overload("aten::frobenius_norm.dim")(input, dims, keepdim=keepdim)
+            return opscope.ops.aten.frobenius_norm.out(input, dims, keepdim=keepdim, out=out)
+        if p == "nuc":
+            raise NotImplementedError("opscope has no nuclear norm (it needs an SVD): torch.norm(p='nuc')")
+        raise RuntimeError(f"only valid string values are 'fro' and 'nuc', found {p}")
+    dims = list(range(input.dim())) if dims is None else dims
+    if dtype is None:
+        return opscope.ops.aten.norm(input, p, dims, keepdim=keepdim, **out_kw)
+    return opscope.ops.aten.norm(input, p, dims, keepdim, dtype=dtype, **out_kw)
+
+
+def nonzero(input, *, out=None, as_tuple=False):
+    """The indices of the non-zero elements: an (n, ndim) tensor, or with as_tuple=True one
+    1-D tensor per dim (aten::nonzero_numpy), as NumPy's nonzero."""
+    if as_tuple:
+        return _C._op_overload("aten::nonzero_numpy")(input)
+    return _nonzero(input) if out is None else _nonzero(input, out=out)
+
+
+def _install():
+    """opscope.unique ... and the Tensor methods that torch also writes in Python."""
+    for name in __all__:
+        setattr(opscope, name, globals()[name])
+
+    def tensor_norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        return norm(self, p, dim, keepdim, dtype=dtype)
+
+    def tensor_unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+        return unique(self, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
+
+    def tensor_unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return unique_consecutive(self, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
+
+    def tensor_nonzero(self, *, as_tuple=False):
+        return nonzero(self, as_tuple=as_tuple)
+
+    for name, method in [("norm", tensor_norm), ("unique", tensor_unique), ("nonzero", tensor_nonzero),
+                         ("unique_consecutive", tensor_unique_consecutive)]:
+        method.__name__ = method.__qualname__ = name
+        method.__doc__ = f"See opscope.{name}."
+        setattr(opscope.Tensor, name, method)
