@@ -14,7 +14,6 @@ BLAS threads spin after their calls). The load average is printed: on a shared m
 numbers are only as good as the CPU time the benchmark got.
 """
 import argparse
-import ctypes
 import os
 import re
 import subprocess
@@ -24,7 +23,9 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import opscope  # noqa: E402
+from benchlib import shared_openblas  # noqa: E402
 
 try:
     import torch
@@ -67,19 +68,6 @@ def flop_per_cycle(flags):
 
 
 # --- NumPy's / torch's OpenBLAS ------------------------------------------------------------------
-
-def shared_openblas():
-    """The OpenBLAS NumPy (and torch) loaded, opened again through ctypes (same file: same copy)."""
-    with open("/proc/self/maps") as f:
-        paths = {line.split()[-1] for line in f if "libopenblas" in line and "/" in line}
-    mine = opscope._C._blas_info()["library"]
-    for path in sorted(paths):
-        if os.path.realpath(path) != os.path.realpath(mine):
-            lib = ctypes.CDLL(path)
-            lib.openblas_get_corename.restype = ctypes.c_char_p
-            return lib, path
-    return None, None
-
 
 # --- timing --------------------------------------------------------------------------------------
 

@@ -97,11 +97,30 @@ def print_table(title, header, rows, notes=()):
     sys.stdout.flush()
 
 
+def shared_openblas():
+    """The OpenBLAS NumPy (and torch: Debian links both to libopenblas.so.0) loaded, opened again
+    through ctypes (same file: same copy), and its path; (None, None) when none is loaded."""
+    with open("/proc/self/maps") as f:
+        paths = {line.split()[-1] for line in f if "libopenblas" in line and "/" in line}
+    mine = opscope._C._blas_info().get("library")
+    for path in sorted(paths):
+        if mine is None or os.path.realpath(path) != os.path.realpath(mine):
+            lib = ctypes.CDLL(path)
+            lib.openblas_get_corename.restype = ctypes.c_char_p
+            return lib, path
+    return None, None
+
+
 def set_threads(n, stream=None):
-    """Sets the intra-op thread count of every library (they share libgomp's setting)."""
+    """Sets the intra-op thread count of every library: opscope (OpenMP and its OpenBLAS), torch
+    (torch.set_num_threads does not reach the pthread OpenBLAS it shares with NumPy, so that is
+    set directly; else torch's "1 thread" products would run on every core)."""
     opscope.set_num_threads(n)
     if torch is not None:
         torch.set_num_threads(n)
+    blas, _ = shared_openblas()
+    if blas is not None:
+        blas.openblas_set_num_threads(n)
     if stream is not None:
         stream.stream_set_num_threads(n)
 

@@ -15,8 +15,10 @@
 //
 // In implementation terms a contiguous row (inner == 1) is read by kLanes accumulators side by
 // side, which GCC turns into vector operations (`#pragma omp simd`; AVX2 and baseline clones);
-// ops on float / double that also define `template <typename V> V vreduce(V, V)` (sum, max)
+// ops on float / double that also define `template <typename V> V vreduce(V, V)` (sum, norm)
 // get four explicit 32-byte vector accumulators instead (reduce_row_vec), kept in registers;
+// an op may also bring its whole row loop as `acc_t row(const in_t*, int64_t) const` (max / min:
+// see reduce_minmax.cpp), inlined into reduce_row's clones;
 // partial results are folded in three levels (64 lane steps, 64 such blocks, the rest) — a
 // blocked version of PyTorch's cascade sum, so float sums of 10^7 elements keep about float
 // precision. Rows reduced onto each other (inner > 1) accumulate a tile of up to kTile columns
@@ -100,7 +102,9 @@ OPSCOPE_VECTOR_CLONES typename Op::acc_t reduce_row_vec(const typename Op::acc_t
 template <typename Op>
 OPSCOPE_VECTOR_CLONES typename Op::acc_t reduce_row(const typename Op::in_t* x, int64_t n,
                                                     const Op& op) {
-  if constexpr (VectorReducible<Op>) {
+  if constexpr (requires { op.row(x, n); }) {  // the op's own contiguous-row loop (max / min)
+    return op.row(x, n);
+  } else if constexpr (VectorReducible<Op>) {
     return reduce_row_vec(x, n, op);
   }
   using acc_t = typename Op::acc_t;

@@ -57,6 +57,40 @@ struct MinMaxOp {
     }
   }
   out_t project(acc_t a) const { return static_cast<out_t>(a); }
+
+  // A contiguous float / double row: four vector accumulators stepped by `a > x ? a : x` alone
+  // (one vmaxps: the NaN test of combine() would lengthen every step's dependency chain to
+  // compare + or + blend), while NaNs are only noted, in flags of their own, and decide at the end.
+  [[gnu::always_inline]] acc_t row(const in_t* x, int64_t n) const
+    requires(std::is_same_v<in_t, float> || std::is_same_v<in_t, double>)
+  {
+    using V [[gnu::vector_size(32)]] = T;
+    using M = decltype(V{} != V{});  // lanes of all-ones / zeros
+    constexpr int W = 32 / sizeof(T);
+    auto step = [](V a, V v) { return IsMax ? (a > v ? a : v) : (a < v ? a : v); };
+    V a0, a1, a2, a3, v0, v1, v2, v3;
+    for (int j = 0; j < W; ++j) a0[j] = identity();
+    a1 = a0, a2 = a0, a3 = a0;
+    M nan0 = {}, nan1 = {};
+    int64_t i = 0;
+    for (; i + 4 * W <= n; i += 4 * W) {
+      __builtin_memcpy(&v0, x + i, sizeof(V));
+      __builtin_memcpy(&v1, x + i + W, sizeof(V));
+      __builtin_memcpy(&v2, x + i + 2 * W, sizeof(V));
+      __builtin_memcpy(&v3, x + i + 3 * W, sizeof(V));
+      a0 = step(a0, v0), a1 = step(a1, v1), a2 = step(a2, v2), a3 = step(a3, v3);
+      nan0 |= (v0 != v0) | (v1 != v1);
+      nan1 |= (v2 != v2) | (v3 != v3);
+    }
+    nan0 |= nan1;
+    acc_t r = identity();
+    for (int j = 0; j < W; ++j) {
+      if (nan0[j]) return std::numeric_limits<acc_t>::quiet_NaN();
+      r = combine(combine(r, combine(a0[j], a1[j])), combine(a2[j], a3[j]));
+    }
+    for (; i < n; ++i) r = reduce(r, x[i]);
+    return r;
+  }
 };
 
 template <bool IsMax>

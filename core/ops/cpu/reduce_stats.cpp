@@ -131,17 +131,13 @@ std::tuple<Tensor, Tensor> std_mean_correction(const Tensor& self, OptDims dim,
 namespace opscope::cpu {
 namespace {
 
-// log(sum exp(x)) of one contiguous row, shifted by its max (0 when the max is infinite).
+// log(sum exp(x)) of one contiguous row, shifted by its max (0 when the max is infinite). A NaN
+// needs no test of its own: the max may skip it, but exp(NaN - m) makes the sum NaN.
 template <typename T>
 OPSCOPE_FMA_CLONES T logsumexp_row(const T* x, int64_t n) {
   T m = -std::numeric_limits<T>::infinity();
-  bool nan = false;
-#pragma omp simd reduction(max : m) reduction(|| : nan)
-  for (int64_t i = 0; i < n; ++i) {
-    m = x[i] > m ? x[i] : m;
-    nan = nan || x[i] != x[i];
-  }
-  if (nan) return std::numeric_limits<T>::quiet_NaN();
+#pragma omp simd reduction(max : m)
+  for (int64_t i = 0; i < n; ++i) m = x[i] > m ? x[i] : m;
   if (std::isinf(m)) m = 0;
   T s = 0;
 #pragma omp simd reduction(+ : s)
