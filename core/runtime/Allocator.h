@@ -52,7 +52,7 @@ void set_allocator(DeviceType type, Allocator* allocator);
 // 1 MiB and more are huge-page backed and cached when freed (Note [CPU large-block cache]).
 Allocator* cpu_allocator();
 constexpr size_t kCpuAlignment = 64;
-void cpu_empty_cache();         // frees the cached large blocks
+void cpu_empty_cache();         // frees the cached large blocks and the calling thread's small ones
 size_t cpu_cached_bytes();      // bytes held by that cache
 
 // Observer hook: called after each allocation (is_alloc = true) and before each free.

@@ -2,7 +2,10 @@
 // allocator's statistics and storage lifetime.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 #include "core/tensor/Tensor.h"
 
@@ -102,4 +105,30 @@ TEST_CASE("contiguity and strides") {
   CHECK_THROWS_WITH_AS(make_empty({-1}, S::Float32), doctest::Contains("negative dimension -1"), Error);
   CHECK(wrap_dim(-1, 3) == 2);
   CHECK_THROWS_WITH_AS(wrap_dim(3, 3), doctest::Contains("Dimension out of range (expected to be in range of [-3, 2], but got 3)"), IndexError);
+}
+
+// See Note [CPU small-block cache].
+TEST_CASE("small CPU blocks are reused by the thread that freed them; stats stay logical") {
+  Allocator* a = cpu_allocator();
+  void* p = a->allocate(200);  // class 256
+  CHECK(reinterpret_cast<uintptr_t>(p) % kCpuAlignment == 0);
+  std::memset(p, 0xab, 200);
+  AllocatorStats held = a->stats();
+  a->deallocate(p, 200);
+  CHECK(a->stats().current_bytes == held.current_bytes - 200);
+  void* q = a->allocate(250);  // same class: the same block comes back
+  CHECK(q == p);
+  void* r = a->allocate(100);  // another class: another block
+  CHECK(r != q);
+  std::memset(r, 0, 100);
+  a->deallocate(q, 250);
+  a->deallocate(r, 100);
+  CHECK(a->allocate(0) == nullptr);  // empty tensors own no memory
+  // More frees than a class holds go back to the system; nothing is lost or reused twice.
+  std::vector<void*> blocks;
+  for (int i = 0; i < 100; ++i) blocks.push_back(a->allocate(64));
+  std::sort(blocks.begin(), blocks.end());
+  CHECK(std::adjacent_find(blocks.begin(), blocks.end()) == blocks.end());
+  for (void* b : blocks) a->deallocate(b, 64);
+  cpu_empty_cache();
 }
