@@ -42,7 +42,7 @@ namespace opscope::cpu {
 namespace reduce_detail {
 
 inline constexpr int64_t kBlockSteps = 64;  // lane steps (or rows) per partial result
-inline constexpr int64_t kTile = 512;       // columns per task when rows reduce onto each other
+inline constexpr int64_t kTile = 4096;      // most columns per task when rows reduce onto each other
 
 // Ops whose element and accumulator types agree and that define `vreduce` (the same step on
 // GCC vector types) take reduce_row_vec: four explicit 32-byte accumulators, which GCC keeps in
@@ -205,14 +205,19 @@ void reduce_values(const ReducePlan& plan, const Op& op, int k = 0) {
     });
     return;
   }
-  const int64_t tiles = (I + kTile - 1) / kTile;
-  const int64_t tile_work = R * std::min(I, kTile);
-  parallel_for(0, O * tiles, std::max<int64_t>(1, kGrainSize / tile_work),
+  // Tiles as wide as kTile allows (each row's slice of a tile is one sequential read), and with
+  // a single outer block as many as make whole rounds for the threads.
+  int64_t tiles = (I + kTile - 1) / kTile;
+  if (const int64_t nt = max_threads(); O == 1 && R * I >= 2 * kGrainSize)
+    tiles = (std::max(tiles, nt) + nt - 1) / nt * nt;
+  const int64_t tile = std::min(I, ((I + tiles - 1) / tiles + 15) / 16 * 16);
+  tiles = (I + tile - 1) / tile;
+  parallel_for(0, O * tiles, std::max<int64_t>(1, kGrainSize / (R * tile)),
                [&](int64_t b, int64_t e) {
-                 std::unique_ptr<acc_t[]> buf(new acc_t[kTile]), part(new acc_t[kTile]);
+                 std::unique_ptr<acc_t[]> buf(new acc_t[tile]), part(new acc_t[tile]);
                  for (int64_t t = b; t < e; ++t) {
-                   int64_t o = t / tiles, i0 = (t % tiles) * kTile;
-                   int64_t w = std::min(kTile, I - i0);
+                   int64_t o = t / tiles, i0 = (t % tiles) * tile;
+                   int64_t w = std::min(tile, I - i0);
                    reduce_columns(x + o * R * I + i0, R, I, w, buf.get(), part.get(), op);
                    for (int64_t j = 0; j < w; ++j) out[o * I + i0 + j] = op.project(buf[j]);
                  }
