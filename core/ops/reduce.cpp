@@ -205,9 +205,11 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
         kFunction);
   m.impl("count_nonzero.out", kCEA, fn<&composite::count_nonzero_out>);
   m.def("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor");
-  m.impl("logsumexp", kCEA, fn<&composite::logsumexp>);
+  m.impl("logsumexp", kCPU, fn<&cpu::logsumexp>);  // one fused kernel
+  m.impl("logsumexp", kCEA, fn<&composite::logsumexp>);  // other backends: torch's decomposition
   m.def("logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> "
         "Tensor(a!)", kFunction);
+  m.impl("logsumexp.out", kCPU, fn<&cpu::logsumexp_out>);
   m.impl("logsumexp.out", kCEA, fn<&composite::logsumexp_out>);
 
   m.def("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor");

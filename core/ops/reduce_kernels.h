@@ -89,9 +89,13 @@ Tensor _softmax(const Tensor& self, int64_t dim, bool half_to_float);
 Tensor _softmax_out(const Tensor& self, int64_t dim, bool half_to_float, const Tensor& out);
 Tensor _log_softmax(const Tensor& self, int64_t dim, bool half_to_float);
 Tensor _log_softmax_out(const Tensor& self, int64_t dim, bool half_to_float, const Tensor& out);
+Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim);
+Tensor logsumexp_out(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out);
 }  // namespace cpu
 
 namespace composite {
+Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim);
+Tensor logsumexp_out(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out);
 Tensor sum(const Tensor& self, OptDtype dtype);
 Tensor sum_all_out(const Tensor& self, OptDtype dtype, const Tensor& out);
 Tensor mean(const Tensor& self, OptDtype dtype);
@@ -129,8 +133,6 @@ std::tuple<Tensor, Tensor> var_mean_dim(const Tensor& self, OptDims dim, bool un
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, bool unbiased);
 std::tuple<Tensor, Tensor> std_mean_dim(const Tensor& self, OptDims dim, bool unbiased,
                                         bool keepdim);
-Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim);
-Tensor logsumexp_out(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out);
 Tensor softmax(const Tensor& self, int64_t dim, OptDtype dtype);
 Tensor softmax_out(const Tensor& self, int64_t dim, OptDtype dtype, const Tensor& out);
 Tensor log_softmax(const Tensor& self, int64_t dim, OptDtype dtype);

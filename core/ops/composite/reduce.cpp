@@ -7,6 +7,7 @@
 #include "core/ops/cpu/reduce_plan.h"
 #include "core/ops/reduce.h"
 #include "core/ops/reduce_kernels.h"
+#include "core/ops/views.h"
 
 namespace opscope::composite {
 
@@ -37,6 +38,26 @@ Tensor norm_dtype(const Tensor& self, const std::optional<Scalar>& p, ScalarType
 Tensor norm_dtype_all_out(const Tensor& self, const std::optional<Scalar>& p, ScalarType dtype,
                           const Tensor& out) {
   return cpu::write_out(out, ops::norm(self, p, {}, false, dtype));
+}
+
+// logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+// log(sum(exp(self - m), dim)) + m, m the max over dim (0 where it is infinite), as torch 1.13's
+// CompositeExplicitAutograd kernel computes it — for backends without a kernel of their own (the
+// CPU has a fused one).
+Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  Tensor x = is_integral(self.dtype(), true) ? ops::to(self, default_dtype()) : self;
+  if (x.numel() == 0) return ops::log(ops::sum(ops::exp(x), dim, keepdim, std::nullopt));
+  Tensor m = ops::amax(x, dim, /*keepdim=*/true);
+  m = ops::where(ops::isinf(m), Scalar(0.0), m);
+  Tensor r = ops::add(ops::log(ops::sum(ops::exp(ops::sub(x, m)), dim, true, std::nullopt)), m);
+  if (keepdim) return r;
+  uint64_t mask = cpu::reduce_dim_mask(dim, x.dim());
+  for (int64_t d = x.dim() - 1; d >= 0; --d)
+    if (mask >> d & 1) r = ops::squeeze(r, d);
+  return r;
+}
+Tensor logsumexp_out(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
+  return cpu::write_out(out, logsumexp(self, dim, keepdim));
 }
 
 // max.other(Tensor self, Tensor other) -> Tensor: the elementwise maximum, as torch.max(a, b).

@@ -167,10 +167,11 @@ OPSCOPE_FMA_CLONES void logsumexp_columns(const T* x, int64_t R, int64_t I, int6
 }  // namespace
 }  // namespace opscope::cpu
 
-namespace opscope::composite {
+namespace opscope::cpu {
 
-// logsumexp is CompositeExplicitAutograd in torch 1.13; opscope computes it here in one kernel
-// (max, then the shifted sum of exponentials) instead of through amax / exp / sum / log.
+// logsumexp is CompositeExplicitAutograd in torch 1.13 (amax, sub, exp, sum, log, add: the
+// composite in core/ops/composite/reduce.cpp, which other backends use); on the CPU opscope runs
+// it as one kernel (max, then the shifted sum of exponentials), reading each row twice, not six.
 Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
   ScalarType t = is_integral(self.dtype(), true) ? default_dtype() : self.dtype();
   OPSCOPE_CHECK(t != ScalarType::Float16, "\"exp_vml_cpu\" not implemented for 'Half'");
@@ -232,4 +233,4 @@ Tensor logsumexp_out(const Tensor& self, IntArrayRef dim, bool keepdim, const Te
   return cpu::write_out(out, logsumexp(self, dim, keepdim));
 }
 
-}  // namespace opscope::composite
+}  // namespace opscope::cpu
