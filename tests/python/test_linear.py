@@ -447,3 +447,30 @@ def test_omp_num_threads_is_respected():
     done = run_python("import opscope; print(opscope.get_num_threads(), opscope._C._blas_info()['num_threads'])",
                       OMP_NUM_THREADS="1")
     assert done.stdout.split() == ["1", "1"]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("layout", ["nn", "tn", "nt", "column-major out"])
+def test_products_split_over_threads(threads, layout, rng):
+    """Small float products on several threads are split by rows of C (Note [Splitting small
+    products] in core/ops/cpu/gemm.h): every block must land where it belongs, for each layout."""
+    saved = opscope.get_num_threads()
+    opscope.set_num_threads(threads)
+    try:
+        for m, k, n in [(256, 200, 300), (33, 64, 257), (300, 128, 17)]:
+            a, b = rng.standard_normal((m, k)), rng.standard_normal((k, n))
+            A = opscope.from_numpy(a.T.copy()).t() if layout == "tn" else opscope.from_numpy(a)
+            B = opscope.from_numpy(b.T.copy()).t() if layout == "nt" else opscope.from_numpy(b)
+            for dtype in (opscope.float32, opscope.float64):
+                A2, B2 = A.to(dtype), B.to(dtype)
+                if layout == "column-major out":
+                    out = opscope.empty(n, m, dtype=dtype).t()
+                    r = opscope.addmm(opscope.ones(m, n, dtype=dtype), A2, B2, beta=0.5, out=out)
+                    assert r is out
+                else:
+                    r = opscope.addmm(opscope.ones(m, n, dtype=dtype), A2, B2, beta=0.5)
+                tol = 1e-4 if dtype is opscope.float32 else 1e-10
+                assert_close(r, 0.5 + a @ b, rtol=tol, atol=tol, what=f"{layout} {m}x{k}x{n}",
+                             family="linear")
+    finally:
+        opscope.set_num_threads(saved)
