@@ -341,8 +341,7 @@ bool TensorIterator::trivial_setup(const TensorIteratorConfig& config) {
   return true;
 }
 
-// The broadcast shape of a and b; PyTorch's message names the dim of the result.
-static DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b) {
+DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b) {
   size_t n = std::max(a.size(), b.size());
   DimVector out(n);
   for (size_t i = n; i-- > 0;) {

@@ -71,6 +71,10 @@ Tensor scalar_to_tensor(const Scalar& s, ScalarType dtype);
 Scalar item(const Tensor& t);
 // torch.result_type: the dtype an op on these operands computes in (Note [Type promotion]).
 ScalarType result_type(const Tensor& a, const Tensor& b);
+// torch's infer_size: the broadcast of shapes a and b, aligned at their last dims; a mismatch is
+// torch's "The size of tensor a (3) must match the size of tensor b (4) at non-singleton
+// dimension 1", the dim counted in the result.
+DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b);
 ScalarType result_type(const Tensor& a, const Scalar& b);
 
 // --- memory overlap -------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include "core/ops/copy.h"
 #include "core/ops/indexing.h"
 #include "core/ops/views.h"
+#include "core/tensor/TensorIterator.h"
 
 namespace opscope::composite {
 
@@ -23,15 +24,7 @@ namespace {
 // torch's expand_outplace(self, mask): both expanded to their broadcast shape when they differ.
 std::pair<Tensor, Tensor> expand_outplace(const Tensor& a, const Tensor& b) {
   if (std::ranges::equal(a.sizes(), b.sizes())) return {a, b};
-  size_t nd = std::max(a.sizes().size(), b.sizes().size());
-  DimVector shape(nd);
-  for (size_t k = 0; k < nd; ++k) {
-    int64_t sa = k < a.sizes().size() ? a.sizes()[a.sizes().size() - 1 - k] : 1;
-    int64_t sb = k < b.sizes().size() ? b.sizes()[b.sizes().size() - 1 - k] : 1;
-    OPSCOPE_CHECK(sa == sb || sa == 1 || sb == 1, "The size of tensor a (", sa, ") must match the size of tensor b (",
-                  sb, ") at non-singleton dimension ", nd - 1 - k);
-    shape[nd - 1 - k] = sa == 1 ? sb : sa;
-  }
+  DimVector shape = broadcast_shapes(a.sizes(), b.sizes());
   return {ops::expand(a, shape), ops::expand(b, shape)};
 }
 }  // namespace

@@ -21,20 +21,6 @@ int64_t product(IntArrayRef sizes) {
   return n;
 }
 
-// torch's infer_size: the broadcast of two shapes, aligned at their last dims.
-DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b) {
-  size_t nd = std::max(a.size(), b.size());
-  DimVector out(nd);
-  for (size_t k = 0; k < nd; ++k) {  // k counts dims from the back
-    size_t i = nd - 1 - k;
-    int64_t sa = k < a.size() ? a[a.size() - 1 - k] : 1;
-    int64_t sb = k < b.size() ? b[b.size() - 1 - k] : 1;
-    OPSCOPE_CHECK(sa == sb || sa == 1 || sb == 1, "The size of tensor a (", sa,
-                  ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i);
-    out[i] = sa == 1 ? sb : sa;
-  }
-  return out;
-}
 
 // torch 1.13's should_fold: fold the batch of an N-D (N >= 3) operand into the rows of one mm /
 // mv when the other operand is 1-D or 2-D — except a 3-D · 2-D product whose 3-D operand is a

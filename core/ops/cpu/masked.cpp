@@ -8,6 +8,7 @@
 #include "core/ops/cpu/index_util.h"
 #include "core/ops/indexing.h"
 #include "core/runtime/ScalarConvert.h"
+#include "core/tensor/TensorIterator.h"
 
 namespace opscope::cpu {
 
@@ -17,20 +18,6 @@ namespace {
 
 bool is_mask_dtype(ScalarType t) { return t == ScalarType::Bool || t == ScalarType::UInt8; }
 
-// The broadcast of two shapes, or an error naming the first mismatch (torch's message).
-DimVector broadcast_pair(IntArrayRef a, IntArrayRef b) {
-  size_t nd = std::max(a.size(), b.size());
-  DimVector out(nd);
-  for (size_t k = 0; k < nd; ++k) {
-    size_t i = nd - 1 - k;
-    int64_t sa = k < a.size() ? a[a.size() - 1 - k] : 1;
-    int64_t sb = k < b.size() ? b[b.size() - 1 - k] : 1;
-    OPSCOPE_CHECK(sa == sb || sa == 1 || sb == 1, "The size of tensor a (", sa,
-                  ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i);
-    out[i] = sa == 1 ? sb : sa;
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -159,7 +146,7 @@ Tensor masked_fill_tensor_(const Tensor& self, const Tensor& mask, const Tensor&
 Tensor masked_select_out(const Tensor& self, const Tensor& mask, const Tensor& out) {
   OPSCOPE_CHECK(is_mask_dtype(mask.dtype()), "masked_select: expected BoolTensor or ByteTensor for mask");
   OPSCOPE_CHECK(out.dtype() == self.dtype(), "masked_select(): self and result must have the same scalar type");
-  DimVector shape = broadcast_pair(mask.sizes(), self.sizes());
+  DimVector shape = broadcast_shapes(mask.sizes(), self.sizes());
   DimVector sst = broadcast_strides(self, shape), mst = broadcast_strides(mask, shape);
   const int64_t numel = compute_numel(shape);
   const uint8_t* m = static_cast<const uint8_t*>(mask.data());
