@@ -79,22 +79,35 @@ class DispatchKeySet {
   // Every runtime key.
   constexpr explicit DispatchKeySet(Full) : repr_(bit_range(DispatchKey::EndOfRuntimeKeys)) {}
   // Every runtime key of lower priority than k (what a kernel for k may redispatch to).
-  constexpr DispatchKeySet(FullAfter, DispatchKey k) : repr_(bit_range(k) & ~bit(DispatchKey::Undefined)) {}
+  constexpr DispatchKeySet(FullAfter, DispatchKey k)
+      : repr_(bit_range(k) & ~bit(DispatchKey::Undefined)) {}
   static constexpr DispatchKeySet from_raw(uint64_t raw) {
     DispatchKeySet s;
     s.repr_ = raw;
     return s;
   }
 
-  [[nodiscard]] constexpr bool has(DispatchKey k) const { return (repr_ & DispatchKeySet(k).repr_) != 0; }
+  [[nodiscard]] constexpr bool has(DispatchKey k) const {
+    return (repr_ & DispatchKeySet(k).repr_) != 0;
+  }
   [[nodiscard]] constexpr bool has_any(DispatchKeySet o) const { return (repr_ & o.repr_) != 0; }
   [[nodiscard]] constexpr bool empty() const { return repr_ == 0; }
   [[nodiscard]] constexpr uint64_t raw() const { return repr_; }
-  [[nodiscard]] constexpr DispatchKeySet add(DispatchKey k) const { return *this | DispatchKeySet(k); }
-  [[nodiscard]] constexpr DispatchKeySet remove(DispatchKey k) const { return *this - DispatchKeySet(k); }
-  [[nodiscard]] constexpr DispatchKeySet operator|(DispatchKeySet o) const { return from_raw(repr_ | o.repr_); }
-  [[nodiscard]] constexpr DispatchKeySet operator&(DispatchKeySet o) const { return from_raw(repr_ & o.repr_); }
-  [[nodiscard]] constexpr DispatchKeySet operator-(DispatchKeySet o) const { return from_raw(repr_ & ~o.repr_); }
+  [[nodiscard]] constexpr DispatchKeySet add(DispatchKey k) const {
+    return *this | DispatchKeySet(k);
+  }
+  [[nodiscard]] constexpr DispatchKeySet remove(DispatchKey k) const {
+    return *this - DispatchKeySet(k);
+  }
+  [[nodiscard]] constexpr DispatchKeySet operator|(DispatchKeySet o) const {
+    return from_raw(repr_ | o.repr_);
+  }
+  [[nodiscard]] constexpr DispatchKeySet operator&(DispatchKeySet o) const {
+    return from_raw(repr_ & o.repr_);
+  }
+  [[nodiscard]] constexpr DispatchKeySet operator-(DispatchKeySet o) const {
+    return from_raw(repr_ & ~o.repr_);
+  }
   constexpr bool operator==(const DispatchKeySet&) const = default;
 
   // The key that wins: the highest-priority key in the set (Undefined for the empty set).

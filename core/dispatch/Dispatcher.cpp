@@ -26,7 +26,8 @@ std::string join_name(std::string_view name, std::string_view overload) {
 }
 }  // namespace
 
-std::optional<OperatorHandle> Dispatcher::find(std::string_view name, std::string_view overload) const {
+std::optional<OperatorHandle> Dispatcher::find(std::string_view name,
+                                               std::string_view overload) const {
   std::lock_guard lock(mutex_);
   auto it = ops_.find(join_name(name, overload));
   if (it == ops_.end() || !it->second->has_schema()) return std::nullopt;
@@ -80,10 +81,11 @@ RegistrationHandle Dispatcher::register_schema(FunctionSchema schema, std::strin
                                                Variants variants) {
   std::lock_guard lock(mutex_);
   OperatorEntry& e = find_or_create(schema.qualified_name(), schema.overload);
-  OPSCOPE_CHECK(!e.has_schema(), "Tried to register an operator (", schema.str(), ") with the same "
+  OPSCOPE_CHECK(!e.has_schema(), "Tried to register an operator (", schema.str(),
+                ") with the same "
                 "name and overload name multiple times. Each overload's schema should only be "
-                "registered with a single call to def(). Duplicate registration: ", site,
-                ". Original registration: ", e.schema_site());
+                "registered with a single call to def(). Duplicate registration: ",
+                site, ". Original registration: ", e.schema_site());
   e.set_schema(std::move(schema), std::move(site), variants);
   return RegistrationHandle([this, &e] {
     std::lock_guard lock(mutex_);
@@ -113,9 +115,11 @@ RegistrationHandle Dispatcher::register_fallback(DispatchKey key, KernelFunction
                 "a backend fallback needs a runtime key, got ", to_string(key));
   std::lock_guard lock(mutex_);
   auto& slot = fallbacks_[static_cast<size_t>(key)];
-  OPSCOPE_CHECK(!slot.has_value(), "Tried to register multiple backend fallbacks for the same "
-                "dispatch key ", to_string(key), "; previous registration ", slot->site,
-                ", new registration ", site);
+  OPSCOPE_CHECK(!slot.has_value(),
+                "Tried to register multiple backend fallbacks for the same "
+                "dispatch key ",
+                to_string(key), "; previous registration ", slot->site, ", new registration ",
+                site);
   uint64_t id = next_fallback_id_++;
   slot = KernelRegistration{std::move(kernel), std::move(site), id};
   recompute_all_tables();
@@ -177,7 +181,9 @@ void Dispatcher::dispatch_boxed(const OperatorHandle& op, DispatchCallKind kind,
   observed.finish(Stack(stack->begin() + base, stack->end()));
 }
 
-void OperatorHandle::call_boxed(Stack* stack) const { Dispatcher::singleton().call_boxed(*this, stack); }
+void OperatorHandle::call_boxed(Stack* stack) const {
+  Dispatcher::singleton().call_boxed(*this, stack);
+}
 void OperatorHandle::redispatch_boxed(DispatchKeySet ks, Stack* stack) const {
   Dispatcher::singleton().redispatch_boxed(*this, ks, stack);
 }

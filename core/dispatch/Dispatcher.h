@@ -107,7 +107,8 @@ class Dispatcher {
   void redispatch_boxed(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) const;
 
   // Which kernel entry a call with these keys would run (for the tests and the Python dump).
-  const DispatchTableEntry& lookup(const OperatorHandle& op, DispatchKeySet ks, DispatchKey* chosen) const;
+  const DispatchTableEntry& lookup(const OperatorHandle& op, DispatchKeySet ks,
+                                   DispatchKey* chosen) const;
 
  private:
   Dispatcher() = default;
@@ -115,7 +116,8 @@ class Dispatcher {
   void recompute_all_tables();
 
   template <typename R, typename... Args>
-  R dispatch(const OperatorHandle& op, DispatchCallKind kind, DispatchKeySet ks, Args... args) const;
+  R dispatch(const OperatorHandle& op, DispatchCallKind kind, DispatchKeySet ks,
+             Args... args) const;
   template <typename R, typename... Args>
   R dispatch_observed(const OperatorHandle& op, DispatchCallKind kind, DispatchKeySet ks,
                       DispatchKey chosen, const DispatchTableEntry& e, Args... args) const;
@@ -131,8 +133,12 @@ class Dispatcher {
 
 // --- key extraction -------------------------------------------------------------------------
 namespace detail {
-inline DispatchKeySet keys_of(const Tensor& t) { return t.defined() ? t.key_set() : DispatchKeySet(); }
-inline DispatchKeySet keys_of(const std::optional<Tensor>& t) { return t ? keys_of(*t) : DispatchKeySet(); }
+inline DispatchKeySet keys_of(const Tensor& t) {
+  return t.defined() ? t.key_set() : DispatchKeySet();
+}
+inline DispatchKeySet keys_of(const std::optional<Tensor>& t) {
+  return t ? keys_of(*t) : DispatchKeySet();
+}
 inline DispatchKeySet keys_of(TensorList ts) {
   DispatchKeySet ks;
   for (const auto& t : ts) ks = ks | keys_of(t);
@@ -144,7 +150,9 @@ inline DispatchKeySet keys_of(const IValue& v) {
   return {};
 }
 template <typename T>
-DispatchKeySet keys_of(const T&) { return {}; }
+DispatchKeySet keys_of(const T&) {
+  return {};
+}
 
 // Builds the step record and notifies observers (defined in Dispatcher.cpp).
 class ObservedCall {
@@ -167,8 +175,8 @@ class ObservedCall {
 template <typename R, typename... Args>
 R Dispatcher::call(const OperatorHandle& op, Args... args) const {
   const LocalDispatchKeySet& local = local_dispatch_key_set();
-  DispatchKeySet ks = ((detail::keys_of(args) | ... | DispatchKeySet()) | local.included) -
-                      local.excluded;
+  DispatchKeySet ks =
+      ((detail::keys_of(args) | ... | DispatchKeySet()) | local.included) - local.excluded;
   return dispatch<R, Args...>(op, DispatchCallKind::Call, ks, std::forward<Args>(args)...);
 }
 

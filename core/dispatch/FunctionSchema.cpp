@@ -66,7 +66,8 @@ std::string default_to_text(const IValue& v, TypeKind kind) {
     case IValue::Tag::Int:
       if (kind == TypeKind::Layout) return "strided";
       if (kind == TypeKind::MemoryFormat) {
-        static constexpr const char* names[] = {"contiguous_format", "preserve_format", "channels_last"};
+        static constexpr const char* names[] = {"contiguous_format", "preserve_format",
+                                                "channels_last"};
         int64_t i = v.to_int();
         if (i >= 0 && i < 3) return names[i];
       }

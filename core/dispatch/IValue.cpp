@@ -3,8 +3,8 @@
 namespace opscope {
 
 std::string_view IValue::tag_name() const {
-  static constexpr std::string_view names[] = {"None",  "Tensor", "float",   "int",
-                                               "bool",  "str",    "int[]",   "float[]",
+  static constexpr std::string_view names[] = {"None",     "Tensor",     "float",  "int",
+                                               "bool",     "str",        "int[]",  "float[]",
                                                "Tensor[]", "ScalarType", "Device", "Generator"};
   return names[v_.index()];
 }
@@ -15,27 +15,38 @@ void IValue::throw_wrong_type(const char* expected) const {
 
 double IValue::to_double() const {
   switch (tag()) {
-    case Tag::Double: return std::get<double>(v_);
-    case Tag::Int: return static_cast<double>(std::get<int64_t>(v_));
-    case Tag::Bool: return std::get<bool>(v_) ? 1.0 : 0.0;
-    default: throw_wrong_type("float");
+    case Tag::Double:
+      return std::get<double>(v_);
+    case Tag::Int:
+      return static_cast<double>(std::get<int64_t>(v_));
+    case Tag::Bool:
+      return std::get<bool>(v_) ? 1.0 : 0.0;
+    default:
+      throw_wrong_type("float");
   }
 }
 
 int64_t IValue::to_int() const {
   switch (tag()) {
-    case Tag::Int: return std::get<int64_t>(v_);
-    case Tag::Bool: return std::get<bool>(v_) ? 1 : 0;
-    default: throw_wrong_type("int");
+    case Tag::Int:
+      return std::get<int64_t>(v_);
+    case Tag::Bool:
+      return std::get<bool>(v_) ? 1 : 0;
+    default:
+      throw_wrong_type("int");
   }
 }
 
 Scalar IValue::to_scalar() const {
   switch (tag()) {
-    case Tag::Double: return Scalar(std::get<double>(v_));
-    case Tag::Int: return Scalar(std::get<int64_t>(v_));
-    case Tag::Bool: return Scalar(std::get<bool>(v_));
-    default: throw_wrong_type("Scalar");
+    case Tag::Double:
+      return Scalar(std::get<double>(v_));
+    case Tag::Int:
+      return Scalar(std::get<int64_t>(v_));
+    case Tag::Bool:
+      return Scalar(std::get<bool>(v_));
+    default:
+      throw_wrong_type("Scalar");
   }
 }
 
@@ -46,21 +57,30 @@ std::string IValue::str() const {
     return s + "]";
   };
   switch (tag()) {
-    case Tag::None: return "None";
-    case Tag::Tensor: return std::get<Tensor>(v_).short_str();
-    case Tag::Double: return Scalar(std::get<double>(v_)).str();
-    case Tag::Int: return std::to_string(std::get<int64_t>(v_));
-    case Tag::Bool: return std::get<bool>(v_) ? "True" : "False";
-    case Tag::String: return "'" + std::get<std::string>(v_) + "'";
+    case Tag::None:
+      return "None";
+    case Tag::Tensor:
+      return std::get<Tensor>(v_).short_str();
+    case Tag::Double:
+      return Scalar(std::get<double>(v_)).str();
+    case Tag::Int:
+      return std::to_string(std::get<int64_t>(v_));
+    case Tag::Bool:
+      return std::get<bool>(v_) ? "True" : "False";
+    case Tag::String:
+      return "'" + std::get<std::string>(v_) + "'";
     case Tag::IntList:
       return join(std::get<std::vector<int64_t>>(v_), [](int64_t i) { return std::to_string(i); });
     case Tag::DoubleList:
       return join(std::get<std::vector<double>>(v_), [](double d) { return Scalar(d).str(); });
     case Tag::TensorList:
       return join(std::get<std::vector<Tensor>>(v_), [](const Tensor& t) { return t.short_str(); });
-    case Tag::ScalarType: return "torch." + std::string(dtype_name(std::get<ScalarType>(v_)));
-    case Tag::Device: return std::get<Device>(v_).str();
-    case Tag::Generator: return "<Generator>";
+    case Tag::ScalarType:
+      return "torch." + std::string(dtype_name(std::get<ScalarType>(v_)));
+    case Tag::Device:
+      return std::get<Device>(v_).str();
+    case Tag::Generator:
+      return "<Generator>";
   }
   return "?";
 }

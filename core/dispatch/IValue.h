@@ -10,8 +10,8 @@
 
 #include <optional>
 #include <span>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -25,34 +25,52 @@ namespace opscope {
 
 class IValue {
  public:
-  using Repr = std::variant<std::monostate, Tensor, double, int64_t, bool, std::string,
-                            std::vector<int64_t>, std::vector<double>, std::vector<Tensor>,
-                            ScalarType, Device, Generator>;
-  enum class Tag { None, Tensor, Double, Int, Bool, String, IntList, DoubleList, TensorList,
-                   ScalarType, Device, Generator };
+  using Repr =
+      std::variant<std::monostate, Tensor, double, int64_t, bool, std::string, std::vector<int64_t>,
+                   std::vector<double>, std::vector<Tensor>, ScalarType, Device, Generator>;
+  enum class Tag {
+    None,
+    Tensor,
+    Double,
+    Int,
+    Bool,
+    String,
+    IntList,
+    DoubleList,
+    TensorList,
+    ScalarType,
+    Device,
+    Generator
+  };
 
   IValue() = default;
-  IValue(Tensor t) : v_(std::move(t)) {}                       // NOLINT
-  IValue(double d) : v_(d) {}                                  // NOLINT
-  IValue(int64_t i) : v_(i) {}                                 // NOLINT
-  IValue(int i) : v_(int64_t(i)) {}                            // NOLINT
-  IValue(bool b) : v_(b) {}                                    // NOLINT
-  IValue(std::string s) : v_(std::move(s)) {}                  // NOLINT
-  IValue(const char* s) : v_(std::string(s)) {}                // NOLINT
-  IValue(std::vector<int64_t> l) : v_(std::move(l)) {}         // NOLINT
-  IValue(IntArrayRef l) : v_(std::vector<int64_t>(l.begin(), l.end())) {}  // NOLINT
-  IValue(std::vector<double> l) : v_(std::move(l)) {}          // NOLINT
-  IValue(std::vector<Tensor> l) : v_(std::move(l)) {}          // NOLINT
+  IValue(Tensor t) : v_(std::move(t)) {}                                              // NOLINT
+  IValue(double d) : v_(d) {}                                                         // NOLINT
+  IValue(int64_t i) : v_(i) {}                                                        // NOLINT
+  IValue(int i) : v_(int64_t(i)) {}                                                   // NOLINT
+  IValue(bool b) : v_(b) {}                                                           // NOLINT
+  IValue(std::string s) : v_(std::move(s)) {}                                         // NOLINT
+  IValue(const char* s) : v_(std::string(s)) {}                                       // NOLINT
+  IValue(std::vector<int64_t> l) : v_(std::move(l)) {}                                // NOLINT
+  IValue(IntArrayRef l) : v_(std::vector<int64_t>(l.begin(), l.end())) {}             // NOLINT
+  IValue(std::vector<double> l) : v_(std::move(l)) {}                                 // NOLINT
+  IValue(std::vector<Tensor> l) : v_(std::move(l)) {}                                 // NOLINT
   IValue(std::span<const Tensor> l) : v_(std::vector<Tensor>(l.begin(), l.end())) {}  // NOLINT
-  IValue(std::string_view s) : v_(std::string(s)) {}           // NOLINT
-  IValue(ScalarType t) : v_(t) {}                              // NOLINT
-  IValue(Device d) : v_(d) {}                                  // NOLINT
-  IValue(Generator g) : v_(std::move(g)) {}                    // NOLINT
-  IValue(const Scalar& s) {                                    // NOLINT
+  IValue(std::string_view s) : v_(std::string(s)) {}                                  // NOLINT
+  IValue(ScalarType t) : v_(t) {}                                                     // NOLINT
+  IValue(Device d) : v_(d) {}                                                         // NOLINT
+  IValue(Generator g) : v_(std::move(g)) {}                                           // NOLINT
+  IValue(const Scalar& s) {                                                           // NOLINT
     switch (s.kind()) {
-      case Scalar::Kind::Bool: v_ = s.to_bool(); break;
-      case Scalar::Kind::Int: v_ = s.to_long(); break;
-      case Scalar::Kind::Double: v_ = s.to_double(); break;
+      case Scalar::Kind::Bool:
+        v_ = s.to_bool();
+        break;
+      case Scalar::Kind::Int:
+        v_ = s.to_long();
+        break;
+      case Scalar::Kind::Double:
+        v_ = s.to_double();
+        break;
     }
   }
   template <typename T>

@@ -255,7 +255,7 @@ class KernelFunction {
     return [](const OperatorHandle&, DispatchKeySet, Stack* stack) {
       constexpr size_t n = sizeof...(Args);
       size_t base = stack->size() - n;
-      auto invoke = [&]<size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
+      auto invoke = [&]<size_t... I>(std::index_sequence<I...>)->decltype(auto) {
         return F(IValueConv<Args>::from((*stack)[base + I])...);
       };
       if constexpr (std::is_void_v<R>) {

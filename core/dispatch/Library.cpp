@@ -29,11 +29,12 @@ Library& Library::def(std::string_view schema, Variants variants, std::source_lo
   bool writes = false;
   for (const Argument& a : parsed.arguments) writes |= a.alias.has_value() && a.alias->is_write;
   std::string full_name = parsed.full_name();
-  handles_.push_back(Dispatcher::singleton().register_schema(std::move(parsed), site_of(loc), variants));
+  handles_.push_back(
+      Dispatcher::singleton().register_schema(std::move(parsed), site_of(loc), variants));
   if (writes)
-    handles_.push_back(Dispatcher::singleton().register_impl(
-        full_name, DispatchKey::ADInplaceOrView, autograd::ad_inplace_or_view_kernel(),
-        site_of(loc)));
+    handles_.push_back(
+        Dispatcher::singleton().register_impl(full_name, DispatchKey::ADInplaceOrView,
+                                              autograd::ad_inplace_or_view_kernel(), site_of(loc)));
   return *this;
 }
 
@@ -54,12 +55,14 @@ Library& Library::impl(std::string_view name, DispatchKey key, KernelFunction ke
 }
 
 Library& Library::impl(std::string_view name, KernelFunction kernel, std::source_location loc) {
-  OPSCOPE_CHECK(key_.has_value(), "Library::impl without a dispatch key needs Library(IMPL, ns, key)");
+  OPSCOPE_CHECK(key_.has_value(),
+                "Library::impl without a dispatch key needs Library(IMPL, ns, key)");
   return impl(name, *key_, std::move(kernel), loc);
 }
 
 Library& Library::fallback(DispatchKey key, KernelFunction kernel, std::source_location loc) {
-  handles_.push_back(Dispatcher::singleton().register_fallback(key, std::move(kernel), site_of(loc)));
+  handles_.push_back(
+      Dispatcher::singleton().register_fallback(key, std::move(kernel), site_of(loc)));
   return *this;
 }
 

@@ -36,7 +36,8 @@ class Library {
 
   Library& def(std::string_view schema, Variants variants = Variants::Auto,
                std::source_location loc = std::source_location::current());
-  // Declares the op and registers `kernel` for CompositeImplicitAutograd (torch's m.def(schema, fn)).
+  // Declares the op and registers `kernel` for CompositeImplicitAutograd (torch's m.def(schema,
+  // fn)).
   Library& def(std::string_view schema, KernelFunction kernel, Variants variants = Variants::Auto,
                std::source_location loc = std::source_location::current());
   // `name` is "mm" or "add.Tensor" (namespace implied) or fully qualified "aten::mm".

@@ -11,12 +11,16 @@ IncludeDispatchKeyGuard::IncludeDispatchKeyGuard(DispatchKeySet ks)
     : saved_(local_dispatch_key_set().included) {
   local_dispatch_key_set().included = saved_ | ks;
 }
-IncludeDispatchKeyGuard::~IncludeDispatchKeyGuard() { local_dispatch_key_set().included = saved_; }
+IncludeDispatchKeyGuard::~IncludeDispatchKeyGuard() {
+  local_dispatch_key_set().included = saved_;
+}
 
 ExcludeDispatchKeyGuard::ExcludeDispatchKeyGuard(DispatchKeySet ks)
     : saved_(local_dispatch_key_set().excluded) {
   local_dispatch_key_set().excluded = saved_ | ks;
 }
-ExcludeDispatchKeyGuard::~ExcludeDispatchKeyGuard() { local_dispatch_key_set().excluded = saved_; }
+ExcludeDispatchKeyGuard::~ExcludeDispatchKeyGuard() {
+  local_dispatch_key_set().excluded = saved_;
+}
 
 }  // namespace opscope

@@ -11,10 +11,14 @@ namespace opscope {
 
 std::string_view to_string(DispatchCallKind k) {
   switch (k) {
-    case DispatchCallKind::Call: return "call";
-    case DispatchCallKind::Redispatch: return "redispatch";
-    case DispatchCallKind::CallBoxed: return "callBoxed";
-    case DispatchCallKind::RedispatchBoxed: return "redispatchBoxed";
+    case DispatchCallKind::Call:
+      return "call";
+    case DispatchCallKind::Redispatch:
+      return "redispatch";
+    case DispatchCallKind::CallBoxed:
+      return "callBoxed";
+    case DispatchCallKind::RedispatchBoxed:
+      return "redispatchBoxed";
   }
   return "?";
 }
@@ -57,7 +61,8 @@ ObservedCall::ObservedCall(const OperatorHandle& op, DispatchCallKind kind, Disp
 
 void ObservedCall::finish(Stack returns) {
   finished_ = true;
-  for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) (*it)->on_exit(step_, &returns);
+  for (auto it = observers_.rbegin(); it != observers_.rend(); ++it)
+    (*it)->on_exit(step_, &returns);
 }
 
 ObservedCall::~ObservedCall() {
@@ -81,7 +86,9 @@ ObserverHandle& ObserverHandle::operator=(ObserverHandle&& o) noexcept {
   return *this;
 }
 
-ObserverHandle::~ObserverHandle() { reset(); }
+ObserverHandle::~ObserverHandle() {
+  reset();
+}
 
 void ObserverHandle::reset() {
   if (!observer_) return;
@@ -99,7 +106,8 @@ void ObserverHandle::reset() {
 namespace {
 
 // Prints one indented entry per dispatch step:
-//   [call] op=[aten::mm], key=[AutogradCPU]  kernel: opscope::autograd::... [autograd kernel] core/...:12
+//   [call] op=[aten::mm], key=[AutogradCPU]  kernel: opscope::autograd::... [autograd kernel]
+//   core/...:12
 //     keys: DispatchKeySet(CPU, ADInplaceOrView*, AutogradCPU)  (* = fallthrough for this op)
 //     args: self f32[2, 3] (CPU, ADInplaceOrView, AutogradCPU); mat2 ...
 //     tls: included (BackendSelect, ADInplaceOrView) excluded ()
@@ -120,9 +128,11 @@ class DispatchLogger final : public DispatchObserver {
       if (i) os << "; ";
       if (schema && i < schema->arguments.size()) os << schema->arguments[i].name << "=";
       os << (*s.args)[i].str();
-      if (!s.arg_key_sets[i].empty()) os << " " << keys_str(s.arg_key_sets[i], {}, DispatchKey::Undefined);
+      if (!s.arg_key_sets[i].empty())
+        os << " " << keys_str(s.arg_key_sets[i], {}, DispatchKey::Undefined);
     }
-    os << "\n" << pad << "    tls: included " << keys_str(s.tls_included, {}, DispatchKey::Undefined)
+    os << "\n"
+       << pad << "    tls: included " << keys_str(s.tls_included, {}, DispatchKey::Undefined)
        << " excluded " << keys_str(s.tls_excluded, {}, DispatchKey::Undefined) << "\n";
     write(os.str());
     ++depth_;

@@ -29,16 +29,16 @@ std::string_view to_string(DispatchCallKind k);  // "call", "redispatch", "callB
 struct DispatchStep {
   const OperatorHandle* op;
   DispatchCallKind kind;
-  DispatchKeySet key_set;          // keys this call dispatched on (after include/exclude)
-  DispatchKeySet fallthrough_keys; // keys in key_set skipped because the op's kernel falls through
-  DispatchKeySet tls_included;     // the thread's include set at the time
-  DispatchKeySet tls_excluded;     // the thread's exclude set at the time
-  DispatchKey chosen;              // the highest-priority key left
-  const DispatchTableEntry* entry; // kernel name, provenance, registration site
-  const Stack* args;               // the arguments, boxed (schema order)
+  DispatchKeySet key_set;           // keys this call dispatched on (after include/exclude)
+  DispatchKeySet fallthrough_keys;  // keys in key_set skipped because the op's kernel falls through
+  DispatchKeySet tls_included;      // the thread's include set at the time
+  DispatchKeySet tls_excluded;      // the thread's exclude set at the time
+  DispatchKey chosen;               // the highest-priority key left
+  const DispatchTableEntry* entry;  // kernel name, provenance, registration site
+  const Stack* args;                // the arguments, boxed (schema order)
   // Each argument's own key set, in argument order (empty set for non-tensor arguments).
   std::vector<DispatchKeySet> arg_key_sets;
-  uint64_t id;                     // unique per step, in program order
+  uint64_t id;  // unique per step, in program order
 };
 
 class DispatchObserver {

@@ -6,12 +6,18 @@ namespace opscope {
 
 std::string_view to_string(Provenance p) {
   switch (p) {
-    case Provenance::Kernel: return "kernel";
-    case Provenance::DefaultBackend: return "default backend kernel";
-    case Provenance::Math: return "math kernel";
-    case Provenance::AutogradAlias: return "autograd kernel";
-    case Provenance::BackendFallback: return "backend fallback";
-    case Provenance::Missing: return "missing";
+    case Provenance::Kernel:
+      return "kernel";
+    case Provenance::DefaultBackend:
+      return "default backend kernel";
+    case Provenance::Math:
+      return "math kernel";
+    case Provenance::AutogradAlias:
+      return "autograd kernel";
+    case Provenance::BackendFallback:
+      return "backend fallback";
+    case Provenance::Missing:
+      return "missing";
   }
   return "?";
 }
@@ -61,7 +67,8 @@ uint64_t OperatorEntry::add_kernel(DispatchKey key, KernelFunction k, std::strin
 }
 
 void OperatorEntry::remove_kernel(DispatchKey key, uint64_t id) {
-  kernels_[static_cast<size_t>(key)].remove_if([&](const KernelRegistration& r) { return r.id == id; });
+  kernels_[static_cast<size_t>(key)].remove_if(
+      [&](const KernelRegistration& r) { return r.id == id; });
 }
 
 // See Note [Dispatch table precedence].
@@ -83,19 +90,21 @@ DispatchTableEntry OperatorEntry::compute_entry(
     bool backend_has_own_kernel = false;
     if (is_autograd) {
       // The backend this autograd key sits over (AutogradOther: any backend not listed).
-      for (DispatchKey b : {DispatchKey::CPU, DispatchKey::CUDA, DispatchKey::Meta,
-                            DispatchKey::PrivateUse1})
+      for (DispatchKey b :
+           {DispatchKey::CPU, DispatchKey::CUDA, DispatchKey::Meta, DispatchKey::PrivateUse1})
         if (autograd_key_for_backend(b) == k && active(b)) backend_has_own_kernel = true;
       if (active(DispatchKey::CompositeExplicitAutograd)) backend_has_own_kernel = true;
     }
-    if (!backend_has_own_kernel) return from(r, Provenance::Math, DispatchKey::CompositeImplicitAutograd);
+    if (!backend_has_own_kernel)
+      return from(r, Provenance::Math, DispatchKey::CompositeImplicitAutograd);
   }
   // 4. Autograd alias
   if (is_autograd)
     if (auto* r = active(DispatchKey::Autograd))
       return from(r, Provenance::AutogradAlias, DispatchKey::Autograd);
   // 5. backend fallback
-  if (fallback) return DispatchTableEntry{fallback->kernel, Provenance::BackendFallback, k, fallback->site};
+  if (fallback)
+    return DispatchTableEntry{fallback->kernel, Provenance::BackendFallback, k, fallback->site};
   // 6. missing
   return DispatchTableEntry{};
 }

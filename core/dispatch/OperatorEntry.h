@@ -10,7 +10,8 @@
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // For runtime key K, the first of these that exists wins:
 //   1. a kernel registered directly for K                                   [kernel]
-//   2. CompositeExplicitAutograd, if K is a backend key                     [default backend kernel]
+//   2. CompositeExplicitAutograd, if K is a backend key                     [default backend
+//   kernel]
 //   3. CompositeImplicitAutograd, if K is a backend or autograd key — for an
 //      autograd key only when the op has no direct kernel for K's backend
 //      and no CompositeExplicitAutograd kernel                              [math kernel]
@@ -39,11 +40,11 @@
 namespace opscope {
 
 enum class Provenance : uint8_t {
-  Kernel,            // registered for this key
-  DefaultBackend,    // CompositeExplicitAutograd
-  Math,              // CompositeImplicitAutograd
-  AutogradAlias,     // Autograd alias kernel
-  BackendFallback,   // Dispatcher-wide fallback for this key
+  Kernel,           // registered for this key
+  DefaultBackend,   // CompositeExplicitAutograd
+  Math,             // CompositeImplicitAutograd
+  AutogradAlias,    // Autograd alias kernel
+  BackendFallback,  // Dispatcher-wide fallback for this key
   Missing,
 };
 // PyTorch's spelling in _dispatch_dump_table: "kernel", "default backend kernel", "math kernel",
@@ -52,36 +53,37 @@ std::string_view to_string(Provenance p);
 
 struct KernelRegistration {
   KernelFunction kernel;
-  std::string site;          // "core/ops/linear.cpp:42"
-  uint64_t id;               // for removal by its handle
+  std::string site;  // "core/ops/linear.cpp:42"
+  uint64_t id;       // for removal by its handle
 };
 
 // One resolved slot of the dispatch table.
 struct DispatchTableEntry {
   KernelFunction kernel;
   Provenance provenance = Provenance::Missing;
-  DispatchKey registered_key = DispatchKey::Undefined;  // the key (maybe alias) it was registered for
+  DispatchKey registered_key =
+      DispatchKey::Undefined;  // the key (maybe alias) it was registered for
   std::string site;
 };
 
 // Which Python names an op gets (PyTorch's `variants:` in native_functions.yaml).
 enum class Variants : uint8_t {
-  Auto,             // method if the first argument is `Tensor self`; function unless it ends in '_'
+  Auto,  // method if the first argument is `Tensor self`; function unless it ends in '_'
   Function,
   Method,
   FunctionAndMethod,
-  None,             // reachable only as opscope.ops.<ns>.<name>
+  None,  // reachable only as opscope.ops.<ns>.<name>
 };
 
 class OperatorEntry {
  public:
   OperatorEntry(std::string qualified_name, std::string overload);
 
-  const std::string& qualified_name() const { return name_; }   // "aten::add"
-  const std::string& overload() const { return overload_; }     // "Tensor"
-  std::string full_name() const;                                // "aten::add.Tensor"
+  const std::string& qualified_name() const { return name_; }  // "aten::add"
+  const std::string& overload() const { return overload_; }    // "Tensor"
+  std::string full_name() const;                               // "aten::add.Tensor"
   bool has_schema() const { return schema_.has_value(); }
-  const FunctionSchema& schema() const;                         // throws if not def'd yet
+  const FunctionSchema& schema() const;  // throws if not def'd yet
   const std::string& schema_site() const { return schema_site_; }
   Variants variants() const { return variants_; }
 
@@ -104,8 +106,10 @@ class OperatorEntry {
   void clear_schema();
   uint64_t add_kernel(DispatchKey key, KernelFunction k, std::string site);
   void remove_kernel(DispatchKey key, uint64_t id);
-  void recompute_table(const std::array<std::optional<KernelRegistration>, kNumRuntimeKeys>& fallbacks);
-  DispatchTableEntry compute_entry(DispatchKey k, const std::optional<KernelRegistration>& fallback) const;
+  void recompute_table(
+      const std::array<std::optional<KernelRegistration>, kNumRuntimeKeys>& fallbacks);
+  DispatchTableEntry compute_entry(DispatchKey k,
+                                   const std::optional<KernelRegistration>& fallback) const;
   const KernelRegistration* active(DispatchKey k) const;
 
   std::string name_;

@@ -24,9 +24,9 @@ static Library fallbacks(Library::IMPL, "_", [](Library& m) {
   m.fallback(DispatchKey::BackendSelect, KernelFunction::fallthrough());
   m.fallback(DispatchKey::ADInplaceOrView, KernelFunction::fallthrough());
   m.fallback(DispatchKey::PythonTLSSnapshot, KernelFunction::fallthrough());
-  for (DispatchKey k : {DispatchKey::AutogradOther, DispatchKey::AutogradCPU,
-                        DispatchKey::AutogradCUDA, DispatchKey::AutogradMeta,
-                        DispatchKey::AutogradPrivateUse1})
+  for (DispatchKey k :
+       {DispatchKey::AutogradOther, DispatchKey::AutogradCPU, DispatchKey::AutogradCUDA,
+        DispatchKey::AutogradMeta, DispatchKey::AutogradPrivateUse1})
     m.fallback(k, KernelFunction::fallthrough());
 });
 

@@ -18,40 +18,50 @@ namespace opscope {
 namespace cpu {
 Tensor index(const Tensor& self, TensorList indices);
 Tensor index_out(const Tensor& self, TensorList indices, const Tensor& out);
-Tensor _index_put_impl_(const Tensor& self, TensorList indices, const Tensor& values, bool accumulate, bool unsafe);
+Tensor _index_put_impl_(const Tensor& self, TensorList indices, const Tensor& values,
+                        bool accumulate, bool unsafe);
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
 Tensor index_select_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out);
-Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha);
-Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha);
+Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                  const Scalar& alpha);
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 const Scalar& alpha);
 Tensor index_add_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
                      const Scalar& alpha, const Tensor& out);
 Tensor index_fill_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
-Tensor index_fill_tensor_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value);
+Tensor index_fill_tensor_(const Tensor& self, int64_t dim, const Tensor& index,
+                          const Tensor& value);
 Tensor take(const Tensor& self, const Tensor& index);
 Tensor take_out(const Tensor& self, const Tensor& index, const Tensor& out);
 Tensor put_(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);
 
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad);
-Tensor gather_out(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad, const Tensor& out);
+Tensor gather_out(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad,
+                  const Tensor& out);
 Tensor scatter_src_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 Tensor scatter_value_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
-Tensor scatter_reduce_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce);
-Tensor scatter_value_reduce_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
-                             std::string_view reduce);
+Tensor scatter_reduce_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                       std::string_view reduce);
+Tensor scatter_value_reduce_(const Tensor& self, int64_t dim, const Tensor& index,
+                             const Scalar& value, std::string_view reduce);
 Tensor scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 Tensor scatter_src(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 Tensor scatter_value(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
-Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce);
-Tensor scatter_value_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
-                            std::string_view reduce);
+Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                      std::string_view reduce);
+Tensor scatter_value_reduce(const Tensor& self, int64_t dim, const Tensor& index,
+                            const Scalar& value, std::string_view reduce);
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
-Tensor scatter_src_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Tensor& out);
-Tensor scatter_value_out(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, const Tensor& out);
+Tensor scatter_src_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                       const Tensor& out);
+Tensor scatter_value_out(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+                         const Tensor& out);
 Tensor scatter_reduce_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                           std::string_view reduce, const Tensor& out);
-Tensor scatter_value_reduce_out(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
-                                std::string_view reduce, const Tensor& out);
-Tensor scatter_add_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Tensor& out);
+Tensor scatter_value_reduce_out(const Tensor& self, int64_t dim, const Tensor& index,
+                                const Scalar& value, std::string_view reduce, const Tensor& out);
+Tensor scatter_add_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                       const Tensor& out);
 
 Tensor nonzero(const Tensor& self);
 Tensor nonzero_out(const Tensor& self, const Tensor& out);
@@ -87,30 +97,48 @@ static Library indexing_ops(Library::FRAGMENT, "aten", [](Library& m) {
   // torch.index is not a Python function: t[...] reaches it (and opscope.ops.aten.index).
   m.def("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", Variants::None);
   m.impl("index.Tensor", kCPU, fn<&cpu::index>);
-  m.def("index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)", Variants::None);
+  m.def("index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::None);
   m.impl("index.Tensor_out", kCPU, fn<&cpu::index_out>);
-  m.def("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", kBoth);
+  m.def(
+      "index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> "
+      "Tensor(a!)",
+      kBoth);
   m.impl("index_put_", kExplicit, fn<&composite::index_put_>);
-  m.def("index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor");
+  m.def(
+      "index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor");
   m.impl("index_put", kExplicit, fn<&composite::index_put>);
-  m.def("_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, "
-        "bool unsafe=False) -> Tensor(a!)", kFunction);
+  m.def(
+      "_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, "
+      "bool unsafe=False) -> Tensor(a!)",
+      kFunction);
   m.impl("_index_put_impl_", kCPU, fn<&cpu::_index_put_impl_>);
 
   m.def("index_select(Tensor self, int dim, Tensor index) -> Tensor");
   m.impl("index_select", kCPU, fn<&cpu::index_select>);
-  m.def("index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  m.def("index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
+        kFunction);
   m.impl("index_select.out", kCPU, fn<&cpu::index_select_out>);
-  m.def("index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)", kMethod);
+  m.def(
+      "index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> "
+      "Tensor(a!)",
+      kMethod);
   m.impl("index_add_", kCPU, fn<&cpu::index_add_>);
-  m.def("index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor");
+  m.def(
+      "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor");
   m.impl("index_add", kCPU, fn<&cpu::index_add>);
-  m.def("index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, "
-        "Tensor(a!) out) -> Tensor(a!)", kFunction);
+  m.def(
+      "index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, "
+      "Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
   m.impl("index_add.out", kCPU, fn<&cpu::index_add_out>);
-  m.def("index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", kMethod);
+  m.def(
+      "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
+      kMethod);
   m.impl("index_fill_.int_Scalar", kCPU, fn<&cpu::index_fill_>);
-  m.def("index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)", kMethod);
+  m.def(
+      "index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)",
+      kMethod);
   m.impl("index_fill_.int_Tensor", kCPU, fn<&cpu::index_fill_tensor_>);
   m.def("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor");
   m.impl("index_fill.int_Scalar", kExplicit, fn<&composite::index_fill_scalar>);
@@ -119,8 +147,10 @@ static Library indexing_ops(Library::FRAGMENT, "aten", [](Library& m) {
 
   m.def("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor");
   m.impl("gather", kCPU, fn<&cpu::gather>);
-  m.def("gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)",
-        kFunction);
+  m.def(
+      "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) "
+      "-> Tensor(a!)",
+      kFunction);
   m.impl("gather.out", kCPU, fn<&cpu::gather_out>);
 
   m.def("scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor");
@@ -129,33 +159,54 @@ static Library indexing_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.impl("scatter.value", kCPU, fn<&cpu::scatter_value>);
   m.def("scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor");
   m.impl("scatter.reduce", kCPU, fn<&cpu::scatter_reduce>);
-  m.def("scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor");
+  m.def(
+      "scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> "
+      "Tensor");
   m.impl("scatter.value_reduce", kCPU, fn<&cpu::scatter_value_reduce>);
   m.def("scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", kMethod);
   m.impl("scatter_.src", kCPU, fn<&cpu::scatter_src_>);
-  m.def("scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", kMethod);
-  m.impl("scatter_.value", kCPU, fn<&cpu::scatter_value_>);
-  m.def("scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)", kMethod);
-  m.impl("scatter_.reduce", kCPU, fn<&cpu::scatter_reduce_>);
-  m.def("scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)",
+  m.def("scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
         kMethod);
+  m.impl("scatter_.value", kCPU, fn<&cpu::scatter_value_>);
+  m.def(
+      "scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> "
+      "Tensor(a!)",
+      kMethod);
+  m.impl("scatter_.reduce", kCPU, fn<&cpu::scatter_reduce_>);
+  m.def(
+      "scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) "
+      "-> Tensor(a!)",
+      kMethod);
   m.impl("scatter_.value_reduce", kCPU, fn<&cpu::scatter_value_reduce_>);
-  m.def("scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  m.def(
+      "scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      kFunction);
   m.impl("scatter.src_out", kCPU, fn<&cpu::scatter_src_out>);
-  m.def("scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)",
-        kFunction);
+  m.def(
+      "scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      kFunction);
   m.impl("scatter.value_out", kCPU, fn<&cpu::scatter_value_out>);
-  m.def("scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> "
-        "Tensor(a!)", kFunction);
+  m.def(
+      "scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, "
+      "Tensor(a!) out) -> "
+      "Tensor(a!)",
+      kFunction);
   m.impl("scatter.reduce_out", kCPU, fn<&cpu::scatter_reduce_out>);
-  m.def("scatter.value_reduce_out(Tensor self, int dim, Tensor index, Scalar value, *, str reduce, "
-        "Tensor(a!) out) -> Tensor(a!)", kFunction);
+  m.def(
+      "scatter.value_reduce_out(Tensor self, int dim, Tensor index, Scalar value, *, str reduce, "
+      "Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
   m.impl("scatter.value_reduce_out", kCPU, fn<&cpu::scatter_value_reduce_out>);
   m.def("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor");
   m.impl("scatter_add", kCPU, fn<&cpu::scatter_add>);
   m.def("scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", kMethod);
   m.impl("scatter_add_", kCPU, fn<&cpu::scatter_add_>);
-  m.def("scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  m.def(
+      "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      kFunction);
   m.impl("scatter_add.out", kCPU, fn<&cpu::scatter_add_out>);
 
   m.def("masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", kMethod);
@@ -188,7 +239,8 @@ static Library indexing_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.impl("take", kCPU, fn<&cpu::take>);
   m.def("take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
   m.impl("take.out", kCPU, fn<&cpu::take_out>);
-  m.def("put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)", kMethod);
+  m.def("put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)",
+        kMethod);
   m.impl("put_", kCPU, fn<&cpu::put_>);
   m.def("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor");
   m.impl("put", kExplicit, fn<&composite::put>);
@@ -203,7 +255,8 @@ Tensor index(const Tensor& self, TensorList indices) {
   return op.call(self, indices);
 }
 Tensor index_out(const Tensor& self, TensorList indices, const Tensor& out) {
-  static const auto op = typed_op<Tensor(const Tensor&, TensorList, const Tensor&)>("aten::index.Tensor_out");
+  static const auto op =
+      typed_op<Tensor(const Tensor&, TensorList, const Tensor&)>("aten::index.Tensor_out");
   return op.call(self, indices, out);
 }
 Tensor index_put_(const Tensor& self, TensorList indices, const Tensor& values, bool accumulate) {
@@ -216,30 +269,34 @@ Tensor index_put(const Tensor& self, TensorList indices, const Tensor& values, b
       typed_op<Tensor(const Tensor&, TensorList, const Tensor&, bool)>("aten::index_put");
   return op.call(self, indices, values, accumulate);
 }
-Tensor _index_put_impl_(const Tensor& self, TensorList indices, const Tensor& values, bool accumulate,
-                        bool unsafe) {
-  static const auto op =
-      typed_op<Tensor(const Tensor&, TensorList, const Tensor&, bool, bool)>("aten::_index_put_impl_");
+Tensor _index_put_impl_(const Tensor& self, TensorList indices, const Tensor& values,
+                        bool accumulate, bool unsafe) {
+  static const auto op = typed_op<Tensor(const Tensor&, TensorList, const Tensor&, bool, bool)>(
+      "aten::_index_put_impl_");
   return op.call(self, indices, values, accumulate, unsafe);
 }
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
-  static const auto op = typed_op<Tensor(const Tensor&, int64_t, const Tensor&)>("aten::index_select");
+  static const auto op =
+      typed_op<Tensor(const Tensor&, int64_t, const Tensor&)>("aten::index_select");
   return op.call(self, dim, index);
 }
 Tensor index_select_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out) {
-  static const auto op =
-      typed_op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)>("aten::index_select.out");
+  static const auto op = typed_op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)>(
+      "aten::index_select.out");
   return op.call(self, dim, index, out);
 }
 
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad) {
-  static const auto op = typed_op<Tensor(const Tensor&, int64_t, const Tensor&, bool)>("aten::gather");
+  static const auto op =
+      typed_op<Tensor(const Tensor&, int64_t, const Tensor&, bool)>("aten::gather");
   return op.call(self, dim, index, sparse_grad);
 }
-Tensor gather_out(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad, const Tensor& out) {
+Tensor gather_out(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad,
+                  const Tensor& out) {
   static const auto op =
-      typed_op<Tensor(const Tensor&, int64_t, const Tensor&, bool, const Tensor&)>("aten::gather.out");
+      typed_op<Tensor(const Tensor&, int64_t, const Tensor&, bool, const Tensor&)>(
+          "aten::gather.out");
   return op.call(self, dim, index, sparse_grad, out);
 }
 
@@ -264,9 +321,11 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scala
   static const auto op = typed_op<ScatterS>("aten::scatter.value");
   return op.call(self, dim, index, value);
 }
-Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce) {
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+               std::string_view reduce) {
   static const auto op =
-      typed_op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&, std::string_view)>("aten::scatter.reduce");
+      typed_op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&, std::string_view)>(
+          "aten::scatter.reduce");
   return op.call(self, dim, index, src, reduce);
 }
 Tensor scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
@@ -278,9 +337,11 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const T
   return op.call(self, dim, index, src);
 }
 
-Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                  const Scalar& alpha) {
   static const auto op =
-      typed_op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&, const Scalar&)>("aten::index_add_");
+      typed_op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&, const Scalar&)>(
+          "aten::index_add_");
   return op.call(self, dim, index, source, alpha);
 }
 Tensor index_fill_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
@@ -289,19 +350,23 @@ Tensor index_fill_(const Tensor& self, int64_t dim, const Tensor& index, const S
 }
 
 Tensor masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  static const auto op = typed_op<Tensor(const Tensor&, const Tensor&, const Scalar&)>("aten::masked_fill_.Scalar");
+  static const auto op =
+      typed_op<Tensor(const Tensor&, const Tensor&, const Scalar&)>("aten::masked_fill_.Scalar");
   return op.call(self, mask, value);
 }
 Tensor masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value) {
-  static const auto op = typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&)>("aten::masked_fill_.Tensor");
+  static const auto op =
+      typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&)>("aten::masked_fill_.Tensor");
   return op.call(self, mask, value);
 }
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  static const auto op = typed_op<Tensor(const Tensor&, const Tensor&, const Scalar&)>("aten::masked_fill.Scalar");
+  static const auto op =
+      typed_op<Tensor(const Tensor&, const Tensor&, const Scalar&)>("aten::masked_fill.Scalar");
   return op.call(self, mask, value);
 }
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
-  static const auto op = typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&)>("aten::masked_fill.Tensor");
+  static const auto op =
+      typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&)>("aten::masked_fill.Tensor");
   return op.call(self, mask, value);
 }
 Tensor masked_select(const Tensor& self, const Tensor& mask) {
@@ -309,7 +374,8 @@ Tensor masked_select(const Tensor& self, const Tensor& mask) {
   return op.call(self, mask);
 }
 Tensor masked_scatter_(const Tensor& self, const Tensor& mask, const Tensor& source) {
-  static const auto op = typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&)>("aten::masked_scatter_");
+  static const auto op =
+      typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&)>("aten::masked_scatter_");
   return op.call(self, mask, source);
 }
 
@@ -335,7 +401,8 @@ Tensor take(const Tensor& self, const Tensor& index) {
   return op.call(self, index);
 }
 Tensor put_(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
-  static const auto op = typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&, bool)>("aten::put_");
+  static const auto op =
+      typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&, bool)>("aten::put_");
   return op.call(self, index, source, accumulate);
 }
 

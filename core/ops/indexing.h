@@ -48,11 +48,13 @@ Tensor index(const Tensor& self, TensorList indices);
 // index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)
 Tensor index_out(const Tensor& self, TensorList indices, const Tensor& out);
 
-// index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)
-// self[indices] = values (values broadcast to the shape index(self, indices) would have)
-Tensor index_put_(const Tensor& self, TensorList indices, const Tensor& values, bool accumulate = false);
+// index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) ->
+// Tensor(a!) self[indices] = values (values broadcast to the shape index(self, indices) would have)
+Tensor index_put_(const Tensor& self, TensorList indices, const Tensor& values,
+                  bool accumulate = false);
 // index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor
-Tensor index_put(const Tensor& self, TensorList indices, const Tensor& values, bool accumulate = false);
+Tensor index_put(const Tensor& self, TensorList indices, const Tensor& values,
+                 bool accumulate = false);
 // _index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False,
 //                  bool unsafe=False) -> Tensor(a!)
 Tensor _index_put_impl_(const Tensor& self, TensorList indices, const Tensor& values,
@@ -68,7 +70,8 @@ Tensor index_select_out(const Tensor& self, int64_t dim, const Tensor& index, co
 // self (*s), index (*i) int64, same ndim, i[d] <= s[d] for d != dim -> (*i):
 //   out[i0..][j][..] = self[i0..][index[i0..][j][..]][..]
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad = false);
-// gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)
+// gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) ->
+// Tensor(a!)
 Tensor gather_out(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad,
                   const Tensor& out);
 
@@ -91,8 +94,9 @@ Tensor scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const 
 // scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 
-// index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)
-// self (.., n, ..), index (k), source (.., k, ..): self[.., index[j], ..] += alpha * source[.., j, ..]
+// index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) ->
+// Tensor(a!) self (.., n, ..), index (k), source (.., k, ..): self[.., index[j], ..] += alpha *
+// source[.., j, ..]
 Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
                   const Scalar& alpha = 1);
 // index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)

@@ -56,8 +56,8 @@ std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes
 std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim);
 std::vector<Tensor> tensor_split_sections(const Tensor& self, int64_t sections, int64_t dim);
 std::vector<Tensor> tensor_split_indices(const Tensor& self, IntArrayRef indices, int64_t dim);
-std::vector<Tensor> tensor_split_tensor(const Tensor& self, const Tensor& tensor_indices_or_sections,
-                                        int64_t dim);
+std::vector<Tensor> tensor_split_tensor(const Tensor& self,
+                                        const Tensor& tensor_indices_or_sections, int64_t dim);
 Tensor flip_out(const Tensor& self, IntArrayRef dims, const Tensor& out);
 Tensor fliplr(const Tensor& self);
 Tensor flipud(const Tensor& self);
@@ -68,8 +68,8 @@ Tensor tile(const Tensor& self, IntArrayRef dims);
 Tensor repeat_interleave_self_tensor(const Tensor& self, const Tensor& repeats,
                                      std::optional<int64_t> dim,
                                      std::optional<int64_t> output_size);
-Tensor repeat_interleave_self_int(const Tensor& self, int64_t repeats,
-                                  std::optional<int64_t> dim, std::optional<int64_t> output_size);
+Tensor repeat_interleave_self_int(const Tensor& self, int64_t repeats, std::optional<int64_t> dim,
+                                  std::optional<int64_t> output_size);
 Tensor diag(const Tensor& self, int64_t diagonal);
 Tensor diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2);
 }  // namespace composite
@@ -135,8 +135,7 @@ static Library shape_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def(
       "tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, "
       "Tensor tensor_indices_or_sections, int dim=0) -> Tensor(a)[]");
-  m.impl("tensor_split.tensor_indices_or_sections", kImplicit,
-         fn<&composite::tensor_split_tensor>);
+  m.impl("tensor_split.tensor_indices_or_sections", kImplicit, fn<&composite::tensor_split_tensor>);
 
   // Rearranging.
   m.def("flip(Tensor self, int[] dims) -> Tensor");
@@ -160,14 +159,12 @@ static Library shape_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.impl("repeat.out", kExplicit, fn<&composite::repeat_out>);
   m.def("tile(Tensor self, int[] dims) -> Tensor");
   m.impl("tile", kImplicit, fn<&composite::tile>);
-  m.def("repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor",
-        kFunction);
+  m.def("repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor", kFunction);
   m.impl("repeat_interleave.Tensor", kCPU, fn<&cpu::repeat_interleave>);
   m.def(
       "repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, "
       "int? output_size=None) -> Tensor");
-  m.impl("repeat_interleave.self_Tensor", kImplicit,
-         fn<&composite::repeat_interleave_self_tensor>);
+  m.impl("repeat_interleave.self_Tensor", kImplicit, fn<&composite::repeat_interleave_self_tensor>);
   m.def(
       "repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *, "
       "int? output_size=None) -> Tensor");
@@ -284,8 +281,7 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
   return op.call(self, split_size, dim);
 }
 std::vector<Tensor> split(const Tensor& self, IntArrayRef split_size, int64_t dim) {
-  static const auto op =
-      typed_op<Pieces(const Tensor&, IntArrayRef, int64_t)>("aten::split.sizes");
+  static const auto op = typed_op<Pieces(const Tensor&, IntArrayRef, int64_t)>("aten::split.sizes");
   return op.call(self, split_size, dim);
 }
 std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
@@ -360,9 +356,9 @@ Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_si
 }
 Tensor repeat_interleave(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim,
                          std::optional<int64_t> output_size) {
-  static const auto op = typed_op<Tensor(const Tensor&, const Tensor&, std::optional<int64_t>,
-                                         std::optional<int64_t>)>(
-      "aten::repeat_interleave.self_Tensor");
+  static const auto op =
+      typed_op<Tensor(const Tensor&, const Tensor&, std::optional<int64_t>,
+                      std::optional<int64_t>)>("aten::repeat_interleave.self_Tensor");
   return op.call(self, repeats, dim, output_size);
 }
 Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim,
@@ -382,8 +378,7 @@ Tensor tril_(const Tensor& self, int64_t diagonal) {
   return op.call(self, diagonal);
 }
 Tensor tril_out(const Tensor& self, int64_t diagonal, const Tensor& out) {
-  static const auto op =
-      typed_op<Tensor(const Tensor&, int64_t, const Tensor&)>("aten::tril.out");
+  static const auto op = typed_op<Tensor(const Tensor&, int64_t, const Tensor&)>("aten::tril.out");
   return op.call(self, diagonal, out);
 }
 Tensor triu(const Tensor& self, int64_t diagonal) {
@@ -395,8 +390,7 @@ Tensor triu_(const Tensor& self, int64_t diagonal) {
   return op.call(self, diagonal);
 }
 Tensor triu_out(const Tensor& self, int64_t diagonal, const Tensor& out) {
-  static const auto op =
-      typed_op<Tensor(const Tensor&, int64_t, const Tensor&)>("aten::triu.out");
+  static const auto op = typed_op<Tensor(const Tensor&, int64_t, const Tensor&)>("aten::triu.out");
   return op.call(self, diagonal, out);
 }
 Tensor diag(const Tensor& self, int64_t diagonal) {
@@ -404,8 +398,7 @@ Tensor diag(const Tensor& self, int64_t diagonal) {
   return op.call(self, diagonal);
 }
 Tensor diag_out(const Tensor& self, int64_t diagonal, const Tensor& out) {
-  static const auto op =
-      typed_op<Tensor(const Tensor&, int64_t, const Tensor&)>("aten::diag.out");
+  static const auto op = typed_op<Tensor(const Tensor&, int64_t, const Tensor&)>("aten::diag.out");
   return op.call(self, diagonal, out);
 }
 Tensor diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {

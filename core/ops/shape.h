@@ -139,8 +139,7 @@ Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_si
 // repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *,
 //                               int? output_size=None) -> Tensor
 // along dim (of the flattened self when None), entry i repeated repeats[i] times.
-Tensor repeat_interleave(const Tensor& self, const Tensor& repeats,
-                         std::optional<int64_t> dim = {},
+Tensor repeat_interleave(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim = {},
                          std::optional<int64_t> output_size = {});
 // repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *,
 //                            int? output_size=None) -> Tensor

@@ -44,8 +44,8 @@ namespace composite {
 ops::TensorPair sort(const Tensor& self, int64_t dim, bool descending) {
   return ops::sort(self, std::optional<bool>(false), dim, descending);
 }
-ops::TensorPair sort_values(const Tensor& self, int64_t dim, bool descending,
-                            const Tensor& values, const Tensor& indices) {
+ops::TensorPair sort_values(const Tensor& self, int64_t dim, bool descending, const Tensor& values,
+                            const Tensor& indices) {
   return ops::sort_out(self, std::optional<bool>(false), dim, descending, values, indices);
 }
 Tensor argsort(const Tensor& self, int64_t dim, bool descending) {
@@ -161,9 +161,9 @@ TensorPair sort_out(const Tensor& self, int64_t dim, bool descending, const Tens
 }
 TensorPair sort_out(const Tensor& self, std::optional<bool> stable, int64_t dim, bool descending,
                     const Tensor& values, const Tensor& indices) {
-  static const auto op = typed_op<TensorPair(const Tensor&, std::optional<bool>, int64_t, bool,
-                                             const Tensor&, const Tensor&)>(
-      "aten::sort.values_stable");
+  static const auto op =
+      typed_op<TensorPair(const Tensor&, std::optional<bool>, int64_t, bool, const Tensor&,
+                          const Tensor&)>("aten::sort.values_stable");
   return op.call(self, stable, dim, descending, values, indices);
 }
 Tensor argsort(const Tensor& self, int64_t dim, bool descending) {
@@ -207,8 +207,7 @@ TensorPair kthvalue_out(const Tensor& self, int64_t k, int64_t dim, bool keepdim
   return op.call(self, k, dim, keepdim, values, indices);
 }
 TensorTriple _unique2(const Tensor& self, bool sorted, bool return_inverse, bool return_counts) {
-  static const auto op =
-      typed_op<TensorTriple(const Tensor&, bool, bool, bool)>("aten::_unique2");
+  static const auto op = typed_op<TensorTriple(const Tensor&, bool, bool, bool)>("aten::_unique2");
   return op.call(self, sorted, return_inverse, return_counts);
 }
 TensorPair _unique(const Tensor& self, bool sorted, bool return_inverse) {

@@ -17,28 +17,53 @@ namespace {
 // `opscope.pow(t, 2)` and `opscope.eq(t, 2)` run their .Scalar overloads, as in torch.
 bool allows_numbers_as_tensors(const std::string& name) {
   static const std::unordered_set<std::string> names = {
-      "add", "add_", "div", "div_", "divide", "divide_", "mul", "mul_", "multiply", "multiply_",
-      "sub", "sub_", "subtract", "subtract_", "true_divide", "true_divide_", "to", "_to_copy",
-      "copy_", "floor_divide", "floor_divide_"};
+      "add",      "add_",         "div",          "div_",         "divide", "divide_",
+      "mul",      "mul_",         "multiply",     "multiply_",    "sub",    "sub_",
+      "subtract", "subtract_",    "true_divide",  "true_divide_", "to",     "_to_copy",
+      "copy_",    "floor_divide", "floor_divide_"};
   return names.count(name) > 0;
 }
 
 std::string py_type_name(const SchemaType& t) {
   std::string base;
   switch (t.kind) {
-    case TypeKind::Tensor: base = "Tensor"; break;
+    case TypeKind::Tensor:
+      base = "Tensor";
+      break;
     case TypeKind::Int:
-    case TypeKind::SymInt: base = "int"; break;
-    case TypeKind::Float: base = "float"; break;
-    case TypeKind::Bool: base = "bool"; break;
-    case TypeKind::Str: base = "str"; break;
-    case TypeKind::Scalar: base = "Number"; break;
-    case TypeKind::ScalarType: base = "torch.dtype"; break;
-    case TypeKind::Device: base = "Device"; break;
-    case TypeKind::Layout: base = "torch.layout"; break;
-    case TypeKind::MemoryFormat: base = "torch.memory_format"; break;
-    case TypeKind::Generator: base = "torch.Generator"; break;
-    case TypeKind::Dimname: base = "name"; break;
+    case TypeKind::SymInt:
+      base = "int";
+      break;
+    case TypeKind::Float:
+      base = "float";
+      break;
+    case TypeKind::Bool:
+      base = "bool";
+      break;
+    case TypeKind::Str:
+      base = "str";
+      break;
+    case TypeKind::Scalar:
+      base = "Number";
+      break;
+    case TypeKind::ScalarType:
+      base = "torch.dtype";
+      break;
+    case TypeKind::Device:
+      base = "Device";
+      break;
+    case TypeKind::Layout:
+      base = "torch.layout";
+      break;
+    case TypeKind::MemoryFormat:
+      base = "torch.memory_format";
+      break;
+    case TypeKind::Generator:
+      base = "torch.Generator";
+      break;
+    case TypeKind::Dimname:
+      base = "name";
+      break;
   }
   if (t.is_list) {
     if (t.kind == TypeKind::Tensor) return "tuple of Tensors";
@@ -74,7 +99,8 @@ int64_t as_int(PyObject* o) {
 }
 
 bool int_list_from(PyObject* o, const SchemaType& t, std::vector<int64_t>* out) {
-  if (is_int_like(o)) {  // a single int stands for [n]*N for int[N] (int[] takes one as varargs only)
+  if (is_int_like(
+          o)) {  // a single int stands for [n]*N for int[N] (int[] takes one as varargs only)
     if (t.fixed_size <= 0) return false;
     out->assign(static_cast<size_t>(t.fixed_size), as_int(o));
     return true;
@@ -96,10 +122,14 @@ bool dtype_from(PyObject* o, ScalarType* out) {
     return true;
   }
   // torch accepts the Python types: float -> float64, int -> int64, bool -> bool.
-  if (o == reinterpret_cast<PyObject*>(&PyFloat_Type)) *out = ScalarType::Float64;
-  else if (o == reinterpret_cast<PyObject*>(&PyLong_Type)) *out = ScalarType::Int64;
-  else if (o == reinterpret_cast<PyObject*>(&PyBool_Type)) *out = ScalarType::Bool;
-  else return false;
+  if (o == reinterpret_cast<PyObject*>(&PyFloat_Type))
+    *out = ScalarType::Float64;
+  else if (o == reinterpret_cast<PyObject*>(&PyLong_Type))
+    *out = ScalarType::Int64;
+  else if (o == reinterpret_cast<PyObject*>(&PyBool_Type))
+    *out = ScalarType::Bool;
+  else
+    return false;
   return true;
 }
 
@@ -135,14 +165,18 @@ bool convert(PyObject* o, const Argument& a, bool numbers_as_tensors, IValue* ou
         std::vector<Tensor> v;
         for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i) {
           PyObject* x = PySequence_Fast_GET_ITEM(o, i);
-          if (x == Py_None && t.elem_optional) v.emplace_back();
-          else if (is_tensor(x)) v.push_back(unwrap(x));
-          else return false;
+          if (x == Py_None && t.elem_optional)
+            v.emplace_back();
+          else if (is_tensor(x))
+            v.push_back(unwrap(x));
+          else
+            return false;
         }
         *out = IValue(std::move(v));
         return true;
       }
-      default: return false;
+      default:
+        return false;
     }
   }
   switch (t.kind) {
@@ -178,7 +212,8 @@ bool convert(PyObject* o, const Argument& a, bool numbers_as_tensors, IValue* ou
         *out = IValue(static_cast<double>(as_int(o)));
         return true;
       }
-      if (!is_tensor(o) && Py_TYPE(o)->tp_as_number && Py_TYPE(o)->tp_as_number->nb_float) {  // numpy floats
+      if (!is_tensor(o) && Py_TYPE(o)->tp_as_number &&
+          Py_TYPE(o)->tp_as_number->nb_float) {  // numpy floats
         double d = PyFloat_AsDouble(o);
         if (d == -1 && PyErr_Occurred()) throw py::error_already_set();
         *out = IValue(d);
@@ -217,7 +252,8 @@ bool convert(PyObject* o, const Argument& a, bool numbers_as_tensors, IValue* ou
       if (!is_generator_object(o)) return false;
       *out = IValue(generator_of_object(o));
       return true;
-    case TypeKind::Dimname: return false;
+    case TypeKind::Dimname:
+      return false;
   }
   return false;
 }
@@ -244,8 +280,8 @@ Signature make_signature(const OperatorHandle& op, bool method) {
       star_printed = true;
     }
     if (display.size() > 1) display += ", ";
-    display += py_type_name(a.type) + (a.type.optional && a.type.kind != TypeKind::Tensor ? "?" : "") +
-               " " + name;
+    display += py_type_name(a.type) +
+               (a.type.optional && a.type.kind != TypeKind::Tensor ? "?" : "") + " " + name;
   }
   // `t.view(2, 3)`, `opscope.zeros(2, 3)`: an int[] that is the only positional parameter (after
   // self) may be given as separate ints — torch's rule, so `t.tensor_split(3, 1)` stays
@@ -458,29 +494,38 @@ PyTypeObject* named_result_type(const FunctionSchema& schema, bool out) {
   return type;
 }
 
-PyObject* returns_to_py(const FunctionSchema& schema, Stack& stack, size_t first, PyTypeObject* named) {
+PyObject* returns_to_py(const FunctionSchema& schema, Stack& stack, size_t first,
+                        PyTypeObject* named) {
   size_t n = stack.size() - first;
   auto one = [](IValue& v) -> PyObject* {
     switch (v.tag()) {
-      case IValue::Tag::None: Py_RETURN_NONE;
-      case IValue::Tag::Tensor: return wrap(std::move(v.to_tensor()));
-      case IValue::Tag::Double: return PyFloat_FromDouble(v.to_double());
-      case IValue::Tag::Int: return PyLong_FromLongLong(v.to_int());
-      case IValue::Tag::Bool: return PyBool_FromLong(v.to_bool());
+      case IValue::Tag::None:
+        Py_RETURN_NONE;
+      case IValue::Tag::Tensor:
+        return wrap(std::move(v.to_tensor()));
+      case IValue::Tag::Double:
+        return PyFloat_FromDouble(v.to_double());
+      case IValue::Tag::Int:
+        return PyLong_FromLongLong(v.to_int());
+      case IValue::Tag::Bool:
+        return PyBool_FromLong(v.to_bool());
       case IValue::Tag::TensorList: {  // a tuple, as torch returns from unbind / split
         const auto& l = v.to_tensor_list();
         PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(l.size()));
-        for (size_t i = 0; i < l.size(); ++i) PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), wrap(l[i]));
+        for (size_t i = 0; i < l.size(); ++i)
+          PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), wrap(l[i]));
         return tuple;
       }
-      default: return py::cast(v.str()).release().ptr();
+      default:
+        return py::cast(v.str()).release().ptr();
     }
   };
   if (n == 0) Py_RETURN_NONE;
   if (n == 1 && schema.returns.size() <= 1) return one(stack[first]);
   PyObject* tuple = named ? PyStructSequence_New(named) : PyTuple_New(static_cast<Py_ssize_t>(n));
   if (!tuple) return nullptr;
-  for (size_t i = 0; i < n; ++i) PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), one(stack[first + i]));
+  for (size_t i = 0; i < n; ++i)
+    PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), one(stack[first + i]));
   return tuple;
 }
 

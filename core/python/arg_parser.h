@@ -17,23 +17,24 @@
 namespace opscope::python {
 
 struct Param {
-  std::string name;          // Python keyword ("input" for the self of a function)
-  const Argument* arg;       // the schema argument
-  PyObject* py_name;         // interned name, for fast keyword matching
+  std::string name;     // Python keyword ("input" for the self of a function)
+  const Argument* arg;  // the schema argument
+  PyObject* py_name;    // interned name, for fast keyword matching
 };
 
 struct Signature {
   OperatorHandle op;
   std::vector<Param> params;
-  size_t num_positional = 0;        // parameters before `*`
-  bool numbers_as_tensors = false;  // Python numbers accepted for Tensor parameters
+  size_t num_positional = 0;           // parameters before `*`
+  bool numbers_as_tensors = false;     // Python numbers accepted for Tensor parameters
   bool accepts_requires_grad = false;  // factory: the Python-only `requires_grad=` keyword
-  int varargs_int_list = -1;        // index of an int[] parameter that may be given as varargs
-  std::string display;              // "(Tensor input, Tensor other, *, Number alpha, Tensor out)"
+  int varargs_int_list = -1;           // index of an int[] parameter that may be given as varargs
+  std::string display;  // "(Tensor input, Tensor other, *, Number alpha, Tensor out)"
   // The op's out= overload (add.out for add.Tensor), taken when `out=` is given. Its arguments
   // are this signature's plus the trailing out tensors. See merge_out_variants().
   std::optional<OperatorHandle> out_op;
-  std::vector<PyObject*> out_names;  // interned keywords of the out arguments ("out", or "values", "indices")
+  std::vector<PyObject*>
+      out_names;  // interned keywords of the out arguments ("out", or "values", "indices")
   // For ops whose returns are named (`-> (Tensor values, Tensor indices)`): the named tuple type
   // the function returns, torch.return_types.max (and .max_out for the out= overload).
   PyTypeObject* result_type = nullptr;

@@ -7,8 +7,8 @@
 #include <unordered_map>
 
 #include "core/dispatch/Library.h"
-#include "core/runtime/Log.h"
 #include "core/python/arg_parser.h"
+#include "core/runtime/Log.h"
 
 namespace opscope::python {
 
@@ -66,12 +66,14 @@ KernelFunction python_kernel(py::function f, std::string name) {
         py::object r = (*shared)(*args);
         stack->resize(base);
         auto push = [&](py::handle h) {
-          if (is_tensor(h.ptr())) stack->emplace_back(unwrap(h.ptr()));
-          else if (h.is_none()) stack->emplace_back();
+          if (is_tensor(h.ptr()))
+            stack->emplace_back(unwrap(h.ptr()));
+          else if (h.is_none())
+            stack->emplace_back();
           else {
             Scalar s;
-            OPSCOPE_CHECK_TYPE(to_scalar(h.ptr(), &s, false), "a Python kernel for ", op.full_name(),
-                               " returned ", std::string(py::str(py::type::of(h))));
+            OPSCOPE_CHECK_TYPE(to_scalar(h.ptr(), &s, false), "a Python kernel for ",
+                               op.full_name(), " returned ", std::string(py::str(py::type::of(h))));
             stack->emplace_back(s);
           }
         };
@@ -85,7 +87,8 @@ KernelFunction python_kernel(py::function f, std::string name) {
 }
 
 std::string site_of_python_caller() {
-  py::object frame = py::module_::import("sys").attr("_getframe")(0);  // the caller: pybind adds no frame
+  py::object frame =
+      py::module_::import("sys").attr("_getframe")(0);  // the caller: pybind adds no frame
   return py::str(frame.attr("f_code").attr("co_filename")).cast<std::string>() + ":" +
          std::to_string(frame.attr("f_lineno").cast<int>());
 }
@@ -98,64 +101,91 @@ void init_dispatch_tools(py::module_& m) {
              DispatchKeySet ks;
              for (const auto& k : keys) ks = ks.add(parse_dispatch_key(k));
              return ks;
-           }), py::arg("keys") = std::vector<std::string>{})
-      .def("has", [](DispatchKeySet ks, const std::string& k) { return ks.has(parse_dispatch_key(k)); })
-      .def("highest_priority_type_id", [](DispatchKeySet ks) { return std::string(to_string(ks.highest_priority_key())); })
+           }),
+           py::arg("keys") = std::vector<std::string>{})
+      .def("has",
+           [](DispatchKeySet ks, const std::string& k) { return ks.has(parse_dispatch_key(k)); })
+      .def("highest_priority_type_id",
+           [](DispatchKeySet ks) { return std::string(to_string(ks.highest_priority_key())); })
       .def("__or__", [](DispatchKeySet a, DispatchKeySet b) { return a | b; })
       .def("__and__", [](DispatchKeySet a, DispatchKeySet b) { return a & b; })
       .def("__sub__", [](DispatchKeySet a, DispatchKeySet b) { return a - b; })
       .def("__eq__", [](DispatchKeySet a, DispatchKeySet b) { return a == b; })
-      .def("__iter__", [](DispatchKeySet ks) {
-        std::vector<std::string> names;
-        for (int i = 1; i < kNumRuntimeKeys; ++i)
-          if (ks.has(static_cast<DispatchKey>(i))) names.push_back(std::string(to_string(static_cast<DispatchKey>(i))));
-        return py::iter(py::cast(names));
-      })
+      .def("__iter__",
+           [](DispatchKeySet ks) {
+             std::vector<std::string> names;
+             for (int i = 1; i < kNumRuntimeKeys; ++i)
+               if (ks.has(static_cast<DispatchKey>(i)))
+                 names.push_back(std::string(to_string(static_cast<DispatchKey>(i))));
+             return py::iter(py::cast(names));
+           })
       .def("__repr__", &DispatchKeySet::str)
       .def("__str__", &DispatchKeySet::str);
 
-  m.def("_dispatch_keys", [](py::handle t) {
-    OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "_dispatch_keys expects a Tensor");
-    return unwrap(t.ptr()).key_set();
-  }, "The dispatch key set a tensor carries.");
+  m.def(
+      "_dispatch_keys",
+      [](py::handle t) {
+        OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "_dispatch_keys expects a Tensor");
+        return unwrap(t.ptr()).key_set();
+      },
+      "The dispatch key set a tensor carries.");
   m.def("_dispatch_tls_local_include_set", [] { return local_dispatch_key_set().included; });
   m.def("_dispatch_tls_local_exclude_set", [] { return local_dispatch_key_set().excluded; });
-  m.def("_dispatch_dump", [](const std::string& name) {
-    return Dispatcher::singleton().find_by_full_name(name).entry().dump_state();
-  }, "Registrations of an op, as torch._C._dispatch_dump prints them.");
-  m.def("_dispatch_dump_table", [](const std::string& name) {
-    return Dispatcher::singleton().find_by_full_name(name).entry().dump_table();
-  }, "The computed dispatch table of an op, as torch._C._dispatch_dump_table prints it.");
-  m.def("_set_alloc_log", [](bool on, int fd) { set_alloc_log(on, fd); }, py::arg("on"),
-        py::arg("fd") = 2, "Turns the OPSCOPE_LOG=alloc printer on or off (printing to fd).");
-  m.def("_set_dispatch_log", [](bool on, int fd) { set_dispatch_log(on, fd); }, py::arg("on"),
-        py::arg("fd") = 2, "Turns the OPSCOPE_LOG=dispatch trace on or off (printing to fd).");
+  m.def(
+      "_dispatch_dump",
+      [](const std::string& name) {
+        return Dispatcher::singleton().find_by_full_name(name).entry().dump_state();
+      },
+      "Registrations of an op, as torch._C._dispatch_dump prints them.");
+  m.def(
+      "_dispatch_dump_table",
+      [](const std::string& name) {
+        return Dispatcher::singleton().find_by_full_name(name).entry().dump_table();
+      },
+      "The computed dispatch table of an op, as torch._C._dispatch_dump_table prints it.");
+  m.def(
+      "_set_alloc_log", [](bool on, int fd) { set_alloc_log(on, fd); }, py::arg("on"),
+      py::arg("fd") = 2, "Turns the OPSCOPE_LOG=alloc printer on or off (printing to fd).");
+  m.def(
+      "_set_dispatch_log", [](bool on, int fd) { set_dispatch_log(on, fd); }, py::arg("on"),
+      py::arg("fd") = 2, "Turns the OPSCOPE_LOG=dispatch trace on or off (printing to fd).");
 
   py::class_<StepRecorder, std::shared_ptr<StepRecorder>>(m, "_DispatchRecorder")
       .def(py::init<>())
       .def_readonly("steps", &StepRecorder::steps);
   py::class_<ObserverHandle>(m, "_ObserverHandle").def("remove", &ObserverHandle::reset);
-  m.def("_add_dispatch_observer", [](std::shared_ptr<StepRecorder> r) { return add_dispatch_observer(r); },
-        "Installs a recorder until the returned handle's remove() is called.");
+  m.def(
+      "_add_dispatch_observer",
+      [](std::shared_ptr<StepRecorder> r) { return add_dispatch_observer(r); },
+      "Installs a recorder until the returned handle's remove() is called.");
 
   py::class_<Library>(m, "_Library")
       .def(py::init([](const std::string& kind, const std::string& ns) {
-        Library::Kind k = kind == "DEF" ? Library::DEF : kind == "IMPL" ? Library::IMPL : Library::FRAGMENT;
-        return std::make_unique<Library>(k, ns);
-      }), py::arg("kind"), py::arg("ns"))
-      .def("define", [](Library& lib, const std::string& schema) {
-        auto h = Dispatcher::singleton().register_schema(schema, site_of_python_caller(), Variants::None, lib.ns());
-        // Kept in a side table owned by the library object: see `_handles` below.
-        return py::cast(new RegistrationHandle(std::move(h)), py::return_value_policy::take_ownership);
-      })
-      .def("impl", [](Library& lib, const std::string& name, const std::string& key, py::function f) {
+             Library::Kind k = kind == "DEF"    ? Library::DEF
+                               : kind == "IMPL" ? Library::IMPL
+                                                : Library::FRAGMENT;
+             return std::make_unique<Library>(k, ns);
+           }),
+           py::arg("kind"), py::arg("ns"))
+      .def("define",
+           [](Library& lib, const std::string& schema) {
+             auto h = Dispatcher::singleton().register_schema(schema, site_of_python_caller(),
+                                                              Variants::None, lib.ns());
+             // Kept in a side table owned by the library object: see `_handles` below.
+             return py::cast(new RegistrationHandle(std::move(h)),
+                             py::return_value_policy::take_ownership);
+           })
+      .def("impl", [](Library& lib, const std::string& name, const std::string& key,
+                      py::function f) {
         std::string full = name.find("::") == std::string::npos ? lib.ns() + "::" + name : name;
         std::string kname = py::str(f.attr("__qualname__")).cast<std::string>();
-        auto h = Dispatcher::singleton().register_impl(full, parse_dispatch_key(key),
-                                                       python_kernel(f, kname), site_of_python_caller());
-        return py::cast(new RegistrationHandle(std::move(h)), py::return_value_policy::take_ownership);
+        auto h = Dispatcher::singleton().register_impl(
+            full, parse_dispatch_key(key), python_kernel(f, kname), site_of_python_caller());
+        return py::cast(new RegistrationHandle(std::move(h)),
+                        py::return_value_policy::take_ownership);
       });
-  py::class_<RegistrationHandle>(m, "_RegistrationHandle").def("remove", &RegistrationHandle::reset);
+  py::class_<RegistrationHandle>(m, "_RegistrationHandle")
+      .def("remove", &RegistrationHandle::reset);
 }
 
 }  // namespace opscope::python

@@ -53,7 +53,8 @@ struct IndexOps {
       typed_op<Tensor(const Tensor&, TensorList, const Tensor&, bool)>("aten::index_put_");
   TypedOperatorHandle<std::vector<Tensor>(const Tensor&)> nonzero_numpy =
       typed_op<std::vector<Tensor>(const Tensor&)>("aten::nonzero_numpy");
-  TypedOperatorHandle<Tensor(const Tensor&)> nonzero = typed_op<Tensor(const Tensor&)>("aten::nonzero");
+  TypedOperatorHandle<Tensor(const Tensor&)> nonzero =
+      typed_op<Tensor(const Tensor&)>("aten::nonzero");
 };
 const IndexOps& index_ops() {
   static const IndexOps ops;
@@ -67,7 +68,9 @@ bool is_int_index(PyObject* o) {
   return PyIndex_Check(o);
 }
 
-bool is_mask(const Tensor& t) { return t.dtype() == ScalarType::Bool || t.dtype() == ScalarType::UInt8; }
+bool is_mask(const Tensor& t) {
+  return t.dtype() == ScalarType::Bool || t.dtype() == ScalarType::UInt8;
+}
 
 // A 0-d integer tensor indexes like an int (select); a 0-d bool / uint8 one like a bool.
 bool is_int_scalar_tensor(const Tensor& t) {
@@ -77,7 +80,8 @@ bool is_int_scalar_tensor(const Tensor& t) {
 // torch's treatSequenceAsTuple: a list (not a tuple, not a tensor) that holds a sequence,
 // slice, tensor, None or Ellipsis is read as a tuple of indices.
 bool list_is_tuple(PyObject* index) {
-  if (is_tensor(index) || PyUnicode_Check(index) || PyBytes_Check(index) || !PySequence_Check(index))
+  if (is_tensor(index) || PyUnicode_Check(index) || PyBytes_Check(index) ||
+      !PySequence_Check(index))
     return false;
   Py_ssize_t n = PySequence_Size(index);
   if (n < 0) {
@@ -91,8 +95,8 @@ bool list_is_tuple(PyObject* index) {
       PyErr_Clear();
       return false;
     }
-    bool yes = is_tensor(item) || PySequence_Check(item) || PySlice_Check(item) || item == Py_None ||
-               item == Py_Ellipsis;
+    bool yes = is_tensor(item) || PySequence_Check(item) || PySlice_Check(item) ||
+               item == Py_None || item == Py_Ellipsis;
     Py_DECREF(item);
     if (yes) return true;
   }
@@ -163,19 +167,24 @@ Sliced apply_slicing(const Tensor& self, PyObject* index) {
     } else if (PyUnicode_Check(it) || PyBytes_Check(it)) {
       throw TypeError(detail::str("new(): invalid data type '", Py_TYPE(it)->tp_name, "'"));
     } else {
-      throw IndexError(detail::str("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                                   "Variables are valid indices (got ", Py_TYPE(it)->tp_name, ")"));
+      throw IndexError(
+          detail::str("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                      "Variables are valid indices (got ",
+                      Py_TYPE(it)->tp_name, ")"));
     }
   }
   if (self.dim() == 0 && !tuple && is_int_index(index)) {  // t[0], not t[0,]
     long long v = PyLong_AsLongLong(index);
     if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
-    OPSCOPE_CHECK_INDEX(v != 0, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+    OPSCOPE_CHECK_INDEX(v != 0,
+                        "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
     throw IndexError(detail::str("index ", v, " is out of bounds for dimension 0 with size 0"));
   }
-  OPSCOPE_CHECK_INDEX(self.dim() > 0 || tuple || !PySlice_Check(index), "slice() cannot be applied to a 0-dim tensor.");
-  OPSCOPE_CHECK_INDEX(specified <= self.dim(), "too many indices for tensor of dimension ", self.dim());
+  OPSCOPE_CHECK_INDEX(self.dim() > 0 || tuple || !PySlice_Check(index),
+                      "slice() cannot be applied to a 0-dim tensor.");
+  OPSCOPE_CHECK_INDEX(specified <= self.dim(), "too many indices for tensor of dimension ",
+                      self.dim());
   // Bools are index tensors ([0] / []) once anything else is, or when there are several (they
   // broadcast together); a lone bool among basic items is the same as a view of a new dim.
   advanced = advanced || bools > 1;
@@ -183,19 +192,23 @@ Sliced apply_slicing(const Tensor& self, PyObject* index) {
   Sliced s;
   Tensor& result = s.view;
   result = self;
-  int64_t dim = 0;       // the dim of `result` the next index applies to
-  Py_ssize_t position = 0;  // the item's place in the index tuple: torch's messages call it the dimension
+  int64_t dim = 0;  // the dim of `result` the next index applies to
+  Py_ssize_t position =
+      0;  // the item's place in the index tuple: torch's messages call it the dimension
   auto record = [&](Tensor t) {
-    if (static_cast<int64_t>(s.indices.size()) < dim + 1) s.indices.resize(static_cast<size_t>(dim + 1));
+    if (static_cast<int64_t>(s.indices.size()) < dim + 1)
+      s.indices.resize(static_cast<size_t>(dim + 1));
     s.indices[static_cast<size_t>(dim)] = std::move(t);
     ++dim;
   };
   auto select = [&](int64_t v) {
-    OPSCOPE_CHECK_INDEX(result.dim() > 0, "invalid index of a 0-dim tensor. Use `tensor.item()` in "
-                        "Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+    OPSCOPE_CHECK_INDEX(
+        result.dim() > 0,
+        "invalid index of a 0-dim tensor. Use `tensor.item()` in "
+        "Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
     int64_t size = result->size(dim);
-    OPSCOPE_CHECK_INDEX(v >= -size && v < size, "index ", v, " is out of bounds for dimension ", position,
-                        " with size ", size);
+    OPSCOPE_CHECK_INDEX(v >= -size && v < size, "index ", v, " is out of bounds for dimension ",
+                        position, " with size ", size);
     result = ops.select.call(result, dim, v);
     s.viewed = true;
   };
@@ -219,7 +232,8 @@ Sliced apply_slicing(const Tensor& self, PyObject* index) {
       Py_ssize_t length = static_cast<Py_ssize_t>(result->size(dim));
       PySlice_AdjustIndices(length, &start, &stop, step);
       if (!(start == 0 && stop == length && step == 1)) {  // `:` is no op, as in torch
-        result = ops.slice.call(result, dim, static_cast<int64_t>(start), static_cast<int64_t>(stop), step);
+        result = ops.slice.call(result, dim, static_cast<int64_t>(start),
+                                static_cast<int64_t>(stop), step);
         s.viewed = true;
       }
       ++dim;
@@ -261,8 +275,8 @@ Tensor get_item(const Tensor& self, PyObject* index) {
   if (is_tensor(index)) {
     const Tensor& t = unwrap(index);
     if (t.dim() > 0 && (is_mask(t) || t.dtype() == ScalarType::Int64)) {
-      OPSCOPE_CHECK_INDEX((is_mask(t) ? t.dim() : 1) <= self.dim(), "too many indices for tensor of dimension ",
-                          self.dim());
+      OPSCOPE_CHECK_INDEX((is_mask(t) ? t.dim() : 1) <= self.dim(),
+                          "too many indices for tensor of dimension ", self.dim());
       return index_ops().index.call(self, TensorList(&t, 1));
     }
   }
@@ -284,8 +298,8 @@ Tensor drop_leading_ones(const Tensor& src, IntArrayRef target) {
 
 // A value that is not a tensor or a number, as a tensor of self's dtype (lists).
 Tensor value_tensor(PyObject* value, ScalarType dtype) {
-  py::object v = py::module_::import("opscope").attr("tensor")(py::handle(value), py::arg("dtype") =
-                                                                  py::handle(dtype_object(dtype)));
+  py::object v = py::module_::import("opscope").attr("tensor")(
+      py::handle(value), py::arg("dtype") = py::handle(dtype_object(dtype)));
   return unwrap(v.ptr());
 }
 
@@ -297,20 +311,24 @@ void set_item(const Tensor& self, PyObject* index, PyObject* value) {
   bool is_number = !is_tensor(value) && to_scalar(value, &scalar, false);
   if (s.indices.empty()) {  // torch's copy_to
     const Tensor& view = s.view;
-    Tensor src = is_number ? scalar_to_tensor(scalar, self.dtype())
-                           : is_tensor(value) ? unwrap(value) : value_tensor(value, view.dtype());
+    Tensor src = is_number          ? scalar_to_tensor(scalar, self.dtype())
+                 : is_tensor(value) ? unwrap(value)
+                                    : value_tensor(value, view.dtype());
     if (std::ranges::equal(src.sizes(), view.sizes())) {
       ops.copy.call(view, src, false);
     } else if (src.dim() == 0) {
       ops.fill_tensor.call(view, src);
     } else {
-      ops.copy.call(view, ops.expand.call(drop_leading_ones(src, view.sizes()), view.sizes(), false), false);
+      ops.copy.call(
+          view, ops.expand.call(drop_leading_ones(src, view.sizes()), view.sizes(), false), false);
     }
     return;
   }
-  // Advanced: one index_put_ with the value as a tensor of self's dtype (a number becomes a 0-d one).
-  Tensor v = is_number ? scalar_to_tensor(scalar, self.dtype())
-                       : is_tensor(value) ? unwrap(value) : value_tensor(value, self.dtype());
+  // Advanced: one index_put_ with the value as a tensor of self's dtype (a number becomes a 0-d
+  // one).
+  Tensor v = is_number          ? scalar_to_tensor(scalar, self.dtype())
+             : is_tensor(value) ? unwrap(value)
+                                : value_tensor(value, self.dtype());
   if (v.dim() > 0) {
     int64_t lead = 0;
     while (lead < v.dim() && v.sizes()[static_cast<size_t>(lead)] == 1) ++lead;
@@ -358,12 +376,17 @@ PyObject* nonzero_with_as_tuple(PyObject* op, PyObject* args, PyObject* kwargs, 
       }
       return py::handle(op)(*a, **rest).release().ptr();
     }
-    PyObject* input = method_self ? self : (PyTuple_GET_SIZE(args) > 0 ? PyTuple_GET_ITEM(args, 0)
-                                                                       : (kwargs ? PyDict_GetItemString(kwargs, "input") : nullptr));
-    OPSCOPE_CHECK_TYPE(input && is_tensor(input), "nonzero() missing required argument 'input' (a Tensor)");
+    PyObject* input = method_self
+                          ? self
+                          : (PyTuple_GET_SIZE(args) > 0
+                                 ? PyTuple_GET_ITEM(args, 0)
+                                 : (kwargs ? PyDict_GetItemString(kwargs, "input") : nullptr));
+    OPSCOPE_CHECK_TYPE(input && is_tensor(input),
+                       "nonzero() missing required argument 'input' (a Tensor)");
     std::vector<Tensor> cols = index_ops().nonzero_numpy.call(unwrap(input));
     py::tuple out(cols.size());
-    for (size_t i = 0; i < cols.size(); ++i) out[i] = py::reinterpret_steal<py::object>(wrap(cols[i]));
+    for (size_t i = 0; i < cols.size(); ++i)
+      out[i] = py::reinterpret_steal<py::object>(wrap(cols[i]));
     return out.release().ptr();
   });
 }
@@ -375,7 +398,9 @@ PyObject* nonzero_with_as_tuple(PyObject* op, PyObject* args, PyObject* kwargs, 
 void init_indexing(py::module_& m) {
   py::object functions = m.attr("_VariableFunctions");
   py::object fn_op = functions.attr("nonzero");
-  py::object method_op = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(g_tensor_type)).attr("nonzero");
+  py::object method_op =
+      py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(g_tensor_type))
+          .attr("nonzero");
   functions.attr("nonzero") = py::cpp_function(
       [fn_op](py::args args, py::kwargs kwargs) {
         PyObject* r = nonzero_with_as_tuple(fn_op.ptr(), args.ptr(), kwargs.ptr(), false, nullptr);
@@ -385,14 +410,16 @@ void init_indexing(py::module_& m) {
       py::name("nonzero"), py::doc("nonzero(input, *, out=None, as_tuple=False)"));
   py::object method = py::cpp_function(
       [method_op](py::object self, py::args args, py::kwargs kwargs) {
-        PyObject* r = nonzero_with_as_tuple(method_op.ptr(), args.ptr(), kwargs.ptr(), true, self.ptr());
+        PyObject* r =
+            nonzero_with_as_tuple(method_op.ptr(), args.ptr(), kwargs.ptr(), true, self.ptr());
         if (!r) throw py::error_already_set();
         return py::reinterpret_steal<py::object>(r);
       },
       py::name("nonzero"));
   // An instancemethod binds `self` as the schema-derived methods do.
   py::object bound = py::reinterpret_steal<py::object>(PyInstanceMethod_New(method.ptr()));
-  if (!bound || PyObject_SetAttrString(reinterpret_cast<PyObject*>(g_tensor_type), "nonzero", bound.ptr()) < 0)
+  if (!bound || PyObject_SetAttrString(reinterpret_cast<PyObject*>(g_tensor_type), "nonzero",
+                                       bound.ptr()) < 0)
     throw py::error_already_set();
 }
 

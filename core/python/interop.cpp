@@ -60,9 +60,12 @@ bool to_scalar(PyObject* o, Scalar* out, bool allow_tensor) {
 
 PyObject* scalar_to_py(const Scalar& s) {
   switch (s.kind()) {
-    case Scalar::Kind::Bool: return PyBool_FromLong(s.to_bool());
-    case Scalar::Kind::Int: return PyLong_FromLongLong(s.to_long());
-    case Scalar::Kind::Double: return PyFloat_FromDouble(s.to_double());
+    case Scalar::Kind::Bool:
+      return PyBool_FromLong(s.to_bool());
+    case Scalar::Kind::Int:
+      return PyLong_FromLongLong(s.to_long());
+    case Scalar::Kind::Double:
+      return PyFloat_FromDouble(s.to_double());
   }
   Py_RETURN_NONE;
 }
@@ -72,9 +75,12 @@ Scalar read_element(const Tensor& t, int64_t element_offset) {
                 " tensor from Python needs a copy to the CPU first");
   return dispatch_dtype(t.dtype(), "item", [&]<typename T>() -> Scalar {
     T v = t.data_ptr<T>()[element_offset];
-    if constexpr (std::is_same_v<T, bool>) return Scalar(v);
-    else if constexpr (std::is_integral_v<T>) return Scalar(static_cast<int64_t>(v));
-    else return Scalar(static_cast<double>(static_cast<acc_type_t<T>>(v)));
+    if constexpr (std::is_same_v<T, bool>)
+      return Scalar(v);
+    else if constexpr (std::is_integral_v<T>)
+      return Scalar(static_cast<int64_t>(v));
+    else
+      return Scalar(static_cast<double>(static_cast<acc_type_t<T>>(v)));
   });
 }
 
@@ -83,16 +89,26 @@ namespace {
 // --- NumPy ---------------------------------------------------------------------------------
 py::dtype numpy_dtype(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: return py::dtype("bool");
-    case ScalarType::UInt8: return py::dtype("uint8");
-    case ScalarType::Int8: return py::dtype("int8");
-    case ScalarType::Int16: return py::dtype("int16");
-    case ScalarType::Int32: return py::dtype("int32");
-    case ScalarType::Int64: return py::dtype("int64");
-    case ScalarType::Float16: return py::dtype("float16");
-    case ScalarType::Float32: return py::dtype("float32");
-    case ScalarType::Float64: return py::dtype("float64");
-    default: throw TypeError(detail::str("Got unsupported ScalarType ", cpp_name(t)));
+    case ScalarType::Bool:
+      return py::dtype("bool");
+    case ScalarType::UInt8:
+      return py::dtype("uint8");
+    case ScalarType::Int8:
+      return py::dtype("int8");
+    case ScalarType::Int16:
+      return py::dtype("int16");
+    case ScalarType::Int32:
+      return py::dtype("int32");
+    case ScalarType::Int64:
+      return py::dtype("int64");
+    case ScalarType::Float16:
+      return py::dtype("float16");
+    case ScalarType::Float32:
+      return py::dtype("float32");
+    case ScalarType::Float64:
+      return py::dtype("float64");
+    default:
+      throw TypeError(detail::str("Got unsupported ScalarType ", cpp_name(t)));
   }
 }
 
@@ -103,29 +119,39 @@ ScalarType scalar_type_of_numpy(const py::dtype& d) {
   if (kind == 'u' && size == 1) return ScalarType::UInt8;
   if (kind == 'i') {
     switch (size) {
-      case 1: return ScalarType::Int8;
-      case 2: return ScalarType::Int16;
-      case 4: return ScalarType::Int32;
-      case 8: return ScalarType::Int64;
+      case 1:
+        return ScalarType::Int8;
+      case 2:
+        return ScalarType::Int16;
+      case 4:
+        return ScalarType::Int32;
+      case 8:
+        return ScalarType::Int64;
     }
   }
   if (kind == 'f') {
     switch (size) {
-      case 2: return ScalarType::Float16;
-      case 4: return ScalarType::Float32;
-      case 8: return ScalarType::Float64;
+      case 2:
+        return ScalarType::Float16;
+      case 4:
+        return ScalarType::Float32;
+      case 8:
+        return ScalarType::Float64;
     }
   }
-  throw TypeError(detail::str("can't convert np.ndarray of type numpy.", py::str(d.attr("name")).cast<std::string>(),
-                              ". The only supported types are: float64, float32, float16, "
-                              "complex64, complex128, int64, int32, int16, int8, uint8, and bool."));
+  throw TypeError(detail::str(
+      "can't convert np.ndarray of type numpy.", py::str(d.attr("name")).cast<std::string>(),
+      ". The only supported types are: float64, float32, float16, "
+      "complex64, complex128, int64, int32, int16, int8, uint8, and bool."));
 }
 
 py::object to_numpy(py::handle self_obj, bool check_grad = true) {
   const Tensor& t = unwrap(self_obj.ptr());
-  OPSCOPE_CHECK(!check_grad || !t->requires_grad(), "Can't call numpy() on Tensor that requires "
+  OPSCOPE_CHECK(!check_grad || !t->requires_grad(),
+                "Can't call numpy() on Tensor that requires "
                 "grad. Use tensor.detach().numpy() instead.");
-  OPSCOPE_CHECK_TYPE(t.device().is_cpu(), "can't convert ", t.device().str(), " device type tensor "
+  OPSCOPE_CHECK_TYPE(t.device().is_cpu(), "can't convert ", t.device().str(),
+                     " device type tensor "
                      "to numpy. Use Tensor.cpu() to copy the tensor to host memory first.");
   std::vector<py::ssize_t> shape(t.sizes().begin(), t.sizes().end());
   std::vector<py::ssize_t> strides;
@@ -142,11 +168,13 @@ Tensor from_numpy(py::array a) {
   bool empty = false;
   for (py::ssize_t d = 0; d < a.ndim(); ++d) {
     py::ssize_t st = a.strides(d);
-    OPSCOPE_CHECK_VALUE(st >= 0, "At least one stride in the given numpy array is negative, and "
+    OPSCOPE_CHECK_VALUE(st >= 0,
+                        "At least one stride in the given numpy array is negative, and "
                         "tensors with negative strides are not currently supported. (You can "
                         "probably work around this by making a copy of your array  with "
                         "array.copy().) ");
-    OPSCOPE_CHECK_VALUE(st % static_cast<py::ssize_t>(itemsize) == 0, "given numpy array strides "
+    OPSCOPE_CHECK_VALUE(st % static_cast<py::ssize_t>(itemsize) == 0,
+                        "given numpy array strides "
                         "not a multiple of the element byte size. Copy the numpy array to "
                         "reallocate the memory.");
     sizes.push_back(a.shape(d));
@@ -173,19 +201,23 @@ struct Inferred {
   ScalarType type = ScalarType::Undefined;
 };
 
-bool is_sequence(PyObject* o) { return PyList_Check(o) || PyTuple_Check(o); }
+bool is_sequence(PyObject* o) {
+  return PyList_Check(o) || PyTuple_Check(o);
+}
 
 // Walks the data: the shape from the first element at each depth, the dtype from all leaves.
 void infer(PyObject* o, size_t depth, Inferred& inf) {
   if (is_tensor(o)) {
     const Tensor& t = unwrap(o);
-    if (depth == inf.sizes.size()) for (int64_t s : t.sizes()) inf.sizes.push_back(s);
+    if (depth == inf.sizes.size())
+      for (int64_t s : t.sizes()) inf.sizes.push_back(s);
     inf.type = promote_types(inf.type, t.dtype());
     return;
   }
   if (py::isinstance<py::array>(o)) {
     py::array a = py::reinterpret_borrow<py::array>(o);
-    if (depth == inf.sizes.size()) for (py::ssize_t d = 0; d < a.ndim(); ++d) inf.sizes.push_back(a.shape(d));
+    if (depth == inf.sizes.size())
+      for (py::ssize_t d = 0; d < a.ndim(); ++d) inf.sizes.push_back(a.shape(d));
     inf.type = promote_types(inf.type, scalar_type_of_numpy(a.dtype()));
     return;
   }
@@ -202,12 +234,16 @@ void infer(PyObject* o, size_t depth, Inferred& inf) {
     return;
   }
   Scalar s;
-  OPSCOPE_CHECK_TYPE(to_scalar(o, &s, false), "new(): invalid data type '", Py_TYPE(o)->tp_name, "'");
+  OPSCOPE_CHECK_TYPE(to_scalar(o, &s, false), "new(): invalid data type '", Py_TYPE(o)->tp_name,
+                     "'");
   ScalarType t = s.is_floating_point() ? default_dtype() : s.type();
   // Categories only: a Python int next to a float gives the default float dtype.
-  if (inf.type == ScalarType::Undefined) inf.type = t;
-  else if (is_floating(t) && !is_floating(inf.type)) inf.type = t;
-  else if (t == ScalarType::Int64 && inf.type == ScalarType::Bool) inf.type = t;
+  if (inf.type == ScalarType::Undefined)
+    inf.type = t;
+  else if (is_floating(t) && !is_floating(inf.type))
+    inf.type = t;
+  else if (t == ScalarType::Int64 && inf.type == ScalarType::Bool)
+    inf.type = t;
 }
 
 void fill(PyObject* o, const Tensor& out, size_t depth, int64_t offset) {
@@ -228,7 +264,8 @@ void fill(PyObject* o, const Tensor& out, size_t depth, int64_t offset) {
   };
   if (is_tensor(o) || py::isinstance<py::array>(o)) {
     // Copy element-wise through tolist() semantics (rare path; keeps the code small).
-    py::object as_list = is_tensor(o) ? py::handle(o).attr("tolist")() : py::handle(o).attr("tolist")();
+    py::object as_list =
+        is_tensor(o) ? py::handle(o).attr("tolist")() : py::handle(o).attr("tolist")();
     fill(as_list.ptr(), out, depth, offset);
     return;
   }
@@ -236,28 +273,33 @@ void fill(PyObject* o, const Tensor& out, size_t depth, int64_t offset) {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
     OPSCOPE_CHECK_VALUE(depth < static_cast<size_t>(out.dim()) && n == out.sizes()[depth],
                         "expected sequence of length ",
-                        depth < static_cast<size_t>(out.dim()) ? out.sizes()[depth] : 0,
-                        " at dim ", depth, " (got ", n, ")");
+                        depth < static_cast<size_t>(out.dim()) ? out.sizes()[depth] : 0, " at dim ",
+                        depth, " (got ", n, ")");
     for (Py_ssize_t i = 0; i < n; ++i)
       fill(PySequence_Fast_GET_ITEM(o, i), out, depth + 1, offset + i * out.strides()[depth]);
     return;
   }
   OPSCOPE_CHECK_TYPE(depth == static_cast<size_t>(out.dim()), "not a sequence");
   Scalar s;
-  OPSCOPE_CHECK_TYPE(to_scalar(o, &s, false), "new(): invalid data type '", Py_TYPE(o)->tp_name, "'");
+  OPSCOPE_CHECK_TYPE(to_scalar(o, &s, false), "new(): invalid data type '", Py_TYPE(o)->tp_name,
+                     "'");
   write(s);
 }
 
-py::object tensor_from_data(py::handle data, py::object dtype, py::object device, bool requires_grad) {
+py::object tensor_from_data(py::handle data, py::object dtype, py::object device,
+                            bool requires_grad) {
   std::optional<ScalarType> want;
   if (!dtype.is_none()) {
-    OPSCOPE_CHECK_TYPE(is_dtype_object(dtype.ptr()), "tensor(): argument 'dtype' must be torch.dtype, not ",
+    OPSCOPE_CHECK_TYPE(is_dtype_object(dtype.ptr()),
+                       "tensor(): argument 'dtype' must be torch.dtype, not ",
                        Py_TYPE(dtype.ptr())->tp_name);
     want = dtype_of_object(dtype.ptr());
   }
   Device dev(DeviceType::CPU);
-  if (!device.is_none()) OPSCOPE_CHECK_TYPE(to_device(device.ptr(), &dev), "tensor(): invalid device");
-  OPSCOPE_CHECK(dev.is_cpu(), "tensor(): only device='cpu' exists in this build, got '", dev.str(), "'");
+  if (!device.is_none())
+    OPSCOPE_CHECK_TYPE(to_device(device.ptr(), &dev), "tensor(): invalid device");
+  OPSCOPE_CHECK(dev.is_cpu(), "tensor(): only device='cpu' exists in this build, got '", dev.str(),
+                "'");
   Tensor out;
   if (py::isinstance<py::array>(data) && !want) {
     // Copy of the array with its own dtype.
@@ -283,24 +325,37 @@ py::object tensor_from_data(py::handle data, py::object dtype, py::object device
 // --- DLPack --------------------------------------------------------------------------------
 DLDataType dl_type(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: throw TypeError("Bool type is not supported by dlpack");
-    case ScalarType::UInt8: return {kDLUInt, 8, 1};
-    case ScalarType::Int8: return {kDLInt, 8, 1};
-    case ScalarType::Int16: return {kDLInt, 16, 1};
-    case ScalarType::Int32: return {kDLInt, 32, 1};
-    case ScalarType::Int64: return {kDLInt, 64, 1};
-    case ScalarType::Float16: return {kDLFloat, 16, 1};
-    case ScalarType::BFloat16: return {kDLBfloat, 16, 1};
-    case ScalarType::Float32: return {kDLFloat, 32, 1};
-    case ScalarType::Float64: return {kDLFloat, 64, 1};
-    default: throw TypeError("unsupported dtype for DLPack");
+    case ScalarType::Bool:
+      throw TypeError("Bool type is not supported by dlpack");
+    case ScalarType::UInt8:
+      return {kDLUInt, 8, 1};
+    case ScalarType::Int8:
+      return {kDLInt, 8, 1};
+    case ScalarType::Int16:
+      return {kDLInt, 16, 1};
+    case ScalarType::Int32:
+      return {kDLInt, 32, 1};
+    case ScalarType::Int64:
+      return {kDLInt, 64, 1};
+    case ScalarType::Float16:
+      return {kDLFloat, 16, 1};
+    case ScalarType::BFloat16:
+      return {kDLBfloat, 16, 1};
+    case ScalarType::Float32:
+      return {kDLFloat, 32, 1};
+    case ScalarType::Float64:
+      return {kDLFloat, 64, 1};
+    default:
+      throw TypeError("unsupported dtype for DLPack");
   }
 }
 
 ScalarType from_dl_type(DLDataType t) {
   OPSCOPE_CHECK(t.lanes == 1, "DLPack: vector types (lanes != 1) are not supported");
   switch (t.code) {
-    case kDLUInt: if (t.bits == 8) return ScalarType::UInt8; break;
+    case kDLUInt:
+      if (t.bits == 8) return ScalarType::UInt8;
+      break;
     case kDLInt:
       if (t.bits == 8) return ScalarType::Int8;
       if (t.bits == 16) return ScalarType::Int16;
@@ -312,9 +367,12 @@ ScalarType from_dl_type(DLDataType t) {
       if (t.bits == 32) return ScalarType::Float32;
       if (t.bits == 64) return ScalarType::Float64;
       break;
-    case kDLBfloat: if (t.bits == 16) return ScalarType::BFloat16; break;
+    case kDLBfloat:
+      if (t.bits == 16) return ScalarType::BFloat16;
+      break;
   }
-  throw TypeError(detail::str("Unsupported DLPack data type: code ", int(t.code), ", bits ", int(t.bits)));
+  throw TypeError(
+      detail::str("Unsupported DLPack data type: code ", int(t.code), ", bits ", int(t.bits)));
 }
 
 // Keeps the tensor (and its shape arrays) alive while a consumer holds the DLPack capsule.
@@ -326,9 +384,10 @@ struct DLPackOwner {
 
 py::object to_dlpack(py::handle self_obj, py::object stream) {
   const Tensor& t = unwrap(self_obj.ptr());
-  OPSCOPE_CHECK(!t->requires_grad(), "Can't export tensors that require gradient, use tensor.detach()");
-  auto* owner = new DLPackOwner{t, {t.sizes().begin(), t.sizes().end()},
-                                {t.strides().begin(), t.strides().end()}, {}};
+  OPSCOPE_CHECK(!t->requires_grad(),
+                "Can't export tensors that require gradient, use tensor.detach()");
+  auto* owner = new DLPackOwner{
+      t, {t.sizes().begin(), t.sizes().end()}, {t.strides().begin(), t.strides().end()}, {}};
   DLTensor& dl = owner->managed.dl_tensor;
   dl.data = t->storage()->data();
   dl.byte_offset = static_cast<uint64_t>(t->storage_offset()) * t->itemsize();
@@ -338,7 +397,9 @@ py::object to_dlpack(py::handle self_obj, py::object stream) {
   dl.shape = owner->shape.data();
   dl.strides = owner->strides.data();
   owner->managed.manager_ctx = owner;
-  owner->managed.deleter = [](DLManagedTensor* m) { delete static_cast<DLPackOwner*>(m->manager_ctx); };
+  owner->managed.deleter = [](DLManagedTensor* m) {
+    delete static_cast<DLPackOwner*>(m->manager_ctx);
+  };
   // A capsule nobody consumed frees the tensor when it is collected.
   PyObject* cap = PyCapsule_New(&owner->managed, "dltensor", [](PyObject* c) {
     if (PyCapsule_IsValid(c, "dltensor")) {
@@ -352,7 +413,8 @@ py::object to_dlpack(py::handle self_obj, py::object stream) {
 py::object from_dlpack(py::object ext) {
   if (is_tensor(ext.ptr())) return ext;
   py::object cap = py::hasattr(ext, "__dlpack__") ? ext.attr("__dlpack__")() : ext;
-  OPSCOPE_CHECK_TYPE(PyCapsule_IsValid(cap.ptr(), "dltensor"), "from_dlpack: expected an object "
+  OPSCOPE_CHECK_TYPE(PyCapsule_IsValid(cap.ptr(), "dltensor"),
+                     "from_dlpack: expected an object "
                      "with __dlpack__ or a DLPack capsule named 'dltensor' (not one already used)");
   auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap.ptr(), "dltensor"));
   PyCapsule_SetName(cap.ptr(), "used_dltensor");
@@ -362,7 +424,8 @@ py::object from_dlpack(py::object ext) {
                 "from_dlpack: only CPU memory is supported in this build");
   ScalarType type = from_dl_type(dl.dtype);
   DimVector sizes(dl.shape, dl.shape + dl.ndim);
-  DimVector strides = dl.strides ? DimVector(dl.strides, dl.strides + dl.ndim) : contiguous_strides(sizes);
+  DimVector strides =
+      dl.strides ? DimVector(dl.strides, dl.strides + dl.ndim) : contiguous_strides(sizes);
   int64_t extent = 1;
   for (int i = 0; i < dl.ndim; ++i) extent += (sizes[i] - 1) * strides[i];
   if (compute_numel(sizes) == 0) extent = 0;
@@ -377,25 +440,31 @@ py::object from_dlpack(py::object ext) {
 }  // namespace
 
 void init_interop(py::module_& m) {
-  py::object tensor_type = py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(g_tensor_type));
-  py::setattr(tensor_type, "numpy", py::cpp_function([](py::handle self) { return to_numpy(self); },
-                                                     py::is_method(tensor_type),
-                                                     "The tensor as a NumPy array sharing its memory."));
-  py::setattr(tensor_type, "__array__", py::cpp_function(
-      [](py::handle self, py::object dtype) {
-        py::object a = to_numpy(self);
-        return dtype.is_none() ? a : a.attr("astype")(dtype, py::arg("copy") = false);
-      },
-      py::is_method(tensor_type), py::arg("dtype") = py::none()));
-  py::setattr(tensor_type, "__dlpack__", py::cpp_function(
-      [](py::handle self, py::object stream) { return to_dlpack(self, stream); },
-      py::is_method(tensor_type), py::arg("stream") = py::none()));
-  py::setattr(tensor_type, "__dlpack_device__", py::cpp_function(
-      [](py::handle self) {
-        Device d = unwrap(self.ptr()).device();
-        return py::make_tuple(d.is_cuda() ? int(kDLCUDA) : int(kDLCPU), std::max<int>(d.index, 0));
-      },
-      py::is_method(tensor_type)));
+  py::object tensor_type =
+      py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(g_tensor_type));
+  py::setattr(
+      tensor_type, "numpy",
+      py::cpp_function([](py::handle self) { return to_numpy(self); }, py::is_method(tensor_type),
+                       "The tensor as a NumPy array sharing its memory."));
+  py::setattr(tensor_type, "__array__",
+              py::cpp_function(
+                  [](py::handle self, py::object dtype) {
+                    py::object a = to_numpy(self);
+                    return dtype.is_none() ? a : a.attr("astype")(dtype, py::arg("copy") = false);
+                  },
+                  py::is_method(tensor_type), py::arg("dtype") = py::none()));
+  py::setattr(
+      tensor_type, "__dlpack__",
+      py::cpp_function([](py::handle self, py::object stream) { return to_dlpack(self, stream); },
+                       py::is_method(tensor_type), py::arg("stream") = py::none()));
+  py::setattr(tensor_type, "__dlpack_device__",
+              py::cpp_function(
+                  [](py::handle self) {
+                    Device d = unwrap(self.ptr()).device();
+                    return py::make_tuple(d.is_cuda() ? int(kDLCUDA) : int(kDLCPU),
+                                          std::max<int>(d.index, 0));
+                  },
+                  py::is_method(tensor_type)));
 
   // For printing: no requires_grad check, bfloat16 widened to a float32 copy.
   m.def("_numpy_for_print", [](py::handle self) -> py::object {
@@ -407,7 +476,8 @@ void init_interop(py::module_& m) {
     DimVector index(static_cast<size_t>(d), 0);
     for (int64_t i = 0; i < n; ++i) {  // row-major walk through the strides
       int64_t off = 0;
-      for (int64_t k = 0; k < d; ++k) off += index[static_cast<size_t>(k)] * t.strides()[static_cast<size_t>(k)];
+      for (int64_t k = 0; k < d; ++k)
+        off += index[static_cast<size_t>(k)] * t.strides()[static_cast<size_t>(k)];
       dst[i] = static_cast<float>(t.data_ptr<BFloat16>()[off]);
       for (int64_t k = d - 1; k >= 0; --k) {
         if (++index[static_cast<size_t>(k)] < t.sizes()[static_cast<size_t>(k)]) break;
@@ -416,13 +486,16 @@ void init_interop(py::module_& m) {
     }
     return std::move(out);
   });
-  m.def("from_numpy", [](py::array a) { return wrap_obj(from_numpy(a)); }, py::arg("ndarray"),
-        "A tensor sharing memory with a NumPy array.");
-  m.def("from_dlpack", &from_dlpack, py::arg("ext_tensor"),
-        "A tensor sharing memory with any object that implements __dlpack__ (or a DLPack capsule).");
+  m.def(
+      "from_numpy", [](py::array a) { return wrap_obj(from_numpy(a)); }, py::arg("ndarray"),
+      "A tensor sharing memory with a NumPy array.");
+  m.def(
+      "from_dlpack", &from_dlpack, py::arg("ext_tensor"),
+      "A tensor sharing memory with any object that implements __dlpack__ (or a DLPack capsule).");
   m.def("tensor", &tensor_from_data, py::arg("data"), py::kw_only(), py::arg("dtype") = py::none(),
         py::arg("device") = py::none(), py::arg("requires_grad") = false,
-        "A new tensor holding a copy of data (nested lists / tuples, numbers, NumPy arrays, tensors).");
+        "A new tensor holding a copy of data (nested lists / tuples, numbers, NumPy arrays, "
+        "tensors).");
 }
 
 }  // namespace opscope::python

@@ -12,51 +12,65 @@ namespace opscope::python {
 namespace {
 
 void init_runtime_functions(py::module_& m) {
-  m.def("get_default_dtype", [] { return py::reinterpret_borrow<py::object>(dtype_object(default_dtype())); });
+  m.def("get_default_dtype",
+        [] { return py::reinterpret_borrow<py::object>(dtype_object(default_dtype())); });
   m.def("set_default_dtype", [](py::handle d) {
     OPSCOPE_CHECK_TYPE(is_dtype_object(d.ptr()), "set_default_dtype expects a dtype");
     set_default_dtype(dtype_of_object(d.ptr()));
   });
-  m.def("manual_seed", [](py::int_ seed) {
-    default_generator()->set_seed(static_cast<uint64_t>(PyLong_AsUnsignedLongLongMask(seed.ptr())));
-    return default_generator();
-  }, py::arg("seed"), "Seeds the default CPU generator; returns it.");
+  m.def(
+      "manual_seed",
+      [](py::int_ seed) {
+        default_generator()->set_seed(
+            static_cast<uint64_t>(PyLong_AsUnsignedLongLongMask(seed.ptr())));
+        return default_generator();
+      },
+      py::arg("seed"), "Seeds the default CPU generator; returns it.");
   m.def("seed", [] { return default_generator()->seed_randomly(); });
   m.def("initial_seed", [] { return default_generator()->seed(); });
   m.def("get_num_threads", [] { return opscope::get_num_threads(); });
-  m.def("set_num_threads", [](int n) { opscope::set_num_threads(n); },
-        "Sets the threads of opscope's OpenMP loops and of its OpenBLAS products.");
-  m.def("_blas_info", [] {
-    blas::Info i = blas::info();
-    py::dict d;
-    d["library"] = i.library;
-    d["library_why"] = i.library_why;
-    d["corename"] = i.corename;
-    d["config"] = i.config;
-    d["requested_coretype"] = i.requested;
-    d["reason"] = i.reason;
-    d["cpu_features"] = i.cpu_features;
-    d["threading"] = i.threading;
-    d["num_threads"] = i.num_threads;
-    d["shared"] = i.shared;
-    d["note"] = i.note;
-    d["text"] = blas::info_text();
-    return d;
-  }, "Which OpenBLAS opscope loaded (loading it now if needed), its kernel family and why.");
-  m.def("_allocator_stats", [](const std::string& device) {
-    AllocatorStats s = get_allocator(Device::parse(device).type)->stats();
-    py::dict d;
-    d["current_bytes"] = s.current_bytes;
-    d["peak_bytes"] = s.peak_bytes;
-    d["num_allocs"] = s.num_allocs;
-    d["num_frees"] = s.num_frees;
-    return d;
-  }, py::arg("device") = "cpu", "Allocation statistics of a device's allocator.");
-  m.def("_cpu_empty_cache", &cpu_empty_cache, "Returns the CPU allocator's cached large blocks to the system.");
+  m.def(
+      "set_num_threads", [](int n) { opscope::set_num_threads(n); },
+      "Sets the threads of opscope's OpenMP loops and of its OpenBLAS products.");
+  m.def(
+      "_blas_info",
+      [] {
+        blas::Info i = blas::info();
+        py::dict d;
+        d["library"] = i.library;
+        d["library_why"] = i.library_why;
+        d["corename"] = i.corename;
+        d["config"] = i.config;
+        d["requested_coretype"] = i.requested;
+        d["reason"] = i.reason;
+        d["cpu_features"] = i.cpu_features;
+        d["threading"] = i.threading;
+        d["num_threads"] = i.num_threads;
+        d["shared"] = i.shared;
+        d["note"] = i.note;
+        d["text"] = blas::info_text();
+        return d;
+      },
+      "Which OpenBLAS opscope loaded (loading it now if needed), its kernel family and why.");
+  m.def(
+      "_allocator_stats",
+      [](const std::string& device) {
+        AllocatorStats s = get_allocator(Device::parse(device).type)->stats();
+        py::dict d;
+        d["current_bytes"] = s.current_bytes;
+        d["peak_bytes"] = s.peak_bytes;
+        d["num_allocs"] = s.num_allocs;
+        d["num_frees"] = s.num_frees;
+        return d;
+      },
+      py::arg("device") = "cpu", "Allocation statistics of a device's allocator.");
+  m.def("_cpu_empty_cache", &cpu_empty_cache,
+        "Returns the CPU allocator's cached large blocks to the system.");
   m.def("_cpu_cached_bytes", &cpu_cached_bytes);
-  m.def("_reset_peak_memory_stats", [](const std::string& device) {
-    get_allocator(Device::parse(device).type)->reset_peak();
-  }, py::arg("device") = "cpu");
+  m.def(
+      "_reset_peak_memory_stats",
+      [](const std::string& device) { get_allocator(Device::parse(device).type)->reset_peak(); },
+      py::arg("device") = "cpu");
 }
 
 }  // namespace

@@ -38,7 +38,8 @@ PyObject* size_repr(PyObject* self) {
 
 PyObject* size_numel(PyObject* self, PyObject*) {
   long long n = 1;
-  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self); ++i) n *= PyLong_AsLongLong(PyTuple_GET_ITEM(self, i));
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self); ++i)
+    n *= PyLong_AsLongLong(PyTuple_GET_ITEM(self, i));
   return PyLong_FromLongLong(n);
 }
 
@@ -98,11 +99,19 @@ PyObject* size_object(IntArrayRef sizes) {
   return s;
 }
 
-PyObject* dtype_object(ScalarType t) { return g_dtypes[static_cast<int>(t)]; }
-bool is_dtype_object(PyObject* o) { return PyObject_TypeCheck(o, g_dtype_type); }
-ScalarType dtype_of_object(PyObject* o) { return py::handle(o).cast<const DType&>().type; }
+PyObject* dtype_object(ScalarType t) {
+  return g_dtypes[static_cast<int>(t)];
+}
+bool is_dtype_object(PyObject* o) {
+  return PyObject_TypeCheck(o, g_dtype_type);
+}
+ScalarType dtype_of_object(PyObject* o) {
+  return py::handle(o).cast<const DType&>().type;
+}
 
-PyObject* device_object(Device d) { return py::cast(d).release().ptr(); }
+PyObject* device_object(Device d) {
+  return py::cast(d).release().ptr();
+}
 bool to_device(PyObject* o, Device* out) {
   if (PyObject_TypeCheck(o, g_device_type)) {
     *out = py::handle(o).cast<Device>();
@@ -121,14 +130,19 @@ bool to_device(PyObject* o, Device* out) {
   return false;
 }
 
-bool is_generator_object(PyObject* o) { return PyObject_TypeCheck(o, g_generator_type); }
-Generator generator_of_object(PyObject* o) { return py::handle(o).cast<Generator>(); }
+bool is_generator_object(PyObject* o) {
+  return PyObject_TypeCheck(o, g_generator_type);
+}
+Generator generator_of_object(PyObject* o) {
+  return py::handle(o).cast<Generator>();
+}
 
 void init_objects(py::module_& m) {
   // dtype
   py::class_<DType> dtype(m, "dtype");
   dtype.def("__repr__", [](const DType& d) { return "torch." + std::string(dtype_name(d.type)); })
-      .def_property_readonly("is_floating_point", [](const DType& d) { return is_floating(d.type); })
+      .def_property_readonly("is_floating_point",
+                             [](const DType& d) { return is_floating(d.type); })
       .def_property_readonly("is_complex", [](const DType&) { return false; })
       .def_property_readonly("is_signed", [](const DType& d) { return is_signed(d.type); })
       .def_property_readonly("itemsize", [](const DType& d) { return element_size(d.type); })
@@ -139,7 +153,9 @@ void init_objects(py::module_& m) {
     g_dtypes[i] = py::cast(DType{t}).release().ptr();
     m.add_object(std::string(dtype_name(t)).c_str(), py::handle(g_dtypes[i]).inc_ref());
   }
-  auto alias = [&](const char* name, ScalarType t) { m.add_object(name, py::handle(dtype_object(t)).inc_ref()); };
+  auto alias = [&](const char* name, ScalarType t) {
+    m.add_object(name, py::handle(dtype_object(t)).inc_ref());
+  };
   alias("float", ScalarType::Float32);
   alias("double", ScalarType::Float64);
   alias("half", ScalarType::Float16);
@@ -153,23 +169,28 @@ void init_objects(py::module_& m) {
       .def(py::init([](const std::string& spec) { return Device::parse(spec); }), py::arg("type"))
       .def(py::init([](const std::string& type, int index) {
              Device d = Device::parse(type);
-             OPSCOPE_CHECK(!d.has_index(), "type (string) must not include an index because index "
-                           "was passed explicitly: ", type);
+             OPSCOPE_CHECK(!d.has_index(),
+                           "type (string) must not include an index because index "
+                           "was passed explicitly: ",
+                           type);
              OPSCOPE_CHECK(index >= 0, "Device index must not be negative");
              d.index = static_cast<int8_t>(index);
              return d;
            }),
            py::arg("type"), py::arg("index"))
-      .def_property_readonly("type", [](const Device& d) { return std::string(device_type_name(d.type)); })
-      .def_property_readonly("index", [](const Device& d) -> py::object {
-        return d.has_index() ? py::object(py::int_(d.index)) : py::none();
-      })
+      .def_property_readonly("type",
+                             [](const Device& d) { return std::string(device_type_name(d.type)); })
+      .def_property_readonly("index",
+                             [](const Device& d) -> py::object {
+                               return d.has_index() ? py::object(py::int_(d.index)) : py::none();
+                             })
       .def("__str__", &Device::str)
-      .def("__repr__", [](const Device& d) {
-        std::string s = "device(type='" + std::string(device_type_name(d.type)) + "'";
-        if (d.has_index()) s += ", index=" + std::to_string(d.index);
-        return s + ")";
-      })
+      .def("__repr__",
+           [](const Device& d) {
+             std::string s = "device(type='" + std::string(device_type_name(d.type)) + "'";
+             if (d.has_index()) s += ", index=" + std::to_string(d.index);
+             return s + ")";
+           })
       .def("__eq__", [](const Device& a, const Device& b) { return a == b; })
       .def("__hash__", [](const Device& d) { return static_cast<int>(d.type) * 256 + d.index; })
       .def("__reduce__", [](const Device& d) {
@@ -184,11 +205,13 @@ void init_objects(py::module_& m) {
   py::class_<GeneratorImpl, Generator> gen(m, "Generator");
   gen.def(py::init([](py::object device) {
             Device d(DeviceType::CPU);
-            if (!device.is_none()) OPSCOPE_CHECK_TYPE(to_device(device.ptr(), &d), "Generator(): invalid device");
+            if (!device.is_none())
+              OPSCOPE_CHECK_TYPE(to_device(device.ptr(), &d), "Generator(): invalid device");
             return make_intrusive<GeneratorImpl>(d);
           }),
           py::arg("device") = py::none())
-      .def("manual_seed", [](Generator g, py::int_ seed) {
+      .def("manual_seed",
+           [](Generator g, py::int_ seed) {
              // torch accepts negative seeds (two's complement) up to 2**64 - 1.
              g->set_seed(static_cast<uint64_t>(PyLong_AsUnsignedLongLongMask(seed.ptr())));
              return g;
@@ -197,7 +220,10 @@ void init_objects(py::module_& m) {
       .def("initial_seed", [](Generator g) { return g->seed(); })
       .def_property_readonly("device", [](Generator g) { return g->device(); })
       .def("get_offset", [](Generator g) { return g->offset(); })
-      .def("set_offset", [](Generator g, uint64_t o) { g->set_offset(o); return g; });
+      .def("set_offset", [](Generator g, uint64_t o) {
+        g->set_offset(o);
+        return g;
+      });
   g_generator_type = reinterpret_cast<PyTypeObject*>(gen.ptr());
   m.attr("default_generator") = default_generator(Device(DeviceType::CPU));
 }

@@ -1,4 +1,5 @@
-// Schema-derived Python functions and methods: opscope.add, Tensor.add, opscope.ops.aten.add.Tensor.
+// Schema-derived Python functions and methods: opscope.add, Tensor.add,
+// opscope.ops.aten.add.Tensor.
 //
 // At import, every declared op becomes a callable object whose overloads are the op's schemas
 // (see arg_parser.h). Calling it parses the arguments against each overload in turn, boxes them
@@ -18,14 +19,13 @@ namespace opscope::python {
 namespace {
 
 struct OpBinding {
-  std::string name;       // "add"
-  bool method = false;    // installed on Tensor: args[0] is self
+  std::string name;     // "add"
+  bool method = false;  // installed on Tensor: args[0] is self
   std::vector<Signature> signatures;
 };
 
 struct PyOp {
-  PyObject_HEAD
-  vectorcallfunc vectorcall;
+  PyObject_HEAD vectorcallfunc vectorcall;
   OpBinding* binding;  // lives as long as the process (ops are never destroyed)
 };
 
@@ -35,7 +35,9 @@ PyTypeObject* g_op_type = nullptr;
 // arguments come after the positional ones in reverse order, and each keeps its trailing ", "
 // when no positional argument precedes them: t.std(correction=0) -> "(correction=int, )".
 std::string got_types(PyObject* const* args, size_t nargs, PyObject* kwnames, bool method) {
-  auto type_name = [](PyObject* v) -> std::string { return is_tensor(v) ? "Tensor" : Py_TYPE(v)->tp_name; };
+  auto type_name = [](PyObject* v) -> std::string {
+    return is_tensor(v) ? "Tensor" : Py_TYPE(v)->tp_name;
+  };
   std::string s = "(";
   size_t first = method && nargs ? 1 : 0;
   for (size_t i = first; i < nargs; ++i) s += type_name(args[i]) + ", ";
@@ -62,7 +64,8 @@ PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, Py
                       "Only Tensors of floating point and complex dtype can require gradients");
         autograd::set_requires_grad(r.stack[0].to_tensor(), true);
       }
-      return returns_to_py(op.schema(), r.stack, 0, r.use_out ? sig.out_result_type : sig.result_type);
+      return returns_to_py(op.schema(), r.stack, 0,
+                           r.use_out ? sig.out_result_type : sig.result_type);
     }
     if (b.signatures.size() == 1) throw TypeError(why);
     std::string msg = b.name + "() received an invalid combination of arguments - got " +
@@ -87,7 +90,8 @@ PyObject* op_get_name(PyObject* self, void*) {
 PyObject* op_get_doc(PyObject* self, void*) {
   const OpBinding& b = *reinterpret_cast<PyOp*>(self)->binding;
   std::string doc;
-  for (const Signature& s : b.signatures) doc += b.name + s.display + "\n    schema: " + s.op.schema().str() + "\n";
+  for (const Signature& s : b.signatures)
+    doc += b.name + s.display + "\n    schema: " + s.op.schema().str() + "\n";
   return PyUnicode_FromString(doc.c_str());
 }
 
@@ -104,16 +108,17 @@ PyObject* op_get_overloads(PyObject* self, void*) {
 
 PyObject* op_repr(PyObject* self) {
   const OpBinding& b = *reinterpret_cast<PyOp*>(self)->binding;
-  return PyUnicode_FromFormat(b.method ? "<method '%s' of 'opscope.Tensor' objects>" : "<built-in function %s>",
-                              b.name.c_str());
+  return PyUnicode_FromFormat(
+      b.method ? "<method '%s' of 'opscope.Tensor' objects>" : "<built-in function %s>",
+      b.name.c_str());
 }
 
-PyGetSetDef op_getset[] = {
-    {"__name__", op_get_name, nullptr, nullptr, nullptr},
-    {"__qualname__", op_get_name, nullptr, nullptr, nullptr},
-    {"__doc__", op_get_doc, nullptr, nullptr, nullptr},
-    {"_overloads", op_get_overloads, nullptr, "The full names of the overloads, in parsing order.", nullptr},
-    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+PyGetSetDef op_getset[] = {{"__name__", op_get_name, nullptr, nullptr, nullptr},
+                           {"__qualname__", op_get_name, nullptr, nullptr, nullptr},
+                           {"__doc__", op_get_doc, nullptr, nullptr, nullptr},
+                           {"_overloads", op_get_overloads, nullptr,
+                            "The full names of the overloads, in parsing order.", nullptr},
+                           {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 void init_op_type() {
   static PyMemberDef members[] = {
@@ -125,9 +130,9 @@ void init_op_type() {
                          {Py_tp_members, members},
                          {Py_tp_repr, reinterpret_cast<void*>(op_repr)},
                          {0, nullptr}};
-  PyType_Spec spec = {"opscope._C.OpFunction", sizeof(PyOp), 0,
-                      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
-                      slots};
+  PyType_Spec spec = {
+      "opscope._C.OpFunction", sizeof(PyOp), 0,
+      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR, slots};
   g_op_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&spec));
   if (!g_op_type) throw py::error_already_set();
 }
@@ -148,16 +153,20 @@ void sort_signatures(std::vector<Signature>& sigs) {
       if (a.type.kind == TypeKind::Tensor && !a.type.is_list && !a.kwarg_only) ++tensors;
     return std::make_tuple(f.is_out_variant(), -tensors, f.overload);
   };
-  std::stable_sort(sigs.begin(), sigs.end(), [&](const Signature& a, const Signature& b) { return key(a) < key(b); });
+  std::stable_sort(sigs.begin(), sigs.end(),
+                   [&](const Signature& a, const Signature& b) { return key(a) < key(b); });
 }
 
 bool wants_function(const OperatorEntry& e) {
   const FunctionSchema& s = e.schema();
   switch (e.variants()) {
     case Variants::Function:
-    case Variants::FunctionAndMethod: return true;
-    case Variants::Auto: return !s.name.ends_with("_") || s.name.starts_with("_");
-    default: return false;
+    case Variants::FunctionAndMethod:
+      return true;
+    case Variants::Auto:
+      return !s.name.ends_with("_") || s.name.starts_with("_");
+    default:
+      return false;
   }
 }
 bool wants_method(const OperatorEntry& e) {
@@ -166,9 +175,12 @@ bool wants_method(const OperatorEntry& e) {
                     s.arguments[0].type.kind == TypeKind::Tensor && !s.arguments[0].type.is_list;
   switch (e.variants()) {
     case Variants::Method:
-    case Variants::FunctionAndMethod: return self_first;
-    case Variants::Auto: return self_first && !s.name.starts_with("_");
-    default: return false;
+    case Variants::FunctionAndMethod:
+      return self_first;
+    case Variants::Auto:
+      return self_first && !s.name.starts_with("_");
+    default:
+      return false;
   }
 }
 
@@ -193,7 +205,8 @@ void init_ops(py::module_& m) {
   // opscope.return_types: the named tuple types of ops with named returns (named_result_type).
   PyObject* return_types = PyImport_AddModule("opscope.return_types");
   if (!return_types) throw py::error_already_set();
-  PyModule_AddStringConstant(return_types, "__doc__", "Named tuples returned by ops such as max, sort, topk.");
+  PyModule_AddStringConstant(return_types, "__doc__",
+                             "Named tuples returned by ops such as max, sort, topk.");
   // Group aten overloads by name into functions (opscope.add) and methods (Tensor.add).
   std::map<std::string, std::vector<OperatorHandle>> by_name;
   for (const OperatorHandle& h : Dispatcher::singleton().all_ops())
@@ -212,8 +225,10 @@ void init_ops(py::module_& m) {
     sort_signatures(mb->signatures);
     merge_out_variants(fb->signatures);
     merge_out_variants(mb->signatures);
-    if (!fb->signatures.empty()) functions.add_object(name.c_str(), py::reinterpret_steal<py::object>(make_op(fb)));
-    else delete fb;
+    if (!fb->signatures.empty())
+      functions.add_object(name.c_str(), py::reinterpret_steal<py::object>(make_op(fb)));
+    else
+      delete fb;
     // Hand-written methods (size, stride, item, ...) take precedence.
     if (!mb->signatures.empty() && !PyDict_GetItemString(tensor_dict, name.c_str())) {
       PyObject* meth = make_op(mb);
@@ -224,23 +239,32 @@ void init_ops(py::module_& m) {
     }
   }
 
-  m.def("_op_overload", [](const std::string& full_name) {
-    return py::reinterpret_steal<py::object>(op_overload(full_name));
-  }, "A callable for exactly one overload: _op_overload('aten::add.Tensor').");
-  m.def("_op_overload_names", [](const std::string& qualified_name) {
-    std::vector<std::string> names;
-    for (const auto& h : Dispatcher::singleton().overloads(qualified_name))
-      names.push_back(h.entry().overload().empty() ? "default" : h.entry().overload());
-    return names;
-  }, "Overload names of an op ('default' for the unnamed one): _op_overload_names('aten::add').");
+  m.def(
+      "_op_overload",
+      [](const std::string& full_name) {
+        return py::reinterpret_steal<py::object>(op_overload(full_name));
+      },
+      "A callable for exactly one overload: _op_overload('aten::add.Tensor').");
+  m.def(
+      "_op_overload_names",
+      [](const std::string& qualified_name) {
+        std::vector<std::string> names;
+        for (const auto& h : Dispatcher::singleton().overloads(qualified_name))
+          names.push_back(h.entry().overload().empty() ? "default" : h.entry().overload());
+        return names;
+      },
+      "Overload names of an op ('default' for the unnamed one): _op_overload_names('aten::add').");
   m.def("_op_schema", [](const std::string& full_name) {
     return Dispatcher::singleton().find_by_full_name(full_name).schema().str();
   });
-  m.def("_all_op_names", [] {
-    std::vector<std::string> names;
-    for (const auto& h : Dispatcher::singleton().all_ops()) names.push_back(h.full_name());
-    return names;
-  }, "Full names of every declared op.");
+  m.def(
+      "_all_op_names",
+      [] {
+        std::vector<std::string> names;
+        for (const auto& h : Dispatcher::singleton().all_ops()) names.push_back(h.full_name());
+        return names;
+      },
+      "Full names of every declared op.");
 }
 
 }  // namespace opscope::python

@@ -23,16 +23,19 @@ namespace opscope::python {
 namespace py = pybind11;
 
 struct PyTensor {
-  PyObject_HEAD
-  Tensor value;
+  PyObject_HEAD Tensor value;
   PyObject* dict;
   PyObject* weakrefs;
 };
 
 extern PyTypeObject* g_tensor_type;  // opscope.Tensor (subclassable)
 
-inline bool is_tensor(PyObject* o) { return PyObject_TypeCheck(o, g_tensor_type); }
-inline const Tensor& unwrap(PyObject* o) { return reinterpret_cast<PyTensor*>(o)->value; }
+inline bool is_tensor(PyObject* o) {
+  return PyObject_TypeCheck(o, g_tensor_type);
+}
+inline const Tensor& unwrap(PyObject* o) {
+  return reinterpret_cast<PyTensor*>(o)->value;
+}
 // A new reference to the Python object for t (the existing one when there is one).
 // An undefined tensor becomes None.
 PyObject* wrap(Tensor t);
@@ -47,10 +50,10 @@ PyObject* scalar_to_py(const Scalar& s);
 Scalar read_element(const Tensor& t, int64_t element_offset);
 
 // dtype, device and Size objects.
-PyObject* dtype_object(ScalarType t);   // borrowed: opscope.float32, ...
+PyObject* dtype_object(ScalarType t);  // borrowed: opscope.float32, ...
 bool is_dtype_object(PyObject* o);
 ScalarType dtype_of_object(PyObject* o);
-PyObject* device_object(Device d);      // new reference
+PyObject* device_object(Device d);         // new reference
 bool to_device(PyObject* o, Device* out);  // device object, str, or int (cuda index)
 PyObject* size_object(IntArrayRef sizes);  // new reference to an opscope.Size
 bool is_generator_object(PyObject* o);
@@ -83,10 +86,10 @@ auto guarded(F&& f) -> decltype(f()) {
 
 // Module set-up, one per binding file.
 void init_tensor_type(py::module_& m);
-void init_objects(py::module_& m);      // dtype, device, Size, Generator
-void init_ops(py::module_& m);          // schema-derived functions and methods, ops.aten
-void init_indexing();                   // Tensor.__getitem__ / __setitem__
-void init_interop(py::module_& m);      // numpy, DLPack, tensor()
+void init_objects(py::module_& m);  // dtype, device, Size, Generator
+void init_ops(py::module_& m);      // schema-derived functions and methods, ops.aten
+void init_indexing();               // Tensor.__getitem__ / __setitem__
+void init_interop(py::module_& m);  // numpy, DLPack, tensor()
 void init_dispatch_tools(py::module_& m);
 
 }  // namespace opscope::python

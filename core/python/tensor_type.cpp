@@ -12,7 +12,7 @@
 namespace opscope::python {
 
 PyTypeObject* g_tensor_type = nullptr;
-PyObject* tensor_getitem(PyObject* self, PyObject* index);         // indexing.cpp
+PyObject* tensor_getitem(PyObject* self, PyObject* index);  // indexing.cpp
 int tensor_setitem(PyObject* self, PyObject* index, PyObject* value);
 
 static PyObject* wrap_as(PyTypeObject* type, Tensor t) {
@@ -33,7 +33,9 @@ PyObject* wrap(Tensor t) {
   return wrap_as(g_tensor_type, std::move(t));
 }
 
-py::object wrap_obj(Tensor t) { return py::reinterpret_steal<py::object>(wrap(std::move(t))); }
+py::object wrap_obj(Tensor t) {
+  return py::reinterpret_steal<py::object>(wrap(std::move(t)));
+}
 
 Tensor wrapped_number(const Scalar& s) {
   ScalarType type = s.type();
@@ -78,10 +80,9 @@ PyObject* tensor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
       py::object tensor_fn = py::module_::import("opscope").attr("tensor");
       py::object t = tensor_fn(py::handle(PyTuple_GET_ITEM(args, 0)),
                                py::arg("dtype") = py::handle(dtype_object(default_dtype())));
-      return wrap_as(type, Tensor(make_intrusive<TensorImpl>(*unwrap(t.ptr()).impl(),
-                                                             unwrap(t.ptr()).sizes(),
-                                                             unwrap(t.ptr()).strides(),
-                                                             unwrap(t.ptr())->storage_offset())));
+      return wrap_as(type, Tensor(make_intrusive<TensorImpl>(
+                               *unwrap(t.ptr()).impl(), unwrap(t.ptr()).sizes(),
+                               unwrap(t.ptr()).strides(), unwrap(t.ptr())->storage_offset())));
     }
     DimVector sizes;
     for (Py_ssize_t i = 0; i < n; ++i) {
@@ -98,50 +99,76 @@ PyObject* tensor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
 // --- attributes ----------------------------------------------------------------------------
 #define SELF (unwrap(self))
 
-PyObject* get_shape(PyObject* self, void*) { return size_object(SELF.sizes()); }
+PyObject* get_shape(PyObject* self, void*) {
+  return size_object(SELF.sizes());
+}
 PyObject* get_dtype(PyObject* self, void*) {
   PyObject* d = dtype_object(SELF.dtype());
   Py_INCREF(d);
   return d;
 }
-PyObject* get_device(PyObject* self, void*) { return guarded([&] { return device_object(SELF.device()); }); }
-PyObject* get_ndim(PyObject* self, void*) { return PyLong_FromLongLong(SELF.dim()); }
-PyObject* get_is_cuda(PyObject* self, void*) { return PyBool_FromLong(SELF.device().is_cuda()); }
-PyObject* get_is_cpu(PyObject* self, void*) { return PyBool_FromLong(SELF.device().is_cpu()); }
+PyObject* get_device(PyObject* self, void*) {
+  return guarded([&] { return device_object(SELF.device()); });
+}
+PyObject* get_ndim(PyObject* self, void*) {
+  return PyLong_FromLongLong(SELF.dim());
+}
+PyObject* get_is_cuda(PyObject* self, void*) {
+  return PyBool_FromLong(SELF.device().is_cuda());
+}
+PyObject* get_is_cpu(PyObject* self, void*) {
+  return PyBool_FromLong(SELF.device().is_cpu());
+}
 PyObject* get_is_meta(PyObject* self, void*) {
   return PyBool_FromLong(SELF.device().type == DeviceType::Meta);
 }
-PyObject* get_version(PyObject* self, void*) { return PyLong_FromUnsignedLong(SELF->version()); }
-PyObject* get_requires_grad(PyObject* self, void*) { return PyBool_FromLong(SELF->requires_grad()); }
+PyObject* get_version(PyObject* self, void*) {
+  return PyLong_FromUnsignedLong(SELF->version());
+}
+PyObject* get_requires_grad(PyObject* self, void*) {
+  return PyBool_FromLong(SELF->requires_grad());
+}
 int set_requires_grad(PyObject* self, PyObject* value, void*) {
   return guarded([&] {
-    OPSCOPE_CHECK_TYPE(value && PyBool_Check(value), "requires_grad must be a bool");
-    autograd::set_requires_grad(SELF, value == Py_True);
-    return 0;
-  }) == 0 && !PyErr_Occurred() ? 0 : -1;
+           OPSCOPE_CHECK_TYPE(value && PyBool_Check(value), "requires_grad must be a bool");
+           autograd::set_requires_grad(SELF, value == Py_True);
+           return 0;
+         }) == 0 &&
+                 !PyErr_Occurred()
+             ? 0
+             : -1;
 }
-PyObject* get_is_leaf(PyObject* self, void*) { Py_RETURN_TRUE; }
-PyObject* get_grad_fn(PyObject* self, void*) { Py_RETURN_NONE; }
+PyObject* get_is_leaf(PyObject* self, void*) {
+  Py_RETURN_TRUE;
+}
+PyObject* get_grad_fn(PyObject* self, void*) {
+  Py_RETURN_NONE;
+}
 PyObject* get_grad(PyObject* self, void*) {
   auto* m = autograd::get_autograd_meta(SELF);
   return wrap(m ? m->grad : Tensor());
 }
 int set_grad(PyObject* self, PyObject* value, void*) {
   return guarded([&] {
-    Tensor g;
-    if (value && value != Py_None) {
-      OPSCOPE_CHECK_TYPE(is_tensor(value), "assigned grad expected to be a Tensor or None but got grad of type ",
-                         Py_TYPE(value)->tp_name);
-      g = unwrap(value);
-      OPSCOPE_CHECK(g.dtype() == SELF.dtype(), "assigned grad has data of a different type");
-      OPSCOPE_CHECK(g.sizes().size() == SELF.sizes().size() &&
-                        std::equal(g.sizes().begin(), g.sizes().end(), SELF.sizes().begin()),
-                    "assigned grad has data of a different size");
-    }
-    if (g.defined() || autograd::get_autograd_meta(SELF))
-      autograd::materialize_autograd_meta(SELF).grad = g;
-    return 0;
-  }) == 0 && !PyErr_Occurred() ? 0 : -1;
+           Tensor g;
+           if (value && value != Py_None) {
+             OPSCOPE_CHECK_TYPE(
+                 is_tensor(value),
+                 "assigned grad expected to be a Tensor or None but got grad of type ",
+                 Py_TYPE(value)->tp_name);
+             g = unwrap(value);
+             OPSCOPE_CHECK(g.dtype() == SELF.dtype(), "assigned grad has data of a different type");
+             OPSCOPE_CHECK(g.sizes().size() == SELF.sizes().size() &&
+                               std::equal(g.sizes().begin(), g.sizes().end(), SELF.sizes().begin()),
+                           "assigned grad has data of a different size");
+           }
+           if (g.defined() || autograd::get_autograd_meta(SELF))
+             autograd::materialize_autograd_meta(SELF).grad = g;
+           return 0;
+         }) == 0 &&
+                 !PyErr_Occurred()
+             ? 0
+             : -1;
 }
 PyObject* get_layout(PyObject* self, void*) {
   return py::object(py::module_::import("opscope").attr("strided")).release().ptr();
@@ -176,7 +203,8 @@ PyObject* optional_dim_query(PyObject* self, PyObject* args, PyObject* kwargs, b
       if (!strides) return size_object(SELF.sizes());
       IntArrayRef st = SELF.strides();
       PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(st.size()));
-      for (size_t i = 0; i < st.size(); ++i) PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), PyLong_FromLongLong(st[i]));
+      for (size_t i = 0; i < st.size(); ++i)
+        PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), PyLong_FromLongLong(st[i]));
       return t;
     }
     OPSCOPE_CHECK_TYPE(PyLong_Check(dim), (strides ? "stride" : "size"),
@@ -185,14 +213,30 @@ PyObject* optional_dim_query(PyObject* self, PyObject* args, PyObject* kwargs, b
     return PyLong_FromLongLong(strides ? SELF->stride(d) : SELF->size(d));
   });
 }
-PyObject* m_size(PyObject* self, PyObject* args, PyObject* kw) { return optional_dim_query(self, args, kw, false); }
-PyObject* m_stride(PyObject* self, PyObject* args, PyObject* kw) { return optional_dim_query(self, args, kw, true); }
-PyObject* m_dim(PyObject* self, PyObject*) { return PyLong_FromLongLong(SELF.dim()); }
-PyObject* m_numel(PyObject* self, PyObject*) { return PyLong_FromLongLong(SELF.numel()); }
-PyObject* m_element_size(PyObject* self, PyObject*) { return PyLong_FromSize_t(SELF->itemsize()); }
-PyObject* m_storage_offset(PyObject* self, PyObject*) { return PyLong_FromLongLong(SELF->storage_offset()); }
-PyObject* m_data_ptr(PyObject* self, PyObject*) { return PyLong_FromVoidPtr(SELF.data()); }
-PyObject* m_is_floating_point(PyObject* self, PyObject*) { return PyBool_FromLong(is_floating(SELF.dtype())); }
+PyObject* m_size(PyObject* self, PyObject* args, PyObject* kw) {
+  return optional_dim_query(self, args, kw, false);
+}
+PyObject* m_stride(PyObject* self, PyObject* args, PyObject* kw) {
+  return optional_dim_query(self, args, kw, true);
+}
+PyObject* m_dim(PyObject* self, PyObject*) {
+  return PyLong_FromLongLong(SELF.dim());
+}
+PyObject* m_numel(PyObject* self, PyObject*) {
+  return PyLong_FromLongLong(SELF.numel());
+}
+PyObject* m_element_size(PyObject* self, PyObject*) {
+  return PyLong_FromSize_t(SELF->itemsize());
+}
+PyObject* m_storage_offset(PyObject* self, PyObject*) {
+  return PyLong_FromLongLong(SELF->storage_offset());
+}
+PyObject* m_data_ptr(PyObject* self, PyObject*) {
+  return PyLong_FromVoidPtr(SELF.data());
+}
+PyObject* m_is_floating_point(PyObject* self, PyObject*) {
+  return PyBool_FromLong(is_floating(SELF.dtype()));
+}
 PyObject* m_is_contiguous(PyObject* self, PyObject* args, PyObject* kw) {
   return PyBool_FromLong(SELF.is_contiguous());
 }
@@ -200,7 +244,8 @@ PyObject* m_requires_grad_(PyObject* self, PyObject* args, PyObject* kwargs) {
   return guarded([&]() -> PyObject* {
     static const char* names[] = {"requires_grad", nullptr};
     int flag = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:requires_grad_", const_cast<char**>(names), &flag))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|p:requires_grad_", const_cast<char**>(names),
+                                     &flag))
       return nullptr;
     OPSCOPE_CHECK(!flag || is_floating(SELF.dtype()),
                   "only Tensors of floating point dtype can require gradients");
@@ -212,7 +257,8 @@ PyObject* m_requires_grad_(PyObject* self, PyObject* args, PyObject* kwargs) {
 
 PyObject* m_item(PyObject* self, PyObject*) {
   return guarded([&]() -> PyObject* {
-    OPSCOPE_CHECK_VALUE(SELF.numel() == 1, "only one element tensors can be converted to Python scalars");
+    OPSCOPE_CHECK_VALUE(SELF.numel() == 1,
+                        "only one element tensors can be converted to Python scalars");
     return scalar_to_py(read_element(SELF, 0));
   });
 }
@@ -245,8 +291,9 @@ PyObject* m_make_subclass(PyObject*, PyObject* args, PyObject* kwargs) {
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO|p:_make_subclass", const_cast<char**>(names),
                                      &cls, &data, &require_grad))
       return nullptr;
-    OPSCOPE_CHECK_TYPE(PyType_Check(cls) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), g_tensor_type),
-                       "cls must be a subclass of opscope.Tensor");
+    OPSCOPE_CHECK_TYPE(
+        PyType_Check(cls) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), g_tensor_type),
+        "cls must be a subclass of opscope.Tensor");
     OPSCOPE_CHECK_TYPE(is_tensor(data), "data must be a Tensor");
     const Tensor& d = unwrap(data);
     Tensor alias = make_view(d, d.sizes(), d.strides(), d->storage_offset());
@@ -257,7 +304,8 @@ PyObject* m_make_subclass(PyObject*, PyObject* args, PyObject* kwargs) {
 
 PyMethodDef tensor_methods[] = {
     {"size", reinterpret_cast<PyCFunction>(m_size), METH_VARARGS | METH_KEYWORDS, "size(dim=None)"},
-    {"stride", reinterpret_cast<PyCFunction>(m_stride), METH_VARARGS | METH_KEYWORDS, "stride(dim=None)"},
+    {"stride", reinterpret_cast<PyCFunction>(m_stride), METH_VARARGS | METH_KEYWORDS,
+     "stride(dim=None)"},
     {"dim", m_dim, METH_NOARGS, nullptr},
     {"ndimension", m_dim, METH_NOARGS, nullptr},
     {"numel", m_numel, METH_NOARGS, nullptr},
@@ -266,8 +314,10 @@ PyMethodDef tensor_methods[] = {
     {"storage_offset", m_storage_offset, METH_NOARGS, nullptr},
     {"data_ptr", m_data_ptr, METH_NOARGS, nullptr},
     {"is_floating_point", m_is_floating_point, METH_NOARGS, nullptr},
-    {"is_contiguous", reinterpret_cast<PyCFunction>(m_is_contiguous), METH_VARARGS | METH_KEYWORDS, nullptr},
-    {"requires_grad_", reinterpret_cast<PyCFunction>(m_requires_grad_), METH_VARARGS | METH_KEYWORDS, nullptr},
+    {"is_contiguous", reinterpret_cast<PyCFunction>(m_is_contiguous), METH_VARARGS | METH_KEYWORDS,
+     nullptr},
+    {"requires_grad_", reinterpret_cast<PyCFunction>(m_requires_grad_),
+     METH_VARARGS | METH_KEYWORDS, nullptr},
     {"item", m_item, METH_NOARGS, "The value of a one-element tensor as a Python number."},
     {"tolist", m_tolist, METH_NOARGS, "The tensor as nested Python lists."},
     {"_make_subclass", reinterpret_cast<PyCFunction>(m_make_subclass),
@@ -313,7 +363,8 @@ PyObject* nb_add(PyObject* a, PyObject* b) {
 }
 PyObject* nb_sub(PyObject* a, PyObject* b) {
   static const auto sub = op<TTS>("aten::sub.Tensor");
-  static const auto rsub = op<Tensor(const Tensor&, const Scalar&, const Scalar&)>("aten::rsub.Scalar");
+  static const auto rsub =
+      op<Tensor(const Tensor&, const Scalar&, const Scalar&)>("aten::rsub.Scalar");
   Scalar s;
   if (!is_tensor(a) && is_tensor(b) && to_scalar(a, &s, false))  // `2 - t` is torch's rsub(t, 2)
     return guarded([&] { return wrap(rsub.call(unwrap(b), s, 1)); });
@@ -398,8 +449,9 @@ PyObject* nb_pos(PyObject* a) {
 PyObject* nb_invert(PyObject* a) {
   static const auto f = op<Tensor(const Tensor&)>("aten::bitwise_not");
   return guarded([&] {
-    OPSCOPE_CHECK_TYPE(is_integral(unwrap(a).dtype(), /*include_bool=*/true),
-                       "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
+    OPSCOPE_CHECK_TYPE(
+        is_integral(unwrap(a).dtype(), /*include_bool=*/true),
+        "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
     return wrap(f.call(unwrap(a)));
   });
 }
@@ -440,9 +492,12 @@ PyObject* inplace_tensor_or_scalar(PyObject* a, PyObject* b) {
   if (!is_tensor(a)) Py_RETURN_NOTIMPLEMENTED;
   return guarded([&]() -> PyObject* {
     Scalar s;
-    if (is_tensor(b)) tensor_op.call(unwrap(a), unwrap(b));
-    else if (to_scalar(b, &s, false)) scalar_op.call(unwrap(a), s);
-    else Py_RETURN_NOTIMPLEMENTED;
+    if (is_tensor(b))
+      tensor_op.call(unwrap(a), unwrap(b));
+    else if (to_scalar(b, &s, false))
+      scalar_op.call(unwrap(a), s);
+    else
+      Py_RETURN_NOTIMPLEMENTED;
     Py_INCREF(a);
     return a;
   });
@@ -484,12 +539,16 @@ int nb_bool(PyObject* self) {
 }
 PyObject* nb_float(PyObject* self) {
   return guarded([&] {
-    return PyFloat_FromDouble(single_value(self, "only one element tensors can be converted to Python scalars").to_double());
+    return PyFloat_FromDouble(
+        single_value(self, "only one element tensors can be converted to Python scalars")
+            .to_double());
   });
 }
 PyObject* nb_int(PyObject* self) {
   return guarded([&] {
-    return PyLong_FromLongLong(single_value(self, "only one element tensors can be converted to Python scalars").to_long());
+    return PyLong_FromLongLong(
+        single_value(self, "only one element tensors can be converted to Python scalars")
+            .to_long());
   });
 }
 PyObject* nb_index(PyObject* self) {

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <iterator>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -15,7 +15,9 @@
 namespace opscope {
 
 static std::atomic<AllocObserver> g_alloc_observer{nullptr};
-void set_alloc_observer(AllocObserver observer) { g_alloc_observer.store(observer); }
+void set_alloc_observer(AllocObserver observer) {
+  g_alloc_observer.store(observer);
+}
 
 void* Allocator::allocate(size_t nbytes) {
   if (nbytes == 0) return nullptr;
@@ -45,7 +47,9 @@ AllocatorStats Allocator::stats() const {
           allocs_.load(std::memory_order_relaxed), frees_.load(std::memory_order_relaxed)};
 }
 
-void Allocator::reset_peak() { peak_.store(current_.load()); }
+void Allocator::reset_peak() {
+  peak_.store(current_.load());
+}
 
 namespace {
 constexpr size_t kSmallBlock = 1024;  // Note [CPU small-block cache]
@@ -117,7 +121,8 @@ class CpuAllocator final : public Allocator {
   void* raw_allocate(size_t nbytes) override {
     if (nbytes < kLargeBlock) {
       size_t rounded = round_small(nbytes);
-      if (rounded > 0 && rounded <= kSmallBlock && !t_small_cache_gone) {  // Note [CPU small-block cache]
+      if (rounded > 0 && rounded <= kSmallBlock &&
+          !t_small_cache_gone) {  // Note [CPU small-block cache]
         SmallBlockCache& c = t_small_cache;
         size_t k = SmallBlockCache::class_of(rounded);
         if (c.count[k] > 0) return c.blocks[k][--c.count[k]];
@@ -147,7 +152,8 @@ class CpuAllocator final : public Allocator {
     return p;
   }
   void raw_deallocate(void* ptr, size_t nbytes) override {
-    if (size_t rounded = round_small(nbytes); rounded > 0 && rounded <= kSmallBlock && !t_small_cache_gone) {
+    if (size_t rounded = round_small(nbytes);
+        rounded > 0 && rounded <= kSmallBlock && !t_small_cache_gone) {
       SmallBlockCache& c = t_small_cache;
       size_t k = SmallBlockCache::class_of(rounded);
       if (c.count[k] < kSmallPerClass) {
@@ -184,9 +190,15 @@ static CpuAllocator& cpu_allocator_instance() {
   static CpuAllocator* instance = new CpuAllocator();  // outlives every static tensor
   return *instance;
 }
-Allocator* cpu_allocator() { return &cpu_allocator_instance(); }
-void cpu_empty_cache() { cpu_allocator_instance().empty_cache(); }
-size_t cpu_cached_bytes() { return cpu_allocator_instance().cached_bytes(); }
+Allocator* cpu_allocator() {
+  return &cpu_allocator_instance();
+}
+void cpu_empty_cache() {
+  cpu_allocator_instance().empty_cache();
+}
+size_t cpu_cached_bytes() {
+  return cpu_allocator_instance().cached_bytes();
+}
 
 Allocator* get_allocator(DeviceType type) {
   if (type == DeviceType::CPU) return cpu_allocator();

@@ -18,10 +18,10 @@
 namespace opscope {
 
 struct AllocatorStats {
-  int64_t current_bytes = 0;   // bytes handed out and not yet freed
-  int64_t peak_bytes = 0;      // high-water mark of current_bytes since start or reset_peak()
-  int64_t num_allocs = 0;      // allocations since start
-  int64_t num_frees = 0;       // frees since start
+  int64_t current_bytes = 0;  // bytes handed out and not yet freed
+  int64_t peak_bytes = 0;     // high-water mark of current_bytes since start or reset_peak()
+  int64_t num_allocs = 0;     // allocations since start
+  int64_t num_frees = 0;      // frees since start
 };
 
 class Allocator {
@@ -52,8 +52,8 @@ void set_allocator(DeviceType type, Allocator* allocator);
 // 1 MiB and more are huge-page backed and cached when freed (Note [CPU large-block cache]).
 Allocator* cpu_allocator();
 constexpr size_t kCpuAlignment = 64;
-void cpu_empty_cache();         // frees the cached large blocks and the calling thread's small ones
-size_t cpu_cached_bytes();      // bytes held by that cache
+void cpu_empty_cache();     // frees the cached large blocks and the calling thread's small ones
+size_t cpu_cached_bytes();  // bytes held by that cache
 
 // Observer hook: called after each allocation (is_alloc = true) and before each free.
 using AllocObserver = void (*)(void* ptr, size_t nbytes, Device device, bool is_alloc,

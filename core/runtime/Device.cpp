@@ -9,10 +9,14 @@ namespace opscope {
 
 std::string_view device_type_name(DeviceType t) {
   switch (t) {
-    case DeviceType::CPU: return "cpu";
-    case DeviceType::CUDA: return "cuda";
-    case DeviceType::Meta: return "meta";
-    case DeviceType::PrivateUse1: return "privateuseone";
+    case DeviceType::CPU:
+      return "cpu";
+    case DeviceType::CUDA:
+      return "cuda";
+    case DeviceType::Meta:
+      return "meta";
+    case DeviceType::PrivateUse1:
+      return "privateuseone";
   }
   return "?";
 }
@@ -25,8 +29,8 @@ Device Device::parse(std::string_view spec) {
   }
   Device d;
   bool known = false;
-  for (DeviceType t : {DeviceType::CPU, DeviceType::CUDA, DeviceType::Meta,
-                       DeviceType::PrivateUse1}) {
+  for (DeviceType t :
+       {DeviceType::CPU, DeviceType::CUDA, DeviceType::Meta, DeviceType::PrivateUse1}) {
     if (device_type_name(t) == kind) {
       d.type = t;
       known = true;
@@ -34,7 +38,8 @@ Device Device::parse(std::string_view spec) {
   }
   OPSCOPE_CHECK(known,
                 "Expected one of cpu, cuda, meta, privateuseone device type at start of device "
-                "string: ", spec);
+                "string: ",
+                spec);
   if (spec.find(':') != std::string_view::npos) {
     int value = -1;
     auto [end, ec] = std::from_chars(index.data(), index.data() + index.size(), value);
@@ -54,8 +59,10 @@ std::string Device::str() const {
 
 std::string Scalar::str() const {
   switch (kind_) {
-    case Kind::Bool: return i_ ? "True" : "False";
-    case Kind::Int: return std::to_string(i_);
+    case Kind::Bool:
+      return i_ ? "True" : "False";
+    case Kind::Int:
+      return std::to_string(i_);
     case Kind::Double: {
       char buf[32];
       auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d_);

@@ -46,11 +46,11 @@ std::string str(const Args&... args) {
 
 // OPSCOPE_CHECK(cond, "expected ", a, " but got ", b): throws opscope::Error when cond is false.
 // The message arguments are only evaluated on failure.
-#define OPSCOPE_CHECK_AS(ExcType, cond, ...)                        \
-  do {                                                              \
-    if (__builtin_expect(!(cond), 0)) {                             \
+#define OPSCOPE_CHECK_AS(ExcType, cond, ...)                         \
+  do {                                                               \
+    if (__builtin_expect(!(cond), 0)) {                              \
       throw ::opscope::ExcType(::opscope::detail::str(__VA_ARGS__)); \
-    }                                                               \
+    }                                                                \
   } while (0)
 #define OPSCOPE_CHECK(cond, ...) OPSCOPE_CHECK_AS(Error, cond, __VA_ARGS__)
 #define OPSCOPE_CHECK_INDEX(cond, ...) OPSCOPE_CHECK_AS(IndexError, cond, __VA_ARGS__)

@@ -28,7 +28,7 @@ class GeneratorImpl final : public intrusive_target {
   Device device() const { return device_; }
   void set_seed(uint64_t seed);  // also rewinds the stream to its start
   uint64_t seed() const;
-  uint64_t offset() const;       // position in the stream, in 128-bit counter blocks
+  uint64_t offset() const;  // position in the stream, in 128-bit counter blocks
   void set_offset(uint64_t offset);
   // A non-deterministic seed (from std::random_device), installed and returned.
   uint64_t seed_randomly();
@@ -52,7 +52,9 @@ const Generator& default_generator(Device device = Device(DeviceType::CPU));
 std::array<uint32_t, 4> philox4x32(uint64_t seed, uint64_t counter, uint64_t subsequence = 0);
 
 // Uniform float in [0, 1) from 24 random bits / double from 53 bits, as torch does.
-inline float uint32_to_uniform_float(uint32_t x) { return static_cast<float>(x >> 8) * (1.0f / 16777216.0f); }
+inline float uint32_to_uniform_float(uint32_t x) {
+  return static_cast<float>(x >> 8) * (1.0f / 16777216.0f);
+}
 inline double uint64_to_uniform_double(uint64_t x) {
   return static_cast<double>(x >> 11) * (1.0 / 9007199254740992.0);
 }

@@ -49,7 +49,7 @@ struct Half {
     uint32_t u = detail::float_bits(f);
     uint32_t sign = (u >> 16) & 0x8000u;
     uint32_t abs = u & 0x7fffffffu;
-    if (abs > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);  // NaN
+    if (abs > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u);   // NaN
     if (abs >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // overflow -> inf
     if (abs < 0x38800000u) {
       // Subnormal half (or zero): scale so the half's subnormal step becomes 1.0 and round there.

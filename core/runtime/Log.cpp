@@ -43,7 +43,8 @@ std::string pointer_str(void* p) {
 }
 
 // "[alloc] cpu 4096 bytes at 0x55d0c3a0 (current 8192, peak 12288, allocations 3)"
-void log_allocation(void* ptr, size_t nbytes, Device device, bool is_alloc, const AllocatorStats& st) {
+void log_allocation(void* ptr, size_t nbytes, Device device, bool is_alloc,
+                    const AllocatorStats& st) {
   std::string line = std::string(is_alloc ? "[alloc] " : "[free]  ") + device.str() + " " +
                      std::to_string(nbytes) + " bytes at " + pointer_str(ptr) + " (current " +
                      std::to_string(st.current_bytes) + ", peak " + std::to_string(st.peak_bytes) +

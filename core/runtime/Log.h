@@ -1,8 +1,8 @@
 // OPSCOPE_LOG: the one debug switch, with channels.
 //
-//   OPSCOPE_LOG=dispatch        every dispatch step, indented, to stderr (core/dispatch/Observer.cpp)
-//   OPSCOPE_LOG=alloc           every allocation and free with the allocator's totals
-//   OPSCOPE_LOG=dispatch,alloc  both, interleaved in program order
+//   OPSCOPE_LOG=dispatch        every dispatch step, indented, to stderr
+//   (core/dispatch/Observer.cpp) OPSCOPE_LOG=alloc           every allocation and free with the
+//   allocator's totals OPSCOPE_LOG=dispatch,alloc  both, interleaved in program order
 // The variable is read once, when the core library loads; from Python the same printers are
 // switched with opscope._C._set_dispatch_log / _set_alloc_log.
 #pragma once

@@ -41,7 +41,7 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain, const F& f) {
     return;
   }
   std::exception_ptr error;
-#pragma omp parallel num_threads(static_cast<int>(chunks))
+#pragma omp parallel num_threads(static_cast <int>(chunks))
   {
     int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
     int64_t step = (n + nt - 1) / nt;

@@ -17,11 +17,11 @@ class Scalar {
   enum class Kind : uint8_t { Bool, Int, Double };
 
   Scalar() : Scalar(int64_t(0)) {}
-  Scalar(bool v) : kind_(Kind::Bool) { i_ = v; }             // NOLINT
-  Scalar(int v) : kind_(Kind::Int) { i_ = v; }               // NOLINT
-  Scalar(int64_t v) : kind_(Kind::Int) { i_ = v; }           // NOLINT
-  Scalar(double v) : kind_(Kind::Double) { d_ = v; }         // NOLINT
-  Scalar(float v) : kind_(Kind::Double) { d_ = v; }          // NOLINT
+  Scalar(bool v) : kind_(Kind::Bool) { i_ = v; }      // NOLINT
+  Scalar(int v) : kind_(Kind::Int) { i_ = v; }        // NOLINT
+  Scalar(int64_t v) : kind_(Kind::Int) { i_ = v; }    // NOLINT
+  Scalar(double v) : kind_(Kind::Double) { d_ = v; }  // NOLINT
+  Scalar(float v) : kind_(Kind::Double) { d_ = v; }   // NOLINT
 
   Kind kind() const { return kind_; }
   bool is_bool() const { return kind_ == Kind::Bool; }
@@ -33,14 +33,17 @@ class Scalar {
   bool to_bool() const { return kind_ == Kind::Double ? d_ != 0 : i_ != 0; }
   template <typename T>
   T to() const {
-    if constexpr (std::is_same_v<T, bool>) return to_bool();
-    else if constexpr (std::is_integral_v<T>) return static_cast<T>(to_long());
-    else return static_cast<T>(static_cast<acc_type_t<T>>(to_double()));
+    if constexpr (std::is_same_v<T, bool>)
+      return to_bool();
+    else if constexpr (std::is_integral_v<T>)
+      return static_cast<T>(to_long());
+    else
+      return static_cast<T>(static_cast<acc_type_t<T>>(to_double()));
   }
 
   // The dtype a Python number of this kind wraps to: Bool, Int64 or Float64.
   ScalarType type() const {
-    return kind_ == Kind::Bool ? ScalarType::Bool
+    return kind_ == Kind::Bool  ? ScalarType::Bool
            : kind_ == Kind::Int ? ScalarType::Int64
                                 : ScalarType::Float64;
   }

@@ -7,33 +7,55 @@ namespace opscope {
 
 std::string_view dtype_name(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: return "bool";
-    case ScalarType::UInt8: return "uint8";
-    case ScalarType::Int8: return "int8";
-    case ScalarType::Int16: return "int16";
-    case ScalarType::Int32: return "int32";
-    case ScalarType::Int64: return "int64";
-    case ScalarType::Float16: return "float16";
-    case ScalarType::BFloat16: return "bfloat16";
-    case ScalarType::Float32: return "float32";
-    case ScalarType::Float64: return "float64";
-    default: return "undefined";
+    case ScalarType::Bool:
+      return "bool";
+    case ScalarType::UInt8:
+      return "uint8";
+    case ScalarType::Int8:
+      return "int8";
+    case ScalarType::Int16:
+      return "int16";
+    case ScalarType::Int32:
+      return "int32";
+    case ScalarType::Int64:
+      return "int64";
+    case ScalarType::Float16:
+      return "float16";
+    case ScalarType::BFloat16:
+      return "bfloat16";
+    case ScalarType::Float32:
+      return "float32";
+    case ScalarType::Float64:
+      return "float64";
+    default:
+      return "undefined";
   }
 }
 
 std::string_view cpp_name(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: return "Bool";
-    case ScalarType::UInt8: return "Byte";
-    case ScalarType::Int8: return "Char";
-    case ScalarType::Int16: return "Short";
-    case ScalarType::Int32: return "Int";
-    case ScalarType::Int64: return "Long";
-    case ScalarType::Float16: return "Half";
-    case ScalarType::BFloat16: return "BFloat16";
-    case ScalarType::Float32: return "Float";
-    case ScalarType::Float64: return "Double";
-    default: return "Undefined";
+    case ScalarType::Bool:
+      return "Bool";
+    case ScalarType::UInt8:
+      return "Byte";
+    case ScalarType::Int8:
+      return "Char";
+    case ScalarType::Int16:
+      return "Short";
+    case ScalarType::Int32:
+      return "Int";
+    case ScalarType::Int64:
+      return "Long";
+    case ScalarType::Float16:
+      return "Half";
+    case ScalarType::BFloat16:
+      return "BFloat16";
+    case ScalarType::Float32:
+      return "Float";
+    case ScalarType::Float64:
+      return "Double";
+    default:
+      return "Undefined";
   }
 }
 
@@ -45,14 +67,14 @@ ScalarType parse_dtype(std::string_view name) {
     ScalarType type;
   };
   static constexpr Alias aliases[] = {
-      {"bool", ScalarType::Bool},         {"uint8", ScalarType::UInt8},
-      {"int8", ScalarType::Int8},         {"int16", ScalarType::Int16},
-      {"short", ScalarType::Int16},       {"int32", ScalarType::Int32},
-      {"int", ScalarType::Int32},         {"int64", ScalarType::Int64},
-      {"long", ScalarType::Int64},        {"float16", ScalarType::Float16},
-      {"half", ScalarType::Float16},      {"bfloat16", ScalarType::BFloat16},
-      {"float32", ScalarType::Float32},   {"float", ScalarType::Float32},
-      {"float64", ScalarType::Float64},   {"double", ScalarType::Float64},
+      {"bool", ScalarType::Bool},       {"uint8", ScalarType::UInt8},
+      {"int8", ScalarType::Int8},       {"int16", ScalarType::Int16},
+      {"short", ScalarType::Int16},     {"int32", ScalarType::Int32},
+      {"int", ScalarType::Int32},       {"int64", ScalarType::Int64},
+      {"long", ScalarType::Int64},      {"float16", ScalarType::Float16},
+      {"half", ScalarType::Float16},    {"bfloat16", ScalarType::BFloat16},
+      {"float32", ScalarType::Float32}, {"float", ScalarType::Float32},
+      {"float64", ScalarType::Float64}, {"double", ScalarType::Float64},
   };
   for (const auto& a : aliases)
     if (a.name == name) return a.type;
@@ -60,7 +82,9 @@ ScalarType parse_dtype(std::string_view name) {
 }
 
 static std::atomic<ScalarType> g_default_dtype{ScalarType::Float32};
-ScalarType default_dtype() { return g_default_dtype.load(std::memory_order_relaxed); }
+ScalarType default_dtype() {
+  return g_default_dtype.load(std::memory_order_relaxed);
+}
 void set_default_dtype(ScalarType t) {
   OPSCOPE_CHECK_TYPE(t == ScalarType::Float32 || t == ScalarType::Float64,
                      "only floating-point types are supported as the default type");
@@ -123,7 +147,9 @@ void ResultTypeState::add_scalar(ScalarType t) {
   wrapped_ = promote_types(wrapped_, t);
 }
 
-ScalarType ResultTypeState::result() const { return combine(dim_, combine(zero_dim_, wrapped_)); }
+ScalarType ResultTypeState::result() const {
+  return combine(dim_, combine(zero_dim_, wrapped_));
+}
 
 bool can_cast(ScalarType from, ScalarType to) {
   if (is_floating(from) && is_integral(to, /*include_bool=*/true)) return false;

@@ -39,15 +39,20 @@ constexpr size_t element_size(ScalarType t) {
   switch (t) {
     case ScalarType::Bool:
     case ScalarType::UInt8:
-    case ScalarType::Int8: return 1;
+    case ScalarType::Int8:
+      return 1;
     case ScalarType::Int16:
     case ScalarType::Float16:
-    case ScalarType::BFloat16: return 2;
+    case ScalarType::BFloat16:
+      return 2;
     case ScalarType::Int32:
-    case ScalarType::Float32: return 4;
+    case ScalarType::Float32:
+      return 4;
     case ScalarType::Int64:
-    case ScalarType::Float64: return 8;
-    default: return 0;
+    case ScalarType::Float64:
+      return 8;
+    default:
+      return 0;
   }
 }
 
@@ -105,9 +110,9 @@ bool can_cast(ScalarType from, ScalarType to);
 
 template <typename T>
 struct CppTypeToScalarType;
-#define OPSCOPE_SCALAR_TYPE_OF(cpp, st) \
-  template <>                           \
-  struct CppTypeToScalarType<cpp> {     \
+#define OPSCOPE_SCALAR_TYPE_OF(cpp, st)                 \
+  template <>                                           \
+  struct CppTypeToScalarType<cpp> {                     \
     static constexpr ScalarType value = ScalarType::st; \
   };
 OPSCOPE_SCALAR_TYPE_OF(bool, Bool)
@@ -127,24 +132,35 @@ OPSCOPE_SCALAR_TYPE_OF(double, Float64)
 template <typename F>
 decltype(auto) dispatch_dtype(ScalarType t, std::string_view what, F&& fn) {
   switch (t) {
-    case ScalarType::Bool: return fn.template operator()<bool>();
-    case ScalarType::UInt8: return fn.template operator()<uint8_t>();
-    case ScalarType::Int8: return fn.template operator()<int8_t>();
-    case ScalarType::Int16: return fn.template operator()<int16_t>();
-    case ScalarType::Int32: return fn.template operator()<int32_t>();
-    case ScalarType::Int64: return fn.template operator()<int64_t>();
-    case ScalarType::Float16: return fn.template operator()<Half>();
-    case ScalarType::BFloat16: return fn.template operator()<BFloat16>();
-    case ScalarType::Float32: return fn.template operator()<float>();
-    case ScalarType::Float64: return fn.template operator()<double>();
-    default: break;
+    case ScalarType::Bool:
+      return fn.template operator()<bool>();
+    case ScalarType::UInt8:
+      return fn.template operator()<uint8_t>();
+    case ScalarType::Int8:
+      return fn.template operator()<int8_t>();
+    case ScalarType::Int16:
+      return fn.template operator()<int16_t>();
+    case ScalarType::Int32:
+      return fn.template operator()<int32_t>();
+    case ScalarType::Int64:
+      return fn.template operator()<int64_t>();
+    case ScalarType::Float16:
+      return fn.template operator()<Half>();
+    case ScalarType::BFloat16:
+      return fn.template operator()<BFloat16>();
+    case ScalarType::Float32:
+      return fn.template operator()<float>();
+    case ScalarType::Float64:
+      return fn.template operator()<double>();
+    default:
+      break;
   }
   throw Error(detail::str("\"", what, "\" not implemented for '", cpp_name(t), "'"));
 }
 
 // The type arithmetic on T is carried out in: float for Half/BFloat16, T otherwise.
 template <typename T>
-using acc_type_t = std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>,
-                                      float, T>;
+using acc_type_t =
+    std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>, float, T>;
 
 }  // namespace opscope

@@ -33,7 +33,9 @@ class SmallVector {
   SmallVector(std::initializer_list<T> il) { assign(il.begin(), il.end()); }
   SmallVector(std::span<const T> s) { assign(s.begin(), s.end()); }
   template <typename It>
-  SmallVector(It first, It last) { assign(first, last); }
+  SmallVector(It first, It last) {
+    assign(first, last);
+  }
   SmallVector(const SmallVector& o) { assign(o.begin(), o.end()); }
   SmallVector(SmallVector&& o) noexcept { steal(o); }
   SmallVector& operator=(const SmallVector& o) {

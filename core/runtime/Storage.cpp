@@ -9,7 +9,10 @@ StorageImpl::StorageImpl(size_t nbytes, Allocator* allocator)
       allocator_(allocator) {}
 
 StorageImpl::StorageImpl(void* data, size_t nbytes, Device device, std::function<void()> release)
-    : data_(data), nbytes_(nbytes), device_(device), allocator_(nullptr),
+    : data_(data),
+      nbytes_(nbytes),
+      device_(device),
+      allocator_(nullptr),
       release_(std::move(release)) {}
 
 StorageImpl::~StorageImpl() {

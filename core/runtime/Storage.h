@@ -36,8 +36,8 @@ class StorageImpl final : public intrusive_target {
   void* data_;
   size_t nbytes_;
   Device device_;
-  Allocator* allocator_;            // null for external memory
-  std::function<void()> release_;   // set for external memory
+  Allocator* allocator_;           // null for external memory
+  std::function<void()> release_;  // set for external memory
 };
 
 using Storage = intrusive_ptr<StorageImpl>;

@@ -13,22 +13,37 @@ int64_t wrap_dim(int64_t d, int64_t ndim, bool wrap_scalar) {
   return d < 0 ? d + ndim : d;
 }
 
-int64_t Tensor::size(int64_t d) const { return impl_->size(wrap_dim(d, dim(), false)); }
-int64_t Tensor::stride(int64_t d) const { return impl_->stride(wrap_dim(d, dim(), false)); }
+int64_t Tensor::size(int64_t d) const {
+  return impl_->size(wrap_dim(d, dim(), false));
+}
+int64_t Tensor::stride(int64_t d) const {
+  return impl_->stride(wrap_dim(d, dim(), false));
+}
 
 std::string_view short_dtype(ScalarType t) {
   switch (t) {
-    case ScalarType::Bool: return "b8";
-    case ScalarType::UInt8: return "u8";
-    case ScalarType::Int8: return "i8";
-    case ScalarType::Int16: return "i16";
-    case ScalarType::Int32: return "i32";
-    case ScalarType::Int64: return "i64";
-    case ScalarType::Float16: return "f16";
-    case ScalarType::BFloat16: return "bf16";
-    case ScalarType::Float32: return "f32";
-    case ScalarType::Float64: return "f64";
-    default: return "?";
+    case ScalarType::Bool:
+      return "b8";
+    case ScalarType::UInt8:
+      return "u8";
+    case ScalarType::Int8:
+      return "i8";
+    case ScalarType::Int16:
+      return "i16";
+    case ScalarType::Int32:
+      return "i32";
+    case ScalarType::Int64:
+      return "i64";
+    case ScalarType::Float16:
+      return "f16";
+    case ScalarType::BFloat16:
+      return "bf16";
+    case ScalarType::Float32:
+      return "f32";
+    case ScalarType::Float64:
+      return "f64";
+    default:
+      return "?";
   }
 }
 
@@ -56,11 +71,13 @@ Tensor make_empty_strided(IntArrayRef sizes, IntArrayRef strides, ScalarType dty
   overflow |= __builtin_mul_overflow(extent, static_cast<int64_t>(element_size(dtype)), &nbytes);
   OPSCOPE_CHECK(!overflow, "Storage size calculation overflowed with sizes=", shape_str(sizes),
                 " and strides=", shape_str(strides));
-  auto storage = make_intrusive<StorageImpl>(static_cast<size_t>(nbytes), get_allocator(device.type));
+  auto storage =
+      make_intrusive<StorageImpl>(static_cast<size_t>(nbytes), get_allocator(device.type));
   return Tensor(make_intrusive<TensorImpl>(std::move(storage), dtype, sizes, strides, 0));
 }
 
-Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
+Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides,
+                 int64_t storage_offset) {
   return Tensor(make_intrusive<TensorImpl>(*base.impl(), sizes, strides, storage_offset));
 }
 

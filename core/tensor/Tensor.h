@@ -40,7 +40,9 @@ class Tensor {
   int64_t size(int64_t d) const;
   int64_t stride(int64_t d) const;
   template <typename T>
-  T* data_ptr() const { return static_cast<T*>(impl_->data()); }
+  T* data_ptr() const {
+    return static_cast<T*>(impl_->data());
+  }
   void* data() const { return impl_->data(); }
 
   // "f32[2, 3]", the short form used in traces.
@@ -55,7 +57,8 @@ Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device = Device(De
 // A new tensor with fresh storage and the given strides (as empty_strided).
 Tensor make_empty_strided(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype, Device device);
 // A view of `base` with new geometry; shares storage and version counter.
-Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset);
+Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides,
+                 int64_t storage_offset);
 
 // Wraps dim d (which may be negative) into [0, ndim); IndexError naming the range otherwise.
 // PyTorch treats a 0-d tensor as having one dim for this purpose (wrap_scalar).

@@ -62,7 +62,8 @@ class TensorImpl final : public intrusive_target {
   bool is_contiguous() const { return is_contiguous_; }
   // Pointer to the first element (storage data + offset * itemsize).
   void* data() const {
-    return static_cast<char*>(storage_->data()) + storage_offset_ * static_cast<int64_t>(itemsize());
+    return static_cast<char*>(storage_->data()) +
+           storage_offset_ * static_cast<int64_t>(itemsize());
   }
 
   // Changes the geometry in place (as_strided_, squeeze_, resize of an out= tensor).
@@ -80,7 +81,9 @@ class TensorImpl final : public intrusive_target {
   void set_wrapped_number(bool v) { is_wrapped_number_ = v; }
 
   AutogradMetaInterface* autograd_meta() const { return autograd_meta_.get(); }
-  void set_autograd_meta(std::unique_ptr<AutogradMetaInterface> m) { autograd_meta_ = std::move(m); }
+  void set_autograd_meta(std::unique_ptr<AutogradMetaInterface> m) {
+    autograd_meta_ = std::move(m);
+  }
   bool requires_grad() const { return autograd_meta_ && autograd_meta_->requires_grad(); }
 
   // Extra keys beyond backend + autograd (e.g. Python for __torch_dispatch__ subclasses).

@@ -36,8 +36,8 @@
 #include <optional>
 #include <type_traits>
 
-#include "core/runtime/Scalar.h"
 #include "core/runtime/Parallel.h"
+#include "core/runtime/Scalar.h"
 #include "core/tensor/Tensor.h"
 
 namespace opscope {

@@ -13,14 +13,28 @@ Tensor tagged(int64_t tag) {
   *t.data_ptr<int64_t>() = tag;
   return t;
 }
-int64_t tag_of(const Tensor& t) { return *t.data_ptr<int64_t>(); }
-Tensor cpu_kernel(const Tensor&) { return tagged(1); }
-Tensor explicit_kernel(const Tensor&) { return tagged(2); }
-Tensor implicit_kernel(const Tensor&) { return tagged(3); }
-Tensor meta_kernel(const Tensor&) { return tagged(4); }
-Tensor cpu_kernel_2(const Tensor&) { return tagged(5); }
+int64_t tag_of(const Tensor& t) {
+  return *t.data_ptr<int64_t>();
+}
+Tensor cpu_kernel(const Tensor&) {
+  return tagged(1);
+}
+Tensor explicit_kernel(const Tensor&) {
+  return tagged(2);
+}
+Tensor implicit_kernel(const Tensor&) {
+  return tagged(3);
+}
+Tensor meta_kernel(const Tensor&) {
+  return tagged(4);
+}
+Tensor cpu_kernel_2(const Tensor&) {
+  return tagged(5);
+}
 
-Tensor cpu_tensor() { return make_empty({2}, ScalarType::Float32); }
+Tensor cpu_tensor() {
+  return make_empty({2}, ScalarType::Float32);
+}
 
 struct Recorder final : DispatchObserver {
   std::vector<std::string> log;
@@ -60,7 +74,8 @@ TEST_CASE("DispatchKeySet is an immutable value ordered by PyTorch's priority") 
 
 TEST_CASE("a CPU tensor carries CPU, ADInplaceOrView and AutogradCPU") {
   Tensor t = cpu_tensor();
-  CHECK(t.key_set() == DispatchKeySet({DispatchKey::CPU, DispatchKey::ADInplaceOrView, DispatchKey::AutogradCPU}));
+  CHECK(t.key_set() ==
+        DispatchKeySet({DispatchKey::CPU, DispatchKey::ADInplaceOrView, DispatchKey::AutogradCPU}));
 }
 
 TEST_CASE("dispatch table precedence and provenance, with RAII undo") {
@@ -71,9 +86,10 @@ TEST_CASE("dispatch table precedence and provenance, with RAII undo") {
 
   // Nothing registered: missing on CPU; calling names the backends.
   CHECK(op.entry().lookup(DispatchKey::CPU).provenance == Provenance::Missing);
-  CHECK_THROWS_WITH_AS(typed.call(cpu_tensor()),
-                       doctest::Contains("Could not run 'test_prec::f' with arguments from the 'CPU' backend"),
-                       NotImplementedError);
+  CHECK_THROWS_WITH_AS(
+      typed.call(cpu_tensor()),
+      doctest::Contains("Could not run 'test_prec::f' with arguments from the 'CPU' backend"),
+      NotImplementedError);
 
   {
     Library implicit(Library::IMPL, "test_prec");
@@ -111,7 +127,8 @@ TEST_CASE("dispatch table precedence and provenance, with RAII undo") {
         CHECK(table.find("[kernel]") != std::string::npos);
         CHECK(table.find("CUDA: registered at") != std::string::npos);
         CHECK(table.find("[default backend kernel]") != std::string::npos);
-        CHECK(table.find("BackendSelect: fallthrough registered at core/ops/fallbacks.cpp") != std::string::npos);
+        CHECK(table.find("BackendSelect: fallthrough registered at core/ops/fallbacks.cpp") !=
+              std::string::npos);
       }
       CHECK(tag_of(typed.call(cpu_tensor())) == 2);
     }
@@ -126,8 +143,11 @@ TEST_CASE("TLS guards change the keys a call dispatches on, and restore them") {
   lib.impl("g", DispatchKey::CPU, fn<&cpu_kernel>);
   lib.impl("g", DispatchKey::Autograd, fn<&cpu_kernel_2>);  // stands for all autograd keys
   auto typed = typed_op<Tensor(const Tensor&)>("test_tls::g");
-  CHECK(Dispatcher::singleton().find_or_throw("test_tls::g", "").entry().lookup(DispatchKey::AutogradCPU).provenance ==
-        Provenance::AutogradAlias);
+  CHECK(Dispatcher::singleton()
+            .find_or_throw("test_tls::g", "")
+            .entry()
+            .lookup(DispatchKey::AutogradCPU)
+            .provenance == Provenance::AutogradAlias);
   CHECK(tag_of(typed.call(cpu_tensor())) == 5);
   DispatchKeySet before = local_dispatch_key_set().excluded;
   {
@@ -159,12 +179,11 @@ TEST_CASE("boxed calls, redispatch and the observer hook") {
   lib.def("h(Tensor self) -> Tensor");
   lib.impl("h", DispatchKey::CPU, fn<&cpu_kernel>);
   // A boxed Autograd kernel that redispatches below autograd.
-  lib.impl("h", DispatchKey::Autograd,
-           KernelFunction::boxed(
-               [](const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
-                 op.redispatch_boxed(ks & kAfterAutograd, stack);
-               },
-               "test::boxed_autograd"));
+  lib.impl(
+      "h", DispatchKey::Autograd,
+      KernelFunction::boxed([](const OperatorHandle& op, DispatchKeySet ks,
+                               Stack* stack) { op.redispatch_boxed(ks & kAfterAutograd, stack); },
+                            "test::boxed_autograd"));
   OperatorHandle op = Dispatcher::singleton().find_or_throw("test_box::h", "");
 
   auto recorder = std::make_shared<Recorder>();
@@ -189,14 +208,18 @@ TEST_CASE("boxed calls, redispatch and the observer hook") {
 TEST_CASE("registration errors") {
   Library lib(Library::FRAGMENT, "test_err");
   lib.def("k(Tensor self) -> Tensor");
-  CHECK_THROWS_WITH_AS(lib.def("k(Tensor self) -> Tensor"), doctest::Contains("multiple times"), Error);
+  CHECK_THROWS_WITH_AS(lib.def("k(Tensor self) -> Tensor"), doctest::Contains("multiple times"),
+                       Error);
   Library impl(Library::IMPL, "test_err");
-  CHECK_THROWS_WITH_AS(impl.def("k2(Tensor self) -> Tensor"), doctest::Contains("cannot def"), Error);
+  CHECK_THROWS_WITH_AS(impl.def("k2(Tensor self) -> Tensor"), doctest::Contains("cannot def"),
+                       Error);
   lib.impl("k", DispatchKey::CPU, fn<&cpu_kernel>);
   // A kernel with another C++ signature is refused at registration.
   auto wrong = [](const Tensor& a, int64_t) { return a; };
   (void)wrong;
-  CHECK_THROWS_WITH_AS(Dispatcher::singleton().find_or_throw("test_err::k", "").typed<Tensor(const Tensor&, int64_t)>(),
+  CHECK_THROWS_WITH_AS(Dispatcher::singleton()
+                           .find_or_throw("test_err::k", "")
+                           .typed<Tensor(const Tensor&, int64_t)>(),
                        doctest::Contains("wrong C++ signature"), Error);
   CHECK_THROWS_WITH_AS(Dispatcher::singleton().find_or_throw("test_err::nope", ""),
                        doctest::Contains("Could not find schema for test_err::nope"), Error);

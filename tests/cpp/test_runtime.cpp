@@ -29,11 +29,12 @@ TEST_CASE("result type: dim tensors, 0-d tensors and wrapped numbers rank differ
     for (auto [t, dim, wrapped] : operands) st.add_tensor(t, dim, wrapped);
     return st.result();
   };
-  CHECK(result({{S::Int32, 1, false}, {S::Float64, 0, true}}) == S::Float32);   // int + 2.5
-  CHECK(result({{S::Int32, 1, false}, {S::Int64, 0, true}}) == S::Int32);       // int32 + 2
+  CHECK(result({{S::Int32, 1, false}, {S::Float64, 0, true}}) == S::Float32);  // int + 2.5
+  CHECK(result({{S::Int32, 1, false}, {S::Int64, 0, true}}) == S::Int32);      // int32 + 2
   CHECK(result({{S::Float16, 1, false}, {S::Float64, 0, false}}) == S::Float16);
   CHECK(result({{S::Int32, 1, false}, {S::Int64, 0, false}}) == S::Int32);
-  CHECK(result({{S::Int32, 1, false}, {S::Float64, 0, false}}) == S::Float64);  // 0-d float wins the category
+  CHECK(result({{S::Int32, 1, false}, {S::Float64, 0, false}}) ==
+        S::Float64);  // 0-d float wins the category
   CHECK(result({{S::Bool, 1, false}, {S::Int64, 0, true}}) == S::Int64);
   CHECK(result({{S::UInt8, 1, false}, {S::Int8, 1, false}}) == S::Int16);
   CHECK(result({{S::Int64, 0, false}, {S::Float64, 0, true}}) == S::Float32);
@@ -50,7 +51,8 @@ TEST_CASE("Device parses and prints like torch.device") {
   CHECK(Device::parse("cuda:1").str() == "cuda:1");
   CHECK(Device::parse("meta").type == DeviceType::Meta);
   CHECK_THROWS_WITH_AS(Device::parse("tpu"), doctest::Contains("Expected one of cpu, cuda"), Error);
-  CHECK_THROWS_WITH_AS(Device::parse("cuda:x"), doctest::Contains("Invalid device string: 'cuda:x'"), Error);
+  CHECK_THROWS_WITH_AS(Device::parse("cuda:x"),
+                       doctest::Contains("Invalid device string: 'cuda:x'"), Error);
   CHECK_THROWS_AS(Device::parse("cuda:-1"), Error);
 }
 
@@ -62,7 +64,7 @@ TEST_CASE("Half and BFloat16 round to nearest even") {
   CHECK(float(Half(1.0f + 1.0f / 2048)) == 1.0f);                          // tie -> even
   CHECK(float(Half(1.0f + 3.0f / 2048)) == 1.0f + 2.0f / 1024);
   CHECK(std::isnan(float(Half(NAN))));
-  CHECK(float(BFloat16(1.0f + 1.0f / 256)) == 1.0f);                       // tie -> even
+  CHECK(float(BFloat16(1.0f + 1.0f / 256)) == 1.0f);  // tie -> even
   CHECK(float(BFloat16(3.140625f)) == 3.140625f);
   CHECK(std::isnan(float(BFloat16(NAN))));
   // Every half bit pattern survives a round trip through float.
@@ -102,9 +104,13 @@ TEST_CASE("contiguity and strides") {
   Tensor tt = make_view(t, {3, 2}, {1, 3}, 0);
   CHECK_FALSE(tt.is_contiguous());
   CHECK(make_view(t, {1, 3}, {99, 1}, 0).is_contiguous());  // size-1 dims may have any stride
-  CHECK_THROWS_WITH_AS(make_empty({-1}, S::Float32), doctest::Contains("negative dimension -1"), Error);
+  CHECK_THROWS_WITH_AS(make_empty({-1}, S::Float32), doctest::Contains("negative dimension -1"),
+                       Error);
   CHECK(wrap_dim(-1, 3) == 2);
-  CHECK_THROWS_WITH_AS(wrap_dim(3, 3), doctest::Contains("Dimension out of range (expected to be in range of [-3, 2], but got 3)"), IndexError);
+  CHECK_THROWS_WITH_AS(
+      wrap_dim(3, 3),
+      doctest::Contains("Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+      IndexError);
 }
 
 // See Note [CPU small-block cache].

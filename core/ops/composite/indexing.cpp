@@ -46,21 +46,26 @@ Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& sour
 Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
   return ops::put_(ops::clone(self), index, source, accumulate);
 }
-Tensor index_fill_scalar(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+Tensor index_fill_scalar(const Tensor& self, int64_t dim, const Tensor& index,
+                         const Scalar& value) {
   return ops::index_fill_(ops::clone(self), dim, index, value);
 }
-Tensor index_fill_tensor(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
-  static const auto op =
-      typed_op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)>("aten::index_fill_.int_Tensor");
+Tensor index_fill_tensor(const Tensor& self, int64_t dim, const Tensor& index,
+                         const Tensor& value) {
+  static const auto op = typed_op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)>(
+      "aten::index_fill_.int_Tensor");
   return op.call(ops::clone(self), dim, index, value);
 }
 
 // CompositeImplicitAutograd
 std::vector<Tensor> nonzero_numpy(const Tensor& self) {
-  // A 0-d tensor reads as 1-D here (torch: `if (self.dim() == 0) return self.unsqueeze(0).nonzero().unbind(1)`).
+  // A 0-d tensor reads as 1-D here (torch: `if (self.dim() == 0) return
+  // self.unsqueeze(0).nonzero().unbind(1)`).
   if (self.dim() == 0) return ops::unbind(ops::nonzero(ops::unsqueeze(self, 0)), 1);
   return ops::unbind(ops::nonzero(self), 1);
 }
-Tensor argwhere(const Tensor& self) { return ops::nonzero(self); }
+Tensor argwhere(const Tensor& self) {
+  return ops::nonzero(self);
+}
 
 }  // namespace opscope::composite

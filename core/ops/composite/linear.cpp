@@ -21,7 +21,6 @@ int64_t product(IntArrayRef sizes) {
   return n;
 }
 
-
 // torch 1.13's should_fold: fold the batch of an N-D (N >= 3) operand into the rows of one mm /
 // mv when the other operand is 1-D or 2-D — except a 3-D · 2-D product whose 3-D operand is a
 // batch of transposed matrices (stride[0] == size[1] * size[2], stride[-1] != 1): folding it

@@ -121,7 +121,9 @@ Tensor where_scalar(const Tensor& condition, const Scalar& self, const Scalar& o
   return ops::where(condition, wrapped_scalar_tensor(self), wrapped_scalar_tensor(other));
 }
 // where(Tensor condition) -> Tensor[]: the indices of the true elements, one tensor per dim.
-std::vector<Tensor> where_condition(const Tensor& condition) { return ops::nonzero_numpy(condition); }
+std::vector<Tensor> where_condition(const Tensor& condition) {
+  return ops::nonzero_numpy(condition);
+}
 
 // --- logical: bool results, or in place into self
 // -------------------------------------------------

@@ -1,18 +1,20 @@
 // Composite kernels of the reduction family (declared in core/ops/reduce.cpp): the overloads torch
 // 1.13 defines by another overload, so a trace reads `sum -> sum.dim_IntList`,
 // `var.dim -> var.correction`, `softmax.int -> _softmax`.
+#include "core/ops/reduce.h"
 #include "core/ops/copy.h"
+#include "core/ops/cpu/reduce_plan.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/pointwise.h"
-#include "core/ops/cpu/reduce_plan.h"
-#include "core/ops/reduce.h"
 #include "core/ops/reduce_kernels.h"
 #include "core/ops/views.h"
 
 namespace opscope::composite {
 
 namespace {
-std::optional<int64_t> correction_of(bool unbiased) { return unbiased ? 1 : 0; }
+std::optional<int64_t> correction_of(bool unbiased) {
+  return unbiased ? 1 : 0;
+}
 }  // namespace
 
 Tensor sum(const Tensor& self, OptDtype dtype) {
@@ -28,7 +30,9 @@ Tensor prod_all_out(const Tensor& self, OptDtype dtype, const Tensor& out) {
   return cpu::write_out(out, ops::prod(self, dtype ? dtype : OptDtype(out.dtype())));
 }
 
-Tensor norm(const Tensor& self, const Scalar& p) { return ops::norm(self, p, {}, false); }
+Tensor norm(const Tensor& self, const Scalar& p) {
+  return ops::norm(self, p, {}, false);
+}
 Tensor norm_scalar_out(const Tensor& self, const Scalar& p, const Tensor& out) {
   return ops::norm_out(out, self, p, {}, false);
 }
@@ -61,11 +65,15 @@ Tensor logsumexp_out(const Tensor& self, IntArrayRef dim, bool keepdim, const Te
 }
 
 // max.other(Tensor self, Tensor other) -> Tensor: the elementwise maximum, as torch.max(a, b).
-Tensor max_other(const Tensor& self, const Tensor& other) { return ops::maximum(self, other); }
+Tensor max_other(const Tensor& self, const Tensor& other) {
+  return ops::maximum(self, other);
+}
 Tensor max_other_out(const Tensor& self, const Tensor& other, const Tensor& out) {
   return ops::maximum_out(out, self, other);
 }
-Tensor min_other(const Tensor& self, const Tensor& other) { return ops::minimum(self, other); }
+Tensor min_other(const Tensor& self, const Tensor& other) {
+  return ops::minimum(self, other);
+}
 Tensor min_other_out(const Tensor& self, const Tensor& other, const Tensor& out) {
   return ops::minimum_out(out, self, other);
 }
@@ -83,7 +91,9 @@ Tensor frobenius_norm_dim(const Tensor& self, IntArrayRef dim, bool keepdim) {
   int64_t dims[2] = {d0, d1};
   return ops::sqrt(ops::sum(ops::mul(self, self), IntArrayRef(dims, 2), keepdim, std::nullopt));
 }
-Tensor frobenius_norm(const Tensor& self) { return ops::norm(self, Scalar(2), {}, false); }
+Tensor frobenius_norm(const Tensor& self) {
+  return ops::norm(self, Scalar(2), {}, false);
+}
 Tensor frobenius_norm_out(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
   return cpu::write_out(out, frobenius_norm_dim(self, dim, keepdim));
 }

@@ -165,16 +165,15 @@ Tensor dstack_out(TensorList tensors, const Tensor& out) {
 // (.., n, ..) -> narrow views of split_size (the last one shorter)
 std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
   OPSCOPE_CHECK(self.dim() != 0, "split expects at least a 1-dimensional tensor");
-  OPSCOPE_CHECK(split_size >= 0, "split expects split_size be non-negative, but got split_size=",
-                split_size);
+  OPSCOPE_CHECK(split_size >= 0,
+                "split expects split_size be non-negative, but got split_size=", split_size);
   int64_t dim_size = self.size(dim);
   OPSCOPE_CHECK(split_size > 0 || dim_size == 0,
                 "split_size can only be 0 if dimension size is 0, but got dimension size of ",
                 dim_size);
   // split_size 0 of an empty dim: one split. split_size > dim_size: one (short) split too.
   int64_t num_splits = 1;
-  if (split_size != 0)
-    num_splits = std::max<int64_t>((dim_size + split_size - 1) / split_size, 1);
+  if (split_size != 0) num_splits = std::max<int64_t>((dim_size + split_size - 1) / split_size, 1);
   int64_t last_split_size = split_size - (split_size * num_splits - dim_size);
   std::vector<Tensor> splits;
   splits.reserve(static_cast<size_t>(num_splits));
@@ -211,8 +210,8 @@ std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes
     start += length;
   }
   OPSCOPE_CHECK(start == dim_size, "split_with_sizes expects split_sizes to sum exactly to ",
-                dim_size, " (input tensor's size at dimension ", dim, "), but got split_sizes=",
-                sizes_str(split_sizes));
+                dim_size, " (input tensor's size at dimension ", dim,
+                "), but got split_sizes=", sizes_str(split_sizes));
   return splits;
 }
 
@@ -238,8 +237,9 @@ std::vector<Tensor> tensor_split_sections(const Tensor& self, int64_t sections, 
   OPSCOPE_CHECK(sections > 0, "number of sections must be larger than 0, got ", sections);
   // One tensor per section, even an empty one: more than any memory holds is a clear error.
   constexpr int64_t kMaxSections = std::numeric_limits<int32_t>::max();
-  OPSCOPE_CHECK(sections <= kMaxSections, "tensor_split: ", sections, " sections would make as many ",
-                "tensors; at most ", kMaxSections, " are supported");
+  OPSCOPE_CHECK(sections <= kMaxSections, "tensor_split: ", sections,
+                " sections would make as many ", "tensors; at most ", kMaxSections,
+                " are supported");
   int64_t dim_size = self.size(d);
   int64_t min_size = dim_size / sections, extra = dim_size % sections;
   std::vector<Tensor> splits;
@@ -268,8 +268,8 @@ std::vector<Tensor> tensor_split_indices(const Tensor& self, IntArrayRef indices
 }
 
 // An int64 0-d tensor means sections, a 1-D one indices (read on the host, as torch does).
-std::vector<Tensor> tensor_split_tensor(const Tensor& self, const Tensor& tensor_indices_or_sections,
-                                        int64_t dim) {
+std::vector<Tensor> tensor_split_tensor(const Tensor& self,
+                                        const Tensor& tensor_indices_or_sections, int64_t dim) {
   const Tensor& t = tensor_indices_or_sections;
   OPSCOPE_CHECK(t.device().is_cpu(),
                 "tensor_split expected tensor_indices_or_sections to be on cpu, but it's on ",
@@ -366,11 +366,9 @@ Tensor repeat_interleave_self_tensor(const Tensor& self, const Tensor& repeats,
   return ops::index_select(input, d, ops::repeat_interleave(reps, output_size));
 }
 
-Tensor repeat_interleave_self_int(const Tensor& self, int64_t repeats,
-                                  std::optional<int64_t> dim,
+Tensor repeat_interleave_self_int(const Tensor& self, int64_t repeats, std::optional<int64_t> dim,
                                   std::optional<int64_t> output_size) {
-  Tensor reps = ops::fill_(ops::empty({1}, ScalarType::Int64, {}, self.device()),
-                           Scalar(repeats));
+  Tensor reps = ops::fill_(ops::empty({1}, ScalarType::Int64, {}, self.device()), Scalar(repeats));
   return repeat_interleave_self_tensor(self, reps, dim, output_size);
 }
 

@@ -178,7 +178,4 @@ inline constexpr auto kIntegralAndBool = []<typename T>() {
 
 }  // namespace opscope
 
-namespace opscope {
-
-
-}  // namespace opscope
+namespace opscope {}  // namespace opscope

@@ -98,9 +98,8 @@ Tensor zeros(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<in
   Tensor t = new_cpu_tensor(size, resolve_options(dtype, layout, pin_memory, default_dtype()));
   auto* p = static_cast<char*>(t.data());
   int64_t nbytes = t.numel() * static_cast<int64_t>(element_size(t.dtype()));
-  parallel_for(0, nbytes, 16 * kGrainSize, [&](int64_t b, int64_t e) {
-    std::memset(p + b, 0, static_cast<size_t>(e - b));
-  });
+  parallel_for(0, nbytes, 16 * kGrainSize,
+               [&](int64_t b, int64_t e) { std::memset(p + b, 0, static_cast<size_t>(e - b)); });
   return t;
 }
 
@@ -199,25 +198,25 @@ void arange_fill(T* out, int64_t n, const Scalar& start_s, const Scalar& step_s)
   using Acc = arange_acc_t<T>;
   Acc start = checked_convert<Acc>(start_s), step = checked_convert<Acc>(step_s);
   parallel_for(0, n, kGrainSize, [&](int64_t b, int64_t e) {
-  for (int64_t i = b; i < e; ++i) {
-    if constexpr (std::is_integral_v<T>) {
-      // int64 arithmetic that wraps (as torch's), then truncation to T.
-      out[i] = static_cast<T>(static_cast<uint64_t>(start) +
-                              static_cast<uint64_t>(step) * static_cast<uint64_t>(i));
-    } else {
-      int64_t v0 = vector_start<T>(i, n);
-      if (v0 < 0) {
-        out[i] = static_cast<T>(std::fma(step, static_cast<Acc>(i), start));
+    for (int64_t i = b; i < e; ++i) {
+      if constexpr (std::is_integral_v<T>) {
+        // int64 arithmetic that wraps (as torch's), then truncation to T.
+        out[i] = static_cast<T>(static_cast<uint64_t>(start) +
+                                static_cast<uint64_t>(step) * static_cast<uint64_t>(i));
       } else {
-        T base = static_cast<T>(std::fma(step, static_cast<Acc>(v0), start));
-        Acc k = static_cast<Acc>(i - v0);
-        if constexpr (std::is_same_v<Acc, double>)
-          out[i] = static_cast<T>(std::fma(k, step, static_cast<double>(base)));
-        else
-          out[i] = static_cast<T>(static_cast<float>(base) + k * step);
+        int64_t v0 = vector_start<T>(i, n);
+        if (v0 < 0) {
+          out[i] = static_cast<T>(std::fma(step, static_cast<Acc>(i), start));
+        } else {
+          T base = static_cast<T>(std::fma(step, static_cast<Acc>(v0), start));
+          Acc k = static_cast<Acc>(i - v0);
+          if constexpr (std::is_same_v<Acc, double>)
+            out[i] = static_cast<T>(std::fma(k, step, static_cast<double>(base)));
+          else
+            out[i] = static_cast<T>(static_cast<float>(base) + k * step);
+        }
       }
     }
-  }
   });
 }
 
@@ -231,7 +230,8 @@ Tensor arange_impl(const Scalar& start, const Scalar& end, const Scalar& step,
   OPSCOPE_CHECK(dt != ScalarType::Bool, "\"arange_cpu\" not implemented for 'Bool'");
   return dispatch_dtype(dt, "arange_cpu", [&]<typename T>() -> Tensor {
     using Acc = arange_acc_t<T>;
-    Acc xstart = checked_convert<Acc>(start), xend = checked_convert<Acc>(end), xstep = checked_convert<Acc>(step);
+    Acc xstart = checked_convert<Acc>(start), xend = checked_convert<Acc>(end),
+        xstep = checked_convert<Acc>(step);
     // The length in double for every type but int64 (torch's choice, for CPU/GPU agreement).
     double size_d;
     if constexpr (std::is_same_v<T, int64_t>)
@@ -316,25 +316,25 @@ void linspace_fill(T* out, int64_t steps, T start, T end) {
     }
   };
   parallel_for(0, steps, kGrainSize, [&](int64_t b, int64_t e) {
-  for (int64_t i = b; i < e; ++i) {
-    int64_t v0 = vector_start<T>(i, steps);
-    if (v0 < 0 || v0 == i) {
-      out[i] = scalar_at(v0 < 0 ? i : v0);
-      continue;
+    for (int64_t i = b; i < e; ++i) {
+      int64_t v0 = vector_start<T>(i, steps);
+      if (v0 < 0 || v0 == i) {
+        out[i] = scalar_at(v0 < 0 ? i : v0);
+        continue;
+      }
+      T base = scalar_at(v0);
+      int64_t k = i - v0;
+      if constexpr (std::is_integral_v<T>) {
+        out[i] = static_cast<T>(static_cast<double>(base) + static_cast<double>(k) * step);
+      } else if constexpr (sizeof(T) == 2) {
+        float ks = static_cast<float>(
+            T(static_cast<float>(T(static_cast<float>(k))) * static_cast<float>(step)));
+        out[i] = T(static_cast<float>(base) + ks);
+      } else {
+        T ks = static_cast<T>(k) * step;  // rounded on its own: not fused (see the Note)
+        out[i] = base + ks;
+      }
     }
-    T base = scalar_at(v0);
-    int64_t k = i - v0;
-    if constexpr (std::is_integral_v<T>) {
-      out[i] = static_cast<T>(static_cast<double>(base) + static_cast<double>(k) * step);
-    } else if constexpr (sizeof(T) == 2) {
-      float ks = static_cast<float>(
-          T(static_cast<float>(T(static_cast<float>(k))) * static_cast<float>(step)));
-      out[i] = T(static_cast<float>(base) + ks);
-    } else {
-      T ks = static_cast<T>(k) * step;  // rounded on its own: not fused (see the Note)
-      out[i] = base + ks;
-    }
-  }
   });
 }
 

@@ -198,7 +198,8 @@ void cblas_gemm_rows(blas::Transpose ta, blas::Transpose tb, int64_t M, int64_t 
                      int64_t ldc) {
   static const bool blas_on_openmp = blas::info().threading == "openmp";
   const int64_t nt = omp_in_parallel() ? 1 : get_num_threads();
-  const double flops = 2.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K);
+  const double flops =
+      2.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K);
   if (nt < 2 || !blas_on_openmp || flops >= kSplitFlops || M < 16 * nt) {
     cblas_gemm<T>(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;

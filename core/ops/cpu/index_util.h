@@ -62,10 +62,14 @@ void walk(IntArrayRef sizes, const std::array<IntArrayRef, N>& strides, int64_t 
 template <typename F>
 decltype(auto) dispatch_width(size_t size, F&& fn) {
   switch (size) {
-    case 1: return fn.template operator()<uint8_t>();
-    case 2: return fn.template operator()<uint16_t>();
-    case 4: return fn.template operator()<uint32_t>();
-    default: return fn.template operator()<uint64_t>();
+    case 1:
+      return fn.template operator()<uint8_t>();
+    case 2:
+      return fn.template operator()<uint16_t>();
+    case 4:
+      return fn.template operator()<uint32_t>();
+    default:
+      return fn.template operator()<uint64_t>();
   }
 }
 
@@ -75,7 +79,8 @@ inline DimVector broadcast_strides(const Tensor& t, IntArrayRef sizes) {
   DimVector st(sizes.size(), 0);
   int64_t lead = static_cast<int64_t>(sizes.size()) - t.dim();
   for (int64_t d = 0; d < t.dim(); ++d)
-    st[static_cast<size_t>(lead + d)] = t.sizes()[static_cast<size_t>(d)] == 1 ? 0 : t.strides()[static_cast<size_t>(d)];
+    st[static_cast<size_t>(lead + d)] =
+        t.sizes()[static_cast<size_t>(d)] == 1 ? 0 : t.strides()[static_cast<size_t>(d)];
   return st;
 }
 

@@ -67,20 +67,23 @@ void gather_blocks(const Tensor& self, const Blocks& b, const Tensor& out, int64
     W* dst = static_cast<W*>(out.data());
     const int64_t* off = b.offsets.data();
     if (b.rest_sizes.empty() || b.rest_numel == 1) {  // one element per position (masks)
-      int64_t src_extra = 0, dst_extra = 0;  // size-1 rest dims add nothing
+      int64_t src_extra = 0, dst_extra = 0;           // size-1 rest dims add nothing
       parallel_for(0, n, kGrainSize, [&](int64_t lo, int64_t hi) {
-        for (int64_t i = lo; i < hi; ++i) dst[i * out_n_stride + dst_extra] = src[off[i] + src_extra];
+        for (int64_t i = lo; i < hi; ++i)
+          dst[i * out_n_stride + dst_extra] = src[off[i] + src_extra];
       });
       return;
     }
-    bool memcpy_ok = is_row_major(b.rest_sizes, b.rest_strides) &&
-                     is_row_major(b.rest_sizes, out_rest_strides);
+    bool memcpy_ok =
+        is_row_major(b.rest_sizes, b.rest_strides) && is_row_major(b.rest_sizes, out_rest_strides);
     parallel_for(0, n, position_grain(b.rest_numel), [&](int64_t lo, int64_t hi) {
       for (int64_t i = lo; i < hi; ++i) {
         if (memcpy_ok)
-          std::memcpy(dst + i * out_n_stride, src + off[i], static_cast<size_t>(b.rest_numel) * sizeof(W));
+          std::memcpy(dst + i * out_n_stride, src + off[i],
+                      static_cast<size_t>(b.rest_numel) * sizeof(W));
         else
-          copy_block(src + off[i], dst + i * out_n_stride, b.rest_sizes, b.rest_strides, out_rest_strides);
+          copy_block(src + off[i], dst + i * out_n_stride, b.rest_sizes, b.rest_strides,
+                     out_rest_strides);
       }
     });
   });
@@ -88,7 +91,8 @@ void gather_blocks(const Tensor& self, const Blocks& b, const Tensor& out, int64
 
 // self block at offsets[n] <- (or +=) the values block at voffsets[n] (values of self's dtype).
 void put_blocks(const Tensor& self, const Blocks& b, const Tensor& values,
-                const std::vector<int64_t>& voffsets, IntArrayRef values_rest_strides, bool accumulate) {
+                const std::vector<int64_t>& voffsets, IntArrayRef values_rest_strides,
+                bool accumulate) {
   const int64_t n = static_cast<int64_t>(b.offsets.size());
   if (n == 0 || b.rest_numel == 0) return;
   const int64_t* off = b.offsets.data();
@@ -99,8 +103,11 @@ void put_blocks(const Tensor& self, const Blocks& b, const Tensor& values,
       const W* src = static_cast<const W*>(values.data());
       parallel_for(0, n, position_grain(b.rest_numel), [&](int64_t lo, int64_t hi) {
         for (int64_t i = lo; i < hi; ++i) {
-          if (b.rest_sizes.empty()) dst[off[i]] = src[voff[i]];
-          else copy_block(src + voff[i], dst + off[i], b.rest_sizes, values_rest_strides, b.rest_strides);
+          if (b.rest_sizes.empty())
+            dst[off[i]] = src[voff[i]];
+          else
+            copy_block(src + voff[i], dst + off[i], b.rest_sizes, values_rest_strides,
+                       b.rest_strides);
         }
       });
     });
@@ -111,8 +118,10 @@ void put_blocks(const Tensor& self, const Blocks& b, const Tensor& values,
     T* dst = self.data_ptr<T>();
     const T* src = values.data_ptr<T>();
     auto add = [](T a, T b) -> T {
-      if constexpr (std::is_same_v<T, bool>) return a || b;
-      else return static_cast<T>(static_cast<acc_type_t<T>>(a) + static_cast<acc_type_t<T>>(b));
+      if constexpr (std::is_same_v<T, bool>)
+        return a || b;
+      else
+        return static_cast<T>(static_cast<acc_type_t<T>>(a) + static_cast<acc_type_t<T>>(b));
     };
     if (b.rest_sizes.empty()) {
       for (int64_t i = 0; i < n; ++i) dst[off[i]] = add(dst[off[i]], src[voff[i]]);
@@ -136,8 +145,8 @@ struct IndexPlan {
   bool adjacent = true;         // the indexed dims form one run
   int64_t first = 0;            // the run's first dim (when adjacent)
   DimVector result_shape;
-  DimVector result_rest_pos;    // where each non-indexed dim of self lands in the result
-  int64_t index_pos = 0;        // where B starts in the result
+  DimVector result_rest_pos;  // where each non-indexed dim of self lands in the result
+  int64_t index_pos = 0;      // where B starts in the result
 };
 
 // Replaces masks by their nonzero() columns and checks every index's dtype and shape.
@@ -158,15 +167,18 @@ std::vector<Tensor> expand_masks(const Tensor& self, TensorList indices) {
       OPSCOPE_CHECK_INDEX(d0 + idx.dim() <= self.dim(), "too many indices for tensor of dimension ",
                           self.dim(), " (got ", d0 + idx.dim(), ")");
       for (int64_t j = 0; j < idx.dim(); ++j)
-        OPSCOPE_CHECK_INDEX(idx.sizes()[static_cast<size_t>(j)] == self.sizes()[static_cast<size_t>(d0 + j)],
-                            "The shape of the mask ", shape_str(idx.sizes()), " at index ", j,
-                            " does not match the shape of the indexed tensor ", shape_str(self.sizes()),
-                            " at index ", d0 + j);
+        OPSCOPE_CHECK_INDEX(
+            idx.sizes()[static_cast<size_t>(j)] == self.sizes()[static_cast<size_t>(d0 + j)],
+            "The shape of the mask ", shape_str(idx.sizes()), " at index ", j,
+            " does not match the shape of the indexed tensor ", shape_str(self.sizes()),
+            " at index ", d0 + j);
       Tensor nz = ops::nonzero(idx);  // (n, k) int64
       for (int64_t j = 0; j < idx.dim(); ++j)
-        out.push_back(make_view(nz, {nz.size(0)}, {nz.stride(0)}, nz->storage_offset() + j * nz.stride(1)));
+        out.push_back(
+            make_view(nz, {nz.size(0)}, {nz.stride(0)}, nz->storage_offset() + j * nz.stride(1)));
     } else {
-      OPSCOPE_CHECK_INDEX(t == ScalarType::Int64, "tensors used as indices must be long, byte or bool tensors");
+      OPSCOPE_CHECK_INDEX(t == ScalarType::Int64,
+                          "tensors used as indices must be long, byte or bool tensors");
       out.push_back(idx);
     }
   }
@@ -204,7 +216,9 @@ IndexPlan make_plan(const Tensor& self, TensorList indices) {
         // Name every index's shape, as torch does.
         for (size_t e = d + 1; e < p.per_dim.size(); ++e)
           if (p.per_dim[e].defined()) shapes += ", " + shape_str(p.per_dim[e].sizes());
-        throw IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes " + shapes);
+        throw IndexError(
+            "shape mismatch: indexing tensors could not be broadcast together with shapes " +
+            shapes);
       }
       p.index_shape = std::move(r);
     }
@@ -232,7 +246,8 @@ IndexPlan make_plan(const Tensor& self, TensorList indices) {
   // bounds (torch checks this before any value).
   bool empty_dim = false;
   for (int64_t d = 0; d < nd; ++d)
-    empty_dim = empty_dim || (p.per_dim[static_cast<size_t>(d)].defined() && self.sizes()[static_cast<size_t>(d)] == 0);
+    empty_dim = empty_dim || (p.per_dim[static_cast<size_t>(d)].defined() &&
+                              self.sizes()[static_cast<size_t>(d)] == 0);
   OPSCOPE_CHECK_INDEX(!empty_dim || compute_numel(p.index_shape) == 0,
                       "index is out of bounds for dimension with size 0");
   return p;
@@ -243,10 +258,12 @@ Blocks make_blocks(const Tensor& self, const IndexPlan& p) {
   Blocks b;
   const int64_t n = compute_numel(p.index_shape);
   b.offsets.assign(static_cast<size_t>(n), 0);
-  // Nothing to move (a non-indexed dim of size 0): torch's kernel never runs, so no index is checked.
+  // Nothing to move (a non-indexed dim of size 0): torch's kernel never runs, so no index is
+  // checked.
   bool nothing = false;
   for (int64_t d = 0; d < self.dim(); ++d)
-    nothing = nothing || (!p.per_dim[static_cast<size_t>(d)].defined() && self.sizes()[static_cast<size_t>(d)] == 0);
+    nothing = nothing || (!p.per_dim[static_cast<size_t>(d)].defined() &&
+                          self.sizes()[static_cast<size_t>(d)] == 0);
   int64_t k = 0;  // ordinal of the defined index, which torch's message calls the dimension
   for (int64_t d = 0; d < self.dim(); ++d) {
     const Tensor& idx = p.per_dim[static_cast<size_t>(d)];
@@ -256,7 +273,8 @@ Blocks make_blocks(const Tensor& self, const IndexPlan& p) {
       continue;
     }
     if (nothing) continue;
-    const int64_t size = self.sizes()[static_cast<size_t>(d)], stride = self.strides()[static_cast<size_t>(d)];
+    const int64_t size = self.sizes()[static_cast<size_t>(d)],
+                  stride = self.strides()[static_cast<size_t>(d)];
     const int64_t* data = idx.data_ptr<int64_t>();
     DimVector st = broadcast_strides(idx, p.index_shape);
     int64_t* off = b.offsets.data();
@@ -320,8 +338,8 @@ Tensor index_out(const Tensor& self, TensorList indices, const Tensor& out) {
 }
 
 // self[indices] = values (broadcast to the indexed shape); accumulate adds instead
-Tensor _index_put_impl_(const Tensor& self, TensorList indices, const Tensor& values, bool accumulate,
-                        bool /*unsafe*/) {
+Tensor _index_put_impl_(const Tensor& self, TensorList indices, const Tensor& values,
+                        bool accumulate, bool /*unsafe*/) {
   OPSCOPE_CHECK_INDEX(static_cast<int64_t>(indices.size()) <= self.dim(),
                       "too many indices for tensor of dimension ", self.dim(), " (got ",
                       indices.size(), ")");
@@ -348,24 +366,29 @@ Tensor _index_put_impl_(const Tensor& self, TensorList indices, const Tensor& va
         fits = m.sizes()[static_cast<size_t>(j)] == self.sizes()[static_cast<size_t>(dim_at + j)];
       if (fits) {
         // Trailing dims of self: the mask broadcasts over them.
-        DimVector ms(m.sizes().begin(), m.sizes().end()), mst(m.strides().begin(), m.strides().end());
+        DimVector ms(m.sizes().begin(), m.sizes().end()),
+            mst(m.strides().begin(), m.strides().end());
         for (int64_t j = dim_at + m.dim(); j < self.dim(); ++j) {
           ms.push_back(1);
           mst.push_back(1);
         }
-        Tensor mask = ms.size() == static_cast<size_t>(m.dim()) ? m : make_view(m, ms, mst, m->storage_offset());
+        Tensor mask = ms.size() == static_cast<size_t>(m.dim())
+                          ? m
+                          : make_view(m, ms, mst, m->storage_offset());
         return ops::masked_fill_(self, mask, item(values));
       }
     }
   }
   MemOverlapStatus overlap = get_overlap_status(*self.impl(), *values.impl());
-  OPSCOPE_CHECK(overlap != MemOverlapStatus::Full && overlap != MemOverlapStatus::Partial,
-                "unsupported operation: some elements of the input tensor and the written-to tensor "
-                "refer to a single memory location. Please clone() the tensor before performing the operation.");
+  OPSCOPE_CHECK(
+      overlap != MemOverlapStatus::Full && overlap != MemOverlapStatus::Partial,
+      "unsupported operation: some elements of the input tensor and the written-to tensor "
+      "refer to a single memory location. Please clone() the tensor before performing the "
+      "operation.");
   IndexPlan p = make_plan(self, indices);
-  OPSCOPE_CHECK(broadcastable_to(values.sizes(), p.result_shape), "shape mismatch: value tensor of shape ",
-                shape_str(values.sizes()), " cannot be broadcast to indexing result of shape ",
-                shape_str(p.result_shape));
+  OPSCOPE_CHECK(broadcastable_to(values.sizes(), p.result_shape),
+                "shape mismatch: value tensor of shape ", shape_str(values.sizes()),
+                " cannot be broadcast to indexing result of shape ", shape_str(p.result_shape));
   OPSCOPE_CHECK(values.dtype() == self.dtype(),
                 "Index put requires the source and destination dtypes match, got ",
                 cpp_name(self.dtype()), " for the destination and ", cpp_name(values.dtype()),
@@ -386,7 +409,8 @@ namespace {
 
 // Offsets of the 1-D index's entries along `dim` of self, checked with `err` for a bad index.
 template <typename Err>
-Blocks dim_blocks(const Tensor& self, int64_t dim, const Tensor& index, const Err& err, bool allow_negative = true) {
+Blocks dim_blocks(const Tensor& self, int64_t dim, const Tensor& index, const Err& err,
+                  bool allow_negative = true) {
   Blocks b;
   const int64_t n = index.numel();
   const int64_t size = self.dim() == 0 ? 1 : self.sizes()[static_cast<size_t>(dim)];
@@ -417,9 +441,11 @@ DimVector strides_without(const Tensor& t, int64_t dim) {
   return st;
 }
 
-void check_index_vector(const Tensor& index, const char* op, bool allow_int32, bool index_error_for_dtype) {
+void check_index_vector(const Tensor& index, const char* op, bool allow_int32,
+                        bool index_error_for_dtype) {
   OPSCOPE_CHECK_INDEX(index.dim() <= 1, op, "(): Index is supposed to be a vector");
-  bool ok = index.dtype() == ScalarType::Int64 || (allow_int32 && index.dtype() == ScalarType::Int32);
+  bool ok =
+      index.dtype() == ScalarType::Int64 || (allow_int32 && index.dtype() == ScalarType::Int32);
   if (!ok) {
     std::string msg = allow_int32 ? detail::str(op, "(): Expected dtype int32 or int64 for index")
                                   : detail::str(op, "(): Expected dtype int64 for index.");
@@ -441,11 +467,13 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   // no index may be negative; along dim 1 the message is the dim-1 kernel's.
   const bool dim1_kernel = dim == 1 && self.dim() > 1;
   auto out_of_range = [&](int64_t v, int64_t size) {
-    if (dim1_kernel) throw Error(detail::str("INDICES element is out of DATA bounds, id=", v, " axis_dim=", size));
+    if (dim1_kernel)
+      throw Error(detail::str("INDICES element is out of DATA bounds, id=", v, " axis_dim=", size));
     throw IndexError("index out of range in self");
   };
   if (self.dim() > 1 && index.numel() > 0 && self.numel() == 0) {
-    OPSCOPE_CHECK(self.sizes()[static_cast<size_t>(dim)] > 0, "index_select(): self indexing axis dim should be positive");
+    OPSCOPE_CHECK(self.sizes()[static_cast<size_t>(dim)] > 0,
+                  "index_select(): self indexing axis dim should be positive");
     if (dim1_kernel) dim_blocks(self, dim, index, out_of_range, /*allow_negative=*/false);
     return out;
   }
@@ -460,14 +488,16 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
 
 Tensor index_select_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out) {
   Tensor r = cpu::index_select(self, dim, index);
-  OPSCOPE_CHECK(out.dtype() == self.dtype(), "index_select(): self and result must have the same scalar type");
+  OPSCOPE_CHECK(out.dtype() == self.dtype(),
+                "index_select(): self and result must have the same scalar type");
   resize_output(out, r.sizes());
   if (r.numel() > 0) cpu::copy_(out, r, false);
   return out;
 }
 
 // self[.., index[j], ..] += alpha * source[.., j, ..]
-Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                  const Scalar& alpha) {
   dim = wrap_dim(dim, self.dim());
   check_index_vector(index, "index_add_", true, false);
   OPSCOPE_CHECK(self.dtype() == source.dtype(), "index_add_(): self (", cpp_name(self.dtype()),
@@ -481,8 +511,9 @@ Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Te
     OPSCOPE_CHECK(d == dim || self.size(d) == source.size(d), "index_add_(): source (",
                   shape_str(source.sizes()), ") and self (", shape_str(self.sizes()),
                   ") must match outside dim ", dim);
-  Blocks b = dim_blocks(self, dim, index, [](int64_t, int64_t) { throw IndexError("index out of range in self"); },
-                        /*allow_negative=*/false);
+  Blocks b = dim_blocks(
+      self, dim, index, [](int64_t, int64_t) { throw IndexError("index out of range in self"); },
+      /*allow_negative=*/false);
   Tensor src = source;
   bool unit = alpha.is_floating_point() ? alpha.to_double() == 1.0 : alpha.to_long() == 1;
   if (!unit) src = ops::mul(source, alpha);
@@ -493,7 +524,8 @@ Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Te
   return self;
 }
 
-Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 const Scalar& alpha) {
   return cpu::index_add_(fresh_copy(self), dim, index, source, alpha);
 }
 
@@ -510,7 +542,8 @@ Tensor index_fill_(const Tensor& self, int64_t dim, const Tensor& index, const S
   check_index_vector(index, "index_fill_", false, true);
   if (self.numel() == 0) return self;  // nothing to fill, and torch checks no index then
   Blocks b = dim_blocks(self, dim, index, [&](int64_t v, int64_t size) {
-    throw IndexError(detail::str("index ", v, " is out of bounds for dimension ", dim, " with size ", size));
+    throw IndexError(
+        detail::str("index ", v, " is out of bounds for dimension ", dim, " with size ", size));
   });
   dispatch_dtype(self.dtype(), "index_fill_", [&]<typename T>() {
     Tensor v = make_empty({}, self.dtype(), self.device());
@@ -523,8 +556,10 @@ Tensor index_fill_(const Tensor& self, int64_t dim, const Tensor& index, const S
 }
 
 // index_fill_.int_Tensor: value must be 0-d
-Tensor index_fill_tensor_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
-  OPSCOPE_CHECK(value.dim() == 0, "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+Tensor index_fill_tensor_(const Tensor& self, int64_t dim, const Tensor& index,
+                          const Tensor& value) {
+  OPSCOPE_CHECK(value.dim() == 0,
+                "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
                 value.dim(), " dimension(s).");
   return cpu::index_fill_(self, dim, index, item(value));
 }
@@ -547,10 +582,11 @@ int64_t flat_offset(const Tensor& self, int64_t i) {
 
 // self (*s) flat, index (*i) -> (*i)
 Tensor take(const Tensor& self, const Tensor& index) {
-  OPSCOPE_CHECK(index.dtype() == ScalarType::Int64, "take(): Expected a long tensor for index, but got ",
-                cpp_name(index.dtype()));
+  OPSCOPE_CHECK(index.dtype() == ScalarType::Int64,
+                "take(): Expected a long tensor for index, but got ", cpp_name(index.dtype()));
   const int64_t numel = self.numel();
-  OPSCOPE_CHECK_INDEX(numel > 0 || index.numel() == 0, "take(): tried to take from an empty tensor");
+  OPSCOPE_CHECK_INDEX(numel > 0 || index.numel() == 0,
+                      "take(): tried to take from an empty tensor");
   Tensor out = make_empty(index.sizes(), self.dtype(), self.device());
   Tensor idx = index.is_contiguous() ? index : fresh_copy(index);
   const int64_t* iv = idx.data_ptr<int64_t>();
@@ -562,8 +598,8 @@ Tensor take(const Tensor& self, const Tensor& index) {
       for (int64_t i = lo; i < hi; ++i) {
         int64_t v = iv[i];
         if (v < -numel || v >= numel) [[unlikely]]
-          throw IndexError(detail::str("out of range: tried to access index ", v, " on a tensor of ",
-                                       numel, " elements."));
+          throw IndexError(detail::str("out of range: tried to access index ", v,
+                                       " on a tensor of ", numel, " elements."));
         v += v < 0 ? numel : 0;
         dst[i] = src[contiguous ? v : flat_offset(self, v)];
       }
@@ -574,7 +610,8 @@ Tensor take(const Tensor& self, const Tensor& index) {
 
 Tensor take_out(const Tensor& self, const Tensor& index, const Tensor& out) {
   Tensor r = cpu::take(self, index);
-  OPSCOPE_CHECK(out.dtype() == self.dtype(), "take(): self and out expected to have the same dtype, but got self.dtype = ",
+  OPSCOPE_CHECK(out.dtype() == self.dtype(),
+                "take(): self and out expected to have the same dtype, but got self.dtype = ",
                 cpp_name(self.dtype()), " and out.dtype = ", cpp_name(out.dtype()));
   resize_output(out, r.sizes());
   if (r.numel() > 0) cpu::copy_(out, r, false);
@@ -583,15 +620,18 @@ Tensor take_out(const Tensor& self, const Tensor& index, const Tensor& out) {
 
 // self.flat[index] = source (or +=)
 Tensor put_(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
-  OPSCOPE_CHECK(index.dtype() == ScalarType::Int64, "put_(): Expected a long tensor for index, but got ",
-                cpp_name(index.dtype()));
-  OPSCOPE_CHECK(self.dtype() == source.dtype(), "put_(): self and source expected to have the same dtype, but got self.dtype = ",
+  OPSCOPE_CHECK(index.dtype() == ScalarType::Int64,
+                "put_(): Expected a long tensor for index, but got ", cpp_name(index.dtype()));
+  OPSCOPE_CHECK(self.dtype() == source.dtype(),
+                "put_(): self and source expected to have the same dtype, but got self.dtype = ",
                 cpp_name(self.dtype()), " and source.dtype = ", cpp_name(source.dtype()));
   OPSCOPE_CHECK_INDEX(source.numel() == index.numel(),
-                      "put_(): Expected source and index to have the same number of elements, but got source.numel() = ",
+                      "put_(): Expected source and index to have the same number of elements, but "
+                      "got source.numel() = ",
                       source.numel(), ", index.numel() = ", index.numel());
   const int64_t numel = self.numel();
-  OPSCOPE_CHECK_INDEX(numel > 0 || index.numel() == 0, "put_(): Tried to put elements into an empty tensor");
+  OPSCOPE_CHECK_INDEX(numel > 0 || index.numel() == 0,
+                      "put_(): Tried to put elements into an empty tensor");
   Tensor idx = index.is_contiguous() ? index : fresh_copy(index);
   Tensor src = source.is_contiguous() ? source : fresh_copy(source);
   Blocks b;

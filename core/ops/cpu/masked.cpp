@@ -16,14 +16,16 @@ using namespace index_util;
 
 namespace {
 
-bool is_mask_dtype(ScalarType t) { return t == ScalarType::Bool || t == ScalarType::UInt8; }
-
+bool is_mask_dtype(ScalarType t) {
+  return t == ScalarType::Bool || t == ScalarType::UInt8;
+}
 
 }  // namespace
 
 // self (*s) -> int64 (n, len(s)), stored column-major (strides (1, n)) as torch's
 Tensor nonzero_out(const Tensor& self, const Tensor& out) {
-  OPSCOPE_CHECK(out.dtype() == ScalarType::Int64, "nonzero: Expected out tensor to have scalar type Long but got scalar type",
+  OPSCOPE_CHECK(out.dtype() == ScalarType::Int64,
+                "nonzero: Expected out tensor to have scalar type Long but got scalar type",
                 cpp_name(out.dtype()));
   const int64_t nd = self.dim();
   const int64_t numel = self.numel();
@@ -57,7 +59,8 @@ Tensor nonzero_out(const Tensor& self, const Tensor& out) {
     IntArrayRef sz = self.sizes();
     parallel_for(0, nchunks, 1, [&](int64_t c0, int64_t c1) {
       for (int64_t c = c0; c < c1; ++c) {
-        int64_t lo = c * grain, hi = std::min(numel, lo + grain), r = counts[static_cast<size_t>(c)];
+        int64_t lo = c * grain, hi = std::min(numel, lo + grain),
+                r = counts[static_cast<size_t>(c)];
         if (nd == 1) {  // branch-free: write every position, advance past the nonzero ones
           const int64_t end = counts[static_cast<size_t>(c) + 1];
           for (int64_t i = lo; i < hi && r < end; ++i) {
@@ -91,7 +94,8 @@ Tensor nonzero(const Tensor& self) {
 Tensor masked_fill_(const Tensor& self, const Tensor& mask_in, const Scalar& value) {
   // torch 1.13 also takes integer masks without a word (a later torch refuses them): any
   // nonzero value is true here. Float masks are refused.
-  OPSCOPE_CHECK(is_integral(mask_in.dtype(), true), "masked_fill_ only supports boolean masks, but got mask with dtype ",
+  OPSCOPE_CHECK(is_integral(mask_in.dtype(), true),
+                "masked_fill_ only supports boolean masks, but got mask with dtype ",
                 cpp_name(mask_in.dtype()));
   Tensor mask = mask_in;
   if (!is_mask_dtype(mask_in.dtype())) {
@@ -128,7 +132,8 @@ Tensor masked_fill_(const Tensor& self, const Tensor& mask_in, const Scalar& val
         return;
       }
       for (int64_t i = 0; i < n; ++i) {
-        if (*reinterpret_cast<const uint8_t*>(m + i * strides[1]) != 0) *reinterpret_cast<T*>(out + i * strides[0]) = v;
+        if (*reinterpret_cast<const uint8_t*>(m + i * strides[1]) != 0)
+          *reinterpret_cast<T*>(out + i * strides[0]) = v;
       }
     });
   });
@@ -137,15 +142,18 @@ Tensor masked_fill_(const Tensor& self, const Tensor& mask_in, const Scalar& val
 
 // masked_fill_.Tensor: value is 0-d
 Tensor masked_fill_tensor_(const Tensor& self, const Tensor& mask, const Tensor& value) {
-  OPSCOPE_CHECK(value.dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
+  OPSCOPE_CHECK(value.dim() == 0,
+                "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
                 value.dim(), " dimension(s).");
   return cpu::masked_fill_(self, mask, item(value));
 }
 
 // self, mask broadcast together -> the elements where mask is true, row-major
 Tensor masked_select_out(const Tensor& self, const Tensor& mask, const Tensor& out) {
-  OPSCOPE_CHECK(is_mask_dtype(mask.dtype()), "masked_select: expected BoolTensor or ByteTensor for mask");
-  OPSCOPE_CHECK(out.dtype() == self.dtype(), "masked_select(): self and result must have the same scalar type");
+  OPSCOPE_CHECK(is_mask_dtype(mask.dtype()),
+                "masked_select: expected BoolTensor or ByteTensor for mask");
+  OPSCOPE_CHECK(out.dtype() == self.dtype(),
+                "masked_select(): self and result must have the same scalar type");
   DimVector shape = broadcast_shapes(mask.sizes(), self.sizes());
   DimVector sst = broadcast_strides(self, shape), mst = broadcast_strides(mask, shape);
   const int64_t numel = compute_numel(shape);
@@ -173,13 +181,16 @@ Tensor masked_select(const Tensor& self, const Tensor& mask) {
 
 // self's true positions (mask broadcast to self), row-major, take source's first elements
 Tensor masked_scatter_(const Tensor& self, const Tensor& mask, const Tensor& source) {
-  OPSCOPE_CHECK(is_mask_dtype(mask.dtype()), "masked_scatter_ only supports boolean masks, but got mask with dtype ",
+  OPSCOPE_CHECK(is_mask_dtype(mask.dtype()),
+                "masked_scatter_ only supports boolean masks, but got mask with dtype ",
                 cpp_name(mask.dtype()));
-  OPSCOPE_CHECK(self.dtype() == source.dtype(), "masked_scatter: expected self and source to have same dtypes but got",
+  OPSCOPE_CHECK(self.dtype() == source.dtype(),
+                "masked_scatter: expected self and source to have same dtypes but got",
                 cpp_name(self.dtype()), " and ", cpp_name(source.dtype()));
   OPSCOPE_CHECK(broadcastable_to(mask.sizes(), self.sizes()), "The size of tensor a (",
                 mask.dim() ? mask.sizes().back() : 1, ") must match the size of tensor b (",
-                self.dim() ? self.sizes().back() : 1, ") at non-singleton dimension ", self.dim() - 1);
+                self.dim() ? self.sizes().back() : 1, ") at non-singleton dimension ",
+                self.dim() - 1);
   DimVector mst = broadcast_strides(mask, self.sizes());
   Tensor src = source.is_contiguous() ? source : fresh_copy(source);
   const uint8_t* m = static_cast<const uint8_t*>(mask.data());

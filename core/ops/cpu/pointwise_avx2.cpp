@@ -302,8 +302,12 @@ bool avx2_unary(UnaryOp op, const double* x, double* y, int64_t n, const double*
 #else  // not x86-64: no vector kernels; vec::available() is false and these are never called
 
 namespace opscope::cpu::vec {
-bool avx2_unary(UnaryOp, const float*, float*, int64_t, const double*) { return false; }
-bool avx2_unary(UnaryOp, const double*, double*, int64_t, const double*) { return false; }
+bool avx2_unary(UnaryOp, const float*, float*, int64_t, const double*) {
+  return false;
+}
+bool avx2_unary(UnaryOp, const double*, double*, int64_t, const double*) {
+  return false;
+}
 }  // namespace opscope::cpu::vec
 
 #endif

@@ -67,16 +67,20 @@ Tensor logical_impl(const Tensor& self, OptDims dim, bool keepdim) {
 template <bool IsAll>
 Tensor logical_out(const Tensor& self, OptDims dim, bool keepdim, const Tensor& out) {
   OPSCOPE_CHECK(out.dtype() == ScalarType::Bool || out.dtype() == ScalarType::UInt8,
-                IsAll ? "all" : "any", " only supports bool tensor for result, got: ",
-                cpp_name(out.dtype()));
+                IsAll ? "all" : "any",
+                " only supports bool tensor for result, got: ", cpp_name(out.dtype()));
   return write_out(out, logical_impl<IsAll>(self, dim, keepdim));
 }
 
-IntArrayRef one_dim(const int64_t& d) { return IntArrayRef(&d, 1); }
+IntArrayRef one_dim(const int64_t& d) {
+  return IntArrayRef(&d, 1);
+}
 
 }  // namespace
 
-Tensor all(const Tensor& self) { return logical_impl<true>(self, std::nullopt, false); }
+Tensor all(const Tensor& self) {
+  return logical_impl<true>(self, std::nullopt, false);
+}
 Tensor all_dim(const Tensor& self, int64_t dim, bool keepdim) {
   return logical_impl<true>(self, one_dim(dim), keepdim);
 }
@@ -86,7 +90,9 @@ Tensor all_out(const Tensor& self, int64_t dim, bool keepdim, const Tensor& out)
 Tensor all_all_out(const Tensor& self, const Tensor& out) {
   return logical_out<true>(self, std::nullopt, false, out);
 }
-Tensor any(const Tensor& self) { return logical_impl<false>(self, std::nullopt, false); }
+Tensor any(const Tensor& self) {
+  return logical_impl<false>(self, std::nullopt, false);
+}
 Tensor any_dim(const Tensor& self, int64_t dim, bool keepdim) {
   return logical_impl<false>(self, one_dim(dim), keepdim);
 }

@@ -42,16 +42,17 @@ namespace opscope::cpu {
 namespace reduce_detail {
 
 inline constexpr int64_t kBlockSteps = 64;  // lane steps (or rows) per partial result
-inline constexpr int64_t kTile = 4096;      // most columns per task when rows reduce onto each other
+inline constexpr int64_t kTile = 4096;  // most columns per task when rows reduce onto each other
 
 // Ops whose element and accumulator types agree and that define `vreduce` (the same step on
 // GCC vector types) take reduce_row_vec: four explicit 32-byte accumulators, which GCC keeps in
 // registers (the lane arrays of reduce_row go through memory).
 template <typename Op>
-concept VectorReducible =
-    std::is_same_v<typename Op::in_t, typename Op::acc_t> &&
-    (std::is_same_v<typename Op::acc_t, float> || std::is_same_v<typename Op::acc_t, double>) &&
-    requires(const Op& op, typename Op::acc_t a) { op.template vreduce<typename Op::acc_t>(a, a); };
+concept VectorReducible = std::is_same_v<typename Op::in_t, typename Op::acc_t> &&
+    (std::is_same_v<typename Op::acc_t, float> ||
+     std::is_same_v<typename Op::acc_t, double>)&&requires(const Op& op, typename Op::acc_t a) {
+  op.template vreduce<typename Op::acc_t>(a, a);
+};
 
 template <typename Op>
 OPSCOPE_VECTOR_CLONES typename Op::acc_t reduce_row_vec(const typename Op::acc_t* x, int64_t n,
@@ -145,9 +146,9 @@ OPSCOPE_VECTOR_CLONES void reduce_columns(const typename Op::in_t* x, int64_t R,
       const typename Op::in_t* row = x + r * I;
 #pragma omp simd
       for (int64_t j = 0; j < w; ++j) {
-        part[j] = op.reduce(op.reduce(op.reduce(op.reduce(part[j], row[j]), row[I + j]),
-                                      row[2 * I + j]),
-                            row[3 * I + j]);
+        part[j] =
+            op.reduce(op.reduce(op.reduce(op.reduce(part[j], row[j]), row[I + j]), row[2 * I + j]),
+                      row[3 * I + j]);
       }
     }
     for (; r < r1; ++r) {
@@ -160,7 +161,9 @@ OPSCOPE_VECTOR_CLONES void reduce_columns(const typename Op::in_t* x, int64_t R,
   }
 }
 
-inline int max_threads() { return omp_in_parallel() ? 1 : omp_get_max_threads(); }
+inline int max_threads() {
+  return omp_in_parallel() ? 1 : omp_get_max_threads();
+}
 
 }  // namespace reduce_detail
 

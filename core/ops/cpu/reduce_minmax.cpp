@@ -62,8 +62,7 @@ struct MinMaxOp {
   // (one vmaxps: the NaN test of combine() would lengthen every step's dependency chain to
   // compare + or + blend), while NaNs are only noted, in flags of their own, and decide at the end.
   [[gnu::always_inline]] acc_t row(const in_t* x, int64_t n) const
-    requires(std::is_same_v<in_t, float> || std::is_same_v<in_t, double>)
-  {
+      requires(std::is_same_v<in_t, float> || std::is_same_v<in_t, double>) {
     using V [[gnu::vector_size(32)]] = T;
     using M = decltype(V{} != V{});  // lanes of all-ones / zeros
     constexpr int W = 32 / sizeof(T);

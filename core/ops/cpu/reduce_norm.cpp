@@ -63,8 +63,7 @@ struct NormOp {
   }
   // The 2-norm's step on GCC vector types (see reduce_row_vec); other p use the lane loop.
   template <typename V>
-    requires(K == NormKind::Two)
-  [[gnu::always_inline]] V vreduce(V a, V x) const {
+  requires(K == NormKind::Two) [[gnu::always_inline]] V vreduce(V a, V x) const {
     return a + x * x;
   }
   out_t project(acc_t a) const {
@@ -121,7 +120,9 @@ Tensor norm_impl(const Tensor& self, double p, OptDims dim, bool keepdim, Scalar
   return r;
 }
 
-double p_value(const std::optional<Scalar>& p) { return p ? p->to_double() : 2.0; }
+double p_value(const std::optional<Scalar>& p) {
+  return p ? p->to_double() : 2.0;
+}
 
 }  // namespace
 

@@ -129,10 +129,12 @@ void check_nonempty_reduction(const Tensor& self, uint64_t mask, bool dim_given,
   if (self.numel() != 0) return;
   if (!dim_given) {
     if (index_error_without_dim)
-      throw IndexError(detail::str(name, "(): Expected reduction dim to be specified for "
-                                         "input.numel() == 0."));
-    throw Error(detail::str(name, "(): Expected reduction dim to be specified for input.numel() "
-                                  "== 0. Specify the reduction dim with the 'dim' argument."));
+      throw IndexError(detail::str(name,
+                                   "(): Expected reduction dim to be specified for "
+                                   "input.numel() == 0."));
+    throw Error(detail::str(name,
+                            "(): Expected reduction dim to be specified for input.numel() "
+                            "== 0. Specify the reduction dim with the 'dim' argument."));
   }
   for (int64_t d = 0; d < self.dim(); ++d) {
     if ((mask >> d & 1) && self.size(d) == 0)

@@ -29,7 +29,9 @@ struct MeanDoubleOp {
   static constexpr int kLanes = 16;
   double count;
   acc_t identity() const { return 0.0; }
-  acc_t reduce(acc_t a, in_t x) const { return a + static_cast<double>(static_cast<acc_type_t<T>>(x)); }
+  acc_t reduce(acc_t a, in_t x) const {
+    return a + static_cast<double>(static_cast<acc_type_t<T>>(x));
+  }
   acc_t combine(acc_t a, acc_t b) const { return a + b; }
   out_t project(acc_t a) const { return a / count; }
 };

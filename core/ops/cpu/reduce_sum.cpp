@@ -85,7 +85,8 @@ Tensor sum_impl(const Tensor& self, OptDims dim, bool keepdim, ScalarType dtype)
       Tensor r = sum_impl(self, dim, keepdim, ScalarType::Int64);
       return ops::to(r, dtype);
     }
-    default: break;
+    default:
+      break;
   }
   Tensor in = cast_if_needed(self, dtype);
   ReducePlan plan(in, reduce_dim_mask(dim, self.dim()), keepdim, {dtype});

@@ -30,7 +30,8 @@ void scan_kernel(const T* x, T* out, int64_t O, int64_t R, int64_t I) {
                      const T* xr = x + o * R;
                      T* yr = out + o * R;
                      for (int64_t r = 0; r < R; ++r) {
-                       acc = IsSum ? acc + static_cast<acc_t>(xr[r]) : acc * static_cast<acc_t>(xr[r]);
+                       acc = IsSum ? acc + static_cast<acc_t>(xr[r])
+                                   : acc * static_cast<acc_t>(xr[r]);
                        yr[r] = static_cast<T>(acc);
                      }
                    }
@@ -81,8 +82,8 @@ ScalarType scan_dtype(const Tensor& self, OptDtype dtype) {
 template <bool IsSum>
 Tensor scan_out(const Tensor& self, int64_t dim, OptDtype dtype, const Tensor& out) {
   OPSCOPE_CHECK(!dtype || *dtype == out.dtype(), "provided dtype must match dtype of result in ",
-                IsSum ? "cumsum" : "cumprod", ". Got ", cpp_name(out.dtype()),
-                " and ", cpp_name(*dtype), ".");
+                IsSum ? "cumsum" : "cumprod", ". Got ", cpp_name(out.dtype()), " and ",
+                cpp_name(*dtype), ".");
   return write_out(out, scan_impl<IsSum>(self, dim, out.dtype()));
 }
 

@@ -39,8 +39,12 @@ struct Lines {
 };
 
 // 0-d tensors count as 1-D of size 1 (torch's ensure_nonempty_dim).
-int64_t size_at(const Tensor& t, int64_t d) { return t.dim() == 0 ? 1 : t.sizes()[static_cast<size_t>(d)]; }
-int64_t stride_at(const Tensor& t, int64_t d) { return t.dim() == 0 ? 0 : t.strides()[static_cast<size_t>(d)]; }
+int64_t size_at(const Tensor& t, int64_t d) {
+  return t.dim() == 0 ? 1 : t.sizes()[static_cast<size_t>(d)];
+}
+int64_t stride_at(const Tensor& t, int64_t d) {
+  return t.dim() == 0 ? 0 : t.strides()[static_cast<size_t>(d)];
+}
 
 Lines make_lines(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& other) {
   Lines l;
@@ -68,24 +72,27 @@ void for_each_line(const Lines& l, bool serial_within_line, F&& f) {
   if (nlines == 0 || l.line_len == 0) return;
   if (nlines == 1) {
     auto run = [&](int64_t lo, int64_t hi) { f(int64_t(0), int64_t(0), int64_t(0), lo, hi); };
-    if (serial_within_line) run(0, l.line_len);
-    else parallel_for(0, l.line_len, kGrainSize, run);
+    if (serial_within_line)
+      run(0, l.line_len);
+    else
+      parallel_for(0, l.line_len, kGrainSize, run);
     return;
   }
   int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(l.line_len, 1));
   parallel_for(0, nlines, grain, [&](int64_t lo, int64_t hi) {
-    walk<3>(l.sizes, {IntArrayRef(l.self_st), IntArrayRef(l.index_st), IntArrayRef(l.other_st)}, lo, hi,
-            [&](const int64_t* off) { f(off[0], off[1], off[2], int64_t(0), l.line_len); });
+    walk<3>(l.sizes, {IntArrayRef(l.self_st), IntArrayRef(l.index_st), IntArrayRef(l.other_st)}, lo,
+            hi, [&](const int64_t* off) { f(off[0], off[1], off[2], int64_t(0), l.line_len); });
   });
 }
 
 [[noreturn]] void throw_out_of_bounds(int64_t v, int64_t dim, int64_t size) {
-  throw Error(detail::str("index ", v, " is out of bounds for dimension ", dim, " with size ", size));
+  throw Error(
+      detail::str("index ", v, " is out of bounds for dimension ", dim, " with size ", size));
 }
 
 // After a loop that only noted that some index was out of range: name the first one.
-[[noreturn]] void report_first_bad(const int64_t* ip, int64_t stride, int64_t j0, int64_t j1, int64_t dim,
-                                   int64_t size) {
+[[noreturn]] void report_first_bad(const int64_t* ip, int64_t stride, int64_t j0, int64_t j1,
+                                   int64_t dim, int64_t size) {
   for (int64_t j = j0; j < j1; ++j) {
     int64_t k = ip[j * stride];
     if (k < 0 || k >= size) throw_out_of_bounds(k, dim, size);
@@ -99,15 +106,17 @@ void check_gather_shapes(const Tensor& self, int64_t dim, const Tensor& index) {
   OPSCOPE_CHECK(std::max<int64_t>(index.dim(), 1) == std::max<int64_t>(self.dim(), 1),
                 "Index tensor must have the same number of dimensions as input tensor");
   for (int64_t d = 0; d < std::max<int64_t>(self.dim(), 1); ++d)
-    OPSCOPE_CHECK(d == dim || size_at(index, d) <= size_at(self, d), "Size does not match at dimension ", d,
-                  " expected index ", shape_str(index.sizes()), " to be smaller than self ",
-                  shape_str(self.sizes()), " apart from dimension ", dim);
+    OPSCOPE_CHECK(d == dim || size_at(index, d) <= size_at(self, d),
+                  "Size does not match at dimension ", d, " expected index ",
+                  shape_str(index.sizes()), " to be smaller than self ", shape_str(self.sizes()),
+                  " apart from dimension ", dim);
 }
 
 void check_scatter_shapes(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   OPSCOPE_CHECK(index.dtype() == ScalarType::Int64, "scatter(): Expected dtype int64 for index");
   if (src.defined())
-    OPSCOPE_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
+    OPSCOPE_CHECK(self.dtype() == src.dtype(),
+                  "scatter(): Expected self.dtype to be equal to src.dtype");
   int64_t nd = std::max<int64_t>(self.dim(), 1);
   OPSCOPE_CHECK(std::max<int64_t>(index.dim(), 1) == nd,
                 "Index tensor must have the same number of dimensions as self tensor");
@@ -122,9 +131,10 @@ void check_scatter_shapes(const Tensor& self, int64_t dim, const Tensor& index, 
   }
   if (ok) return;
   if (src.defined())
-    throw Error(detail::str("Expected index ", shape_str(index.sizes()), " to be smaller than self ",
-                            shape_str(self.sizes()), " apart from dimension ", dim,
-                            " and to be smaller size than src ", shape_str(src.sizes())));
+    throw Error(detail::str("Expected index ", shape_str(index.sizes()),
+                            " to be smaller than self ", shape_str(self.sizes()),
+                            " apart from dimension ", dim, " and to be smaller size than src ",
+                            shape_str(src.sizes())));
   throw Error(detail::str("Expected index ", shape_str(index.sizes()), " to be smaller than self ",
                           shape_str(self.sizes()), " apart from dimension ", dim));
 }
@@ -155,25 +165,34 @@ Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index, const 
     auto run = [&]<Reduce R>() {
       const int64_t size = l.self_size, sst = l.self_dim_stride, ist = l.index_dim_stride,
                     rst = s ? l.other_dim_stride : 0;
-      for_each_line(l, R != Reduce::None, [&](int64_t so, int64_t io, int64_t oo, int64_t j0, int64_t j1) {
-        const int64_t* ip = idx + io;
-        const T* sp = s ? s + oo : &v;
-        T* dp = out + so;
-        for (int64_t j = j0; j < j1; ++j) {
-          int64_t k = ip[j * ist];
-          if (static_cast<uint64_t>(k) >= static_cast<uint64_t>(size)) [[unlikely]]
-            throw_out_of_bounds(k, dim, size);
-          T x = sp[j * rst];
-          T& d = dp[k * sst];
-          if constexpr (R == Reduce::None) d = x;
-          else d = combine(R, d, x);
-        }
-      });
+      for_each_line(l, R != Reduce::None,
+                    [&](int64_t so, int64_t io, int64_t oo, int64_t j0, int64_t j1) {
+                      const int64_t* ip = idx + io;
+                      const T* sp = s ? s + oo : &v;
+                      T* dp = out + so;
+                      for (int64_t j = j0; j < j1; ++j) {
+                        int64_t k = ip[j * ist];
+                        if (static_cast<uint64_t>(k) >= static_cast<uint64_t>(size)) [[unlikely]]
+                          throw_out_of_bounds(k, dim, size);
+                        T x = sp[j * rst];
+                        T& d = dp[k * sst];
+                        if constexpr (R == Reduce::None)
+                          d = x;
+                        else
+                          d = combine(R, d, x);
+                      }
+                    });
     };
     switch (reduce) {
-      case Reduce::None: run.template operator()<Reduce::None>(); break;
-      case Reduce::Add: run.template operator()<Reduce::Add>(); break;
-      case Reduce::Multiply: run.template operator()<Reduce::Multiply>(); break;
+      case Reduce::None:
+        run.template operator()<Reduce::None>();
+        break;
+      case Reduce::Add:
+        run.template operator()<Reduce::Add>();
+        break;
+      case Reduce::Multiply:
+        run.template operator()<Reduce::Multiply>();
+        break;
     }
   });
   return self;
@@ -188,7 +207,8 @@ Tensor out_from_self(const Tensor& self, const Tensor& out) {
 }  // namespace
 
 // out (*i) = self gathered along dim by index (*i)
-Tensor gather_out(const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/, const Tensor& out) {
+Tensor gather_out(const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/,
+                  const Tensor& out) {
   dim = wrap_dim(dim, self.dim());
   check_gather_shapes(self, dim, index);
   OPSCOPE_CHECK(out.dtype() == self.dtype(), "gather(): Expected out tensor to have dtype ",
@@ -243,8 +263,8 @@ Tensor scatter_reduce_(const Tensor& self, int64_t dim, const Tensor& index, con
                        std::string_view reduce) {
   return scatter_impl(self, dim, index, src, nullptr, parse_reduce(reduce), "scatter_");
 }
-Tensor scatter_value_reduce_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
-                             std::string_view reduce) {
+Tensor scatter_value_reduce_(const Tensor& self, int64_t dim, const Tensor& index,
+                             const Scalar& value, std::string_view reduce) {
   return scatter_impl(self, dim, index, Tensor(), &value, parse_reduce(reduce), "scatter_");
 }
 Tensor scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
@@ -261,15 +281,16 @@ Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, cons
                       std::string_view reduce) {
   return scatter_reduce_(fresh_copy(self), dim, index, src, reduce);
 }
-Tensor scatter_value_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
-                            std::string_view reduce) {
+Tensor scatter_value_reduce(const Tensor& self, int64_t dim, const Tensor& index,
+                            const Scalar& value, std::string_view reduce) {
   return scatter_value_reduce_(fresh_copy(self), dim, index, value, reduce);
 }
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   return scatter_add_(fresh_copy(self), dim, index, src);
 }
 
-Tensor scatter_src_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Tensor& out) {
+Tensor scatter_src_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                       const Tensor& out) {
   return scatter_src_(out_from_self(self, out), dim, index, src);
 }
 Tensor scatter_value_out(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
@@ -280,11 +301,12 @@ Tensor scatter_reduce_out(const Tensor& self, int64_t dim, const Tensor& index, 
                           std::string_view reduce, const Tensor& out) {
   return scatter_reduce_(out_from_self(self, out), dim, index, src, reduce);
 }
-Tensor scatter_value_reduce_out(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
-                                std::string_view reduce, const Tensor& out) {
+Tensor scatter_value_reduce_out(const Tensor& self, int64_t dim, const Tensor& index,
+                                const Scalar& value, std::string_view reduce, const Tensor& out) {
   return scatter_value_reduce_(out_from_self(self, out), dim, index, value, reduce);
 }
-Tensor scatter_add_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Tensor& out) {
+Tensor scatter_add_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                       const Tensor& out) {
   return scatter_add_(out_from_self(self, out), dim, index, src);
 }
 

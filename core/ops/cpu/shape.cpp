@@ -51,9 +51,9 @@ void parallel_memcpy(char* dst, const char* src, int64_t n) {
 }
 
 // dst[i] = src[i] for every index i of `sizes`; strides are in bytes per dim (src's may be
-// negative: a flipped dim); elements are `elem` bytes, aligned to their size. Dims are ordered by dst stride and merged where
-// both sides allow, so the innermost loop is as long as possible (a memcpy when both are
-// dense, a reversed walk for a flipped dim).
+// negative: a flipped dim); elements are `elem` bytes, aligned to their size. Dims are ordered by
+// dst stride and merged where both sides allow, so the innermost loop is as long as possible (a
+// memcpy when both are dense, a reversed walk for a flipped dim).
 void strided_copy(size_t elem, IntArrayRef sizes, char* dst, IntArrayRef dst_strides,
                   const char* src, IntArrayRef src_strides) {
   int64_t numel = compute_numel(sizes);
@@ -64,9 +64,8 @@ void strided_copy(size_t elem, IntArrayRef sizes, char* dst, IntArrayRef dst_str
   std::vector<Dim> dims;
   for (size_t d = 0; d < sizes.size(); ++d)
     if (sizes[d] != 1) dims.push_back({sizes[d], dst_strides[d], src_strides[d]});
-  std::stable_sort(dims.begin(), dims.end(), [](const Dim& a, const Dim& b) {
-    return std::abs(a.ds) > std::abs(b.ds);
-  });
+  std::stable_sort(dims.begin(), dims.end(),
+                   [](const Dim& a, const Dim& b) { return std::abs(a.ds) > std::abs(b.ds); });
   // Merge (outer, inner) when outer steps over exactly one inner run on both sides.
   std::vector<Dim> merged;
   for (const Dim& d : dims) {
@@ -102,10 +101,14 @@ void strided_copy(size_t elem, IntArrayRef sizes, char* dst, IntArrayRef dst_str
       return;
     }
     switch (elem) {
-      case 1: return typed_run.template operator()<uint8_t>(d, s);
-      case 2: return typed_run.template operator()<uint16_t>(d, s);
-      case 4: return typed_run.template operator()<uint32_t>(d, s);
-      case 8: return typed_run.template operator()<uint64_t>(d, s);
+      case 1:
+        return typed_run.template operator()<uint8_t>(d, s);
+      case 2:
+        return typed_run.template operator()<uint16_t>(d, s);
+      case 4:
+        return typed_run.template operator()<uint32_t>(d, s);
+      case 8:
+        return typed_run.template operator()<uint64_t>(d, s);
       default:
         for (int64_t i = 0; i < inner.size; ++i)
           std::memcpy(d + i * inner.ds, s + i * inner.ss, elem);
@@ -266,8 +269,8 @@ void cat_copy(TensorList tensors, const CatPlan& plan, const Tensor& out) {
     DimVector sizes(out.sizes().begin(), out.sizes().end());
     sizes[static_cast<size_t>(dim)] = k;
     if (k > 0) {
-      Tensor slice = make_view(out, sizes, out.strides(),
-                               out->storage_offset() + offset * out.stride(dim));
+      Tensor slice =
+          make_view(out, sizes, out.strides(), out->storage_offset() + offset * out.stride(dim));
       cpu::copy_(slice, t, false);
     }
     offset += k;
@@ -291,7 +294,8 @@ void zero_triangle(const Tensor& t, int64_t k, bool upper) {
   const size_t elem = element_size(t.dtype());
   int64_t nd = t.dim();
   int64_t M = t.size(-2), N = t.size(-1);
-  int64_t sm = t.stride(-2) * static_cast<int64_t>(elem), sn = t.stride(-1) * static_cast<int64_t>(elem);
+  int64_t sm = t.stride(-2) * static_cast<int64_t>(elem),
+          sn = t.stride(-1) * static_cast<int64_t>(elem);
   IntArrayRef batch_sizes = t.sizes().subspan(0, static_cast<size_t>(nd - 2));
   DimVector batch_strides;
   for (int64_t d = 0; d < nd - 2; ++d) batch_strides.push_back(t.stride(d));
@@ -325,8 +329,7 @@ void check_matrix(const Tensor& self) {
 Tensor triangle_out(const Tensor& self, int64_t k, const Tensor& out, bool upper) {
   check_matrix(self);
   OPSCOPE_CHECK(out.dtype() == self.dtype(), "Expected out tensor to have dtype ",
-                typemeta_name(self.dtype()), ", but got ", typemeta_name(out.dtype()),
-                " instead");
+                typemeta_name(self.dtype()), ", but got ", typemeta_name(out.dtype()), " instead");
   if (!out.is_same(self)) {
     resize_output(out, self.sizes());
     cpu::copy_(out, self, false);
@@ -399,8 +402,8 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
     src_strides.push_back(s);
     dst_strides.push_back(out.stride(d) * elem);
   }
-  strided_copy(static_cast<size_t>(elem), self.sizes(), static_cast<char*>(out.data()),
-               dst_strides, src, src_strides);
+  strided_copy(static_cast<size_t>(elem), self.sizes(), static_cast<char*>(out.data()), dst_strides,
+               src, src_strides);
   return out;
 }
 
@@ -412,8 +415,9 @@ Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
       Tensor flat = ops::view(contiguous(self), {self.numel()});
       return ops::view(ops::roll(flat, shifts, std::vector<int64_t>{0}), self.sizes());
     }
-    OPSCOPE_CHECK(shifts.size() == dims.size(), "shifts and dimensions must align. shifts: ",
-                  shifts.size(), ", dims:", dims.size());
+    OPSCOPE_CHECK(shifts.size() == dims.size(),
+                  "shifts and dimensions must align. shifts: ", shifts.size(),
+                  ", dims:", dims.size());
     Tensor first = ops::roll(self, shifts.subspan(0, 1), dims.subspan(0, 1));
     return ops::roll(first, shifts.subspan(1), dims.subspan(1));
   }
@@ -508,8 +512,7 @@ Tensor diag_out(const Tensor& self, int64_t diagonal, const Tensor& out) {
   OPSCOPE_CHECK(nd == 1 || nd == 2, "matrix or a vector expected");
   OPSCOPE_CHECK(self.dtype() != ScalarType::Float16, "\"diag\" not implemented for 'Half'");
   OPSCOPE_CHECK(out.dtype() == self.dtype(), "Expected out tensor to have dtype ",
-                typemeta_name(self.dtype()), ", but got ", typemeta_name(out.dtype()),
-                " instead");
+                typemeta_name(self.dtype()), ", but got ", typemeta_name(out.dtype()), " instead");
   if (nd == 1) {
     int64_t n = self.size(0);
     int64_t sz = n + std::abs(diagonal);

@@ -8,9 +8,9 @@
 //
 // In implementation terms the input is read as [outer][dim][inner], contiguous. Along the last
 // dim (inner == 1) each row is three vector passes: max, exp and sum, scale. Otherwise whole rows
-// are combined element by element. float32 uses exp_f32 (core/ops/cpu/vec_math.h), a polynomial that GCC
-// vectorizes (AVX2 and baseline clones).
-// Float compares may be if-converted into vector selects (we never read FP exception flags).
+// are combined element by element. float32 uses exp_f32 (core/ops/cpu/vec_math.h), a polynomial
+// that GCC vectorizes (AVX2 and baseline clones). Float compares may be if-converted into vector
+// selects (we never read FP exception flags).
 #pragma GCC optimize("no-trapping-math", "fp-contract=fast")
 
 #include <bit>
@@ -56,8 +56,8 @@ OPSCOPE_FMA_CLONES void softmax_row(const T* x, T* y, int64_t n) {
 
 // R rows of w elements, row r at x + r * I, reduced onto each other.
 template <typename T, bool IsLog>
-OPSCOPE_FMA_CLONES void softmax_columns(const T* x, T* y, int64_t R, int64_t I, int64_t w,
-                                           T* m, T* s) {
+OPSCOPE_FMA_CLONES void softmax_columns(const T* x, T* y, int64_t R, int64_t I, int64_t w, T* m,
+                                        T* s) {
   for (int64_t j = 0; j < w; ++j) m[j] = -std::numeric_limits<T>::infinity(), s[j] = 0;
   for (int64_t r = 0; r < R; ++r) {
     const T* xr = x + r * I;

@@ -69,10 +69,12 @@ using key_t = acc_type_t<T>;
 std::vector<int64_t> for_slices(const Tensor& t, int64_t dim) {
   std::vector<int64_t> offsets;
   if (t.dim() == 0) return {0};
-  DimVector sizes(t.sizes().begin(), t.sizes().end()), strides(t.strides().begin(), t.strides().end());
+  DimVector sizes(t.sizes().begin(), t.sizes().end()),
+      strides(t.strides().begin(), t.strides().end());
   sizes.erase(sizes.begin() + dim);
   strides.erase(strides.begin() + dim);
-  factory_util::for_each_offset(sizes, strides, [&](int64_t, int64_t off) { offsets.push_back(off); });
+  factory_util::for_each_offset(sizes, strides,
+                                [&](int64_t, int64_t off) { offsets.push_back(off); });
   return offsets;
 }
 
@@ -97,8 +99,8 @@ void check_not(ScalarType t, std::string_view name, std::initializer_list<Scalar
 // Runs f(slice_index, in_offset, values_offset, indices_offset) over the slices of self along
 // dim, split between threads by about kGrainSize elements of work.
 template <typename F>
-void parallel_slices(const Tensor& self, const Tensor& values, const Tensor& indices,
-                     int64_t dim, int64_t work_per_slice, F&& f) {
+void parallel_slices(const Tensor& self, const Tensor& values, const Tensor& indices, int64_t dim,
+                     int64_t work_per_slice, F&& f) {
   std::vector<int64_t> in = for_slices(self, dim), vo = for_slices(values, dim),
                        io = for_slices(indices, dim);
   auto n = static_cast<int64_t>(in.size());
@@ -112,8 +114,8 @@ void parallel_slices(const Tensor& self, const Tensor& values, const Tensor& ind
 }
 
 // values, indices (self's shape) <- self sorted along dim
-void sort_into(const Tensor& self, int64_t dim, bool descending, bool stable,
-               const Tensor& values, const Tensor& indices) {
+void sort_into(const Tensor& self, int64_t dim, bool descending, bool stable, const Tensor& values,
+               const Tensor& indices) {
   if (self.numel() == 0) return;
   int64_t n = slice_len(self, dim);
   int64_t ss = slice_stride(self, dim), vs = slice_stride(values, dim),
@@ -125,13 +127,18 @@ void sort_into(const Tensor& self, int64_t dim, bool descending, bool stable,
     int64_t* idst = indices.data_ptr<int64_t>();
     parallel_slices(self, values, indices, dim, n, [&](int64_t io_, int64_t vo_, int64_t ii_) {
       std::vector<std::pair<K, int64_t>> buf(static_cast<size_t>(n));
-      for (int64_t j = 0; j < n; ++j) buf[static_cast<size_t>(j)] = {static_cast<K>(src[io_ + j * ss]), j};
+      for (int64_t j = 0; j < n; ++j)
+        buf[static_cast<size_t>(j)] = {static_cast<K>(src[io_ + j * ss]), j};
       if (descending) {
-        if (stable) std::stable_sort(buf.begin(), buf.end(), Descending<K>());
-        else std::sort(buf.begin(), buf.end(), Descending<K>());
+        if (stable)
+          std::stable_sort(buf.begin(), buf.end(), Descending<K>());
+        else
+          std::sort(buf.begin(), buf.end(), Descending<K>());
       } else {
-        if (stable) std::stable_sort(buf.begin(), buf.end(), Ascending<K>());
-        else std::sort(buf.begin(), buf.end(), Ascending<K>());
+        if (stable)
+          std::stable_sort(buf.begin(), buf.end(), Ascending<K>());
+        else
+          std::sort(buf.begin(), buf.end(), Ascending<K>());
       }
       for (int64_t j = 0; j < n; ++j) {
         vdst[vo_ + j * vs] = static_cast<T>(buf[static_cast<size_t>(j)].first);
@@ -163,8 +170,10 @@ void quick_select(std::vector<std::pair<K, int64_t>>& q, int64_t k) {
     int64_t i = L + 1, j = R;
     K piv = at(L).first;
     while (true) {
-      do ++i; while (gt(piv, at(i).first));
-      do --j; while (gt(at(j).first, piv));
+      do ++i;
+      while (gt(piv, at(i).first));
+      do --j;
+      while (gt(at(j).first, piv));
       if (j < i) break;
       swap(i, j);
     }
@@ -240,7 +249,8 @@ ops::TensorPair topk_values(const Tensor& self, int64_t k, int64_t dim, bool lar
     int64_t* idst = indices.data_ptr<int64_t>();
     parallel_slices(self, values, indices, d, n, [&](int64_t io_, int64_t vo_, int64_t ii_) {
       std::vector<std::pair<K, int64_t>> q(static_cast<size_t>(n));
-      for (int64_t j = 0; j < n; ++j) q[static_cast<size_t>(j)] = {static_cast<K>(src[io_ + j * ss]), j};
+      for (int64_t j = 0; j < n; ++j)
+        q[static_cast<size_t>(j)] = {static_cast<K>(src[io_ + j * ss]), j};
       auto run = [&](auto comp) {
         if (k * 64 <= n) {
           std::partial_sort(q.begin(), q.begin() + k, q.end(), comp);
@@ -249,8 +259,10 @@ ops::TensorPair topk_values(const Tensor& self, int64_t k, int64_t dim, bool lar
           if (sorted) std::sort(q.begin(), q.begin() + k - 1, comp);
         }
       };
-      if (largest) run(Descending<K>());
-      else run(Ascending<K>());
+      if (largest)
+        run(Descending<K>());
+      else
+        run(Ascending<K>());
       for (int64_t j = 0; j < k; ++j) {
         vdst[vo_ + j * vs] = static_cast<T>(q[static_cast<size_t>(j)].first);
         idst[ii_ + j * is] = q[static_cast<size_t>(j)].second;
@@ -290,7 +302,8 @@ ops::TensorPair kthvalue_values(const Tensor& self, int64_t k, int64_t dim, bool
       int64_t* idst = indices.data_ptr<int64_t>();
       parallel_slices(self, values, indices, d, n, [&](int64_t io_, int64_t vo_, int64_t ii_) {
         std::vector<std::pair<K, int64_t>> q(static_cast<size_t>(n));
-        for (int64_t j = 0; j < n; ++j) q[static_cast<size_t>(j)] = {static_cast<K>(src[io_ + j * ss]), j};
+        for (int64_t j = 0; j < n; ++j)
+          q[static_cast<size_t>(j)] = {static_cast<K>(src[io_ + j * ss]), j};
         quick_select(q, k - 1);
         vdst[vo_] = static_cast<T>(q[static_cast<size_t>(k - 1)].first);
         idst[ii_] = q[static_cast<size_t>(k - 1)].second;
@@ -299,7 +312,8 @@ ops::TensorPair kthvalue_values(const Tensor& self, int64_t k, int64_t dim, bool
   }
   if (!keepdim && self.dim() > 0) {
     for (const Tensor* t : {&values, &indices}) {  // squeeze dim d away
-      DimVector s(t->sizes().begin(), t->sizes().end()), st(t->strides().begin(), t->strides().end());
+      DimVector s(t->sizes().begin(), t->sizes().end()),
+          st(t->strides().begin(), t->strides().end());
       s.erase(s.begin() + d);
       st.erase(st.begin() + d);
       (*t)->set_geometry(s, st, (*t)->storage_offset());
@@ -354,7 +368,9 @@ ops::TensorTriple unique_hashed(const Tensor& self, bool sorted, bool return_inv
 // bits as c10's std::hash<BFloat16> does, so that the set's order is torch's.
 struct BF16Key {
   BFloat16 v;
-  bool operator==(const BF16Key& o) const { return static_cast<float>(v) == static_cast<float>(o.v); }
+  bool operator==(const BF16Key& o) const {
+    return static_cast<float>(v) == static_cast<float>(o.v);
+  }
   bool operator<(const BF16Key& o) const { return static_cast<float>(v) < static_cast<float>(o.v); }
 };
 struct BF16Hash {
@@ -390,7 +406,8 @@ namespace {
 // self moved so that dim comes first and flattened to rows: (n, rest), contiguous.
 Tensor as_rows(const Tensor& self, int64_t dim) {
   Tensor moved = contiguous(ops::movedim(self, dim, 0));
-  return ops::reshape(moved, {self.size(dim), moved.numel() / std::max<int64_t>(self.size(dim), 1)});
+  return ops::reshape(moved,
+                      {self.size(dim), moved.numel() / std::max<int64_t>(self.size(dim), 1)});
 }
 
 // rows (n, r) picked by `keep` (row indices), reshaped back to self's layout with dim of size m.
@@ -459,8 +476,8 @@ ops::TensorTriple unique_rows(const Tensor& self, int64_t dim, bool consecutive,
 }  // namespace
 
 // (.., n, ..) -> distinct slices along dim, in lexicographic order
-ops::TensorTriple unique_dim(const Tensor& self, int64_t dim, bool /*sorted*/,
-                             bool return_inverse, bool return_counts) {
+ops::TensorTriple unique_dim(const Tensor& self, int64_t dim, bool /*sorted*/, bool return_inverse,
+                             bool return_counts) {
   int64_t d = wrap_dim(dim, self.dim());
   check_not(self.dtype(), "unique_dim", {ScalarType::Float16});
   if (self.numel() == 0) {
