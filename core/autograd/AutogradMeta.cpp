@@ -14,7 +14,15 @@ AutogradMeta& materialize_autograd_meta(const Tensor& t) {
 void set_requires_grad(const Tensor& t, bool requires_grad) {
   OPSCOPE_CHECK(!requires_grad || is_floating(t.dtype()),
                 "only Tensors of floating point and complex dtype can require gradients");
-  if (!requires_grad && !t->autograd_meta()) return;
+  AutogradMeta* m = get_autograd_meta(t);
+  if (m && m->grad_fn) {
+    OPSCOPE_CHECK(requires_grad,
+                  "you can only change requires_grad flags of leaf variables. If you want to use "
+                  "a computed variable in a subgraph that doesn't require differentiation use "
+                  "var_no_grad = var.detach().");
+    return;
+  }
+  if (!requires_grad && !m) return;
   materialize_autograd_meta(t).requires_grad_ = requires_grad;
 }
 

@@ -22,6 +22,7 @@ Tensor _unsafe_view(const Tensor& self, IntArrayRef size);
 Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride,
                   std::optional<int64_t> storage_offset);
 Tensor alias(const Tensor& self);
+Tensor detach(const Tensor& self);
 Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1);
 Tensor t(const Tensor& self);
 Tensor permute(const Tensor& self, IntArrayRef dims);
@@ -63,6 +64,10 @@ static Library view_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.impl("_unsafe_view", kExplicit, fn<&composite::_unsafe_view>);
   m.def("alias(Tensor(a) self) -> Tensor(a)", Variants::None);
   m.impl("alias", kExplicit, fn<&composite::alias>);
+  // A view outside autograd: no derivative entry, so the Autograd key falls through and the
+  // result has no grad_fn and does not require grad.
+  m.def("detach(Tensor(a) self) -> Tensor(a)");
+  m.impl("detach", kExplicit, fn<&composite::detach>);
   m.def(
       "as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
       "-> Tensor(a)");

@@ -13,10 +13,16 @@
 #include <Python.h>
 #include <pybind11/pybind11.h>
 
+#include <memory>
+
 #include "core/dispatch/IValue.h"
 
 // Runtime objects shared with Python (Generator) are held by their intrusive_ptr.
 PYBIND11_DECLARE_HOLDER_TYPE(T, opscope::intrusive_ptr<T>, true)
+
+namespace opscope::autograd {
+class Node;
+}
 
 namespace opscope::python {
 
@@ -91,5 +97,9 @@ void init_ops(py::module_& m);      // schema-derived functions and methods, ops
 void init_indexing();               // Tensor.__getitem__ / __setitem__
 void init_interop(py::module_& m);  // numpy, DLPack, tensor()
 void init_dispatch_tools(py::module_& m);
+void init_autograd(py::module_& m);  // grad_fn objects, backward / grad, grad mode
+
+// The Python object of an autograd node (its class named like the node: MulBackward0), or None.
+PyObject* node_object(const std::shared_ptr<autograd::Node>& node);
 
 }  // namespace opscope::python

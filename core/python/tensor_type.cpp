@@ -4,7 +4,9 @@
 // (no argument parsing, no boxing) — the fast path for the most common calls. Everything named
 // (t.add(b), t.view(3), opscope.add) goes through the schema-driven parser in ops.cpp.
 #include "core/autograd/AutogradMeta.h"
+#include "core/autograd/Node.h"
 #include "core/dispatch/Dispatcher.h"
+#include "core/tensor/TensorIterator.h"
 #include "core/python/python_common.h"
 
 #include <structmember.h>  // after Python.h
@@ -139,10 +141,10 @@ int set_requires_grad(PyObject* self, PyObject* value, void*) {
              : -1;
 }
 PyObject* get_is_leaf(PyObject* self, void*) {
-  Py_RETURN_TRUE;
+  return PyBool_FromLong(autograd::is_leaf(SELF));
 }
 PyObject* get_grad_fn(PyObject* self, void*) {
-  Py_RETURN_NONE;
+  return guarded([&] { return node_object(autograd::grad_fn(SELF)); });
 }
 PyObject* get_grad(PyObject* self, void*) {
   auto* m = autograd::get_autograd_meta(SELF);
@@ -378,6 +380,13 @@ PyObject* nb_mul(PyObject* a, PyObject* b) {
 }
 PyObject* nb_truediv(PyObject* a, PyObject* b) {
   static const auto div = op<TT>("aten::div.Tensor");
+  static const auto reciprocal = op<Tensor(const Tensor&)>("aten::reciprocal");
+  static const auto mul = op<TT>("aten::mul.Tensor");
+  Scalar s;
+  if (!is_tensor(a) && is_tensor(b) && to_scalar(a, &s, false))  // `2 / t`: torch's __rdiv__,
+    return guarded([&] {                                          // reciprocal(t) * 2
+      return wrap(mul.call(reciprocal.call(unwrap(b)), wrapped_number(s)));
+    });
   return binary(a, b, [](const Tensor& x, const Tensor& y, bool) { return div.call(x, y); });
 }
 PyObject* nb_matmul(PyObject* a, PyObject* b) {
@@ -388,13 +397,20 @@ PyObject* nb_matmul(PyObject* a, PyObject* b) {
 PyObject* nb_pow(PyObject* a, PyObject* b, PyObject* mod) {
   static const auto pow_tt = op<TT>("aten::pow.Tensor_Tensor");
   static const auto pow_ts = op<TS>("aten::pow.Tensor_Scalar");
-  static const auto pow_st = op<Tensor(const Scalar&, const Tensor&)>("aten::pow.Scalar");
   if (mod != Py_None) Py_RETURN_NOTIMPLEMENTED;
   return guarded([&]() -> PyObject* {
     Scalar s;
     if (is_tensor(a) && is_tensor(b)) return wrap(pow_tt.call(unwrap(a), unwrap(b)));
     if (is_tensor(a) && to_scalar(b, &s, false)) return wrap(pow_ts.call(unwrap(a), s));
-    if (is_tensor(b) && to_scalar(a, &s, false)) return wrap(pow_st.call(s, unwrap(b)));
+    if (is_tensor(b) && to_scalar(a, &s, false)) {
+      // `2 ** t`: torch's __rpow__ makes 2 a 0-d tensor of result_type(2, t): pow.Tensor_Tensor
+      static const auto scalar_tensor =
+          op<Tensor(const Scalar&, std::optional<ScalarType>, std::optional<int64_t>,
+                    std::optional<Device>, std::optional<bool>)>("aten::scalar_tensor");
+      const Tensor& t = unwrap(b);
+      Tensor base = scalar_tensor.call(s, result_type(t, s), std::nullopt, t.device(), std::nullopt);
+      return wrap(pow_tt.call(base, t));
+    }
     Py_RETURN_NOTIMPLEMENTED;
   });
 }

@@ -170,6 +170,9 @@ Tensor _unsafe_view(const Tensor& self, IntArrayRef size) {
   return view(self, size);
 }
 
+Tensor detach(const Tensor& self) {
+  return alias_with_sizes_and_strides(self, self.sizes(), self.strides());
+}
 Tensor alias(const Tensor& self) {
   return alias_with_sizes_and_strides(self, self.sizes(), self.strides());
 }

@@ -37,6 +37,9 @@ _tensor._install()
 from opscope import nn  # noqa: E402,F401  (opscope.nn.functional, as torch.nn.functional)
 from opscope import functional as _functional  # noqa: E402  (unique, norm: torch/functional.py)
 from opscope import linalg  # noqa: E402,F401
+from opscope import autograd  # noqa: E402,F401
+from opscope.autograd import (  # noqa: E402,F401
+    enable_grad, is_grad_enabled, no_grad, set_grad_enabled)
 
 _functional._install()
 

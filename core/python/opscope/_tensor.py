@@ -86,6 +86,18 @@ def _where(self, condition, y):
     return opscope.where(condition, self, y)
 
 
+def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """Accumulates the gradient of this tensor (times `gradient`, which scalars may leave out)
+    into the .grad of the leaves it depends on. See opscope.autograd.backward."""
+    opscope.autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+def _detach_(self):
+    """Detaches this tensor from the graph that created it, in place."""
+    _C._detach_(self)
+    return self
+
+
 def _install():
     Tensor.__repr__ = _repr
     Tensor.__str__ = _repr
@@ -104,4 +116,6 @@ def _install():
     Tensor.new_ones = _new_factory(opscope.ones)
     Tensor.new_empty = _new_factory(opscope.empty)
     Tensor.where = _where
+    Tensor.backward = _backward
+    Tensor.detach_ = _detach_
     Tensor.__module__ = "opscope"

@@ -1,0 +1,91 @@
+// The derivative table: how each differentiable op's backward is computed (opscope's
+// derivatives.yaml, in C++), and the node the Autograd kernel records for it.
+//
+// Semantically an entry says, for one op overload: the node's name (PyTorch's, MulBackward0), which
+// tensor arguments are differentiable (one next edge each, in order), what the formula needs from
+// the forward — arguments saved as tensors, the result — and the formula itself: the gradients of
+// those arguments from the gradients of the op's outputs. Formulas are written with ops, so with
+// create_graph=True they are recorded too (double backward). Broadcasting and dtype are not the
+// formulas' business: the engine sums a gradient down to its input's shape and converts it to the
+// input's dtype (see core/autograd/Engine.h).
+//
+//   // mul.Tensor(Tensor self, Tensor other) -> Tensor
+//   {"aten::mul.Tensor", "MulBackward0", {0, 1}, {0, 1}, false,
+//    [](const BackwardContext& c, const variable_list& g) -> variable_list {
+//      return {c.needs(0) ? ops::mul(g[0], c.arg(1)) : Tensor(),    // d/dself  = grad * other
+//              c.needs(1) ? ops::mul(g[0], c.arg(0)) : Tensor()};   // d/dother = grad * self
+//    }},
+//
+// In-place variants (add_.Tensor) use their functional op's entry: their node rewrites the history
+// of self, and a saved self is a copy made before the write.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "core/autograd/Node.h"
+#include "core/dispatch/Dispatcher.h"
+
+namespace opscope::autograd {
+
+class DerivativeNode;
+
+// What a formula reads of its node: saved arguments and results, non-tensor arguments, the
+// sizes and dtypes of every tensor argument, and which gradients are wanted.
+class BackwardContext {
+ public:
+  explicit BackwardContext(const DerivativeNode& node) : node_(node) {}
+  Tensor arg(size_t i) const;          // tensor argument i, as saved
+  const IValue& value(size_t i) const;  // non-tensor argument i (a Scalar, a dim list, ...)
+  Tensor result(size_t i = 0) const;    // output i, as saved
+  IntArrayRef sizes(size_t i) const;    // of tensor argument i
+  ScalarType dtype(size_t i) const;     // of tensor argument i
+  // Whether the gradient of tensor argument i is needed (its next edge is valid).
+  bool needs(size_t i) const;
+
+ private:
+  const DerivativeNode& node_;
+};
+
+using Formula = variable_list (*)(const BackwardContext& c, const variable_list& grads);
+
+struct Derivative {
+  std::string_view op;          // "aten::mul.Tensor"
+  std::string_view node;        // "MulBackward0"
+  std::vector<int> inputs;      // differentiable tensor arguments, by position
+  std::vector<int> save;        // tensor arguments the formula reads with arg()
+  bool save_result = false;     // the formula reads result()
+  Formula formula = nullptr;    // returns one gradient per `inputs` entry (undefined: none)
+  std::vector<std::string_view> inplace = {};  // in-place overloads sharing this entry
+};
+
+// Every entry (core/autograd/derivatives.cpp).
+const std::vector<Derivative>& derivatives();
+
+// The node the Autograd kernel records: a derivative's formula with what it saved.
+class DerivativeNode final : public Node {
+ public:
+  explicit DerivativeNode(const Derivative& d) : d_(d) {}
+  std::string name() const override { return std::string(d_.node); }
+  variable_list apply(variable_list&& grads) override;
+  void release_variables() override;
+
+  const Derivative& derivative() const { return d_; }
+
+ private:
+  friend class BackwardContext;
+  friend void autograd_kernel(const Derivative&, const OperatorHandle&, DispatchKeySet, Stack*);
+  const Derivative& d_;
+  std::vector<SavedVariable> saved_args_;  // by argument position
+  std::vector<IValue> values_;             // non-tensor arguments, by position
+  std::vector<DimVector> sizes_;           // of tensor arguments, by position
+  std::vector<ScalarType> dtypes_;
+  std::vector<int> input_edge_;            // argument position -> next edge index, or -1
+  std::vector<SavedVariable> saved_results_;
+};
+
+// The one Autograd kernel: records a DerivativeNode when a differentiable input requires grad
+// (and grad mode is on), and runs the op below autograd.
+void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeySet ks, Stack* stack);
+
+}  // namespace opscope::autograd

@@ -1,0 +1,160 @@
+#include "core/autograd/Node.h"
+
+#include "core/autograd/AutogradMeta.h"
+#include "core/autograd/GradMode.h"
+#include "core/ops/copy.h"
+#include "core/ops/elementwise.h"
+
+namespace opscope::autograd {
+
+namespace {
+
+thread_local uint64_t t_next_sequence_nr = 0;
+
+// How torch's autograd messages name a tensor: "[torch.FloatTensor [2, 3]]".
+std::string legacy_type_name(const Tensor& t) {
+  std::string n;
+  switch (t.dtype()) {
+    case ScalarType::Float32: n = "Float"; break;
+    case ScalarType::Float64: n = "Double"; break;
+    case ScalarType::Float16: n = "Half"; break;
+    case ScalarType::BFloat16: n = "BFloat16"; break;
+    case ScalarType::Int64: n = "Long"; break;
+    case ScalarType::Int32: n = "Int"; break;
+    case ScalarType::Int16: n = "Short"; break;
+    case ScalarType::Int8: n = "Char"; break;
+    case ScalarType::UInt8: n = "Byte"; break;
+    case ScalarType::Bool: n = "Bool"; break;
+    default: n = "Undefined"; break;
+  }
+  std::string shape;
+  for (size_t i = 0; i < t.sizes().size(); ++i) shape += (i ? ", " : "") + std::to_string(t.sizes()[i]);
+  return "[torch." + n + "Tensor [" + shape + "]]";
+}
+
+// A view of t with no autograd state: same storage, same version counter.
+Tensor detached_alias(const Tensor& t) {
+  return make_view(t, t.sizes(), t.strides(), t->storage_offset());
+}
+
+}  // namespace
+
+Node::Node() : sequence_nr_(t_next_sequence_nr++) {}
+
+uint32_t Node::add_input_metadata(const Tensor& t) {
+  input_metadata_.push_back(
+      InputMetadata{DimVector(t.sizes().begin(), t.sizes().end()), t.dtype(), t.device()});
+  return static_cast<uint32_t>(input_metadata_.size() - 1);
+}
+
+// --- AccumulateGrad -------------------------------------------------------------------------------
+
+AccumulateGrad::AccumulateGrad(Tensor leaf) : leaf_(std::move(leaf)) {
+  add_input_metadata(leaf_);
+}
+
+// leaf.grad = grad (a detached alias, or the tensor itself under create_graph), or
+// leaf.grad += grad: in place, or out of place under create_graph so the sum stays differentiable.
+variable_list AccumulateGrad::apply(variable_list&& grads) {
+  Tensor g = std::move(grads[0]);
+  if (!g.defined()) return {};
+  AutogradMeta& m = materialize_autograd_meta(leaf_);
+  const bool create_graph = grad_mode_enabled();
+  if (!m.grad.defined()) {
+    // The engine's gradients may be views of other tensors (expand's sum_to, a slice): .grad
+    // gets its own memory unless the engine's tensor is contiguous and nobody else holds it.
+    bool own = g.is_contiguous() && g.impl_ptr().use_count() == 1;
+    m.grad = create_graph ? g : (own ? detached_alias(g) : ops::clone(g));
+  } else if (create_graph) {
+    m.grad = ops::add(m.grad, g);
+  } else {
+    ops::add_(m.grad, g);
+  }
+  return {};
+}
+
+// --- SavedVariable --------------------------------------------------------------------------------
+
+SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
+  if (!t.defined()) return;
+  was_defined_ = true;
+  is_output_ = is_output;
+  saved_version_ = t->version();
+  if (is_output) {
+    data_ = detached_alias(t);
+    if (AutogradMeta* m = get_autograd_meta(t)) output_nr_ = m->output_nr;
+  } else {
+    data_ = t;
+  }
+}
+
+void SavedVariable::release() {
+  data_ = Tensor();
+  released_ = true;
+}
+
+Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
+  if (!was_defined_) return Tensor();
+  OPSCOPE_CHECK(!released_,
+                "Trying to backward through the graph a second time (or directly access saved "
+                "tensors after they have already been freed). Saved intermediate values of the "
+                "graph are freed when you call .backward() or autograd.grad(). Specify "
+                "retain_graph=True if you need to backward through the graph a second time or if "
+                "you need to access saved tensors after calling backward.");
+  if (data_->version() != saved_version_) {
+    std::string which;
+    std::shared_ptr<Node> fn = is_output_ ? owner : grad_fn(data_);
+    uint32_t nr = is_output_ ? output_nr_ : (get_autograd_meta(data_) ? get_autograd_meta(data_)->output_nr : 0);
+    if (fn) which = ", which is output " + std::to_string(nr) + " of " + fn->name() + ",";
+    OPSCOPE_CHECK(false,
+                  "one of the variables needed for gradient computation has been modified by an "
+                  "inplace operation: ",
+                  legacy_type_name(data_), which,
+                  " is at version ", data_->version(), "; expected version ", saved_version_,
+                  " instead. Hint: enable anomaly detection to find the operation that failed to "
+                  "compute its gradient, with torch.autograd.set_detect_anomaly(True).");
+  }
+  if (!is_output_) return data_;
+  Tensor r = detached_alias(data_);
+  if (owner) {
+    AutogradMeta& m = materialize_autograd_meta(r);
+    m.grad_fn = owner;
+    m.output_nr = output_nr_;
+  }
+  return r;
+}
+
+// --- the autograd state of tensors --------------------------------------------------------------
+
+std::shared_ptr<Node> grad_fn(const Tensor& t) {
+  AutogradMeta* m = t.defined() ? get_autograd_meta(t) : nullptr;
+  return m ? m->grad_fn : nullptr;
+}
+
+bool is_leaf(const Tensor& t) {
+  return grad_fn(t) == nullptr;
+}
+
+std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
+  AutogradMeta& m = materialize_autograd_meta(leaf);
+  if (auto acc = m.grad_accumulator.lock()) return acc;
+  auto acc = std::make_shared<AccumulateGrad>(leaf);
+  m.grad_accumulator = acc;
+  return acc;
+}
+
+Edge gradient_edge(const Tensor& t) {
+  AutogradMeta* m = t.defined() ? get_autograd_meta(t) : nullptr;
+  if (!m) return {};
+  if (m->grad_fn) return {m->grad_fn, m->output_nr};
+  if (m->requires_grad_) return {grad_accumulator(t), 0};
+  return {};
+}
+
+void set_history(const Tensor& output, const std::shared_ptr<Node>& fn) {
+  AutogradMeta& m = materialize_autograd_meta(output);
+  m.output_nr = fn->add_input_metadata(output);
+  m.grad_fn = fn;
+}
+
+}  // namespace opscope::autograd

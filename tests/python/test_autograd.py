@@ -1,0 +1,343 @@
+"""Autograd (core/autograd/): every formula of the derivative table against float64 finite
+differences (gradcheck) and, through create_graph, its second derivatives (gradgradcheck), on
+plain, broadcast and non-contiguous inputs; node names and graph shapes as torch 1.13 records
+them; the engine's accumulation, broadcasting reduction and errors; grad mode.
+
+    PYTHONPATH=core/python /usr/bin/python3 -m pytest -q tests/python/test_autograd.py
+"""
+import numpy as np
+import pytest
+
+import opscope
+from opscope.autograd import gradcheck, gradgradcheck
+
+F64 = opscope.float64
+
+
+def leaf(rng, *shape, layout="plain", positive=False):
+    """A float64 leaf requiring grad: contiguous, or a transposed / strided view."""
+    if layout == "transposed" and len(shape) >= 2:
+        a = rng.standard_normal(shape[:-2] + shape[-2:][::-1]).swapaxes(-1, -2)
+    elif layout == "strided" and shape:
+        a = rng.standard_normal(shape[:-1] + (shape[-1] * 2,))[..., ::2]
+    else:
+        a = rng.standard_normal(shape)
+    if positive:
+        a = np.abs(a) + 0.5
+    t = opscope.from_numpy(np.array(a))  # contiguous copy, then the same layout again below
+    if layout == "transposed" and len(shape) >= 2:
+        t = opscope.from_numpy(np.ascontiguousarray(a.swapaxes(-1, -2))).transpose(-1, -2)
+    elif layout == "strided" and shape:
+        base = np.zeros(shape[:-1] + (shape[-1] * 2,))
+        base[..., ::2] = a
+        t = opscope.from_numpy(base)[..., ::2]
+    return t.requires_grad_()
+
+
+# (name, function, input shapes, positive inputs, second derivative checked)
+CASES = [
+    ("add", lambda a, b: a + b, [(2, 3), (3,)], False, True),
+    ("add alpha", lambda a, b: opscope.add(a, b, alpha=2.5), [(2, 3), (2, 3)], False, True),
+    ("add scalar", lambda a: opscope.ops.aten.add.Scalar(a, 2.0), [(3,)], False, True),
+    ("add_ on a non-leaf", lambda a, b: (a * 1).add_(b), [(2, 3), (3,)], False, True),
+    ("sub", lambda a, b: a - b, [(2, 1), (1, 3)], False, True),
+    ("sub alpha", lambda a, b: opscope.sub(a, b, alpha=-1.5), [(3,), (3,)], False, True),
+    ("sub scalar", lambda a: opscope.ops.aten.sub.Scalar(a, 2.0), [(3,)], False, True),
+    ("rsub", lambda a: 1.5 - a, [(2, 2)], False, True),
+    ("rsub tensor", lambda a, b: opscope.rsub(a, b, alpha=2), [(2, 2), (2,)], False, True),
+    ("mul", lambda a, b: a * b, [(2, 3), (2, 1)], False, True),
+    ("mul scalar", lambda a: opscope.ops.aten.mul.Scalar(a, 3.0), [(3,)], False, True),
+    ("mul_ on a non-leaf", lambda a, b: (a + 0).mul_(b), [(2, 3), (2, 3)], False, True),
+    ("div", lambda a, b: a / b, [(2, 3), (3,)], True, True),
+    ("div scalar", lambda a: opscope.ops.aten.div.Scalar(a, 4.0), [(3,)], False, True),
+    ("rdiv", lambda a: 2 / a, [(3,)], True, True),
+    ("neg", lambda a: -a, [(2, 2)], False, True),
+    ("pow scalar", lambda a: a ** 3, [(2, 3)], False, True),
+    ("pow -1.5", lambda a: a.pow(-1.5), [(3,)], True, True),
+    ("pow tensor", lambda a, b: a ** b, [(2, 3), (3,)], True, True),
+    ("rpow", lambda a: 2 ** a, [(3,)], False, True),
+    ("pow.Scalar", lambda a: opscope.ops.aten.pow.Scalar(1.5, a), [(3,)], False, True),
+    ("exp", lambda a: a.exp(), [(2, 3)], False, True),
+    ("exp_ on a non-leaf", lambda a: (a * 1).exp_(), [(3,)], False, True),
+    ("log", lambda a: a.log(), [(2, 3)], True, True),
+    ("sqrt", lambda a: a.sqrt(), [(2, 3)], True, True),
+    ("tanh", lambda a: a.tanh(), [(2, 3)], False, True),
+    ("sigmoid", lambda a: a.sigmoid(), [(2, 3)], False, True),
+    ("relu", lambda a: a.relu(), [(2, 3)], False, False),
+    ("abs", lambda a: a.abs(), [(2, 3)], False, False),
+    ("sin", lambda a: a.sin(), [(2, 3)], False, True),
+    ("cos", lambda a: a.cos(), [(2, 3)], False, True),
+    ("reciprocal", lambda a: a.reciprocal(), [(3,)], True, True),
+    ("sum", lambda a: a.sum(), [(2, 3)], False, True),
+    ("sum dim", lambda a: a.sum(1), [(2, 3, 4)], False, True),
+    ("sum dims keepdim", lambda a: a.sum((0, 2), keepdim=True), [(2, 3, 4)], False, True),
+    ("mean", lambda a: a.mean(), [(2, 3)], False, True),
+    ("mean dim", lambda a: a.mean(-1), [(2, 3)], False, True),
+    ("mm", lambda a, b: a @ b, [(2, 3), (3, 4)], False, True),
+    ("addmm", lambda c, a, b: opscope.addmm(c, a, b, beta=0.5, alpha=2), [(4,), (2, 3), (3, 4)], False, True),
+    ("linear", lambda x, w, b: opscope.nn.functional.linear(x, w, b), [(2, 3), (4, 3), (4,)], False, True),
+    ("bmm", lambda a, b: a @ b, [(2, 2, 3), (2, 3, 2)], False, True),
+    ("matmul broadcast", lambda a, b: a @ b, [(2, 2, 3), (3, 2)], False, True),
+    ("dot", lambda a, b: a @ b, [(3,), (3,)], False, True),
+    ("mv", lambda a, b: a @ b, [(2, 3), (3,)], False, True),
+    ("t", lambda a: a.t() * 1, [(2, 3)], False, True),
+    ("transpose", lambda a: a.transpose(0, 2) * 1, [(2, 3, 4)], False, True),
+    ("permute", lambda a: a.permute(2, 0, 1) * 1, [(2, 3, 4)], False, True),
+    ("view", lambda a: a.contiguous().view(6), [(2, 3)], False, True),
+    ("reshape", lambda a: a.reshape(3, 2) * 1, [(2, 3)], False, True),
+    ("reshape of a copy", lambda a: a.t().reshape(6) * 1, [(2, 3)], False, True),
+    ("unsqueeze", lambda a: a.unsqueeze(1) * 1, [(2, 3)], False, True),
+    ("squeeze", lambda a: a.squeeze() * 1, [(2, 1, 3)], False, True),
+    ("squeeze dim", lambda a: a.squeeze(1) * 1, [(2, 1, 3)], False, True),
+    ("expand", lambda a: a.expand(4, 2, 3) * 1, [(2, 1)], False, True),
+    ("clone", lambda a: a.clone(), [(2, 3)], False, True),
+    ("_to_copy", lambda a: opscope.ops.aten._to_copy(a) * 1, [(3,)], False, True),
+    ("where", lambda a, b: opscope.where(a > 0, a, b), [(2, 3), (3,)], False, True),
+    ("softmax", lambda a: a.softmax(1), [(2, 4)], False, True),
+    ("log_softmax", lambda a: a.log_softmax(0), [(3, 2)], False, True),
+    ("softmax of the middle dim", lambda a: a.softmax(1), [(2, 3, 2)], False, True),
+]
+
+
+def _node_names(t):
+    """Names of every node in t's graph."""
+    names, stack, seen = set(), [t.grad_fn], set()
+    while stack:
+        n = stack.pop()
+        if n is None or id(n) in seen:
+            continue
+        seen.add(id(n))
+        names.add(n.name())
+        stack.extend(f for f, _ in n.next_functions)
+    return names
+
+
+@pytest.mark.parametrize("layout", ["plain", "transposed", "strided"])
+@pytest.mark.parametrize("name,fn,shapes,positive,second", CASES, ids=[c[0] for c in CASES])
+def test_gradients_match_finite_differences(name, fn, shapes, positive, second, layout, rng):
+    inputs = [leaf(rng, *s, layout=layout, positive=positive) for s in shapes]
+    assert gradcheck(fn, inputs)
+    if second and layout == "plain":
+        assert gradgradcheck(fn, inputs)
+
+
+def test_every_derivative_in_the_table_is_checked(rng):
+    covered = set()
+    for name, fn, shapes, positive, _ in CASES:
+        out = fn(*[leaf(rng, *s, positive=positive) for s in shapes])
+        covered |= _node_names(out)
+    table = {node for _, node in opscope._C._derivatives()}
+    assert table - covered == set(), f"no test exercises {sorted(table - covered)}"
+
+
+# --- the graph, as torch records it ---------------------------------------------------------------
+# expression -> (grad_fn name, next_functions names), as printed by PyTorch 1.13.
+TORCH_GRAPHS = {
+    "x + y": ("AddBackward0", ["AccumulateGrad", "AccumulateGrad"]),
+    "x + 1": ("AddBackward0", ["AccumulateGrad", None]),
+    "x - 1": ("SubBackward0", ["AccumulateGrad", None]),
+    "1 - x": ("RsubBackward1", ["AccumulateGrad"]),
+    "x * 2": ("MulBackward0", ["AccumulateGrad", None]),
+    "x / 2": ("DivBackward0", ["AccumulateGrad", None]),
+    "2 / x": ("MulBackward0", ["ReciprocalBackward0", None]),
+    "x ** 2": ("PowBackward0", ["AccumulateGrad"]),
+    "x ** y": ("PowBackward1", ["AccumulateGrad", "AccumulateGrad"]),
+    "2 ** x": ("PowBackward1", [None, "AccumulateGrad"]),
+    "m.sum(0)": ("SumBackward1", ["AccumulateGrad"]),
+    "m @ x": ("MvBackward0", ["AccumulateGrad", "AccumulateGrad"]),
+    "b @ b": ("UnsafeViewBackward0", ["BmmBackward0"]),
+    "b @ m": ("UnsafeViewBackward0", ["MmBackward0"]),
+    "m.reshape(9)": ("ReshapeAliasBackward0", ["AccumulateGrad"]),
+    "m.t().reshape(9)": ("UnsafeViewBackward0", ["CloneBackward0"]),
+    "opscope.nn.functional.linear(m, m, x)": ("AddmmBackward0", ["AccumulateGrad", "AccumulateGrad", "TBackward0"]),
+    "x.unsqueeze(0).squeeze(0)": ("SqueezeBackward1", ["UnsqueezeBackward0"]),
+    "m.t().contiguous()": ("CloneBackward0", ["TBackward0"]),
+    "m.softmax(1)": ("SoftmaxBackward0", ["AccumulateGrad"]),
+}
+
+
+@pytest.mark.parametrize("expr", sorted(TORCH_GRAPHS))
+def test_graph_names_match_torch(expr, rng):
+    env = {"opscope": opscope, "x": leaf(rng, 3), "y": leaf(rng, 3, positive=True),
+           "m": leaf(rng, 3, 3), "b": leaf(rng, 2, 3, 3)}
+    if expr.startswith("x ** y"):
+        env["x"] = leaf(rng, 3, positive=True)
+    out = eval(expr, env)
+    name, nexts = TORCH_GRAPHS[expr]
+    assert type(out.grad_fn).__name__ == name and out.grad_fn.name() == name
+    assert [None if f is None else f.name() for f, _ in out.grad_fn.next_functions] == nexts
+    assert repr(out.grad_fn).startswith(f"<{name} object at 0x")
+    assert f"grad_fn=<{name}>" in repr(out)
+
+
+def test_leaves_and_grad_fn_identity():
+    x = opscope.ones(2, requires_grad=True)
+    y = x * 2
+    assert x.is_leaf and not y.is_leaf and y.requires_grad
+    assert y.grad_fn is y.grad_fn  # one Python object per node
+    acc = y.grad_fn.next_functions[0][0]
+    assert acc.name() == "AccumulateGrad" and acc.variable is x
+    assert opscope.ones(2).is_leaf and not opscope.ones(2).requires_grad
+    assert y.grad_fn._sequence_nr() > 0 or y.grad_fn._sequence_nr() == 0
+
+
+# --- the engine -----------------------------------------------------------------------------------
+def test_backward_accumulates_and_reduces_broadcasts():
+    x = opscope.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = opscope.tensor([[0.5], [2.0]], requires_grad=True)
+    y = (x * x + x * b).sum()  # x used three times; b broadcast over x's dim
+    y.backward()
+    assert x.grad.tolist() == [4 * 1 + 2.5, 4 * 2 + 2.5, 4 * 3 + 2.5]  # x * x counted on both rows
+    assert b.grad.shape == (2, 1) and b.grad.tolist() == [[6.0], [6.0]]
+    (x * 3).sum().backward()  # .grad accumulates across calls
+    assert x.grad.tolist() == [9.5, 13.5, 17.5]
+    x.grad.zero_()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_backward_with_gradient_retain_graph_and_inputs():
+    x = opscope.tensor([1.0, 2.0], requires_grad=True)
+    w = opscope.tensor([3.0, 4.0], requires_grad=True)
+    y = x * w
+    y.backward(opscope.tensor([1.0, 10.0]), retain_graph=True)
+    assert x.grad.tolist() == [3.0, 40.0] and w.grad.tolist() == [1.0, 20.0]
+    y.backward(opscope.tensor([1.0, 1.0]), inputs=[x])
+    assert x.grad.tolist() == [6.0, 44.0] and w.grad.tolist() == [1.0, 20.0]
+
+
+def test_grad_returns_without_touching_dot_grad():
+    x = opscope.tensor([1.0, 2.0], requires_grad=True)
+    z = opscope.tensor([5.0], requires_grad=True)
+    (g,) = opscope.autograd.grad((x ** 3).sum(), x)
+    assert g.tolist() == [3.0, 12.0] and x.grad is None
+    gx, gz = opscope.autograd.grad((x * 2).sum(), [x, z], allow_unused=True)
+    assert gx.tolist() == [2.0, 2.0] and gz is None
+    with pytest.raises(RuntimeError, match="appears to not have been used in the graph"):
+        opscope.autograd.grad((x * 2).sum(), [x, z])
+    h = x * 2  # the gradient at a non-leaf
+    (gh,) = opscope.autograd.grad((h * h).sum(), h)
+    assert gh.tolist() == [4.0, 8.0]
+
+
+def test_double_backward():
+    x = opscope.tensor([1.0, 2.0], dtype=F64, requires_grad=True)
+    (g,) = opscope.autograd.grad((x ** 3).sum(), x, create_graph=True)
+    assert g.requires_grad and g.tolist() == [3.0, 12.0]
+    (gg,) = opscope.autograd.grad(g.sum(), x)
+    assert gg.tolist() == [6.0, 12.0]
+    y = (x.exp() * x).sum()
+    y.backward(create_graph=True)
+    assert x.grad.requires_grad
+
+
+def test_errors_as_torch():
+    x = opscope.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * 2).sum()
+    y.backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        (x.exp()).sum().backward() or None
+        z = x.exp().sum()
+        z.backward()
+        z.backward()
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):
+        (x * 2).backward()
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad and does not have a grad_fn"):
+        opscope.ones(2).sum().backward()
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place operation."):
+        x.add_(1)
+    with pytest.raises(RuntimeError, match=r"Mismatch in shape: grad_output\[0\] has a shape of torch.Size\(\[3\]\)"):
+        (x * 2).backward(opscope.ones(3))
+    with pytest.raises(RuntimeError, match="only Tensors of floating point dtype can require gradients"):
+        opscope.ones(2, dtype=opscope.int64).requires_grad_()
+    with pytest.raises(RuntimeError, match="you can only change requires_grad flags of leaf variables"):
+        (x * 2).requires_grad_(False)
+
+
+def test_modified_saved_tensors_are_detected():
+    x = opscope.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    z = (x * 2).exp()
+    z.add_(1)  # exp saved its result
+    with pytest.raises(RuntimeError, match=r"one of the variables needed for gradient computation has been modified by "
+                       r"an inplace operation: \[torch.FloatTensor \[3\]\], which is output 0 of ExpBackward0, is at "
+                       r"version 1; expected version 0 instead"):
+        z.sum().backward()
+    a = opscope.tensor([1.0, 2.0, 3.0])
+    q = (x * a).sum()  # mul saved a (a leaf that does not require grad)
+    a.add_(1)
+    with pytest.raises(RuntimeError, match=r"inplace operation: \[torch.FloatTensor \[3\]\] is at version 1; expected "
+                       r"version 0 instead"):
+        q.backward()
+    s = (x + a).sum()  # add saves nothing: in-place writes afterwards are fine
+    a.add_(1)
+    s.backward()
+
+
+def test_in_place_on_a_non_leaf_rewrites_its_history():
+    x = opscope.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.mul_(x * 3)  # y = 6 x^2
+    assert y.grad_fn.name() == "MulBackward0"
+    assert y.grad_fn.next_functions[0][0].name() == "MulBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == [12.0, 24.0]
+    y = x * 2
+    y.mul_(y)  # y saved as the other factor, then written: torch's error too
+    with pytest.raises(RuntimeError, match="which is output 0 of MulBackward0, is at version 1"):
+        y.sum().backward()
+    with opscope.no_grad():
+        x.add_(1)  # allowed without grad mode
+    assert x.tolist() == [2.0, 3.0]
+
+
+def test_detach():
+    x = opscope.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    d = y.detach()
+    assert not d.requires_grad and d.grad_fn is None and d.data_ptr() == y.data_ptr()
+    y.detach_()
+    assert not y.requires_grad and y.is_leaf
+
+
+# --- grad mode ------------------------------------------------------------------------------------
+def test_no_grad_enable_grad_and_set_grad_enabled():
+    x = opscope.ones(2, requires_grad=True)
+    with opscope.no_grad():
+        assert not opscope.is_grad_enabled()
+        y = x * 2
+        with opscope.enable_grad():
+            z = x * 2
+    assert opscope.is_grad_enabled()
+    assert not y.requires_grad and y.grad_fn is None and z.requires_grad
+
+    @opscope.no_grad()
+    def f(t):
+        return t * 2
+
+    assert not f(x).requires_grad and opscope.is_grad_enabled()
+    opscope.set_grad_enabled(False)
+    assert not (x * 2).requires_grad
+    opscope.set_grad_enabled(True)
+    with opscope.set_grad_enabled(False):
+        assert not (x * 2).requires_grad
+    assert (x * 2).requires_grad
+
+    @opscope.set_grad_enabled(False)
+    def g(t):
+        return t * 2
+
+    assert opscope.is_grad_enabled() and not g(x).requires_grad
+
+
+def test_no_grad_still_runs_the_autograd_kernel_but_records_nothing():
+    """As in torch: under no_grad the Autograd key is still dispatched to; it records no node."""
+    x = opscope.ones(2, requires_grad=True)
+    rec = opscope._C._DispatchRecorder()
+    handle = opscope._C._add_dispatch_observer(rec)
+    try:
+        with opscope.no_grad():
+            y = x * 2
+    finally:
+        handle.remove()
+    assert [(s["op"], s["key"]) for s in rec.steps] == [("aten::mul.Tensor", "AutogradCPU"),
+                                                        ("aten::mul.Tensor", "CPU")]
+    assert y.grad_fn is None
