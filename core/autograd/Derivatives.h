@@ -57,6 +57,10 @@ struct Derivative {
   bool save_result = false;     // the formula reads result()
   Formula formula = nullptr;    // returns one gradient per `inputs` entry (undefined: none)
   std::vector<std::string_view> inplace = {};  // in-place overloads sharing this entry
+  // How many leading outputs are differentiable (get this node as grad_fn); -1: every floating
+  // one. The rest (max.dim's indices, native_layer_norm's mean and rstd) are plain tensors,
+  // still readable with result() when save_result.
+  int outputs = -1;
 };
 
 // Every entry (core/autograd/derivatives.cpp).

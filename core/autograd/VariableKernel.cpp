@@ -121,12 +121,14 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
   }
   if (!node) return;
 
-  const size_t nret = schema.returns.size();
-  for (size_t r = stack->size() - nret; r < stack->size(); ++r) {
+  const size_t nret = schema.returns.size(), first = stack->size() - nret;
+  for (size_t r = first; r < stack->size(); ++r) {
     const Tensor* out = tensor_at(*stack, r);
-    if (!out || !is_floating(out->dtype())) continue;
-    set_history(*out, node);
-    if (d.save_result) node->saved_results_.emplace_back(*out, /*is_output=*/true);
+    bool differentiable = out && is_floating(out->dtype()) &&
+                          (d.outputs < 0 || r - first < static_cast<size_t>(d.outputs));
+    if (differentiable) set_history(*out, node);
+    if (d.save_result)
+      node->saved_results_.push_back(out ? SavedVariable(*out, differentiable) : SavedVariable());
   }
 }
 

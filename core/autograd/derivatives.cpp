@@ -6,8 +6,13 @@
 #include <cmath>
 
 #include "core/autograd/Derivatives.h"
+#include "core/autograd/GradMode.h"
 #include "core/ops/copy.h"
 #include "core/ops/elementwise.h"
+#include "core/ops/factories.h"
+#include "core/ops/indexing.h"
+#include "core/ops/nn.h"
+#include "core/ops/shape.h"
 #include "core/ops/linear.h"
 #include "core/ops/pointwise.h"
 #include "core/ops/reduce.h"
@@ -43,6 +48,28 @@ Tensor unreduce(Tensor g, IntArrayRef sizes, const std::vector<int64_t>& dims, b
   if (!keepdim)
     for (int64_t d : dims) g = ops::unsqueeze(g, d);
   return ops::expand(g, sizes);
+}
+
+// A fresh zero tensor of tensor argument i's shape and dtype.
+Tensor zeros_like_arg(C c, size_t i) {
+  return ops::zeros(c.sizes(i), c.dtype(i));
+}
+
+// Where a reduction's result came from: 1 at the elements equal to it (the max, say), divided
+// by how many there are (torch's evenly distributed gradient for ties).
+Tensor even_share(const Tensor& x, const Tensor& full_result, const std::vector<int64_t>& dims) {
+  Tensor hit = ops::eq(x, full_result);
+  Tensor n = ops::sum(hit, IntArrayRef(dims), /*keepdim=*/true, std::nullopt);
+  return ops::div(hit, n);
+}
+
+// The gradient of max / min over `dim` (values and indices): g put back at the indices.
+Tensor indexed_reduction_backward(C c, const Tensor& g, const Tensor& indices, int64_t dim,
+                                  bool keepdim) {
+  int64_t d = wrap_dim(dim, static_cast<int64_t>(c.sizes(0).size()));
+  Tensor gi = keepdim ? g : ops::unsqueeze(g, d), ii = keepdim ? indices : ops::unsqueeze(indices, d);
+  Tensor z = zeros_like_arg(c, 0);
+  return ops::scatter_(z, d, ii, ops::to(gi, c.dtype(0)));
 }
 
 int64_t count(IntArrayRef sizes, const std::vector<int64_t>& dims) {
@@ -317,6 +344,300 @@ std::vector<Derivative> make_table() {
          int64_t dims[1] = {c.value(1).to_int()};
          Tensor s = ops::sum(g[0], IntArrayRef(dims, 1), true, std::nullopt);
          return {ops::sub(g[0], ops::mul(ops::exp(c.result()), s))};
+       }},
+
+      // --- more unary math ---------------------------------------------------------------------
+      // erf(Tensor self) -> Tensor: 2 / sqrt(pi) * exp(-self^2)
+      {"aten::erf", "ErfBackward0", {0}, {0}, false,
+       [](C c, G g) -> variable_list {
+         Tensor x = c.arg(0);
+         return {ops::mul(g[0], ops::mul(ops::exp(ops::neg(ops::mul(x, x))), 1.1283791670955126))};
+       },
+       {"aten::erf_"}},
+      // log1p(Tensor self) -> Tensor: 1 / (1 + self)
+      {"aten::log1p", "Log1PBackward0", {0}, {0}, false,
+       [](C c, G g) -> variable_list { return {ops::div(g[0], ops::add(c.arg(0), Scalar(1)))}; },
+       {"aten::log1p_"}},
+      // expm1(Tensor self) -> Tensor: result + 1
+      {"aten::expm1", "Expm1Backward0", {0}, {}, true,
+       [](C c, G g) -> variable_list { return {ops::mul(g[0], ops::add(c.result(), Scalar(1)))}; },
+       {"aten::expm1_"}},
+      // gelu(Tensor self, *, str approximate="none") -> Tensor
+      //   none: Phi(x) + x phi(x); tanh: d/dx 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+      {"aten::gelu", "GeluBackward0", {0}, {0}, false,
+       [](C c, G g) -> variable_list {
+         Tensor x = c.arg(0);
+         if (c.value(1).to_string() == "tanh") {
+           constexpr double kBeta = 0.7978845608028654, kKappa = 0.044715;  // sqrt(2/pi)
+           Tensor x2 = ops::mul(x, x);
+           Tensor inner = ops::mul(ops::add(x, ops::mul(ops::mul(x2, x), kKappa)), kBeta);
+           Tensor t = ops::tanh(inner);
+           Tensor left = ops::mul(ops::add(t, Scalar(1)), 0.5);
+           Tensor dinner = ops::mul(ops::add(ops::mul(x2, 3 * kKappa), Scalar(1)), kBeta);
+           Tensor right = ops::mul(ops::mul(ops::mul(x, 0.5), ops::rsub(ops::mul(t, t), Scalar(1))),
+                                   dinner);
+           return {ops::mul(g[0], ops::add(left, right))};
+         }
+         Tensor cdf = ops::mul(ops::add(ops::erf(ops::mul(x, 0.7071067811865476)), Scalar(1)), 0.5);
+         Tensor pdf = ops::mul(ops::exp(ops::mul(ops::mul(x, x), -0.5)), 0.3989422804014327);
+         return {ops::mul(g[0], ops::add(cdf, ops::mul(x, pdf)))};
+       },
+       {"aten::gelu_"}},
+      // silu(Tensor self) -> Tensor: s (1 + x (1 - s)), s = sigmoid(x)
+      {"aten::silu", "SiluBackward0", {0}, {0}, false,
+       [](C c, G g) -> variable_list {
+         Tensor x = c.arg(0), sg = ops::sigmoid(x);
+         return {ops::mul(g[0], ops::mul(sg, ops::add(ops::mul(x, ops::rsub(sg, Scalar(1))), Scalar(1))))};
+       },
+       {"aten::silu_"}},
+      // softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor:
+      //   sigmoid(beta x), 1 where beta x > threshold (there the result is x itself)
+      {"aten::softplus", "SoftplusBackward0", {0}, {0}, false,
+       [](C c, G g) -> variable_list {
+         Tensor bx = ops::mul(c.arg(0), c.value(1).to_scalar());
+         Tensor d = ops::where(ops::gt(bx, c.value(2).to_scalar()), Scalar(1.0), ops::sigmoid(bx));
+         return {ops::mul(g[0], d)};
+       }},
+      // clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor: 1 inside [min, max]
+      {"aten::clamp", "ClampBackward1", {0}, {0}, false,
+       [](C c, G g) -> variable_list {
+         Tensor x = c.arg(0), keep = ops::ones_like(x, ScalarType::Bool);
+         if (!c.value(1).is_none()) keep = ops::logical_and(keep, ops::ge(x, c.value(1).to_scalar()));
+         if (!c.value(2).is_none()) keep = ops::logical_and(keep, ops::le(x, c.value(2).to_scalar()));
+         return {ops::mul(g[0], keep)};
+       },
+       {"aten::clamp_"}},
+      // clamp_min(Tensor self, Scalar min) -> Tensor
+      {"aten::clamp_min", "ClampMinBackward0", {0}, {0}, false,
+       [](C c, G g) -> variable_list { return {ops::mul(g[0], ops::ge(c.arg(0), c.value(1).to_scalar()))}; },
+       {"aten::clamp_min_"}},
+      // maximum(Tensor self, Tensor other) -> Tensor: to the larger; ties share it
+      {"aten::maximum", "MaximumBackward0", {0, 1}, {0, 1}, false,
+       [](C c, G g) -> variable_list {
+         Tensor a = c.arg(0), b = c.arg(1), tie = ops::mul(ops::eq(a, b), 0.5);
+         return {c.needs(0) ? ops::mul(g[0], ops::add(ops::gt(a, b), tie)) : Tensor(),
+                 c.needs(1) ? ops::mul(g[0], ops::add(ops::lt(a, b), tie)) : Tensor()};
+       }},
+      // minimum(Tensor self, Tensor other) -> Tensor
+      {"aten::minimum", "MinimumBackward0", {0, 1}, {0, 1}, false,
+       [](C c, G g) -> variable_list {
+         Tensor a = c.arg(0), b = c.arg(1), tie = ops::mul(ops::eq(a, b), 0.5);
+         return {c.needs(0) ? ops::mul(g[0], ops::add(ops::lt(a, b), tie)) : Tensor(),
+                 c.needs(1) ? ops::mul(g[0], ops::add(ops::gt(a, b), tie)) : Tensor()};
+       }},
+      // masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor: 0 where filled
+      {"aten::masked_fill.Scalar", "MaskedFillBackward0", {0}, {1}, false,
+       [](C c, G g) -> variable_list { return {ops::masked_fill(g[0], c.arg(1), Scalar(0))}; },
+       {"aten::masked_fill_.Scalar"}},
+
+      // --- more reductions ---------------------------------------------------------------------
+      // amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor: shared among the maxima
+      {"aten::amax", "AmaxBackward0", {0}, {0}, true,
+       [](C c, G g) -> variable_list {
+         auto dims = reduced_dims(c.value(1), c.sizes(0).size());
+         bool keep = c.value(2).to_bool();
+         Tensor r = unreduce(c.result(), c.sizes(0), dims, keep);
+         return {ops::mul(unreduce(g[0], c.sizes(0), dims, keep), even_share(c.arg(0), r, dims))};
+       }},
+      // amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+      {"aten::amin", "AminBackward0", {0}, {0}, true,
+       [](C c, G g) -> variable_list {
+         auto dims = reduced_dims(c.value(1), c.sizes(0).size());
+         bool keep = c.value(2).to_bool();
+         Tensor r = unreduce(c.result(), c.sizes(0), dims, keep);
+         return {ops::mul(unreduce(g[0], c.sizes(0), dims, keep), even_share(c.arg(0), r, dims))};
+       }},
+      // max(Tensor self) -> Tensor / min(Tensor self) -> Tensor: shared among the extremes
+      {"aten::max", "MaxBackward1", {0}, {0}, true,
+       [](C c, G g) -> variable_list {
+         auto dims = reduced_dims(IValue(), c.sizes(0).size());
+         return {ops::mul(ops::expand(g[0], c.sizes(0)),
+                          even_share(c.arg(0), ops::expand(c.result(), c.sizes(0)), dims))};
+       }},
+      {"aten::min", "MinBackward1", {0}, {0}, true,
+       [](C c, G g) -> variable_list {
+         auto dims = reduced_dims(IValue(), c.sizes(0).size());
+         return {ops::mul(ops::expand(g[0], c.sizes(0)),
+                          even_share(c.arg(0), ops::expand(c.result(), c.sizes(0)), dims))};
+       }},
+      // max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+      {"aten::max.dim", "MaxBackward0", {0}, {}, true,
+       [](C c, G g) -> variable_list {
+         return {indexed_reduction_backward(c, g[0], c.result(1), c.value(1).to_int(), c.value(2).to_bool())};
+       },
+       {}, 1},
+      // min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+      {"aten::min.dim", "MinBackward0", {0}, {}, true,
+       [](C c, G g) -> variable_list {
+         return {indexed_reduction_backward(c, g[0], c.result(1), c.value(1).to_int(), c.value(2).to_bool())};
+       },
+       {}, 1},
+      // var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor:
+      //   2 (x - mean) / (N - correction)
+      {"aten::var.correction", "VarBackward0", {0}, {0}, false,
+       [](C c, G g) -> variable_list {
+         auto dims = reduced_dims(c.value(1), c.sizes(0).size());
+         double corr = c.value(2).is_none() ? 1.0 : static_cast<double>(c.value(2).to_int());
+         Tensor x = c.arg(0);
+         Tensor centered = ops::sub(x, ops::mean(x, IntArrayRef(dims), true, std::nullopt));
+         Tensor gfull = unreduce(g[0], c.sizes(0), dims, c.value(3).to_bool());
+         return {ops::mul(ops::mul(gfull, centered), 2.0 / (static_cast<double>(count(c.sizes(0), dims)) - corr))};
+       }},
+      // std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor:
+      //   var's gradient times 1 / (2 result)
+      {"aten::std.correction", "StdBackward0", {0}, {0}, true,
+       [](C c, G g) -> variable_list {
+         auto dims = reduced_dims(c.value(1), c.sizes(0).size());
+         double corr = c.value(2).is_none() ? 1.0 : static_cast<double>(c.value(2).to_int());
+         bool keep = c.value(3).to_bool();
+         Tensor x = c.arg(0);
+         Tensor centered = ops::sub(x, ops::mean(x, IntArrayRef(dims), true, std::nullopt));
+         Tensor gstd = unreduce(ops::div(g[0], ops::mul(c.result(), 2.0)), c.sizes(0), dims, keep);
+         return {ops::mul(ops::mul(gstd, centered), 2.0 / (static_cast<double>(count(c.sizes(0), dims)) - corr))};
+       }},
+      // logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor: exp(self - result)
+      {"aten::logsumexp", "LogsumexpBackward0", {0}, {0}, true,
+       [](C c, G g) -> variable_list {
+         auto dims = reduced_dims(c.value(1), c.sizes(0).size());
+         bool keep = c.value(2).to_bool();
+         Tensor r = unreduce(c.result(), c.sizes(0), dims, keep);
+         return {ops::mul(unreduce(g[0], c.sizes(0), dims, keep), ops::exp(ops::sub(c.arg(0), r)))};
+       }},
+      // cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor: the reversed cumsum
+      {"aten::cumsum", "CumsumBackward0", {0}, {}, false,
+       [](C c, G g) -> variable_list {
+         int64_t d[1] = {c.value(1).to_int()};
+         return {ops::flip(ops::cumsum(ops::flip(g[0], IntArrayRef(d, 1)), d[0]), IntArrayRef(d, 1))};
+       }},
+      // flip(Tensor self, int[] dims) -> Tensor
+      {"aten::flip", "FlipBackward0", {0}, {}, false,
+       [](C c, G g) -> variable_list { return {ops::flip(g[0], c.value(1).to_int_list())}; }},
+
+      // --- indexing: the gradient goes back to where the elements came from --------------------
+      // select.int(Tensor(a) self, int dim, int index) -> Tensor(a)
+      {"aten::select.int", "SelectBackward0", {0}, {}, false,
+       [](C c, G g) -> variable_list {
+         Tensor z = zeros_like_arg(c, 0);
+         ops::copy_(ops::select(z, c.value(1).to_int(), c.value(2).to_int()), g[0]);
+         return {z};
+       }},
+      // slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)
+      {"aten::slice.Tensor", "SliceBackward0", {0}, {}, false,
+       [](C c, G g) -> variable_list {
+         Tensor z = zeros_like_arg(c, 0);
+         auto opt = [](const IValue& v) { return v.is_none() ? std::nullopt : std::optional<int64_t>(v.to_int()); };
+         ops::copy_(ops::slice(z, c.value(1).to_int(), opt(c.value(2)), opt(c.value(3)), c.value(4).to_int()), g[0]);
+         return {z};
+       }},
+      // index_select(Tensor self, int dim, Tensor index) -> Tensor: summed back at the indices
+      {"aten::index_select", "IndexSelectBackward0", {0}, {2}, false,
+       [](C c, G g) -> variable_list {
+         return {ops::index_add_(zeros_like_arg(c, 0), c.value(1).to_int(), c.arg(2), g[0], 1)};
+       }},
+      // gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor
+      {"aten::gather", "GatherBackward0", {0}, {2}, false,
+       [](C c, G g) -> variable_list {
+         return {ops::scatter_add_(zeros_like_arg(c, 0), c.value(1).to_int(), c.arg(2), g[0])};
+       }},
+      // index.Tensor(Tensor self, Tensor?[] indices) -> Tensor: accumulated back (repeats add up)
+      {"aten::index.Tensor", "IndexBackward0", {0}, {}, false,
+       [](C c, G g) -> variable_list {
+         const auto& idx = c.value(1).to_tensor_list();
+         return {ops::index_put_(zeros_like_arg(c, 0), idx, g[0], /*accumulate=*/true)};
+       }},
+
+      // --- nn ------------------------------------------------------------------------------------
+      // nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction,
+      //                  int ignore_index) -> (Tensor output, Tensor total_weight)
+      //   self (N,C) or (C), target (N) or (); d/dself[n, target[n]] = -weight[target[n]] * g
+      //   (divided by the total weight for the mean), 0 for ignored targets
+      {"aten::nll_loss_forward", "NllLossBackward0", {0}, {1, 2}, false,
+       [](C c, G g) -> variable_list {
+         Tensor target = c.arg(1), weight = c.arg(2);
+         int64_t reduction = c.value(3).to_int(), ignore = c.value(4).to_int();
+         int64_t classes = c.sizes(0).back();
+         Tensor valid = ops::ne(target, Scalar(ignore));
+         Tensor safe = ops::where(valid, target, Scalar(int64_t{0}));
+         Tensor coef = ops::to(valid, c.dtype(0));
+         if (weight.defined())
+           coef = ops::mul(coef, ops::view(ops::index_select(weight, 0, ops::reshape(safe, {-1})), safe.sizes()));
+         if (reduction == 1) coef = ops::div(coef, ops::sum(coef, ops::OptScalarType{}));
+         coef = ops::mul(coef, g[0]);
+         return {ops::neg(ops::mul(ops::one_hot(safe, classes), ops::unsqueeze(coef, -1)))};
+       },
+       {}, 1},
+      // mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor: 2 (self - target)
+      {"aten::mse_loss", "MseLossBackward0", {0, 1}, {0, 1}, false,
+       [](C c, G g) -> variable_list {
+         Tensor d = ops::mul(ops::mul(ops::sub(c.arg(0), c.arg(1)), g[0]), 2.0);
+         if (c.value(2).to_int() == 1) {
+           int64_t n = 1;
+           for (int64_t s : c.sizes(0)) n *= s;
+           d = ops::div(d, Scalar(n));
+         }
+         return {c.needs(0) ? d : Tensor(), c.needs(1) ? ops::neg(d) : Tensor()};
+       }},
+      // binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1):
+      //   (self - target) / (self (1 - self)), the denominator at least 1e-12
+      {"aten::binary_cross_entropy", "BinaryCrossEntropyBackward0", {0}, {0, 1, 2}, false,
+       [](C c, G g) -> variable_list {
+         Tensor x = c.arg(0), y = c.arg(1), w = c.arg(2);
+         Tensor den = ops::clamp_min(ops::mul(x, ops::rsub(x, Scalar(1))), Scalar(1e-12));
+         Tensor d = ops::mul(ops::div(ops::sub(x, y), den), g[0]);
+         if (w.defined()) d = ops::mul(d, w);
+         if (c.value(3).to_int() == 1) {
+           int64_t n = 1;
+           for (int64_t s : c.sizes(0)) n *= s;
+           d = ops::div(d, Scalar(n));
+         }
+         return {d};
+       }},
+      // native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias,
+      //                   float eps) -> (Tensor out, Tensor mean, Tensor rstd)
+      //   xhat = (x - mean) rstd; dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) over the
+      //   normalized dims, dxhat = g weight; dweight = g xhat, dbias = g (the engine sums them
+      //   down to weight's and bias's shape)
+      {"aten::native_layer_norm", "NativeLayerNormBackward0", {0, 2, 3}, {0, 2}, true,
+       [](C c, G g) -> variable_list {
+         Tensor x = c.arg(0), w = c.arg(2), mean = c.result(1), rstd = c.result(2);
+         size_t k = c.value(1).to_int_list().size(), nd = c.sizes(0).size();
+         std::vector<int64_t> dims;
+         for (size_t d = nd - k; d < nd; ++d) dims.push_back(static_cast<int64_t>(d));
+         if (grad_mode_enabled()) {  // create_graph: mean and rstd as functions of x
+           mean = ops::mean(x, IntArrayRef(dims), true, std::nullopt);
+           Tensor var = ops::var(x, IntArrayRef(dims), int64_t{0}, true);
+           rstd = ops::reciprocal(ops::sqrt(ops::add(var, Scalar(c.value(4).to_double()))));
+         }
+         Tensor xhat = ops::mul(ops::sub(x, mean), rstd);
+         Tensor dxhat = w.defined() ? ops::mul(g[0], w) : g[0];
+         Tensor dx;
+         if (c.needs(0)) {
+           Tensor m1 = ops::mean(dxhat, IntArrayRef(dims), true, std::nullopt);
+           Tensor m2 = ops::mean(ops::mul(dxhat, xhat), IntArrayRef(dims), true, std::nullopt);
+           dx = ops::mul(rstd, ops::sub(ops::sub(dxhat, m1), ops::mul(xhat, m2)));
+         }
+         return {dx, c.needs(2) ? ops::mul(g[0], xhat) : Tensor(), c.needs(3) ? g[0] : Tensor()};
+       },
+       {}, 1},
+      // native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor mask):
+      //   mask / (1 - p) in training, 1 otherwise
+      {"aten::native_dropout", "NativeDropoutBackward0", {0}, {}, true,
+       [](C c, G g) -> variable_list {
+         bool train = c.value(2).is_none() || c.value(2).to_bool();
+         if (!train) return {g[0]};
+         double p = c.value(1).to_double();
+         return {ops::mul(ops::mul(g[0], c.result(1)), p == 1.0 ? 0.0 : 1.0 / (1.0 - p))};
+       },
+       {}, 1},
+      // embedding(Tensor weight, Tensor indices, int padding_idx=-1, ...) -> Tensor:
+      //   each row of g summed into the row of weight it came from; padding_idx gets none
+      {"aten::embedding", "EmbeddingBackward0", {0}, {1}, false,
+       [](C c, G g) -> variable_list {
+         Tensor idx = ops::reshape(c.arg(1), {-1});
+         int64_t dim = c.sizes(0).back(), pad = c.value(2).to_int();
+         Tensor rows = ops::reshape(g[0], {-1, dim});
+         if (pad >= 0) rows = ops::mul(rows, ops::unsqueeze(ops::ne(idx, Scalar(pad)), 1));
+         return {ops::index_add_(zeros_like_arg(c, 0), 0, idx, rows, 1)};
        }},
   };
 }

@@ -12,6 +12,7 @@ import opscope
 from opscope.autograd import gradcheck, gradgradcheck
 
 F64 = opscope.float64
+F = opscope.nn.functional
 
 
 def leaf(rng, *shape, layout="plain", positive=False):
@@ -96,6 +97,51 @@ CASES = [
     ("softmax", lambda a: a.softmax(1), [(2, 4)], False, True),
     ("log_softmax", lambda a: a.log_softmax(0), [(3, 2)], False, True),
     ("softmax of the middle dim", lambda a: a.softmax(1), [(2, 3, 2)], False, True),
+    ("erf", lambda a: a.erf(), [(2, 3)], False, True),
+    ("log1p", lambda a: a.log1p(), [(2, 3)], True, True),
+    ("expm1", lambda a: a.expm1(), [(2, 3)], False, True),
+    ("gelu", lambda a: F.gelu(a), [(2, 3)], False, True),
+    ("gelu tanh", lambda a: F.gelu(a, approximate="tanh"), [(2, 3)], False, True),
+    ("silu", lambda a: F.silu(a), [(2, 3)], False, True),
+    ("softplus", lambda a: F.softplus(a, beta=2, threshold=1), [(2, 3)], False, False),
+    ("clamp", lambda a: a.clamp(-0.5, 0.5), [(3, 4)], False, False),
+    ("clamp_min", lambda a: opscope.clamp_min(a, 0.1), [(3, 4)], False, False),
+    ("maximum", lambda a, b: opscope.maximum(a, b), [(2, 3), (3,)], False, False),
+    ("minimum", lambda a, b: opscope.minimum(a, b), [(2, 3), (3,)], False, False),
+    ("masked_fill", lambda a: a.masked_fill(a > 0.3, 2.0), [(2, 3)], False, False),
+    ("amax", lambda a: a.amax(1), [(2, 3)], False, False),
+    ("amin keepdim", lambda a: a.amin((0, 1), keepdim=True), [(2, 3)], False, False),
+    ("max", lambda a: a.max(), [(2, 3)], False, False),
+    ("min", lambda a: a.min(), [(2, 3)], False, False),
+    ("max dim", lambda a: a.max(1)[0], [(2, 3)], False, False),
+    ("min dim keepdim", lambda a: a.min(0, keepdim=True).values, [(2, 3)], False, False),
+    ("var", lambda a: a.var(1), [(2, 3)], False, True),
+    ("var all, correction 0", lambda a: a.var(correction=0, dim=None), [(2, 3)], False, True),
+    ("std", lambda a: a.std(0, keepdim=True), [(3, 2)], False, True),
+    ("logsumexp", lambda a: a.logsumexp(1), [(2, 3)], False, True),
+    ("cumsum", lambda a: a.cumsum(1), [(2, 3)], False, True),
+    ("flip", lambda a: a.flip(0) * 1, [(2, 3)], False, True),
+    ("select", lambda a: a[1] * 1, [(3, 2)], False, True),
+    ("slice", lambda a: a[:, 1:3] * 1, [(2, 4)], False, True),
+    ("slice with step", lambda a: a[::2] * 1, [(5, 2)], False, True),
+    ("index_select", lambda a: a.index_select(0, opscope.tensor([2, 0, 2])), [(3, 2)], False, True),
+    ("gather", lambda a: a.gather(1, opscope.tensor([[0, 0], [1, 0]])), [(2, 3)], False, True),
+    ("advanced index", lambda a: a[opscope.tensor([0, 2, 0])] * 1, [(3, 2)], False, True),
+    ("bool mask", lambda a: a[a > 0] * 1, [(3, 2)], False, True),
+    ("cross_entropy", lambda a: F.cross_entropy(a, opscope.tensor([0, 2, 1])), [(3, 4)], False, True),
+    ("cross_entropy weight ignore sum", lambda a: F.cross_entropy(
+        a, opscope.tensor([0, 2, 1]), weight=opscope.tensor([1.0, 2.0, 0.5, 1.0], dtype=F64),
+        ignore_index=1, reduction="sum"), [(3, 4)], False, True),
+    ("nll_loss none", lambda a: F.nll_loss(a, opscope.tensor([3, 0]), reduction="none"), [(2, 4)], False, True),
+    ("mse_loss", lambda a, b: F.mse_loss(a, b), [(2, 3), (2, 3)], False, True),
+    ("binary_cross_entropy", lambda a: F.binary_cross_entropy(
+        a.sigmoid(), opscope.tensor([[0.0, 1.0, 0.5], [1.0, 0.2, 0.0]], dtype=F64)), [(2, 3)], False, True),
+    ("layer_norm", lambda a, w, b: F.layer_norm(a, (3,), w, b), [(2, 3), (3,), (3,)], False, True),
+    ("layer_norm without affine", lambda a: F.layer_norm(a, (2, 3)), [(4, 2, 3)], False, True),
+    ("dropout", lambda a: (opscope.manual_seed(0), F.dropout(a, 0.4))[1], [(3, 4)], False, True),
+    ("native_dropout", lambda a: (opscope.manual_seed(0), opscope.ops.aten.native_dropout(a, 0.4, True)[0])[1],
+     [(3, 4)], False, True),
+    ("embedding", lambda w: F.embedding(opscope.tensor([[0, 2], [2, 1]]), w, padding_idx=3), [(4, 3)], False, True),
 ]
 
 
@@ -287,6 +333,17 @@ def test_in_place_on_a_non_leaf_rewrites_its_history():
     with opscope.no_grad():
         x.add_(1)  # allowed without grad mode
     assert x.tolist() == [2.0, 3.0]
+
+
+def test_embedding_padding_row_gets_no_gradient():
+    w = opscope.ones(4, 2, requires_grad=True)
+    F.embedding(opscope.tensor([0, 3, 3, 1]), w, padding_idx=3).sum().backward()
+    assert w.grad.tolist() == [[1.0, 1.0], [1.0, 1.0], [0.0, 0.0], [0.0, 0.0]]
+
+
+def test_dropout_decomposes_as_torch_on_cpu():
+    x = opscope.ones(4, requires_grad=True)
+    assert F.dropout(x, 0.5).grad_fn.name() == "MulBackward0"  # input * (mask / (1 - p))
 
 
 def test_detach():
