@@ -35,7 +35,7 @@ def to_numpy(t):
         return np.asarray(t)
     if str(t.dtype) == "torch.bfloat16":
         t = t.float()
-    return t.numpy()
+    return t.detach().numpy()
 
 
 @pytest.fixture

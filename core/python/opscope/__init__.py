@@ -40,6 +40,7 @@ from opscope import linalg  # noqa: E402,F401
 from opscope import autograd  # noqa: E402,F401
 from opscope.autograd import (  # noqa: E402,F401
     enable_grad, is_grad_enabled, no_grad, set_grad_enabled)
+from opscope import optim  # noqa: E402,F401
 
 _functional._install()
 
