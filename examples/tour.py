@@ -5,7 +5,8 @@
 2. the dispatch trace of opscope.matmul(a, b) for a 2-D pair — matmul is a
    CompositeImplicitAutograd op that decomposes into mm, and every step says which key was
    chosen from which key set, and why (the tensors' keys, the thread-local sets);
-3. the same with requires_grad=True.
+3. the same with requires_grad=True: mm's Autograd kernel records MmBackward0;
+4. backward through it.
 """
 
 import sys
@@ -49,5 +50,9 @@ section("The same with a.requires_grad = True")
 a.requires_grad_(True)
 print(f"a keys: {opscope._C._dispatch_keys(a)}   requires_grad={a.requires_grad}")
 c = traced(lambda: opscope.matmul(a, b))
-print("\nNo op has an Autograd kernel yet (the autograd engine is the next step), so AutogradCPU\n"
-      "falls through — marked * above — and no graph node is recorded.")
+print(f"\nmm's Autograd kernel recorded {type(c.grad_fn).__name__} (next: "
+      f"{[None if f is None else f.name() for f, _ in c.grad_fn.next_functions]}).")
+
+section("Backward: c.sum().backward()")
+c.sum().backward()
+print(f"a.grad (= ones(2, 4) @ b.T):\n{a.grad}")
