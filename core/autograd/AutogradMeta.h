@@ -17,9 +17,9 @@ class Node;
 struct AutogradMeta final : AutogradMetaInterface {
   bool requires_grad_ = false;  // set by the user, on leaves
   Tensor grad;
-  std::shared_ptr<Node> grad_fn;              // null for leaves
-  std::weak_ptr<Node> grad_accumulator;       // a leaf's AccumulateGrad, while a graph holds it
-  uint32_t output_nr = 0;                     // which input of grad_fn this tensor's grad is
+  std::shared_ptr<Node> grad_fn;         // null for leaves
+  std::weak_ptr<Node> grad_accumulator;  // a leaf's AccumulateGrad, while a graph holds it
+  uint32_t output_nr = 0;                // which input of grad_fn this tensor's grad is
   bool requires_grad() const override { return requires_grad_ || grad_fn != nullptr; }
 };
 

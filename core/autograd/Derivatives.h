@@ -35,7 +35,7 @@ class DerivativeNode;
 class BackwardContext {
  public:
   explicit BackwardContext(const DerivativeNode& node) : node_(node) {}
-  Tensor arg(size_t i) const;          // tensor argument i, as saved
+  Tensor arg(size_t i) const;           // tensor argument i, as saved
   const IValue& value(size_t i) const;  // non-tensor argument i (a Scalar, a dim list, ...)
   Tensor result(size_t i = 0) const;    // output i, as saved
   IntArrayRef sizes(size_t i) const;    // of tensor argument i
@@ -50,12 +50,12 @@ class BackwardContext {
 using Formula = variable_list (*)(const BackwardContext& c, const variable_list& grads);
 
 struct Derivative {
-  std::string_view op;          // "aten::mul.Tensor"
-  std::string_view node;        // "MulBackward0"
-  std::vector<int> inputs;      // differentiable tensor arguments, by position
-  std::vector<int> save;        // tensor arguments the formula reads with arg()
-  bool save_result = false;     // the formula reads result()
-  Formula formula = nullptr;    // returns one gradient per `inputs` entry (undefined: none)
+  std::string_view op;        // "aten::mul.Tensor"
+  std::string_view node;      // "MulBackward0"
+  std::vector<int> inputs;    // differentiable tensor arguments, by position
+  std::vector<int> save;      // tensor arguments the formula reads with arg()
+  bool save_result = false;   // the formula reads result()
+  Formula formula = nullptr;  // returns one gradient per `inputs` entry (undefined: none)
   std::vector<std::string_view> inplace = {};  // in-place overloads sharing this entry
   // How many leading outputs are differentiable (get this node as grad_fn); -1: every floating
   // one. The rest (max.dim's indices, native_layer_norm's mean and rstd) are plain tensors,
@@ -84,12 +84,13 @@ class DerivativeNode final : public Node {
   std::vector<IValue> values_;             // non-tensor arguments, by position
   std::vector<DimVector> sizes_;           // of tensor arguments, by position
   std::vector<ScalarType> dtypes_;
-  std::vector<int> input_edge_;            // argument position -> next edge index, or -1
+  std::vector<int> input_edge_;  // argument position -> next edge index, or -1
   std::vector<SavedVariable> saved_results_;
 };
 
 // The one Autograd kernel: records a DerivativeNode when a differentiable input requires grad
 // (and grad mode is on), and runs the op below autograd.
-void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeySet ks, Stack* stack);
+void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeySet ks,
+                     Stack* stack);
 
 }  // namespace opscope::autograd

@@ -15,20 +15,43 @@ thread_local uint64_t t_next_sequence_nr = 0;
 std::string legacy_type_name(const Tensor& t) {
   std::string n;
   switch (t.dtype()) {
-    case ScalarType::Float32: n = "Float"; break;
-    case ScalarType::Float64: n = "Double"; break;
-    case ScalarType::Float16: n = "Half"; break;
-    case ScalarType::BFloat16: n = "BFloat16"; break;
-    case ScalarType::Int64: n = "Long"; break;
-    case ScalarType::Int32: n = "Int"; break;
-    case ScalarType::Int16: n = "Short"; break;
-    case ScalarType::Int8: n = "Char"; break;
-    case ScalarType::UInt8: n = "Byte"; break;
-    case ScalarType::Bool: n = "Bool"; break;
-    default: n = "Undefined"; break;
+    case ScalarType::Float32:
+      n = "Float";
+      break;
+    case ScalarType::Float64:
+      n = "Double";
+      break;
+    case ScalarType::Float16:
+      n = "Half";
+      break;
+    case ScalarType::BFloat16:
+      n = "BFloat16";
+      break;
+    case ScalarType::Int64:
+      n = "Long";
+      break;
+    case ScalarType::Int32:
+      n = "Int";
+      break;
+    case ScalarType::Int16:
+      n = "Short";
+      break;
+    case ScalarType::Int8:
+      n = "Char";
+      break;
+    case ScalarType::UInt8:
+      n = "Byte";
+      break;
+    case ScalarType::Bool:
+      n = "Bool";
+      break;
+    default:
+      n = "Undefined";
+      break;
   }
   std::string shape;
-  for (size_t i = 0; i < t.sizes().size(); ++i) shape += (i ? ", " : "") + std::to_string(t.sizes()[i]);
+  for (size_t i = 0; i < t.sizes().size(); ++i)
+    shape += (i ? ", " : "") + std::to_string(t.sizes()[i]);
   return "[torch." + n + "Tensor [" + shape + "]]";
 }
 
@@ -47,7 +70,8 @@ uint32_t Node::add_input_metadata(const Tensor& t) {
   return static_cast<uint32_t>(input_metadata_.size() - 1);
 }
 
-// --- AccumulateGrad -------------------------------------------------------------------------------
+// --- AccumulateGrad
+// -------------------------------------------------------------------------------
 
 AccumulateGrad::AccumulateGrad(Tensor leaf) : leaf_(std::move(leaf)) {
   add_input_metadata(leaf_);
@@ -73,7 +97,8 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
   return {};
 }
 
-// --- SavedVariable --------------------------------------------------------------------------------
+// --- SavedVariable
+// --------------------------------------------------------------------------------
 
 SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
   if (!t.defined()) return;
@@ -104,13 +129,14 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
   if (data_->version() != saved_version_) {
     std::string which;
     std::shared_ptr<Node> fn = is_output_ ? owner : grad_fn(data_);
-    uint32_t nr = is_output_ ? output_nr_ : (get_autograd_meta(data_) ? get_autograd_meta(data_)->output_nr : 0);
+    uint32_t nr = is_output_ ? output_nr_
+                             : (get_autograd_meta(data_) ? get_autograd_meta(data_)->output_nr : 0);
     if (fn) which = ", which is output " + std::to_string(nr) + " of " + fn->name() + ",";
     OPSCOPE_CHECK(false,
                   "one of the variables needed for gradient computation has been modified by an "
                   "inplace operation: ",
-                  legacy_type_name(data_), which,
-                  " is at version ", data_->version(), "; expected version ", saved_version_,
+                  legacy_type_name(data_), which, " is at version ", data_->version(),
+                  "; expected version ", saved_version_,
                   " instead. Hint: enable anomaly detection to find the operation that failed to "
                   "compute its gradient, with torch.autograd.set_detect_anomaly(True).");
   }

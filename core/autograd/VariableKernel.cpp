@@ -54,7 +54,8 @@ const Tensor* tensor_at(const Stack& s, size_t i) {
 }
 
 bool writes_self(const FunctionSchema& schema) {
-  return !schema.arguments.empty() && schema.arguments[0].alias && schema.arguments[0].alias->is_write;
+  return !schema.arguments.empty() && schema.arguments[0].alias &&
+         schema.arguments[0].alias->is_write;
 }
 
 }  // namespace
@@ -70,7 +71,8 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
   bool needs = false;
   if (grad_mode_enabled())
     for (int i : d.inputs)
-      if (const Tensor* t = tensor_at(*stack, base + static_cast<size_t>(i)); t && (*t)->requires_grad())
+      if (const Tensor* t = tensor_at(*stack, base + static_cast<size_t>(i));
+          t && (*t)->requires_grad())
         needs = true;
 
   std::shared_ptr<DerivativeNode> node;
@@ -137,11 +139,9 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
 namespace {
 
 KernelFunction kernel_for(const Derivative& d) {
-  return KernelFunction::boxed(
-      [&d](const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
-        autograd_kernel(d, op, ks, stack);
-      },
-      "opscope::autograd::autograd_kernel");
+  return KernelFunction::boxed([&d](const OperatorHandle& op, DispatchKeySet ks,
+                                    Stack* stack) { autograd_kernel(d, op, ks, stack); },
+                               "opscope::autograd::autograd_kernel");
 }
 
 }  // namespace

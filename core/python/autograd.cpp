@@ -165,9 +165,8 @@ void init_autograd(py::module_& m) {
         py::gil_scoped_release no_gil;
         autograd::backward(roots, grads, o, in);
       },
-      py::arg("tensors"), py::arg("grad_tensors"), py::arg("retain_graph"),
-      py::arg("create_graph"), py::arg("inputs"),
-      "The engine behind Tensor.backward and opscope.autograd.backward.");
+      py::arg("tensors"), py::arg("grad_tensors"), py::arg("retain_graph"), py::arg("create_graph"),
+      py::arg("inputs"), "The engine behind Tensor.backward and opscope.autograd.backward.");
   m.def(
       "_grad",
       [](py::handle outputs, py::handle inputs, py::handle grad_outputs, bool retain_graph,
@@ -197,7 +196,8 @@ void init_autograd(py::module_& m) {
         }
         return l;
       },
-      "[(op, node name)] for every op the derivative table covers (core/autograd/derivatives.cpp).");
+      "[(op, node name)] for every op the derivative table covers "
+      "(core/autograd/derivatives.cpp).");
   m.def(
       "_detach_",
       [](py::handle t) {

@@ -6,8 +6,8 @@
 #include "core/autograd/AutogradMeta.h"
 #include "core/autograd/Node.h"
 #include "core/dispatch/Dispatcher.h"
-#include "core/tensor/TensorIterator.h"
 #include "core/python/python_common.h"
+#include "core/tensor/TensorIterator.h"
 
 #include <structmember.h>  // after Python.h
 
@@ -384,7 +384,7 @@ PyObject* nb_truediv(PyObject* a, PyObject* b) {
   static const auto mul = op<TT>("aten::mul.Tensor");
   Scalar s;
   if (!is_tensor(a) && is_tensor(b) && to_scalar(a, &s, false))  // `2 / t`: torch's __rdiv__,
-    return guarded([&] {                                          // reciprocal(t) * 2
+    return guarded([&] {                                         // reciprocal(t) * 2
       return wrap(mul.call(reciprocal.call(unwrap(b)), wrapped_number(s)));
     });
   return binary(a, b, [](const Tensor& x, const Tensor& y, bool) { return div.call(x, y); });
@@ -408,7 +408,8 @@ PyObject* nb_pow(PyObject* a, PyObject* b, PyObject* mod) {
           op<Tensor(const Scalar&, std::optional<ScalarType>, std::optional<int64_t>,
                     std::optional<Device>, std::optional<bool>)>("aten::scalar_tensor");
       const Tensor& t = unwrap(b);
-      Tensor base = scalar_tensor.call(s, result_type(t, s), std::nullopt, t.device(), std::nullopt);
+      Tensor base =
+          scalar_tensor.call(s, result_type(t, s), std::nullopt, t.device(), std::nullopt);
       return wrap(pow_tt.call(base, t));
     }
     Py_RETURN_NOTIMPLEMENTED;
