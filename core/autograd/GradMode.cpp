@@ -1,16 +1,14 @@
 #include "core/autograd/GradMode.h"
 
+#include "core/dispatch/LocalDispatchState.h"
+
 namespace opscope::autograd {
 
-namespace {
-thread_local bool t_grad_mode = true;
-}
-
 bool grad_mode_enabled() {
-  return t_grad_mode;
+  return local_dispatch_key_set().grad_mode;
 }
 void set_grad_mode_enabled(bool enabled) {
-  t_grad_mode = enabled;
+  local_dispatch_key_set().grad_mode = enabled;
 }
 
 }  // namespace opscope::autograd

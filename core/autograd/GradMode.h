@@ -6,7 +6,8 @@
 // same kernels, and the Autograd kernel still appears in a dispatch trace (it checks the mode), as
 // in PyTorch.
 //
-// In implementation terms: one thread_local bool, and an RAII guard that restores it.
+// In implementation terms: a thread-local bool beside the dispatch key sets (LocalDispatchState),
+// and an RAII guard that restores it.
 #pragma once
 
 namespace opscope::autograd {

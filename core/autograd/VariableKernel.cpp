@@ -114,7 +114,7 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
     }
   }
 
-  if (in_place || !schema.returns.empty() && schema.returns[0].alias) {
+  if (op.entry().writes_or_views()) {
     AutoDispatchBelowAutograd guard;  // ADInplaceOrView still runs: it bumps versions
     op.redispatch_boxed(ks & kAfterAutograd, stack);
   } else {
@@ -139,9 +139,9 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
 namespace {
 
 KernelFunction kernel_for(const Derivative& d) {
-  return KernelFunction::boxed([&d](const OperatorHandle& op, DispatchKeySet ks,
-                                    Stack* stack) { autograd_kernel(d, op, ks, stack); },
-                               "opscope::autograd::autograd_kernel");
+  return KernelFunction::autograd([&d](const OperatorHandle& op, DispatchKeySet ks,
+                                       Stack* stack) { autograd_kernel(d, op, ks, stack); },
+                                  "opscope::autograd::autograd_kernel");
 }
 
 }  // namespace

@@ -164,12 +164,35 @@ void Dispatcher::redispatch_boxed(const OperatorHandle& op, DispatchKeySet ks, S
   dispatch_boxed(op, DispatchCallKind::RedispatchBoxed, ks, stack);
 }
 
+namespace {
+// Grad mode is on and a tensor (or a tensor in a list) among the boxed arguments requires grad.
+bool needs_grad(const Stack& stack) {
+  if (!local_dispatch_key_set().grad_mode) return false;
+  for (const IValue& v : stack) {
+    if (v.is_tensor() && detail::requires_grad(v.to_tensor())) return true;
+    if (v.is_tensor_list() && detail::requires_grad(TensorList(v.to_tensor_list()))) return true;
+  }
+  return false;
+}
+}  // namespace
+
 void Dispatcher::dispatch_boxed(const OperatorHandle& op, DispatchCallKind kind, DispatchKeySet ks,
                                 Stack* stack) const {
   DispatchKey k = (ks & op.entry().non_fallthrough_keys()).highest_priority_key();
   const DispatchTableEntry& e = op.entry().lookup(k);
   if (!detail::dispatch_observed()) {
     if (__builtin_expect(!e.kernel.valid(), 0)) report_missing(op, k);
+    if (__builtin_expect(e.kernel.is_autograd(), 0) && !needs_grad(*stack)) {
+      // See Note [The Autograd kernel's no-grad path] in Dispatcher.h.
+      if (op.entry().writes_or_views()) {
+        AutoDispatchBelowAutograd guard;
+        dispatch_boxed(op, DispatchCallKind::Redispatch, ks & kAfterAutograd, stack);
+      } else {
+        AutoDispatchBelowADInplaceOrView guard;
+        dispatch_boxed(op, DispatchCallKind::Redispatch, ks & kAfterAutograd, stack);
+      }
+      return;
+    }
     e.kernel.call_boxed(op, ks, stack);
     return;
   }

@@ -123,6 +123,8 @@ class Dispatcher {
                       DispatchKey chosen, const DispatchTableEntry& e, Args... args) const;
   void dispatch_boxed(const OperatorHandle& op, DispatchCallKind kind, DispatchKeySet ks,
                       Stack* stack) const;
+  template <typename R, typename... Args>
+  R below_autograd(const OperatorHandle& op, DispatchKeySet ks, Args... args) const;
   [[noreturn]] void report_missing(const OperatorHandle& op, DispatchKey k) const;
 
   mutable std::mutex mutex_;
@@ -152,6 +154,24 @@ inline DispatchKeySet keys_of(const IValue& v) {
 template <typename T>
 DispatchKeySet keys_of(const T&) {
   return {};
+}
+
+// Whether an argument is a tensor that requires grad (see Note [The Autograd kernel's no-grad
+// path]).
+inline bool requires_grad(const Tensor& t) {
+  return t.defined() && t->requires_grad();
+}
+inline bool requires_grad(const std::optional<Tensor>& t) {
+  return t && requires_grad(*t);
+}
+inline bool requires_grad(TensorList ts) {
+  for (const auto& t : ts)
+    if (requires_grad(t)) return true;
+  return false;
+}
+template <typename T>
+bool requires_grad(const T&) {
+  return false;
 }
 
 // Builds the step record and notifies observers (defined in Dispatcher.cpp).
@@ -193,7 +213,29 @@ R Dispatcher::dispatch(const OperatorHandle& op, DispatchCallKind kind, Dispatch
   if (detail::dispatch_observed())
     return dispatch_observed<R, Args...>(op, kind, ks, k, e, std::forward<Args>(args)...);
   if (__builtin_expect(!e.kernel.valid(), 0)) report_missing(op, k);
+  // Note [The Autograd kernel's no-grad path]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // The Autograd kernel is one boxed kernel (core/autograd/VariableKernel.cpp): called from C++
+  // it would box every argument, only to find, for most calls, that nothing requires grad and
+  // redispatch below autograd. That decision needs no boxing, so it is taken here: with grad mode
+  // off or no tensor argument requiring grad, the call goes straight below autograd, under the
+  // guard the kernel would set. Observed calls (traces) always run the kernel itself.
+  if (__builtin_expect(e.kernel.is_autograd(), 0) &&
+      !(local_dispatch_key_set().grad_mode && (detail::requires_grad(args) || ...)))
+    return below_autograd<R, Args...>(op, ks, std::forward<Args>(args)...);
   return e.kernel.template call<R, Args...>(op, ks, std::forward<Args>(args)...);
+}
+
+template <typename R, typename... Args>
+R Dispatcher::below_autograd(const OperatorHandle& op, DispatchKeySet ks, Args... args) const {
+  if (op.entry().writes_or_views()) {
+    AutoDispatchBelowAutograd guard;  // ADInplaceOrView still runs: it bumps versions
+    return dispatch<R, Args...>(op, DispatchCallKind::Redispatch, ks & kAfterAutograd,
+                                std::forward<Args>(args)...);
+  }
+  AutoDispatchBelowADInplaceOrView guard;
+  return dispatch<R, Args...>(op, DispatchCallKind::Redispatch, ks & kAfterAutograd,
+                              std::forward<Args>(args)...);
 }
 
 template <typename R, typename... Args>

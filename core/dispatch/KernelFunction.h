@@ -219,6 +219,13 @@ class KernelFunction {
     f.name_ = std::move(name);
     return f;
   }
+  // The generic Autograd kernel: a boxed kernel the dispatcher may skip when no argument
+  // requires grad (Note [The Autograd kernel's no-grad path] in Dispatcher.h).
+  static KernelFunction autograd(BoxedKernel k, std::string name) {
+    KernelFunction f = boxed(std::move(k), std::move(name));
+    f.autograd_ = true;
+    return f;
+  }
   static KernelFunction fallthrough() {
     KernelFunction f;
     f.fallthrough_ = true;
@@ -228,6 +235,7 @@ class KernelFunction {
 
   bool valid() const { return fallthrough_ || static_cast<bool>(boxed_); }
   bool is_fallthrough() const { return fallthrough_; }
+  bool is_autograd() const { return autograd_; }
   bool has_unboxed() const { return unboxed_ != nullptr; }
   const std::string& name() const { return name_; }
   // typeid of the C++ signature, e.g. Tensor(const Tensor&, const Tensor&); void when boxed-only.
@@ -275,6 +283,7 @@ class KernelFunction {
   std::type_index signature_ = typeid(void);
   std::string name_;
   bool fallthrough_ = false;
+  bool autograd_ = false;
 };
 
 }  // namespace opscope

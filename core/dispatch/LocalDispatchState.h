@@ -18,6 +18,10 @@ namespace opscope {
 struct LocalDispatchKeySet {
   DispatchKeySet included = kDefaultIncluded;
   DispatchKeySet excluded;
+  // Autograd's grad mode (core/autograd/GradMode.h), kept with the key sets — as c10 keeps it in
+  // its thread-local state — because the dispatcher reads it too: see Note [The Autograd
+  // kernel's no-grad path] in Dispatcher.h.
+  bool grad_mode = true;
 };
 
 LocalDispatchKeySet& local_dispatch_key_set();

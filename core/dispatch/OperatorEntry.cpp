@@ -36,6 +36,10 @@ const FunctionSchema& OperatorEntry::schema() const {
 }
 
 void OperatorEntry::set_schema(FunctionSchema schema, std::string site, Variants variants) {
+  const auto& args = schema.arguments;
+  const auto& rets = schema.returns;
+  writes_or_views_ = (!args.empty() && args[0].alias && args[0].alias->is_write) ||
+                     (!rets.empty() && rets[0].alias);
   schema_ = std::move(schema);
   schema_site_ = std::move(site);
   variants_ = variants;

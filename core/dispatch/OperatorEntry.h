@@ -86,6 +86,9 @@ class OperatorEntry {
   const FunctionSchema& schema() const;  // throws if not def'd yet
   const std::string& schema_site() const { return schema_site_; }
   Variants variants() const { return variants_; }
+  // Whether the op writes into an argument or returns a view of one (its schema has an alias
+  // annotation on self or on a return): such ops pass ADInplaceOrView below autograd.
+  bool writes_or_views() const { return writes_or_views_; }
 
   // The resolved kernel for a runtime key (see Note [Dispatch table precedence]).
   const DispatchTableEntry& lookup(DispatchKey k) const { return table_[static_cast<size_t>(k)]; }
@@ -117,6 +120,7 @@ class OperatorEntry {
   std::optional<FunctionSchema> schema_;
   std::string schema_site_;
   Variants variants_ = Variants::Auto;
+  bool writes_or_views_ = false;
   std::optional<std::type_index> cpp_signature_;  // of the first unboxed kernel
   std::array<std::list<KernelRegistration>, kNumDispatchKeys> kernels_;
   std::array<DispatchTableEntry, kNumRuntimeKeys> table_;
