@@ -1,6 +1,12 @@
 #include "core/autograd/AutogradMeta.h"
 
+#include "core/autograd/Node.h"
+
 namespace opscope::autograd {
+
+AutogradMeta::~AutogradMeta() {
+  if (retain_hook && grad_fn) grad_fn->remove_pre_hook(retain_hook);
+}
 
 AutogradMeta* get_autograd_meta(const Tensor& t) {
   return static_cast<AutogradMeta*>(t->autograd_meta());

@@ -96,6 +96,7 @@ class GraphTask {
       ready_.pop();
       variable_list inputs = std::move(buffers_[fn.get()]);
       buffers_.erase(fn.get());
+      fn->run_pre_hooks(inputs);  // Tensor.register_hook, retain_grad
       if (auto t = targets_.find(fn.get()); t != targets_.end())
         for (const Target& c : t->second) accumulate(captured_, c.index, inputs[c.input_nr]);
       variable_list outputs;

@@ -1,5 +1,8 @@
 #include "core/autograd/Node.h"
 
+#include <algorithm>
+#include <atomic>
+
 #include "core/autograd/AutogradMeta.h"
 #include "core/autograd/GradMode.h"
 #include "core/ops/copy.h"
@@ -70,11 +73,55 @@ uint32_t Node::add_input_metadata(const Tensor& t) {
   return static_cast<uint32_t>(input_metadata_.size() - 1);
 }
 
-// --- AccumulateGrad
-// -------------------------------------------------------------------------------
+namespace {
+uint64_t next_hook_id() {
+  static std::atomic<uint64_t> id{1};
+  return id.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Runs hook on g: its result replaces g unless it is undefined.
+void run_hook(const GradHook& hook, Tensor& g) {
+  if (!g.defined()) return;
+  Tensor r = hook(g);
+  if (r.defined()) g = std::move(r);
+}
+}  // namespace
+
+uint64_t Node::add_pre_hook(uint32_t input_nr, GradHook hook, bool retains_grad) {
+  uint64_t id = next_hook_id();
+  PreHook h{id, input_nr, std::move(hook), retains_grad};
+  if (retains_grad) {
+    pre_hooks_.push_back(std::move(h));
+  } else {  // before the retain_grad hooks, which see the final gradient
+    auto pos = std::find_if(pre_hooks_.begin(), pre_hooks_.end(),
+                            [](const PreHook& p) { return p.retains_grad; });
+    pre_hooks_.insert(pos, std::move(h));
+  }
+  return id;
+}
+
+void Node::remove_pre_hook(uint64_t id) {
+  std::erase_if(pre_hooks_, [id](const PreHook& h) { return h.id == id; });
+}
+
+void Node::run_pre_hooks(variable_list& grads) {
+  auto hooks = pre_hooks_;  // a copy: a hook may remove hooks
+  for (const PreHook& h : hooks)
+    if (h.input_nr < grads.size()) run_hook(h.fn, grads[h.input_nr]);
+}
+
+// --- AccumulateGrad ---------------------------------------------------------------------------
 
 AccumulateGrad::AccumulateGrad(Tensor leaf) : leaf_(std::move(leaf)) {
   add_input_metadata(leaf_);
+}
+
+void AccumulateGrad::run_pre_hooks(variable_list& grads) {
+  if (AutogradMeta* m = get_autograd_meta(leaf_)) {
+    auto hooks = m->leaf_hooks;  // a copy: a hook may remove itself
+    for (auto& [id, hook] : hooks) run_hook(hook, grads[0]);
+  }
+  Node::run_pre_hooks(grads);
 }
 
 // leaf.grad = grad (a detached alias, or the tensor itself under create_graph), or
@@ -97,8 +144,7 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
   return {};
 }
 
-// --- SavedVariable
-// --------------------------------------------------------------------------------
+// --- SavedVariable ----------------------------------------------------------------------------
 
 SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
   if (!t.defined()) return;
@@ -175,6 +221,47 @@ Edge gradient_edge(const Tensor& t) {
   if (m->grad_fn) return {m->grad_fn, m->output_nr};
   if (m->requires_grad_) return {grad_accumulator(t), 0};
   return {};
+}
+
+uint64_t register_tensor_hook(const Tensor& t, GradHook hook) {
+  OPSCOPE_CHECK(t->requires_grad(),
+                "cannot register a hook on a tensor that doesn't require gradient");
+  AutogradMeta& m = materialize_autograd_meta(t);
+  if (!m.grad_fn) {
+    uint64_t id = next_hook_id();
+    m.leaf_hooks.emplace_back(id, std::move(hook));
+    return id;
+  }
+  return m.grad_fn->add_pre_hook(m.output_nr, std::move(hook));
+}
+
+void remove_tensor_hook(const Tensor& t, uint64_t id) {
+  AutogradMeta* m = get_autograd_meta(t);
+  if (!m) return;
+  std::erase_if(m->leaf_hooks, [id](const auto& h) { return h.first == id; });
+  if (m->grad_fn) m->grad_fn->remove_pre_hook(id);
+}
+
+void retain_grad(const Tensor& t) {
+  OPSCOPE_CHECK(t->requires_grad(), "can't retain_grad on Tensor that has requires_grad=False");
+  AutogradMeta& m = materialize_autograd_meta(t);
+  if (!m.grad_fn || m.retain_hook) return;  // a leaf's .grad is always filled
+  AutogradMeta* meta = &m;  // the hook dies with the metadata (~AutogradMeta removes it)
+  m.retain_hook = m.grad_fn->add_pre_hook(
+      m.output_nr,
+      [meta](const Tensor& g) {
+        if (!meta->grad.defined())
+          meta->grad = grad_mode_enabled() ? g : ops::clone(g);
+        else
+          meta->grad = ops::add(meta->grad, g);
+        return Tensor();
+      },
+      /*retains_grad=*/true);
+}
+
+bool retains_grad(const Tensor& t) {
+  AutogradMeta* m = get_autograd_meta(t);
+  return m && m->retain_hook != 0;
 }
 
 void set_history(const Tensor& output, const std::shared_ptr<Node>& fn) {

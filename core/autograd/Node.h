@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ namespace opscope::autograd {
 
 class Node;
 using variable_list = std::vector<Tensor>;
+
+// A function of a gradient (Tensor.register_hook): returns its replacement, or an undefined
+// tensor to leave it as it is.
+using GradHook = std::function<Tensor(const Tensor&)>;
 
 // Where a gradient goes: input `input_nr` of `function`. An invalid edge (no function) stands
 // for an input that does not require grad.
@@ -68,7 +73,22 @@ class Node : public std::enable_shared_from_this<Node> {
   size_t num_inputs() const { return input_metadata_.size(); }
   const InputMetadata& input_metadata(size_t i) const { return input_metadata_[i]; }
 
+  // Hooks on the gradient of input `input_nr` (the gradient of that forward output), run by the
+  // engine before apply() in registration order, the retain_grad ones last. Returns an id for
+  // remove_pre_hook.
+  uint64_t add_pre_hook(uint32_t input_nr, GradHook hook, bool retains_grad = false);
+  void remove_pre_hook(uint64_t id);
+  // Runs the hooks over the node's input gradients (the engine, before apply and captures).
+  virtual void run_pre_hooks(variable_list& grads);
+
  private:
+  struct PreHook {
+    uint64_t id;
+    uint32_t input_nr;
+    GradHook fn;
+    bool retains_grad;
+  };
+  std::vector<PreHook> pre_hooks_;
   uint64_t sequence_nr_;
   std::vector<Edge> next_edges_;
   std::vector<InputMetadata> input_metadata_;
@@ -81,6 +101,8 @@ class AccumulateGrad final : public Node {
   explicit AccumulateGrad(Tensor leaf);
   std::string name() const override { return "AccumulateGrad"; }
   variable_list apply(variable_list&& grads) override;
+  // The leaf's own hooks (Tensor.register_hook on a leaf) run here, then any on the node.
+  void run_pre_hooks(variable_list& grads) override;
   const Tensor& variable() const { return leaf_; }
 
  private:
@@ -124,6 +146,14 @@ Edge gradient_edge(const Tensor& t);
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf);
 // Makes `fn` the grad_fn of `output` (as input `fn->add_input_metadata(output)` of fn).
 void set_history(const Tensor& output, const std::shared_ptr<Node>& fn);
+// Tensor.register_hook: on a leaf, kept with the leaf (its AccumulateGrad runs it); on a
+// non-leaf, a pre-hook of its grad_fn. Returns an id for remove_tensor_hook.
+uint64_t register_tensor_hook(const Tensor& t, GradHook hook);
+void remove_tensor_hook(const Tensor& t, uint64_t id);
+// Tensor.retain_grad: a non-leaf's .grad is filled by backward too (a leaf's always is).
+void retain_grad(const Tensor& t);
+bool retains_grad(const Tensor& t);
+
 // The tensor's grad_fn, or null for leaves and tensors outside autograd.
 std::shared_ptr<Node> grad_fn(const Tensor& t);
 bool is_leaf(const Tensor& t);

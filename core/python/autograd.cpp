@@ -117,6 +117,35 @@ PyTypeObject* node_type(const std::string& name) {
   return type;
 }
 
+// A Python callable held from C++ (a hook inside the graph): it may be dropped on a thread that
+// does not hold the GIL, so dropping takes it (unless the interpreter is already gone).
+struct PyCallable {
+  py::object fn;
+  explicit PyCallable(py::object f) : fn(std::move(f)) {}
+  ~PyCallable() {
+    if (!Py_IsInitialized()) {
+      fn.release();
+      return;
+    }
+    py::gil_scoped_acquire gil;
+    fn = py::object();
+  }
+};
+
+// Tensor.register_hook's function as a GradHook: called with the GIL; its result replaces the
+// gradient unless it is None; its exception propagates out of backward().
+autograd::GradHook python_grad_hook(py::object fn) {
+  auto holder = std::make_shared<PyCallable>(std::move(fn));
+  return [holder](const Tensor& g) -> Tensor {
+    py::gil_scoped_acquire gil;
+    py::object r = holder->fn(wrap_obj(g));
+    if (r.is_none()) return Tensor();
+    OPSCOPE_CHECK_TYPE(is_tensor(r.ptr()), "hook returned an object of type ",
+                       Py_TYPE(r.ptr())->tp_name, "; expected a Tensor or None");
+    return unwrap(r.ptr());
+  };
+}
+
 autograd::variable_list tensors_of(const py::handle& seq, const char* what) {
   autograd::variable_list out;
   if (seq.is_none()) return out;
@@ -185,6 +214,25 @@ void init_autograd(py::module_& m) {
         return t;
       },
       "The engine behind opscope.autograd.grad.");
+  m.def(
+      "_register_hook",
+      [](py::handle t, py::object fn) {
+        OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "register_hook expects a tensor");
+        return autograd::register_tensor_hook(unwrap(t.ptr()), python_grad_hook(std::move(fn)));
+      },
+      "Tensor.register_hook: returns the hook's id for _remove_hook.");
+  m.def("_remove_hook", [](py::handle t, uint64_t id) {
+    OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "_remove_hook expects a tensor");
+    autograd::remove_tensor_hook(unwrap(t.ptr()), id);
+  });
+  m.def("_retain_grad", [](py::handle t) {
+    OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "retain_grad expects a tensor");
+    autograd::retain_grad(unwrap(t.ptr()));
+  });
+  m.def("_retains_grad", [](py::handle t) {
+    OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "retains_grad expects a tensor");
+    return autograd::retains_grad(unwrap(t.ptr()));
+  });
   m.def(
       "_derivatives",
       [] {

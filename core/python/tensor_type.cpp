@@ -148,6 +148,16 @@ PyObject* get_grad_fn(PyObject* self, void*) {
 }
 PyObject* get_grad(PyObject* self, void*) {
   auto* m = autograd::get_autograd_meta(SELF);
+  if (m && m->grad_fn && !m->retain_hook && !m->grad.defined() &&
+      PyErr_WarnEx(PyExc_UserWarning,
+                   "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. "
+                   "Its .grad attribute won't be populated during autograd.backward(). If you "
+                   "indeed want the .grad field to be populated for a non-leaf Tensor, use "
+                   ".retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by "
+                   "mistake, make sure you access the leaf Tensor instead. See "
+                   "github.com/pytorch/pytorch/pull/30531 for more informations.",
+                   1) < 0)
+    return nullptr;
   return wrap(m ? m->grad : Tensor());
 }
 int set_grad(PyObject* self, PyObject* value, void*) {

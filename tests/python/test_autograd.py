@@ -398,3 +398,48 @@ def test_no_grad_still_runs_the_autograd_kernel_but_records_nothing():
     assert [(s["op"], s["key"]) for s in rec.steps] == [("aten::mul.Tensor", "AutogradCPU"),
                                                         ("aten::mul.Tensor", "CPU")]
     assert y.grad_fn is None
+
+
+# --- hooks ---------------------------------------------------------------------------------------
+def test_tensor_hooks_and_retain_grad():
+    x = opscope.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    seen = []
+    y.register_hook(lambda g: seen.append(g.tolist()))  # observes (returns None)
+    handle = x.register_hook(lambda g: g * 10)  # replaces the leaf's gradient
+    (y * y).sum().backward()
+    assert seen == [[4.0, 8.0]] and y.grad.tolist() == [4.0, 8.0] and y.retains_grad
+    assert x.grad.tolist() == [80.0, 160.0]
+    handle.remove()
+    x.grad = None
+    (x * 3).sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]
+
+
+def test_hooks_see_what_grad_returns_and_errors_propagate():
+    x = opscope.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 1
+    h.register_hook(lambda g: g + 1)
+    (g,) = opscope.autograd.grad((h * 3).sum(), x)
+    assert g.tolist() == [4.0, 4.0]
+
+    def bad(grad):
+        raise ValueError("from the hook")
+
+    x.register_hook(bad)
+    with pytest.raises(ValueError, match="from the hook"):
+        (x * 3).sum().backward()
+    with pytest.raises(RuntimeError, match="cannot register a hook on a tensor that doesn't require gradient"):
+        opscope.ones(2).register_hook(lambda g: g)
+    with pytest.raises(RuntimeError, match="can't retain_grad on Tensor that has requires_grad=False"):
+        opscope.ones(2).retain_grad()
+
+
+def test_non_leaf_grad_warns_and_data_is_detached():
+    x = opscope.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    with pytest.warns(UserWarning, match="The .grad attribute of a Tensor that is not a leaf Tensor"):
+        assert y.grad is None
+    d = x.data
+    assert not d.requires_grad and d.data_ptr() == x.data_ptr()

@@ -98,6 +98,42 @@ def _detach_(self):
     return self
 
 
+class RemovableHandle:
+    """What register_hook returns: remove() takes the hook off again (torch.utils.hooks's)."""
+
+    def __init__(self, tensor, hook_id):
+        self._tensor, self.id = tensor, hook_id
+
+    def remove(self):
+        if self._tensor is not None:
+            _C._remove_hook(self._tensor, self.id)
+            self._tensor = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def _register_hook(self, hook):
+    """Registers hook(grad) -> Tensor or None, called with this tensor's gradient each time one
+    is computed; a returned tensor replaces the gradient. Returns a handle with remove()."""
+    if not self.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    return RemovableHandle(self, _C._register_hook(self, hook))
+
+
+def _retain_grad(self):
+    """Makes backward fill this non-leaf tensor's .grad too."""
+    _C._retain_grad(self)
+
+
+def _data(self):
+    """The tensor without its autograd history: same storage, requires_grad False."""
+    return self.detach()
+
+
 def _install():
     Tensor.__repr__ = _repr
     Tensor.__str__ = _repr
@@ -118,4 +154,8 @@ def _install():
     Tensor.where = _where
     Tensor.backward = _backward
     Tensor.detach_ = _detach_
+    Tensor.register_hook = _register_hook
+    Tensor.retain_grad = _retain_grad
+    Tensor.retains_grad = property(_C._retains_grad)
+    Tensor.data = property(_data)
     Tensor.__module__ = "opscope"
