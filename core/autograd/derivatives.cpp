@@ -91,6 +91,14 @@ variable_list extreme_dim_backward(C c, G g) {
   return {
       indexed_reduction_backward(c, g[0], c.result(1), c.value(1).to_int(), c.value(2).to_bool())};
 }
+// Views and reshapes of self: g reshaped back to self's shape.
+variable_list to_input_shape(C c, G g) {
+  return {ops::reshape(g[0], c.sizes(0))};
+}
+// Ops whose gradient is g itself (a copy; add's self): the engine adapts dtype and broadcasts.
+variable_list unchanged(C, G g) {
+  return {g[0]};
+}
 
 int64_t count(IntArrayRef sizes, const std::vector<int64_t>& dims) {
   int64_t n = 1;
@@ -98,86 +106,49 @@ int64_t count(IntArrayRef sizes, const std::vector<int64_t>& dims) {
   return n;
 }
 
+// The table reads as one entry per op: kept out of clang-format, which would put each field of
+// each entry on a line of its own.
+// clang-format off
 std::vector<Derivative> make_table() {
   return {
       // --- arithmetic ------------------------------------------------------------------------
       // add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor: self + alpha * other
-      {"aten::add.Tensor",
-       "AddBackward0",
-       {0, 1},
-       {},
-       false,
-       [](C c, G g) -> variable_list {
-         return {g[0], times(g[0], c.value(2).to_scalar())};
-       },
+      {"aten::add.Tensor", "AddBackward0", {0, 1}, {}, false,
+       [](C c, G g) -> variable_list { return {g[0], times(g[0], c.value(2).to_scalar())}; },
        {"aten::add_.Tensor"}},
       // add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
-      {"aten::add.Scalar",
-       "AddBackward1",
-       {0},
-       {},
-       false,
-       [](C, G g) -> variable_list { return {g[0]}; },
-       {"aten::add_.Scalar"}},
+      {"aten::add.Scalar", "AddBackward1", {0}, {}, false,
+       [](C, G g) -> variable_list { return {g[0]}; }, {"aten::add_.Scalar"}},
       // sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor: self - alpha * other
-      {"aten::sub.Tensor",
-       "SubBackward0",
-       {0, 1},
-       {},
-       false,
+      {"aten::sub.Tensor", "SubBackward0", {0, 1}, {}, false,
        [](C c, G g) -> variable_list {
          return {g[0], c.needs(1) ? ops::neg(times(g[0], c.value(2).to_scalar())) : Tensor()};
        },
        {"aten::sub_.Tensor"}},
       // sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
-      {"aten::sub.Scalar",
-       "SubBackward1",
-       {0},
-       {},
-       false,
-       [](C, G g) -> variable_list { return {g[0]}; },
-       {"aten::sub_.Scalar"}},
+      {"aten::sub.Scalar", "SubBackward1", {0}, {}, false,
+       [](C, G g) -> variable_list { return {g[0]}; }, {"aten::sub_.Scalar"}},
       // rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor: other - alpha * self
-      {"aten::rsub.Tensor",
-       "RsubBackward0",
-       {0, 1},
-       {},
-       false,
+      {"aten::rsub.Tensor", "RsubBackward0", {0, 1}, {}, false,
        [](C c, G g) -> variable_list {
          return {c.needs(0) ? ops::neg(times(g[0], c.value(2).to_scalar())) : Tensor(), g[0]};
        }},
       // rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor: other - alpha * self
-      {"aten::rsub.Scalar",
-       "RsubBackward1",
-       {0},
-       {},
-       false,
+      {"aten::rsub.Scalar", "RsubBackward1", {0}, {}, false,
        [](C c, G g) -> variable_list { return {ops::neg(times(g[0], c.value(2).to_scalar()))}; }},
       // mul.Tensor(Tensor self, Tensor other) -> Tensor: self * other
-      {"aten::mul.Tensor",
-       "MulBackward0",
-       {0, 1},
-       {0, 1},
-       false,
+      {"aten::mul.Tensor", "MulBackward0", {0, 1}, {0, 1}, false,
        [](C c, G g) -> variable_list {
          return {c.needs(0) ? ops::mul(g[0], c.arg(1)) : Tensor(),
                  c.needs(1) ? ops::mul(g[0], c.arg(0)) : Tensor()};
        },
        {"aten::mul_.Tensor"}},
       // mul.Scalar(Tensor self, Scalar other) -> Tensor
-      {"aten::mul.Scalar",
-       "MulBackward1",
-       {0},
-       {},
-       false,
+      {"aten::mul.Scalar", "MulBackward1", {0}, {}, false,
        [](C c, G g) -> variable_list { return {ops::mul(g[0], c.value(1).to_scalar())}; },
        {"aten::mul_.Scalar"}},
       // div.Tensor(Tensor self, Tensor other) -> Tensor: self / other
-      {"aten::div.Tensor",
-       "DivBackward0",
-       {0, 1},
-       {0, 1},
-       false,
+      {"aten::div.Tensor", "DivBackward0", {0, 1}, {0, 1}, false,
        [](C c, G g) -> variable_list {
          Tensor other = c.arg(1);
          return {c.needs(0) ? ops::div(g[0], other) : Tensor(),
@@ -186,27 +157,14 @@ std::vector<Derivative> make_table() {
        },
        {"aten::div_.Tensor"}},
       // div.Scalar(Tensor self, Scalar other) -> Tensor
-      {"aten::div.Scalar",
-       "DivBackward1",
-       {0},
-       {},
-       false,
+      {"aten::div.Scalar", "DivBackward1", {0}, {}, false,
        [](C c, G g) -> variable_list { return {ops::div(g[0], c.value(1).to_scalar())}; },
        {"aten::div_.Scalar"}},
       // neg(Tensor self) -> Tensor
-      {"aten::neg",
-       "NegBackward0",
-       {0},
-       {},
-       false,
-       [](C, G g) -> variable_list { return {ops::neg(g[0])}; },
-       {"aten::neg_"}},
+      {"aten::neg", "NegBackward0", {0}, {}, false,
+       [](C, G g) -> variable_list { return {ops::neg(g[0])}; }, {"aten::neg_"}},
       // pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor: self ** e; e * self ** (e - 1)
-      {"aten::pow.Tensor_Scalar",
-       "PowBackward0",
-       {0},
-       {0},
-       false,
+      {"aten::pow.Tensor_Scalar", "PowBackward0", {0}, {0}, false,
        [](C c, G g) -> variable_list {
          double e = c.value(1).to_double();
          if (e == 0.0) return {ops::mul(g[0], 0.0)};
@@ -216,11 +174,7 @@ std::vector<Derivative> make_table() {
       // pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor: self ** exponent
       //   d/dself = exponent * self ** (exponent - 1); d/dexponent = result * log(self), 0 where
       //   self == 0 and exponent >= 0 (torch's convention)
-      {"aten::pow.Tensor_Tensor",
-       "PowBackward1",
-       {0, 1},
-       {0, 1},
-       true,
+      {"aten::pow.Tensor_Tensor", "PowBackward1", {0, 1}, {0, 1}, true,
        [](C c, G g) -> variable_list {
          Tensor self = c.arg(0), e = c.arg(1);
          Tensor gs, ge;
@@ -233,22 +187,14 @@ std::vector<Derivative> make_table() {
          return {gs, ge};
        }},
       // pow.Scalar(Scalar self, Tensor exponent) -> Tensor: self ** exponent; result * log(self)
-      {"aten::pow.Scalar",
-       "PowBackward2",
-       {1},
-       {},
-       true,
+      {"aten::pow.Scalar", "PowBackward2", {1}, {}, true,
        [](C c, G g) -> variable_list {
          return {ops::mul(ops::mul(g[0], c.result()), std::log(c.value(0).to_double()))};
        }},
 
       // where.self(Tensor condition, Tensor self, Tensor other) -> Tensor: self where condition,
       // other elsewhere; the condition is not differentiable
-      {"aten::where.self",
-       "WhereBackward0",
-       {1, 2},
-       {0},
-       false,
+      {"aten::where.self", "WhereBackward0", {1, 2}, {0}, false,
        [](C c, G g) -> variable_list {
          Tensor cond = c.arg(0);
          return {c.needs(1) ? ops::where(cond, g[0], Scalar(0.0)) : Tensor(),
@@ -257,89 +203,47 @@ std::vector<Derivative> make_table() {
 
       // --- unary math --------------------------------------------------------------------------
       // exp(Tensor self) -> Tensor: d/dself = result
-      {"aten::exp",
-       "ExpBackward0",
-       {0},
-       {},
-       true,
-       [](C c, G g) -> variable_list { return {ops::mul(g[0], c.result())}; },
-       {"aten::exp_"}},
+      {"aten::exp", "ExpBackward0", {0}, {}, true,
+       [](C c, G g) -> variable_list { return {ops::mul(g[0], c.result())}; }, {"aten::exp_"}},
       // log(Tensor self) -> Tensor: 1 / self
-      {"aten::log",
-       "LogBackward0",
-       {0},
-       {0},
-       false,
-       [](C c, G g) -> variable_list { return {ops::div(g[0], c.arg(0))}; },
-       {"aten::log_"}},
+      {"aten::log", "LogBackward0", {0}, {0}, false,
+       [](C c, G g) -> variable_list { return {ops::div(g[0], c.arg(0))}; }, {"aten::log_"}},
       // sqrt(Tensor self) -> Tensor: 1 / (2 * result)
-      {"aten::sqrt",
-       "SqrtBackward0",
-       {0},
-       {},
-       true,
+      {"aten::sqrt", "SqrtBackward0", {0}, {}, true,
        [](C c, G g) -> variable_list { return {ops::div(g[0], ops::mul(c.result(), 2.0))}; },
        {"aten::sqrt_"}},
       // tanh(Tensor self) -> Tensor: 1 - result^2
-      {"aten::tanh",
-       "TanhBackward0",
-       {0},
-       {},
-       true,
+      {"aten::tanh", "TanhBackward0", {0}, {}, true,
        [](C c, G g) -> variable_list {
          Tensor r = c.result();
          return {ops::mul(g[0], ops::rsub(ops::mul(r, r), Scalar(1)))};
        },
        {"aten::tanh_"}},
       // sigmoid(Tensor self) -> Tensor: result * (1 - result)
-      {"aten::sigmoid",
-       "SigmoidBackward0",
-       {0},
-       {},
-       true,
+      {"aten::sigmoid", "SigmoidBackward0", {0}, {}, true,
        [](C c, G g) -> variable_list {
          Tensor r = c.result();
          return {ops::mul(g[0], ops::mul(r, ops::rsub(r, Scalar(1))))};
        },
        {"aten::sigmoid_"}},
       // relu(Tensor self) -> Tensor: 1 where result > 0
-      {"aten::relu",
-       "ReluBackward0",
-       {0},
-       {},
-       true,
+      {"aten::relu", "ReluBackward0", {0}, {}, true,
        [](C c, G g) -> variable_list { return {ops::mul(g[0], ops::gt(c.result(), Scalar(0)))}; },
        {"aten::relu_"}},
       // abs(Tensor self) -> Tensor: sign(self)
-      {"aten::abs",
-       "AbsBackward0",
-       {0},
-       {0},
-       false,
+      {"aten::abs", "AbsBackward0", {0}, {0}, false,
        [](C c, G g) -> variable_list { return {ops::mul(g[0], ops::sign(c.arg(0)))}; },
        {"aten::abs_"}},
       // sin(Tensor self) -> Tensor: cos(self)
-      {"aten::sin",
-       "SinBackward0",
-       {0},
-       {0},
-       false,
+      {"aten::sin", "SinBackward0", {0}, {0}, false,
        [](C c, G g) -> variable_list { return {ops::mul(g[0], ops::cos(c.arg(0)))}; },
        {"aten::sin_"}},
       // cos(Tensor self) -> Tensor: -sin(self)
-      {"aten::cos",
-       "CosBackward0",
-       {0},
-       {0},
-       false,
+      {"aten::cos", "CosBackward0", {0}, {0}, false,
        [](C c, G g) -> variable_list { return {ops::neg(ops::mul(g[0], ops::sin(c.arg(0))))}; },
        {"aten::cos_"}},
       // reciprocal(Tensor self) -> Tensor: -result^2
-      {"aten::reciprocal",
-       "ReciprocalBackward0",
-       {0},
-       {},
-       true,
+      {"aten::reciprocal", "ReciprocalBackward0", {0}, {}, true,
        [](C c, G g) -> variable_list {
          Tensor r = c.result();
          return {ops::neg(ops::mul(g[0], ops::mul(r, r)))};
@@ -348,38 +252,22 @@ std::vector<Derivative> make_table() {
 
       // --- reductions --------------------------------------------------------------------------
       // sum(Tensor self, *, ScalarType? dtype=None) -> Tensor: g everywhere
-      {"aten::sum",
-       "SumBackward0",
-       {0},
-       {},
-       false,
+      {"aten::sum", "SumBackward0", {0}, {}, false,
        [](C c, G g) -> variable_list { return {ops::expand(g[0], c.sizes(0))}; }},
       // sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
-      {"aten::sum.dim_IntList",
-       "SumBackward1",
-       {0},
-       {},
-       false,
+      {"aten::sum.dim_IntList", "SumBackward1", {0}, {}, false,
        [](C c, G g) -> variable_list {
          auto dims = reduced_dims(c.value(1), c.sizes(0).size());
          return {unreduce(g[0], c.sizes(0), dims, c.value(2).to_bool())};
        }},
       // mean(Tensor self, *, ScalarType? dtype=None) -> Tensor: g / numel everywhere
-      {"aten::mean",
-       "MeanBackward0",
-       {0},
-       {},
-       false,
+      {"aten::mean", "MeanBackward0", {0}, {}, false,
        [](C c, G g) -> variable_list {
          auto dims = reduced_dims(IValue(), c.sizes(0).size());
          return {ops::div(ops::expand(g[0], c.sizes(0)), Scalar(count(c.sizes(0), dims)))};
        }},
       // mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
-      {"aten::mean.dim",
-       "MeanBackward1",
-       {0},
-       {},
-       false,
+      {"aten::mean.dim", "MeanBackward1", {0}, {}, false,
        [](C c, G g) -> variable_list {
          auto dims = reduced_dims(c.value(1), c.sizes(0).size());
          Tensor full = unreduce(g[0], c.sizes(0), dims, c.value(2).to_bool());
@@ -388,22 +276,14 @@ std::vector<Derivative> make_table() {
 
       // --- products ----------------------------------------------------------------------------
       // mm(Tensor self, Tensor mat2) -> Tensor: self (M,K), mat2 (K,N) -> (M,N)
-      {"aten::mm",
-       "MmBackward0",
-       {0, 1},
-       {0, 1},
-       false,
+      {"aten::mm", "MmBackward0", {0, 1}, {0, 1}, false,
        [](C c, G g) -> variable_list {
          return {c.needs(0) ? ops::mm(g[0], ops::t(c.arg(1))) : Tensor(),   // (M,N)(N,K)
                  c.needs(1) ? ops::mm(ops::t(c.arg(0)), g[0]) : Tensor()};  // (K,M)(M,N)
        }},
       // addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor:
       //   beta * self + alpha * mat1 (M,K) · mat2 (K,N)
-      {"aten::addmm",
-       "AddmmBackward0",
-       {0, 1, 2},
-       {1, 2},
-       false,
+      {"aten::addmm", "AddmmBackward0", {0, 1, 2}, {1, 2}, false,
        [](C c, G g) -> variable_list {
          Scalar beta = c.value(3).to_scalar(), alpha = c.value(4).to_scalar();
          return {c.needs(0) ? times(g[0], beta) : Tensor(),
@@ -411,31 +291,19 @@ std::vector<Derivative> make_table() {
                  c.needs(2) ? times(ops::mm(ops::t(c.arg(1)), g[0]), alpha) : Tensor()};
        }},
       // bmm(Tensor self, Tensor mat2) -> Tensor: self (B,M,K), mat2 (B,K,N) -> (B,M,N)
-      {"aten::bmm",
-       "BmmBackward0",
-       {0, 1},
-       {0, 1},
-       false,
+      {"aten::bmm", "BmmBackward0", {0, 1}, {0, 1}, false,
        [](C c, G g) -> variable_list {
          return {c.needs(0) ? ops::bmm(g[0], ops::transpose(c.arg(1), 1, 2)) : Tensor(),
                  c.needs(1) ? ops::bmm(ops::transpose(c.arg(0), 1, 2), g[0]) : Tensor()};
        }},
       // dot(Tensor self, Tensor tensor) -> Tensor: (K) · (K) -> ()
-      {"aten::dot",
-       "DotBackward0",
-       {0, 1},
-       {0, 1},
-       false,
+      {"aten::dot", "DotBackward0", {0, 1}, {0, 1}, false,
        [](C c, G g) -> variable_list {
          return {c.needs(0) ? ops::mul(g[0], c.arg(1)) : Tensor(),
                  c.needs(1) ? ops::mul(g[0], c.arg(0)) : Tensor()};
        }},
       // mv(Tensor self, Tensor vec) -> Tensor: self (M,K) · vec (K) -> (M)
-      {"aten::mv",
-       "MvBackward0",
-       {0, 1},
-       {0, 1},
-       false,
+      {"aten::mv", "MvBackward0", {0, 1}, {0, 1}, false,
        [](C c, G g) -> variable_list {
          return {c.needs(0) ? ops::outer(g[0], c.arg(1)) : Tensor(),
                  c.needs(1) ? ops::mv(ops::t(c.arg(0)), g[0]) : Tensor()};
@@ -443,27 +311,15 @@ std::vector<Derivative> make_table() {
 
       // --- views and copies: the gradient takes the inverse path ---------------------------------
       // t(Tensor(a) self) -> Tensor(a)
-      {"aten::t",
-       "TBackward0",
-       {0},
-       {},
-       false,
+      {"aten::t", "TBackward0", {0}, {}, false,
        [](C, G g) -> variable_list { return {ops::t(g[0])}; }},
       // transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)
-      {"aten::transpose.int",
-       "TransposeBackward0",
-       {0},
-       {},
-       false,
+      {"aten::transpose.int", "TransposeBackward0", {0}, {}, false,
        [](C c, G g) -> variable_list {
          return {ops::transpose(g[0], c.value(1).to_int(), c.value(2).to_int())};
        }},
       // permute(Tensor(a) self, int[] dims) -> Tensor(a): the inverse permutation
-      {"aten::permute",
-       "PermuteBackward0",
-       {0},
-       {},
-       false,
+      {"aten::permute", "PermuteBackward0", {0}, {}, false,
        [](C c, G g) -> variable_list {
          const auto& dims = c.value(1).to_int_list();
          std::vector<int64_t> inverse(dims.size());
@@ -473,79 +329,39 @@ std::vector<Derivative> make_table() {
          return {ops::permute(g[0], inverse)};
        }},
       // view(Tensor(a) self, SymInt[] size) -> Tensor(a)
-      {"aten::view",
-       "ViewBackward0",
-       {0},
-       {},
-       false,
-       [](C c, G g) -> variable_list { return {ops::reshape(g[0], c.sizes(0))}; }},
+      {"aten::view", "ViewBackward0", {0}, {}, false,
+       to_input_shape},
       // _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)
-      {"aten::_reshape_alias",
-       "ReshapeAliasBackward0",
-       {0},
-       {},
-       false,
-       [](C c, G g) -> variable_list { return {ops::reshape(g[0], c.sizes(0))}; }},
+      {"aten::_reshape_alias", "ReshapeAliasBackward0", {0}, {}, false,
+       to_input_shape},
       // _unsafe_view(Tensor self, SymInt[] size) -> Tensor
-      {"aten::_unsafe_view",
-       "UnsafeViewBackward0",
-       {0},
-       {},
-       false,
-       [](C c, G g) -> variable_list { return {ops::reshape(g[0], c.sizes(0))}; }},
+      {"aten::_unsafe_view", "UnsafeViewBackward0", {0}, {}, false,
+       to_input_shape},
       // unsqueeze(Tensor(a) self, int dim) -> Tensor(a)
-      {"aten::unsqueeze",
-       "UnsqueezeBackward0",
-       {0},
-       {},
-       false,
-       [](C c, G g) -> variable_list { return {ops::reshape(g[0], c.sizes(0))}; }},
+      {"aten::unsqueeze", "UnsqueezeBackward0", {0}, {}, false,
+       to_input_shape},
       // squeeze(Tensor(a) self) -> Tensor(a)
-      {"aten::squeeze",
-       "SqueezeBackward0",
-       {0},
-       {},
-       false,
-       [](C c, G g) -> variable_list { return {ops::reshape(g[0], c.sizes(0))}; }},
+      {"aten::squeeze", "SqueezeBackward0", {0}, {}, false,
+       to_input_shape},
       // squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)
-      {"aten::squeeze.dim",
-       "SqueezeBackward1",
-       {0},
-       {},
-       false,
-       [](C c, G g) -> variable_list { return {ops::reshape(g[0], c.sizes(0))}; }},
+      {"aten::squeeze.dim", "SqueezeBackward1", {0}, {}, false,
+       to_input_shape},
       // expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a): the engine
       // sums g over the expanded dims (as for any broadcast input)
-      {"aten::expand",
-       "ExpandBackward0",
-       {0},
-       {},
-       false,
-       [](C, G g) -> variable_list { return {g[0]}; }},
+      {"aten::expand", "ExpandBackward0", {0}, {}, false,
+       unchanged},
       // clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor
-      {"aten::clone",
-       "CloneBackward0",
-       {0},
-       {},
-       false,
-       [](C, G g) -> variable_list { return {g[0]}; }},
+      {"aten::clone", "CloneBackward0", {0}, {}, false,
+       unchanged},
       // _to_copy(Tensor self, *, ScalarType? dtype=None, ...) -> Tensor: the engine converts
       // g back to self's dtype
-      {"aten::_to_copy",
-       "ToCopyBackward0",
-       {0},
-       {},
-       false,
-       [](C, G g) -> variable_list { return {g[0]}; }},
+      {"aten::_to_copy", "ToCopyBackward0", {0}, {}, false,
+       unchanged},
 
       // --- softmax -----------------------------------------------------------------------------
       // _softmax(Tensor self, int dim, bool half_to_float) -> Tensor:
       //   result * (g - sum(g * result, dim))
-      {"aten::_softmax",
-       "SoftmaxBackward0",
-       {0},
-       {},
-       true,
+      {"aten::_softmax", "SoftmaxBackward0", {0}, {}, true,
        [](C c, G g) -> variable_list {
          Tensor y = c.result();
          int64_t dims[1] = {c.value(1).to_int()};
@@ -554,11 +370,7 @@ std::vector<Derivative> make_table() {
        }},
       // _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor:
       //   g - exp(result) * sum(g, dim)
-      {"aten::_log_softmax",
-       "LogSoftmaxBackward0",
-       {0},
-       {},
-       true,
+      {"aten::_log_softmax", "LogSoftmaxBackward0", {0}, {}, true,
        [](C c, G g) -> variable_list {
          int64_t dims[1] = {c.value(1).to_int()};
          Tensor s = ops::sum(g[0], IntArrayRef(dims, 1), true, std::nullopt);
@@ -567,39 +379,23 @@ std::vector<Derivative> make_table() {
 
       // --- more unary math ---------------------------------------------------------------------
       // erf(Tensor self) -> Tensor: 2 / sqrt(pi) * exp(-self^2)
-      {"aten::erf",
-       "ErfBackward0",
-       {0},
-       {0},
-       false,
+      {"aten::erf", "ErfBackward0", {0}, {0}, false,
        [](C c, G g) -> variable_list {
          Tensor x = c.arg(0);
          return {ops::mul(g[0], ops::mul(ops::exp(ops::neg(ops::mul(x, x))), 1.1283791670955126))};
        },
        {"aten::erf_"}},
       // log1p(Tensor self) -> Tensor: 1 / (1 + self)
-      {"aten::log1p",
-       "Log1PBackward0",
-       {0},
-       {0},
-       false,
+      {"aten::log1p", "Log1PBackward0", {0}, {0}, false,
        [](C c, G g) -> variable_list { return {ops::div(g[0], ops::add(c.arg(0), Scalar(1)))}; },
        {"aten::log1p_"}},
       // expm1(Tensor self) -> Tensor: result + 1
-      {"aten::expm1",
-       "Expm1Backward0",
-       {0},
-       {},
-       true,
+      {"aten::expm1", "Expm1Backward0", {0}, {}, true,
        [](C c, G g) -> variable_list { return {ops::mul(g[0], ops::add(c.result(), Scalar(1)))}; },
        {"aten::expm1_"}},
       // gelu(Tensor self, *, str approximate="none") -> Tensor
       //   none: Phi(x) + x phi(x); tanh: d/dx 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-      {"aten::gelu",
-       "GeluBackward0",
-       {0},
-       {0},
-       false,
+      {"aten::gelu", "GeluBackward0", {0}, {0}, false,
        [](C c, G g) -> variable_list {
          Tensor x = c.arg(0);
          if (c.value(1).to_string() == "tanh") {
@@ -609,8 +405,8 @@ std::vector<Derivative> make_table() {
            Tensor t = ops::tanh(inner);
            Tensor left = ops::mul(ops::add(t, Scalar(1)), 0.5);
            Tensor dinner = ops::mul(ops::add(ops::mul(x2, 3 * kKappa), Scalar(1)), kBeta);
-           Tensor right =
-               ops::mul(ops::mul(ops::mul(x, 0.5), ops::rsub(ops::mul(t, t), Scalar(1))), dinner);
+           Tensor right = ops::mul(ops::mul(ops::mul(x, 0.5), ops::rsub(ops::mul(t, t), Scalar(1))),
+                                   dinner);
            return {ops::mul(g[0], ops::add(left, right))};
          }
          Tensor cdf = ops::mul(ops::add(ops::erf(ops::mul(x, 0.7071067811865476)), Scalar(1)), 0.5);
@@ -619,35 +415,23 @@ std::vector<Derivative> make_table() {
        },
        {"aten::gelu_"}},
       // silu(Tensor self) -> Tensor: s (1 + x (1 - s)), s = sigmoid(x)
-      {"aten::silu",
-       "SiluBackward0",
-       {0},
-       {0},
-       false,
+      {"aten::silu", "SiluBackward0", {0}, {0}, false,
        [](C c, G g) -> variable_list {
          Tensor x = c.arg(0), sg = ops::sigmoid(x);
-         return {ops::mul(
-             g[0], ops::mul(sg, ops::add(ops::mul(x, ops::rsub(sg, Scalar(1))), Scalar(1))))};
+         Tensor d = ops::mul(sg, ops::add(ops::mul(x, ops::rsub(sg, Scalar(1))), Scalar(1)));
+         return {ops::mul(g[0], d)};
        },
        {"aten::silu_"}},
       // softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor:
       //   sigmoid(beta x), 1 where beta x > threshold (there the result is x itself)
-      {"aten::softplus",
-       "SoftplusBackward0",
-       {0},
-       {0},
-       false,
+      {"aten::softplus", "SoftplusBackward0", {0}, {0}, false,
        [](C c, G g) -> variable_list {
          Tensor bx = ops::mul(c.arg(0), c.value(1).to_scalar());
          Tensor d = ops::where(ops::gt(bx, c.value(2).to_scalar()), Scalar(1.0), ops::sigmoid(bx));
          return {ops::mul(g[0], d)};
        }},
       // clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor: 1 inside [min, max]
-      {"aten::clamp",
-       "ClampBackward1",
-       {0},
-       {0},
-       false,
+      {"aten::clamp", "ClampBackward1", {0}, {0}, false,
        [](C c, G g) -> variable_list {
          Tensor x = c.arg(0), keep = ops::ones_like(x, ScalarType::Bool);
          if (!c.value(1).is_none())
@@ -658,81 +442,65 @@ std::vector<Derivative> make_table() {
        },
        {"aten::clamp_"}},
       // clamp_min(Tensor self, Scalar min) -> Tensor
-      {"aten::clamp_min",
-       "ClampMinBackward0",
-       {0},
-       {0},
-       false,
+      {"aten::clamp_min", "ClampMinBackward0", {0}, {0}, false,
        [](C c, G g) -> variable_list {
          return {ops::mul(g[0], ops::ge(c.arg(0), c.value(1).to_scalar()))};
        },
        {"aten::clamp_min_"}},
       // maximum(Tensor self, Tensor other) -> Tensor: to the larger; ties share it
-      {"aten::maximum",
-       "MaximumBackward0",
-       {0, 1},
-       {0, 1},
-       false,
+      {"aten::maximum", "MaximumBackward0", {0, 1}, {0, 1}, false,
        [](C c, G g) -> variable_list {
          Tensor a = c.arg(0), b = c.arg(1), tie = ops::mul(ops::eq(a, b), 0.5);
          return {c.needs(0) ? ops::mul(g[0], ops::add(ops::gt(a, b), tie)) : Tensor(),
                  c.needs(1) ? ops::mul(g[0], ops::add(ops::lt(a, b), tie)) : Tensor()};
        }},
       // minimum(Tensor self, Tensor other) -> Tensor
-      {"aten::minimum",
-       "MinimumBackward0",
-       {0, 1},
-       {0, 1},
-       false,
+      {"aten::minimum", "MinimumBackward0", {0, 1}, {0, 1}, false,
        [](C c, G g) -> variable_list {
          Tensor a = c.arg(0), b = c.arg(1), tie = ops::mul(ops::eq(a, b), 0.5);
          return {c.needs(0) ? ops::mul(g[0], ops::add(ops::lt(a, b), tie)) : Tensor(),
                  c.needs(1) ? ops::mul(g[0], ops::add(ops::gt(a, b), tie)) : Tensor()};
        }},
       // masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor: 0 where filled
-      {"aten::masked_fill.Scalar",
-       "MaskedFillBackward0",
-       {0},
-       {1},
-       false,
+      {"aten::masked_fill.Scalar", "MaskedFillBackward0", {0}, {1}, false,
        [](C c, G g) -> variable_list { return {ops::masked_fill(g[0], c.arg(1), Scalar(0))}; },
        {"aten::masked_fill_.Scalar"}},
 
       // --- more reductions ---------------------------------------------------------------------
       // amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor: shared among the maxima
-      {"aten::amax", "AmaxBackward0", {0}, {0}, true, extreme_over_dims_backward},
+      {"aten::amax", "AmaxBackward0", {0}, {0}, true,
+       extreme_over_dims_backward},
       // amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
-      {"aten::amin", "AminBackward0", {0}, {0}, true, extreme_over_dims_backward},
+      {"aten::amin", "AminBackward0", {0}, {0}, true,
+       extreme_over_dims_backward},
       // max(Tensor self) -> Tensor / min(Tensor self) -> Tensor: shared among the extremes
-      {"aten::max", "MaxBackward1", {0}, {0}, true, extreme_backward},
-      {"aten::min", "MinBackward1", {0}, {0}, true, extreme_backward},
+      {"aten::max", "MaxBackward1", {0}, {0}, true,
+       extreme_backward},
+      {"aten::min", "MinBackward1", {0}, {0}, true,
+       extreme_backward},
       // max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
-      {"aten::max.dim", "MaxBackward0", {0}, {}, true, extreme_dim_backward, {}, 1},
+      {"aten::max.dim", "MaxBackward0", {0}, {}, true,
+       extreme_dim_backward,
+       {}, 1},
       // min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
-      {"aten::min.dim", "MinBackward0", {0}, {}, true, extreme_dim_backward, {}, 1},
+      {"aten::min.dim", "MinBackward0", {0}, {}, true,
+       extreme_dim_backward,
+       {}, 1},
       // var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor:
       //   2 (x - mean) / (N - correction)
-      {"aten::var.correction",
-       "VarBackward0",
-       {0},
-       {0},
-       false,
+      {"aten::var.correction", "VarBackward0", {0}, {0}, false,
        [](C c, G g) -> variable_list {
          auto dims = reduced_dims(c.value(1), c.sizes(0).size());
          double corr = c.value(2).is_none() ? 1.0 : static_cast<double>(c.value(2).to_int());
          Tensor x = c.arg(0);
          Tensor centered = ops::sub(x, ops::mean(x, IntArrayRef(dims), true, std::nullopt));
          Tensor gfull = unreduce(g[0], c.sizes(0), dims, c.value(3).to_bool());
-         return {ops::mul(ops::mul(gfull, centered),
-                          2.0 / (static_cast<double>(count(c.sizes(0), dims)) - corr))};
+         double n = static_cast<double>(count(c.sizes(0), dims));
+         return {ops::mul(ops::mul(gfull, centered), 2.0 / (n - corr))};
        }},
       // std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor:
       //   var's gradient times 1 / (2 result)
-      {"aten::std.correction",
-       "StdBackward0",
-       {0},
-       {0},
-       true,
+      {"aten::std.correction", "StdBackward0", {0}, {0}, true,
        [](C c, G g) -> variable_list {
          auto dims = reduced_dims(c.value(1), c.sizes(0).size());
          double corr = c.value(2).is_none() ? 1.0 : static_cast<double>(c.value(2).to_int());
@@ -740,15 +508,11 @@ std::vector<Derivative> make_table() {
          Tensor x = c.arg(0);
          Tensor centered = ops::sub(x, ops::mean(x, IntArrayRef(dims), true, std::nullopt));
          Tensor gstd = unreduce(ops::div(g[0], ops::mul(c.result(), 2.0)), c.sizes(0), dims, keep);
-         return {ops::mul(ops::mul(gstd, centered),
-                          2.0 / (static_cast<double>(count(c.sizes(0), dims)) - corr))};
+         double n = static_cast<double>(count(c.sizes(0), dims));
+         return {ops::mul(ops::mul(gstd, centered), 2.0 / (n - corr))};
        }},
       // logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor: exp(self - result)
-      {"aten::logsumexp",
-       "LogsumexpBackward0",
-       {0},
-       {0},
-       true,
+      {"aten::logsumexp", "LogsumexpBackward0", {0}, {0}, true,
        [](C c, G g) -> variable_list {
          auto dims = reduced_dims(c.value(1), c.sizes(0).size());
          bool keep = c.value(2).to_bool();
@@ -756,77 +520,49 @@ std::vector<Derivative> make_table() {
          return {ops::mul(unreduce(g[0], c.sizes(0), dims, keep), ops::exp(ops::sub(c.arg(0), r)))};
        }},
       // cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor: the reversed cumsum
-      {"aten::cumsum",
-       "CumsumBackward0",
-       {0},
-       {},
-       false,
+      {"aten::cumsum", "CumsumBackward0", {0}, {}, false,
        [](C c, G g) -> variable_list {
          int64_t d[1] = {c.value(1).to_int()};
-         return {
-             ops::flip(ops::cumsum(ops::flip(g[0], IntArrayRef(d, 1)), d[0]), IntArrayRef(d, 1))};
+         IntArrayRef dim(d, 1);
+         return {ops::flip(ops::cumsum(ops::flip(g[0], dim), d[0]), dim)};
        }},
       // flip(Tensor self, int[] dims) -> Tensor
-      {"aten::flip",
-       "FlipBackward0",
-       {0},
-       {},
-       false,
+      {"aten::flip", "FlipBackward0", {0}, {}, false,
        [](C c, G g) -> variable_list { return {ops::flip(g[0], c.value(1).to_int_list())}; }},
 
       // --- indexing: the gradient goes back to where the elements came from --------------------
       // select.int(Tensor(a) self, int dim, int index) -> Tensor(a)
-      {"aten::select.int",
-       "SelectBackward0",
-       {0},
-       {},
-       false,
+      {"aten::select.int", "SelectBackward0", {0}, {}, false,
        [](C c, G g) -> variable_list {
          Tensor z = zeros_like_arg(c, 0);
          ops::copy_(ops::select(z, c.value(1).to_int(), c.value(2).to_int()), g[0]);
          return {z};
        }},
-      // slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt
-      // step=1)
-      {"aten::slice.Tensor",
-       "SliceBackward0",
-       {0},
-       {},
-       false,
+      // slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None,
+      //             SymInt step=1)
+      {"aten::slice.Tensor", "SliceBackward0", {0}, {}, false,
        [](C c, G g) -> variable_list {
          Tensor z = zeros_like_arg(c, 0);
          auto opt = [](const IValue& v) {
            return v.is_none() ? std::nullopt : std::optional<int64_t>(v.to_int());
          };
-         ops::copy_(ops::slice(z, c.value(1).to_int(), opt(c.value(2)), opt(c.value(3)),
-                               c.value(4).to_int()),
-                    g[0]);
+         Tensor part = ops::slice(z, c.value(1).to_int(), opt(c.value(2)), opt(c.value(3)),
+                                  c.value(4).to_int());
+         ops::copy_(part, g[0]);
          return {z};
        }},
       // index_select(Tensor self, int dim, Tensor index) -> Tensor: summed back at the indices
-      {"aten::index_select",
-       "IndexSelectBackward0",
-       {0},
-       {2},
-       false,
+      {"aten::index_select", "IndexSelectBackward0", {0}, {2}, false,
        [](C c, G g) -> variable_list {
          return {ops::index_add_(zeros_like_arg(c, 0), c.value(1).to_int(), c.arg(2), g[0], 1)};
        }},
       // gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor
-      {"aten::gather",
-       "GatherBackward0",
-       {0},
-       {2},
-       false,
+      {"aten::gather", "GatherBackward0", {0}, {2}, false,
        [](C c, G g) -> variable_list {
          return {ops::scatter_add_(zeros_like_arg(c, 0), c.value(1).to_int(), c.arg(2), g[0])};
        }},
       // index.Tensor(Tensor self, Tensor?[] indices) -> Tensor: accumulated back (repeats add up)
-      {"aten::index.Tensor",
-       "IndexBackward0",
-       {0},
-       {},
-       false,
+      {"aten::index.Tensor", "IndexBackward0", {0}, {}, false,
        [](C c, G g) -> variable_list {
          const auto& idx = c.value(1).to_tensor_list();
          return {ops::index_put_(zeros_like_arg(c, 0), idx, g[0], /*accumulate=*/true)};
@@ -837,11 +573,7 @@ std::vector<Derivative> make_table() {
       //                  int ignore_index) -> (Tensor output, Tensor total_weight)
       //   self (N,C) or (C), target (N) or (); d/dself[n, target[n]] = -weight[target[n]] * g
       //   (divided by the total weight for the mean), 0 for ignored targets
-      {"aten::nll_loss_forward",
-       "NllLossBackward0",
-       {0},
-       {1, 2},
-       false,
+      {"aten::nll_loss_forward", "NllLossBackward0", {0}, {1, 2}, false,
        [](C c, G g) -> variable_list {
          Tensor target = c.arg(1), weight = c.arg(2);
          int64_t reduction = c.value(3).to_int(), ignore = c.value(4).to_int();
@@ -856,14 +588,9 @@ std::vector<Derivative> make_table() {
          coef = ops::mul(coef, g[0]);
          return {ops::neg(ops::mul(ops::one_hot(safe, classes), ops::unsqueeze(coef, -1)))};
        },
-       {},
-       1},
+       {}, 1},
       // mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor: 2 (self - target)
-      {"aten::mse_loss",
-       "MseLossBackward0",
-       {0, 1},
-       {0, 1},
-       false,
+      {"aten::mse_loss", "MseLossBackward0", {0, 1}, {0, 1}, false,
        [](C c, G g) -> variable_list {
          Tensor d = ops::mul(ops::mul(ops::sub(c.arg(0), c.arg(1)), g[0]), 2.0);
          if (c.value(2).to_int() == 1) {
@@ -875,11 +602,7 @@ std::vector<Derivative> make_table() {
        }},
       // binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1):
       //   (self - target) / (self (1 - self)), the denominator at least 1e-12
-      {"aten::binary_cross_entropy",
-       "BinaryCrossEntropyBackward0",
-       {0},
-       {0, 1, 2},
-       false,
+      {"aten::binary_cross_entropy", "BinaryCrossEntropyBackward0", {0}, {0, 1, 2}, false,
        [](C c, G g) -> variable_list {
          Tensor x = c.arg(0), y = c.arg(1), w = c.arg(2);
          Tensor den = ops::clamp_min(ops::mul(x, ops::rsub(x, Scalar(1))), Scalar(1e-12));
@@ -897,11 +620,7 @@ std::vector<Derivative> make_table() {
       //   xhat = (x - mean) rstd; dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) over the
       //   normalized dims, dxhat = g weight; dweight = g xhat, dbias = g (the engine sums them
       //   down to weight's and bias's shape)
-      {"aten::native_layer_norm",
-       "NativeLayerNormBackward0",
-       {0, 2, 3},
-       {0, 2},
-       true,
+      {"aten::native_layer_norm", "NativeLayerNormBackward0", {0, 2, 3}, {0, 2}, true,
        [](C c, G g) -> variable_list {
          Tensor x = c.arg(0), w = c.arg(2), mean = c.result(1), rstd = c.result(2);
          size_t k = c.value(1).to_int_list().size(), nd = c.sizes(0).size();
@@ -922,30 +641,20 @@ std::vector<Derivative> make_table() {
          }
          return {dx, c.needs(2) ? ops::mul(g[0], xhat) : Tensor(), c.needs(3) ? g[0] : Tensor()};
        },
-       {},
-       1},
+       {}, 1},
       // native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor mask):
       //   mask / (1 - p) in training, 1 otherwise
-      {"aten::native_dropout",
-       "NativeDropoutBackward0",
-       {0},
-       {},
-       true,
+      {"aten::native_dropout", "NativeDropoutBackward0", {0}, {}, true,
        [](C c, G g) -> variable_list {
          bool train = c.value(2).is_none() || c.value(2).to_bool();
          if (!train) return {g[0]};
          double p = c.value(1).to_double();
          return {ops::mul(ops::mul(g[0], c.result(1)), p == 1.0 ? 0.0 : 1.0 / (1.0 - p))};
        },
-       {},
-       1},
+       {}, 1},
       // embedding(Tensor weight, Tensor indices, int padding_idx=-1, ...) -> Tensor:
       //   each row of g summed into the row of weight it came from; padding_idx gets none
-      {"aten::embedding",
-       "EmbeddingBackward0",
-       {0},
-       {1},
-       false,
+      {"aten::embedding", "EmbeddingBackward0", {0}, {1}, false,
        [](C c, G g) -> variable_list {
          Tensor idx = ops::reshape(c.arg(1), {-1});
          int64_t dim = c.sizes(0).back(), pad = c.value(2).to_int();
@@ -955,6 +664,7 @@ std::vector<Derivative> make_table() {
        }},
   };
 }
+// clang-format on
 
 }  // namespace
 
