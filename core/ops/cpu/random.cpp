@@ -59,22 +59,17 @@ void write_elements(const Tensor& self, Fill&& fill) {
                   [&](int64_t i, int64_t off) { base[off] = tmp[i]; });
 }
 
-// Calls fn.template operator()<T>() for the floating dtypes, else torch's "not implemented".
+// Calls fn.template operator()<T>() for the floating dtypes, else torch's "not implemented":
+// dispatch_dtype (core/runtime/ScalarType.h) with fn instantiated for floating T only.
 template <typename F>
 void dispatch_floating(ScalarType t, std::string_view what, F&& fn) {
-  switch (t) {
-    case ScalarType::Float16:
-      return fn.template operator()<Half>();
-    case ScalarType::BFloat16:
-      return fn.template operator()<BFloat16>();
-    case ScalarType::Float32:
-      return fn.template operator()<float>();
-    case ScalarType::Float64:
-      return fn.template operator()<double>();
-    default:
-      break;
-  }
-  throw Error(detail::str("\"", what, "\" not implemented for '", cpp_name(t), "'"));
+  if (!is_floating(t))
+    throw Error(detail::str("\"", what, "\" not implemented for '", cpp_name(t), "'"));
+  dispatch_dtype(t, what, [&]<typename T>() {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
+                  std::is_same_v<T, BFloat16>)
+      fn.template operator()<T>();
+  });
 }
 
 // Bits of uniform resolution per element type: torch's numeric_limits<T>::digits.
