@@ -6,6 +6,7 @@
 
 #include "core/autograd/AutogradMeta.h"
 #include "core/autograd/GradMode.h"
+#include "core/dispatch/Observer.h"
 #include "core/ops/copy.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/factories.h"
@@ -63,6 +64,28 @@ void accumulate(variable_list& buffer, size_t nr, Tensor g) {
   slot = slot.defined() ? ops::add(slot, g) : std::move(g);
 }
 
+// Tells dispatch observers that the engine runs a node (begin, then end — also when it throws),
+// so the ops its hooks and formula call nest under it in a trace.
+class ReportRun {
+ public:
+  explicit ReportRun(const Node& n) : node_(n), observed_(detail::dispatch_observed()) {
+    if (observed_) report(AutogradEventKind::NodeBegin);
+  }
+  ~ReportRun() {
+    if (observed_) report(AutogradEventKind::NodeEnd);
+  }
+  ReportRun(const ReportRun&) = delete;
+  ReportRun& operator=(const ReportRun&) = delete;
+
+ private:
+  void report(AutogradEventKind kind) const {
+    const std::string name = node_.name();
+    detail::notify_autograd({kind, name, node_.sequence_nr(), &node_});
+  }
+  const Node& node_;
+  bool observed_;
+};
+
 struct Target {
   size_t index;  // into the result of grad()
   uint32_t input_nr;
@@ -96,11 +119,14 @@ class GraphTask {
       ready_.pop();
       variable_list inputs = std::move(buffers_[fn.get()]);
       buffers_.erase(fn.get());
-      fn->run_pre_hooks(inputs);  // Tensor.register_hook, retain_grad
-      if (auto t = targets_.find(fn.get()); t != targets_.end())
-        for (const Target& c : t->second) accumulate(captured_, c.index, inputs[c.input_nr]);
       variable_list outputs;
-      if (should_run(*fn)) outputs = call(*fn, std::move(inputs));
+      {
+        ReportRun report(*fn);
+        fn->run_pre_hooks(inputs);  // Tensor.register_hook, retain_grad
+        if (auto t = targets_.find(fn.get()); t != targets_.end())
+          for (const Target& c : t->second) accumulate(captured_, c.index, inputs[c.input_nr]);
+        if (should_run(*fn)) outputs = call(*fn, std::move(inputs));
+      }
       const auto& edges = fn->next_edges();
       for (size_t i = 0; i < edges.size(); ++i)
         send(edges[i], i < outputs.size() ? std::move(outputs[i]) : Tensor(), fn.get(), i);

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 
 #include "core/autograd/AutogradMeta.h"
+#include "core/autograd/CopySlices.h"
 #include "core/autograd/GradMode.h"
+#include "core/dispatch/Observer.h"
 #include "core/ops/copy.h"
 #include "core/ops/elementwise.h"
 
@@ -58,9 +61,9 @@ std::string legacy_type_name(const Tensor& t) {
   return "[torch." + n + "Tensor [" + shape + "]]";
 }
 
-// A view of t with no autograd state: same storage, same version counter.
+// t with no autograd state: same storage, same version counter, not a view of t for autograd.
 Tensor detached_alias(const Tensor& t) {
-  return make_view(t, t.sizes(), t.strides(), t->storage_offset());
+  return make_alias_not_view(t);
 }
 
 }  // namespace
@@ -112,7 +115,8 @@ void Node::run_pre_hooks(variable_list& grads) {
 
 // --- AccumulateGrad ---------------------------------------------------------------------------
 
-AccumulateGrad::AccumulateGrad(Tensor leaf) : leaf_(std::move(leaf)) {
+AccumulateGrad::AccumulateGrad(Tensor leaf)
+    : Node(std::numeric_limits<uint64_t>::max()), leaf_(std::move(leaf)) {
   add_input_metadata(leaf_);
 }
 
@@ -199,7 +203,9 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
 // --- the autograd state of tensors --------------------------------------------------------------
 
 std::shared_ptr<Node> grad_fn(const Tensor& t) {
-  AutogradMeta* m = t.defined() ? get_autograd_meta(t) : nullptr;
+  if (!t.defined()) return nullptr;
+  if (t->view_base()) refresh_view_grad_fn(t);
+  AutogradMeta* m = get_autograd_meta(t);
   return m ? m->grad_fn : nullptr;
 }
 
@@ -212,11 +218,14 @@ std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
   if (auto acc = m.grad_accumulator.lock()) return acc;
   auto acc = std::make_shared<AccumulateGrad>(leaf);
   m.grad_accumulator = acc;
+  report_node_created(*acc);
   return acc;
 }
 
 Edge gradient_edge(const Tensor& t) {
-  AutogradMeta* m = t.defined() ? get_autograd_meta(t) : nullptr;
+  if (!t.defined()) return {};
+  if (t->view_base()) refresh_view_grad_fn(t);
+  AutogradMeta* m = get_autograd_meta(t);
   if (!m) return {};
   if (m->grad_fn) return {m->grad_fn, m->output_nr};
   if (m->requires_grad_) return {grad_accumulator(t), 0};
@@ -268,6 +277,15 @@ void set_history(const Tensor& output, const std::shared_ptr<Node>& fn) {
   AutogradMeta& m = materialize_autograd_meta(output);
   m.output_nr = fn->add_input_metadata(output);
   m.grad_fn = fn;
+  if (output->view_base()) output->set_view_attr_version(output->version());
+}
+
+void report_node_created(const Node& n) {
+  if (!detail::dispatch_observed()) return;
+  const std::string name = n.name();
+  std::vector<std::string> next;
+  for (const Edge& e : n.next_edges()) next.push_back(e.valid() ? e.function->name() : "");
+  detail::notify_autograd({AutogradEventKind::NodeCreated, name, n.sequence_nr(), &n, &next});
 }
 
 }  // namespace opscope::autograd

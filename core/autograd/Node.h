@@ -53,6 +53,7 @@ struct InputMetadata {
 class Node : public std::enable_shared_from_this<Node> {
  public:
   Node();  // takes the thread's next sequence number
+  explicit Node(uint64_t sequence_nr) : sequence_nr_(sequence_nr) {}
   virtual ~Node() = default;
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
@@ -68,6 +69,7 @@ class Node : public std::enable_shared_from_this<Node> {
   uint64_t sequence_nr() const { return sequence_nr_; }
   const std::vector<Edge>& next_edges() const { return next_edges_; }
   void add_next_edge(Edge e) { next_edges_.push_back(std::move(e)); }
+  void set_next_edge(size_t i, Edge e) { next_edges_[i] = std::move(e); }
   // Records a forward output this node differentiates; returns its input number.
   uint32_t add_input_metadata(const Tensor& t);
   size_t num_inputs() const { return input_metadata_.size(); }
@@ -95,7 +97,8 @@ class Node : public std::enable_shared_from_this<Node> {
 };
 
 // The node of a leaf that requires grad: accumulates into leaf.grad. It keeps the leaf alive
-// while the graph lives, as PyTorch's does.
+// while the graph lives, as PyTorch's does. Its sequence number is the largest there is (as in
+// torch): among ready nodes, gradients are handed to leaves first.
 class AccumulateGrad final : public Node {
  public:
   explicit AccumulateGrad(Tensor leaf);
@@ -154,8 +157,13 @@ void remove_tensor_hook(const Tensor& t, uint64_t id);
 void retain_grad(const Tensor& t);
 bool retains_grad(const Tensor& t);
 
-// The tensor's grad_fn, or null for leaves and tensors outside autograd.
+// The tensor's grad_fn, or null for leaves and tensors outside autograd. A view's is remade first
+// if an in-place write made it stale (Note [In-place on a view], core/autograd/CopySlices.h).
 std::shared_ptr<Node> grad_fn(const Tensor& t);
 bool is_leaf(const Tensor& t);
+
+// Tells dispatch observers that `n` was just recorded (see AutogradEvent in
+// core/dispatch/Observer.h); costs one branch when nothing observes.
+void report_node_created(const Node& n);
 
 }  // namespace opscope::autograd

@@ -2,6 +2,7 @@
 // records. PyTorch generates a VariableType kernel per op; this one reads the op's schema and
 // its Derivative entry instead.
 #include "core/autograd/AutogradMeta.h"
+#include "core/autograd/CopySlices.h"
 #include "core/autograd/Derivatives.h"
 #include "core/autograd/GradMode.h"
 #include "core/dispatch/Library.h"
@@ -76,8 +77,16 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
         needs = true;
 
   std::shared_ptr<DerivativeNode> node;
+  // In-place into a view: the write changes the view's base too (Note [In-place on a view]).
+  const Tensor* self = tensor_at(*stack, base);
+  const bool into_view = in_place && self && (*self)->view_base() && is_floating(self->dtype());
   if (needs) {
-    const Tensor* self = tensor_at(*stack, base);
+    if (into_view) {
+      TensorImpl* b = (*self)->view_base();
+      OPSCOPE_CHECK(!b->requires_grad() || !is_leaf(Tensor(intrusive_ptr<TensorImpl>(b))),
+                    "a view of a leaf Variable that requires grad is being used in an in-place "
+                    "operation.");
+    }
     OPSCOPE_CHECK(!in_place || !self || !is_leaf(*self) || !(*self)->requires_grad(),
                   "a leaf Variable that requires grad is being used in an in-place operation.");
     node = std::make_shared<DerivativeNode>(d);
@@ -99,7 +108,10 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
       size_t i = static_cast<size_t>(d.inputs[k]);
       const Tensor* t = tensor_at(*stack, base + i);
       node->input_edge_[i] = static_cast<int>(k);
-      node->add_next_edge(t ? gradient_edge(*t) : Edge{});
+      // Into a view, self's gradient is wanted when the base's is: CopySlices routes it.
+      bool to_base = into_view && i == 0;
+      node->add_next_edge(
+          !t ? Edge{} : gradient_edge(to_base ? Tensor(intrusive_ptr((*t)->view_base())) : *t));
     }
     for (int i : d.save) {
       const Tensor* t = tensor_at(*stack, base + static_cast<size_t>(i));
@@ -122,13 +134,19 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
     op.redispatch_boxed(ks & kAfterAutograd, stack);
   }
   if (!node) return;
+  report_node_created(*node);
 
   const size_t nret = schema.returns.size(), first = stack->size() - nret;
   for (size_t r = first; r < stack->size(); ++r) {
     const Tensor* out = tensor_at(*stack, r);
     bool differentiable = out && is_floating(out->dtype()) &&
                           (d.outputs < 0 || r - first < static_cast<size_t>(d.outputs));
-    if (differentiable) set_history(*out, node);
+    if (differentiable) {
+      if (into_view && r == first)
+        rebase_history(*out, node);
+      else
+        set_history(*out, node);
+    }
     if (d.save_result)
       node->saved_results_.push_back(out ? SavedVariable(*out, differentiable) : SavedVariable());
   }

@@ -23,6 +23,18 @@ std::string_view to_string(DispatchCallKind k) {
   return "?";
 }
 
+std::string_view to_string(AutogradEventKind k) {
+  switch (k) {
+    case AutogradEventKind::NodeCreated:
+      return "node_created";
+    case AutogradEventKind::NodeBegin:
+      return "node_begin";
+    case AutogradEventKind::NodeEnd:
+      return "node_end";
+  }
+  return "?";
+}
+
 namespace detail {
 std::atomic<int> g_num_dispatch_observers{0};
 
@@ -38,6 +50,10 @@ std::atomic<uint64_t> g_next_step_id{1};
 std::vector<std::shared_ptr<DispatchObserver>> dispatch_observers() {
   std::lock_guard lock(g_observers_mutex);
   return observers_list();
+}
+
+void notify_autograd(const AutogradEvent& event) {
+  for (auto& o : dispatch_observers()) o->on_autograd(event);
 }
 
 ObservedCall::ObservedCall(const OperatorHandle& op, DispatchCallKind kind, DispatchKeySet ks,
@@ -140,6 +156,26 @@ class DispatchLogger final : public DispatchObserver {
   void on_exit(const DispatchStep& s, const Stack* returns) override {
     --depth_;
     if (!returns) write(std::string(static_cast<size_t>(depth_) * 2, ' ') + "  (threw)\n");
+  }
+  // [autograd] created MulBackward0 #12 -> (AccumulateGrad, None)
+  // [backward] MulBackward0 #12      (the ops it runs are indented under it)
+  void on_autograd(const AutogradEvent& e) override {
+    if (e.kind == AutogradEventKind::NodeEnd) {
+      --depth_;
+      return;
+    }
+    std::ostringstream os;
+    os << std::string(static_cast<size_t>(depth_) * 2, ' ');
+    if (e.kind == AutogradEventKind::NodeCreated) {
+      os << "[autograd] created " << e.node << " #" << e.sequence_nr << " -> (";
+      for (size_t i = 0; e.next && i < e.next->size(); ++i)
+        os << (i ? ", " : "") << ((*e.next)[i].empty() ? "None" : (*e.next)[i]);
+      os << ")\n";
+    } else {
+      os << "[backward] " << e.node << " #" << e.sequence_nr << "\n";
+      ++depth_;
+    }
+    write(os.str());
   }
 
  private:

@@ -6,6 +6,9 @@
 // chosen, and the kernel that ran (its name, how the table got it, where it was registered). It
 // is told again when the kernel returns (or throws), so nesting gives the tree of composite ops
 // and redispatches. OPSCOPE_LOG=dispatch, the trace recorder and the profiler are observers.
+// Autograd reports to the same observers: the node an op's Autograd kernel records (inside that
+// op's step), and each node the backward engine runs (begin ... end, with the ops its formula
+// calls nested in between); a node's sequence number links it to the forward op that made it.
 //
 // In implementation terms: when no observer is installed the dispatcher pays one predictable
 // branch on a relaxed atomic load; when one is, the call takes a slower path that boxes the
@@ -13,6 +16,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/dispatch/DispatchKey.h"
@@ -41,12 +45,30 @@ struct DispatchStep {
   uint64_t id;  // unique per step, in program order
 };
 
+enum class AutogradEventKind : uint8_t {
+  NodeCreated,  // an Autograd kernel (or autograd.Function.apply) recorded the node
+  NodeBegin,    // the engine is about to run the node (its hooks, then its formula)
+  NodeEnd,      // ... and is done with it (also when it threw)
+};
+std::string_view to_string(AutogradEventKind k);  // "node_created", "node_begin", "node_end"
+
+struct AutogradEvent {
+  AutogradEventKind kind;
+  const std::string& node;  // PyTorch's name: "MulBackward0", "AccumulateGrad", "MyExpBackward"
+  uint64_t sequence_nr;     // the node's creation order (the forward op's, for its backward)
+  const void* id;           // the node itself: the same for its creation and its runs
+  // The node's next functions' names, in edge order ("" for an edge to nothing): with
+  // NodeCreated only.
+  const std::vector<std::string>* next = nullptr;
+};
+
 class DispatchObserver {
  public:
   virtual ~DispatchObserver() = default;
   virtual void on_enter(const DispatchStep& step) = 0;
   // `returns` holds the outputs, boxed; null when the kernel threw.
   virtual void on_exit(const DispatchStep& step, const Stack* returns) = 0;
+  virtual void on_autograd(const AutogradEvent& /*event*/) {}
 };
 
 // Installs an observer until the returned handle is dropped.
@@ -71,6 +93,8 @@ inline bool dispatch_observed() {
 }
 // Snapshot of installed observers (copied under a lock; safe against concurrent removal).
 std::vector<std::shared_ptr<DispatchObserver>> dispatch_observers();
+// Tells every observer (call only when dispatch_observed()).
+void notify_autograd(const AutogradEvent& event);
 }  // namespace detail
 
 // Installs the OPSCOPE_LOG=dispatch printer (called once at library load when the variable asks

@@ -247,10 +247,26 @@ void init_autograd(py::module_& m) {
       "[(op, node name)] for every op the derivative table covers "
       "(core/autograd/derivatives.cpp).");
   m.def(
+      "_view_base",
+      [](py::handle t) -> py::object {
+        OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "_base expects a tensor");
+        TensorImpl* base = unwrap(t.ptr())->view_base();
+        if (!base) return py::none();
+        return wrap_obj(Tensor(intrusive_ptr<TensorImpl>(base)));
+      },
+      "Tensor._base: the tensor this one is a view of, or None.");
+  m.def(
       "_detach_",
       [](py::handle t) {
         OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "detach_ expects a tensor");
         const Tensor& self = unwrap(t.ptr());
+        OPSCOPE_CHECK(!self->view_base() || !is_floating(self.dtype()),
+                      "Can't detach views in-place. Use detach() instead. If you are using "
+                      "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view "
+                      "is set as True, gradients are views of DDP buckets, and hence detach_() "
+                      "cannot be called on these gradients. To fix this error, please refer to "
+                      "the Optimizer.zero_grad() function in torch/optim/optimizer.py as the "
+                      "solution.");
         if (auto* meta = autograd::get_autograd_meta(self)) {
           meta->grad_fn.reset();
           meta->requires_grad_ = false;

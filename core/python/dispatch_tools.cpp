@@ -41,9 +41,27 @@ class StepRecorder final : public DispatchObserver {
     d["args"] = args;
     d["arg_key_sets"] = arg_keys;
     steps.append(d);
+    events.append(d);
   }
   void on_exit(const DispatchStep&, const Stack* returns) override { --depth_; }
-  py::list steps;
+  // Autograd's events go to `events` (with the steps, in order) as {"kind": "node_created" |
+  // "node_begin" | "node_end", "node": name, "sequence_nr", "id", "depth"} (+ "next" for
+  // node_created).
+  void on_autograd(const AutogradEvent& e) override {
+    py::gil_scoped_acquire gil;
+    if (e.kind == AutogradEventKind::NodeEnd) --depth_;
+    py::dict d;
+    d["kind"] = std::string(to_string(e.kind));
+    d["node"] = e.node;
+    d["sequence_nr"] = e.sequence_nr;
+    d["id"] = reinterpret_cast<uintptr_t>(e.id);
+    d["depth"] = depth_;
+    if (e.next) d["next"] = *e.next;
+    if (e.kind == AutogradEventKind::NodeBegin) ++depth_;
+    events.append(d);
+  }
+  py::list steps;   // dispatch steps
+  py::list events;  // dispatch steps and autograd events
 
  private:
   int depth_ = 0;
@@ -152,7 +170,8 @@ void init_dispatch_tools(py::module_& m) {
 
   py::class_<StepRecorder, std::shared_ptr<StepRecorder>>(m, "_DispatchRecorder")
       .def(py::init<>())
-      .def_readonly("steps", &StepRecorder::steps);
+      .def_readonly("steps", &StepRecorder::steps)
+      .def_readonly("events", &StepRecorder::events);
   py::class_<ObserverHandle>(m, "_ObserverHandle").def("remove", &ObserverHandle::reset);
   m.def(
       "_add_dispatch_observer",

@@ -308,7 +308,7 @@ PyObject* m_make_subclass(PyObject*, PyObject* args, PyObject* kwargs) {
         "cls must be a subclass of opscope.Tensor");
     OPSCOPE_CHECK_TYPE(is_tensor(data), "data must be a Tensor");
     const Tensor& d = unwrap(data);
-    Tensor alias = make_view(d, d.sizes(), d.strides(), d->storage_offset());
+    Tensor alias = make_alias_not_view(d);
     if (require_grad) autograd::set_requires_grad(alias, true);
     return wrap_as(reinterpret_cast<PyTypeObject*>(cls), std::move(alias));
   });

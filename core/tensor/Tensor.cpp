@@ -81,4 +81,9 @@ Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides,
   return Tensor(make_intrusive<TensorImpl>(*base.impl(), sizes, strides, storage_offset));
 }
 
+Tensor make_alias_not_view(const Tensor& t) {
+  return Tensor(make_intrusive<TensorImpl>(*t.impl(), t.sizes(), t.strides(), t->storage_offset(),
+                                           /*is_view=*/false));
+}
+
 }  // namespace opscope

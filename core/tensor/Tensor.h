@@ -59,6 +59,9 @@ Tensor make_empty_strided(IntArrayRef sizes, IntArrayRef strides, ScalarType dty
 // A view of `base` with new geometry; shares storage and version counter.
 Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides,
                  int64_t storage_offset);
+// t's memory, geometry and version counter under a new tensor that autograd does not see as a
+// view (no view_base): detach(), _unsafe_view, the aliases autograd keeps of saved outputs.
+Tensor make_alias_not_view(const Tensor& t);
 
 // Wraps dim d (which may be negative) into [0, ndim); IndexError naming the range otherwise.
 // PyTorch treats a 0-d tensor as having one dim for this purpose (wrap_scalar).

@@ -22,7 +22,7 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, Int
 }
 
 TensorImpl::TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef strides,
-                       int64_t storage_offset)
+                       int64_t storage_offset, bool is_view)
     : storage_(base.storage_),
       sizes_(sizes),
       strides_(strides),
@@ -30,6 +30,10 @@ TensorImpl::TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef st
       version_(base.version_),
       key_set_(base.key_set_),
       dtype_(base.dtype_) {
+  if (is_view) {
+    view_base_ = base.view_base_ ? base.view_base_ : intrusive_ptr(const_cast<TensorImpl*>(&base));
+    view_attr_version_ = base.version();
+  }
   refresh_numel_and_contiguity();
 }
 

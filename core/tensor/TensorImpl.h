@@ -42,9 +42,11 @@ class TensorImpl final : public intrusive_target {
   // A new tensor over `storage` with the given geometry.
   TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides,
              int64_t storage_offset);
-  // A view: shares storage and version counter with `base`.
-  TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef strides,
-             int64_t storage_offset);
+  // A view: shares storage and version counter with `base`, and remembers base's root (see
+  // view_base()) unless `is_view` is false (detach, a saved tensor's alias: same memory, but not
+  // a view for autograd).
+  TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset,
+             bool is_view = true);
   ~TensorImpl() override;
 
   IntArrayRef sizes() const { return sizes_; }
@@ -84,7 +86,20 @@ class TensorImpl final : public intrusive_target {
   void set_autograd_meta(std::unique_ptr<AutogradMetaInterface> m) {
     autograd_meta_ = std::move(m);
   }
-  bool requires_grad() const { return autograd_meta_ && autograd_meta_->requires_grad(); }
+  // A tensor requires grad when it is a leaf marked so or has a grad_fn — or when it is a view
+  // whose base requires grad and was written in place since the view's grad_fn was set (its
+  // grad_fn is then regenerated from the base's history: see Note [In-place on a view]).
+  bool requires_grad() const {
+    return (autograd_meta_ && autograd_meta_->requires_grad()) ||
+           (view_base_ && view_attr_version_ != version() && view_base_->requires_grad());
+  }
+
+  // The tensor this one is a view of (the root: a view of a view has its base's base), or null.
+  // Python's `t._base`.
+  TensorImpl* view_base() const { return view_base_.get(); }
+  // For a view: the version at which its grad_fn was last set (or it was made).
+  uint32_t view_attr_version() const { return view_attr_version_; }
+  void set_view_attr_version(uint32_t v) { view_attr_version_ = v; }
 
   // Extra keys beyond backend + autograd (e.g. Python for __torch_dispatch__ subclasses).
   void add_keys(DispatchKeySet ks) { key_set_ = key_set_ | ks; }
@@ -103,10 +118,12 @@ class TensorImpl final : public intrusive_target {
   int64_t storage_offset_ = 0;
   int64_t numel_ = 1;
   intrusive_ptr<VersionCounter> version_;
+  intrusive_ptr<TensorImpl> view_base_;
   std::unique_ptr<AutogradMetaInterface> autograd_meta_;
   _object* pyobj_ = nullptr;
   DispatchKeySet key_set_;
   ScalarType dtype_;
+  uint32_t view_attr_version_ = 0;
   bool is_contiguous_ = true;
   bool is_wrapped_number_ = false;
 };

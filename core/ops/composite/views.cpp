@@ -166,12 +166,14 @@ Tensor _reshape_alias(const Tensor& self, IntArrayRef size, IntArrayRef stride) 
   return alias_with_sizes_and_strides(self, size, stride);
 }
 
+// Unsafe: autograd does not treat the result as a view of self (an in-place write to it does not
+// rewrite self's history), as in torch, where matmul and reshape use it on fresh copies.
 Tensor _unsafe_view(const Tensor& self, IntArrayRef size) {
-  return view(self, size);
+  return make_alias_not_view(view(self, size));
 }
 
 Tensor detach(const Tensor& self) {
-  return alias_with_sizes_and_strides(self, self.sizes(), self.strides());
+  return make_alias_not_view(self);
 }
 Tensor alias(const Tensor& self) {
   return alias_with_sizes_and_strides(self, self.sizes(), self.strides());

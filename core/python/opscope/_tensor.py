@@ -154,6 +154,8 @@ def _install():
     Tensor.where = _where
     Tensor.backward = _backward
     Tensor.detach_ = _detach_
+    Tensor._base = property(_C._view_base)
+    Tensor._is_view = lambda self: _C._view_base(self) is not None
     Tensor.register_hook = _register_hook
     Tensor.retain_grad = _retain_grad
     Tensor.retains_grad = property(_C._retains_grad)
