@@ -202,15 +202,22 @@ class GraphTask {
     bool any = false;
     for (const Tensor& g : inputs) any = any || g.defined();
     if (!any) return {};
-    for (size_t i = 0; i < inputs.size(); ++i) {  // a missing gradient is a zero one
-      if (inputs[i].defined()) continue;
+    for (size_t i = 0; i < inputs.size() && fn.materializes_grads(); ++i) {
+      if (inputs[i].defined()) continue;  // a missing gradient is a zero one
       const InputMetadata& m = fn.input_metadata(i);
       inputs[i] = ops::zeros(IntArrayRef(m.sizes), m.dtype, std::nullopt, m.device);
     }
     variable_list outputs;
     {
       GradModeGuard mode(options_.create_graph);
-      outputs = fn.apply(std::move(inputs));
+      if (fn.has_post_hooks()) {
+        variable_list grad_outputs = inputs;
+        outputs = fn.apply(std::move(inputs));
+        outputs.resize(fn.next_edges().size());
+        fn.run_post_hooks(outputs, grad_outputs);
+      } else {
+        outputs = fn.apply(std::move(inputs));
+      }
     }
     if (!options_.keep_graph) fn.release_variables();
     OPSCOPE_CHECK(outputs.empty() || outputs.size() == fn.next_edges().size(), "Function ",

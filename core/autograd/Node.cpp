@@ -71,8 +71,12 @@ Tensor detached_alias(const Tensor& t) {
 Node::Node() : sequence_nr_(t_next_sequence_nr++) {}
 
 uint32_t Node::add_input_metadata(const Tensor& t) {
-  input_metadata_.push_back(
+  return add_input_metadata(
       InputMetadata{DimVector(t.sizes().begin(), t.sizes().end()), t.dtype(), t.device()});
+}
+
+uint32_t Node::add_input_metadata(InputMetadata m) {
+  input_metadata_.push_back(std::move(m));
   return static_cast<uint32_t>(input_metadata_.size() - 1);
 }
 
@@ -103,14 +107,47 @@ uint64_t Node::add_pre_hook(uint32_t input_nr, GradHook hook, bool retains_grad)
   return id;
 }
 
+uint64_t Node::add_node_pre_hook(NodePreHook hook) {
+  uint64_t id = next_hook_id();
+  node_pre_hooks_.emplace_back(id, std::move(hook));
+  return id;
+}
+
+uint64_t Node::add_post_hook(NodePostHook hook) {
+  uint64_t id = next_hook_id();
+  post_hooks_.emplace_back(id, std::move(hook));
+  return id;
+}
+
 void Node::remove_pre_hook(uint64_t id) {
   std::erase_if(pre_hooks_, [id](const PreHook& h) { return h.id == id; });
+  std::erase_if(node_pre_hooks_, [id](const auto& h) { return h.first == id; });
+  std::erase_if(post_hooks_, [id](const auto& h) { return h.first == id; });
 }
+
+namespace {
+// A node hook's replacement list, checked against what it replaces (torch's message).
+void replace_all(variable_list& grads, variable_list&& r, const Node& n) {
+  if (r.empty()) return;
+  OPSCOPE_CHECK(r.size() == grads.size(), "hook for ", n.name(),
+                " has returned an incorrect number of values (got ", r.size(), ", but expected ",
+                grads.size(), ")");
+  grads = std::move(r);
+}
+}  // namespace
 
 void Node::run_pre_hooks(variable_list& grads) {
   auto hooks = pre_hooks_;  // a copy: a hook may remove hooks
   for (const PreHook& h : hooks)
     if (h.input_nr < grads.size()) run_hook(h.fn, grads[h.input_nr]);
+  auto node_hooks = node_pre_hooks_;
+  for (const auto& [id, hook] : node_hooks) replace_all(grads, hook(grads), *this);
+}
+
+void Node::run_post_hooks(variable_list& grad_inputs, const variable_list& grad_outputs) {
+  auto hooks = post_hooks_;
+  for (const auto& [id, hook] : hooks)
+    replace_all(grad_inputs, hook(grad_inputs, grad_outputs), *this);
 }
 
 // --- AccumulateGrad ---------------------------------------------------------------------------
@@ -150,21 +187,40 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
 
 // --- SavedVariable ----------------------------------------------------------------------------
 
+namespace {
+thread_local std::vector<SavedTensorHooksFactory> t_saved_tensors_hooks;
+}  // namespace
+
+void push_saved_tensors_hooks(SavedTensorHooksFactory factory) {
+  t_saved_tensors_hooks.push_back(std::move(factory));
+}
+
+void pop_saved_tensors_hooks() {
+  OPSCOPE_CHECK(!t_saved_tensors_hooks.empty(), "no saved tensors hooks to pop");
+  t_saved_tensors_hooks.pop_back();
+}
+
 SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
   if (!t.defined()) return;
   was_defined_ = true;
   is_output_ = is_output;
   saved_version_ = t->version();
-  if (is_output) {
-    data_ = detached_alias(t);
-    if (AutogradMeta* m = get_autograd_meta(t)) output_nr_ = m->output_nr;
-  } else {
-    data_ = t;
+  if (AutogradMeta* m = is_output ? get_autograd_meta(t) : nullptr) output_nr_ = m->output_nr;
+  // An output is kept without its grad_fn (which is the node saving it: a cycle otherwise).
+  Tensor kept = is_output ? detached_alias(t) : t;
+  if (t_saved_tensors_hooks.empty()) {
+    data_ = std::move(kept);
+    return;
   }
+  hooks_ = t_saved_tensors_hooks.back()();
+  version_counter_ = t->version_counter();
+  type_name_ = legacy_type_name(t);
+  hooks_->pack(kept);
 }
 
 void SavedVariable::release() {
   data_ = Tensor();
+  hooks_.reset();
   released_ = true;
 }
 
@@ -176,22 +232,24 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
                 "graph are freed when you call .backward() or autograd.grad(). Specify "
                 "retain_graph=True if you need to backward through the graph a second time or if "
                 "you need to access saved tensors after calling backward.");
-  if (data_->version() != saved_version_) {
+  const uint32_t version = hooks_ ? version_counter_->version.load() : data_->version();
+  if (version != saved_version_) {
     std::string which;
-    std::shared_ptr<Node> fn = is_output_ ? owner : grad_fn(data_);
-    uint32_t nr = is_output_ ? output_nr_
-                             : (get_autograd_meta(data_) ? get_autograd_meta(data_)->output_nr : 0);
+    std::shared_ptr<Node> fn = is_output_ ? owner : (data_.defined() ? grad_fn(data_) : nullptr);
+    AutogradMeta* m = data_.defined() ? get_autograd_meta(data_) : nullptr;
+    uint32_t nr = is_output_ ? output_nr_ : (m ? m->output_nr : 0);
     if (fn) which = ", which is output " + std::to_string(nr) + " of " + fn->name() + ",";
     OPSCOPE_CHECK(false,
                   "one of the variables needed for gradient computation has been modified by an "
                   "inplace operation: ",
-                  legacy_type_name(data_), which, " is at version ", data_->version(),
+                  hooks_ ? type_name_ : legacy_type_name(data_), which, " is at version ", version,
                   "; expected version ", saved_version_,
                   " instead. Hint: enable anomaly detection to find the operation that failed to "
                   "compute its gradient, with torch.autograd.set_detect_anomaly(True).");
   }
-  if (!is_output_) return data_;
-  Tensor r = detached_alias(data_);
+  const Tensor& data = hooks_ ? hooks_->unpack() : data_;
+  if (!is_output_) return data;
+  Tensor r = detached_alias(data);
   if (owner) {
     AutogradMeta& m = materialize_autograd_meta(r);
     m.grad_fn = owner;

@@ -33,6 +33,13 @@ using variable_list = std::vector<Tensor>;
 // A function of a gradient (Tensor.register_hook): returns its replacement, or an undefined
 // tensor to leave it as it is.
 using GradHook = std::function<Tensor(const Tensor&)>;
+// Hooks on a whole node (grad_fn.register_prehook / register_hook). A pre-hook gets the gradients
+// of the node's forward outputs (its inputs), a post-hook also what the node returned (the
+// gradients of its forward inputs); each returns replacements — for the inputs, for what the node
+// returned — or an empty list to leave them. Undefined tensors stand for None.
+using NodePreHook = std::function<variable_list(const variable_list& grad_outputs)>;
+using NodePostHook = std::function<variable_list(const variable_list& grad_inputs,
+                                                 const variable_list& grad_outputs)>;
 
 // Where a gradient goes: input `input_nr` of `function`. An invalid edge (no function) stands
 // for an input that does not require grad.
@@ -72,6 +79,7 @@ class Node : public std::enable_shared_from_this<Node> {
   void set_next_edge(size_t i, Edge e) { next_edges_[i] = std::move(e); }
   // Records a forward output this node differentiates; returns its input number.
   uint32_t add_input_metadata(const Tensor& t);
+  uint32_t add_input_metadata(InputMetadata m);
   size_t num_inputs() const { return input_metadata_.size(); }
   const InputMetadata& input_metadata(size_t i) const { return input_metadata_[i]; }
 
@@ -79,9 +87,18 @@ class Node : public std::enable_shared_from_this<Node> {
   // engine before apply() in registration order, the retain_grad ones last. Returns an id for
   // remove_pre_hook.
   uint64_t add_pre_hook(uint32_t input_nr, GradHook hook, bool retains_grad = false);
+  // Hooks on the whole node: pre-hooks run after the tensors' ones, post-hooks after apply().
+  uint64_t add_node_pre_hook(NodePreHook hook);
+  uint64_t add_post_hook(NodePostHook hook);
+  // Removes a hook of any kind by the id its add_* returned.
   void remove_pre_hook(uint64_t id);
   // Runs the hooks over the node's input gradients (the engine, before apply and captures).
   virtual void run_pre_hooks(variable_list& grads);
+  bool has_post_hooks() const { return !post_hooks_.empty(); }
+  void run_post_hooks(variable_list& grad_inputs, const variable_list& grad_outputs);
+  // Whether the engine replaces a missing input gradient by zeros before apply() (a custom
+  // Function's ctx.set_materialize_grads(False) asks for None instead).
+  virtual bool materializes_grads() const { return true; }
 
  private:
   struct PreHook {
@@ -91,6 +108,8 @@ class Node : public std::enable_shared_from_this<Node> {
     bool retains_grad;
   };
   std::vector<PreHook> pre_hooks_;
+  std::vector<std::pair<uint64_t, NodePreHook>> node_pre_hooks_;
+  std::vector<std::pair<uint64_t, NodePostHook>> post_hooks_;
   uint64_t sequence_nr_;
   std::vector<Edge> next_edges_;
   std::vector<InputMetadata> input_metadata_;
@@ -121,6 +140,21 @@ class AccumulateGrad final : public Node {
 // as a detached alias — the output itself would hold this node as its grad_fn, a cycle — and gets
 // the node back as grad_fn when unpacked, so a formula that uses it stays differentiable
 // (create_graph).
+//
+// While saved-tensor hooks are installed (autograd.graph.saved_tensors_hooks), a SavedVariable
+// keeps only what the pack hook returned, and unpack() calls the unpack hook.
+class SavedTensorHooks {
+ public:
+  virtual ~SavedTensorHooks() = default;
+  virtual void pack(const Tensor& t) = 0;  // keeps whatever it makes of t
+  virtual Tensor unpack() = 0;             // gives a tensor back from it
+};
+// Makes one SavedTensorHooks per saved tensor. The innermost installed factory is used.
+using SavedTensorHooksFactory = std::function<std::unique_ptr<SavedTensorHooks>()>;
+// Installs a factory on this thread's stack (saved_tensors_hooks.__enter__ / __exit__).
+void push_saved_tensors_hooks(SavedTensorHooksFactory factory);
+void pop_saved_tensors_hooks();
+
 class SavedVariable {
  public:
   SavedVariable() = default;
@@ -131,7 +165,10 @@ class SavedVariable {
   bool defined() const { return was_defined_; }
 
  private:
-  Tensor data_;
+  Tensor data_;                              // without hooks
+  std::shared_ptr<SavedTensorHooks> hooks_;  // with hooks (data_ is then undefined)
+  intrusive_ptr<VersionCounter> version_counter_;
+  std::string type_name_;  // for the modified-in-place error, when data_ is not kept
   uint32_t saved_version_ = 0;
   uint32_t output_nr_ = 0;
   bool is_output_ = false;

@@ -1,9 +1,5 @@
-// The Python face of autograd: grad_fn objects, backward / grad, grad mode.
-//
-// A node shows in Python as an instance of a class named like the node — `type(y.grad_fn)` is
-// `<class 'MulBackward0'>`, as in PyTorch — one class per distinct name, made on first use, all
-// with name(), next_functions and metadata. The same node always gives the same Python object while
-// that object lives (Node::py_object is its weak back-pointer).
+// The Python face of autograd: backward / grad, grad mode, tensor hooks, saved-tensor hooks. The
+// nodes' Python objects and custom Functions are in core/python/nodes.cpp.
 #include <pybind11/stl.h>
 
 #include <memory>
@@ -23,115 +19,6 @@ namespace {
 
 using autograd::Node;
 
-struct PyNode {
-  PyObject_HEAD std::shared_ptr<Node> node;
-  PyObject* metadata;  // a dict, made on first use
-};
-
-std::unordered_map<std::string, PyTypeObject*>& node_types() {
-  static auto* types = new std::unordered_map<std::string, PyTypeObject*>();
-  return *types;
-}
-std::unordered_map<const Node*, PyObject*>& live_objects() {
-  static auto* objects = new std::unordered_map<const Node*, PyObject*>();
-  return *objects;
-}
-
-void node_dealloc(PyObject* self) {
-  auto* n = reinterpret_cast<PyNode*>(self);
-  live_objects().erase(n->node.get());
-  n->node.~shared_ptr<Node>();
-  Py_XDECREF(n->metadata);
-  PyTypeObject* type = Py_TYPE(self);
-  type->tp_free(self);
-  Py_DECREF(type);
-}
-
-PyObject* node_name(PyObject* self, PyObject*) {
-  return PyUnicode_FromString(reinterpret_cast<PyNode*>(self)->node->name().c_str());
-}
-
-PyObject* node_sequence_nr(PyObject* self, PyObject*) {
-  return PyLong_FromUnsignedLongLong(reinterpret_cast<PyNode*>(self)->node->sequence_nr());
-}
-
-PyObject* node_next_functions(PyObject* self, void*) {
-  return guarded([&]() -> PyObject* {
-    const auto& edges = reinterpret_cast<PyNode*>(self)->node->next_edges();
-    py::tuple t(edges.size());
-    for (size_t i = 0; i < edges.size(); ++i)
-      t[i] = py::make_tuple(py::reinterpret_steal<py::object>(node_object(edges[i].function)),
-                            edges[i].input_nr);
-    return t.release().ptr();
-  });
-}
-
-PyObject* node_metadata(PyObject* self, void*) {
-  auto* n = reinterpret_cast<PyNode*>(self);
-  if (!n->metadata) n->metadata = PyDict_New();
-  Py_XINCREF(n->metadata);
-  return n->metadata;
-}
-
-PyObject* node_variable(PyObject* self, void*) {
-  auto* acc = dynamic_cast<autograd::AccumulateGrad*>(reinterpret_cast<PyNode*>(self)->node.get());
-  if (!acc) {
-    PyErr_SetString(PyExc_AttributeError, "only AccumulateGrad nodes have 'variable'");
-    return nullptr;
-  }
-  return wrap(acc->variable());
-}
-
-PyMethodDef node_methods[] = {
-    {"name", node_name, METH_NOARGS, "The node's class name, e.g. 'MulBackward0'."},
-    {"_sequence_nr", node_sequence_nr, METH_NOARGS,
-     "Creation order: links a backward node to the forward op that recorded it."},
-    {nullptr, nullptr, 0, nullptr}};
-
-PyGetSetDef node_getset[] = {
-    {"next_functions", node_next_functions, nullptr,
-     "((node or None, input_nr), ...): where this node sends each gradient.", nullptr},
-    {"metadata", node_metadata, nullptr, "A dict for the user's annotations.", nullptr},
-    {"variable", node_variable, nullptr, "The leaf an AccumulateGrad node accumulates into.",
-     nullptr},
-    {nullptr, nullptr, nullptr, nullptr, nullptr}};
-
-PyTypeObject* node_type(const std::string& name) {
-  auto& types = node_types();
-  if (auto it = types.find(name); it != types.end()) return it->second;
-  // Created in module builtins (so no DeprecationWarning), then named bare, as torch's node
-  // classes are: <class 'MulBackward0'>, <MulBackward0 object at 0x...>. The names must outlive
-  // the type: the spec's is kept in `spec_names`, the bare one is the map's key.
-  static auto* spec_names = new std::vector<std::unique_ptr<std::string>>();
-  spec_names->push_back(std::make_unique<std::string>("builtins." + name));
-  auto [it, _] = types.emplace(name, nullptr);
-  PyType_Slot slots[] = {{Py_tp_dealloc, reinterpret_cast<void*>(node_dealloc)},
-                         {Py_tp_methods, node_methods},
-                         {Py_tp_getset, node_getset},
-                         {0, nullptr}};
-  PyType_Spec spec{spec_names->back()->c_str(), sizeof(PyNode), 0, Py_TPFLAGS_DEFAULT, slots};
-  auto* type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&spec));
-  if (!type) throw py::error_already_set();
-  type->tp_name = it->first.c_str();
-  it->second = type;  // kept for the life of the process
-  return type;
-}
-
-// A Python callable held from C++ (a hook inside the graph): it may be dropped on a thread that
-// does not hold the GIL, so dropping takes it (unless the interpreter is already gone).
-struct PyCallable {
-  py::object fn;
-  explicit PyCallable(py::object f) : fn(std::move(f)) {}
-  ~PyCallable() {
-    if (!Py_IsInitialized()) {
-      fn.release();
-      return;
-    }
-    py::gil_scoped_acquire gil;
-    fn = py::object();
-  }
-};
-
 // Tensor.register_hook's function as a GradHook: called with the GIL; its result replaces the
 // gradient unless it is None; its exception propagates out of backward().
 autograd::GradHook python_grad_hook(py::object fn) {
@@ -145,6 +32,32 @@ autograd::GradHook python_grad_hook(py::object fn) {
     return unwrap(r.ptr());
   };
 }
+
+// opscope.autograd.graph.saved_tensors_hooks(pack, unpack), for one saved tensor: pack(tensor)
+// runs when the tensor is saved and its result is all that is kept; unpack(that) runs when backward
+// (or grad_fn._saved_*) needs the tensor back.
+class PySavedTensorHooks final : public autograd::SavedTensorHooks {
+ public:
+  PySavedTensorHooks(std::shared_ptr<PyCallable> pack, std::shared_ptr<PyCallable> unpack)
+      : pack_(std::move(pack)), unpack_(std::move(unpack)) {}
+  void pack(const Tensor& t) override {
+    py::gil_scoped_acquire gil;
+    packed_ = std::make_unique<PyCallable>(pack_->fn(wrap_obj(t)));
+  }
+  Tensor unpack() override {
+    py::gil_scoped_acquire gil;
+    py::object r = unpack_->fn(packed_->fn);
+    OPSCOPE_CHECK_TYPE(is_tensor(r.ptr()),
+                       "Output of saved tensor unpack_hook expected to be a Tensor but got result "
+                       "of type ",
+                       Py_TYPE(r.ptr())->tp_name);
+    return unwrap(r.ptr());
+  }
+
+ private:
+  std::shared_ptr<PyCallable> pack_, unpack_;
+  std::unique_ptr<PyCallable> packed_;
+};
 
 autograd::variable_list tensors_of(const py::handle& seq, const char* what) {
   autograd::variable_list out;
@@ -162,23 +75,6 @@ autograd::variable_list tensors_of(const py::handle& seq, const char* what) {
 }
 
 }  // namespace
-
-PyObject* node_object(const std::shared_ptr<Node>& node) {
-  if (!node) Py_RETURN_NONE;
-  auto& live = live_objects();
-  if (auto it = live.find(node.get()); it != live.end()) {
-    Py_INCREF(it->second);
-    return it->second;
-  }
-  PyTypeObject* type = node_type(node->name());
-  PyObject* obj = type->tp_alloc(type, 0);
-  if (!obj) return nullptr;
-  auto* n = reinterpret_cast<PyNode*>(obj);
-  new (&n->node) std::shared_ptr<Node>(node);
-  n->metadata = nullptr;
-  live.emplace(node.get(), obj);
-  return obj;
-}
 
 void init_autograd(py::module_& m) {
   m.def("is_grad_enabled", &autograd::grad_mode_enabled);
@@ -233,6 +129,17 @@ void init_autograd(py::module_& m) {
     OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "retains_grad expects a tensor");
     return autograd::retains_grad(unwrap(t.ptr()));
   });
+  m.def(
+      "_push_saved_tensors_hooks",
+      [](py::object pack, py::object unpack) {
+        auto p = std::make_shared<PyCallable>(std::move(pack));
+        auto u = std::make_shared<PyCallable>(std::move(unpack));
+        autograd::push_saved_tensors_hooks(
+            [p, u] { return std::make_unique<PySavedTensorHooks>(p, u); });
+      },
+      "saved_tensors_hooks.__enter__: tensors saved from now on go through pack / unpack.");
+  m.def("_pop_saved_tensors_hooks", &autograd::pop_saved_tensors_hooks,
+        "saved_tensors_hooks.__exit__.");
   m.def(
       "_derivatives",
       [] {

@@ -91,4 +91,5 @@ PYBIND11_MODULE(_C, m) {
   init_dispatch_tools(m);
   init_runtime_functions(m);
   init_autograd(m);
+  init_nodes(m);
 }

@@ -97,7 +97,23 @@ void init_ops(py::module_& m);      // schema-derived functions and methods, ops
 void init_indexing();               // Tensor.__getitem__ / __setitem__
 void init_interop(py::module_& m);  // numpy, DLPack, tensor()
 void init_dispatch_tools(py::module_& m);
-void init_autograd(py::module_& m);  // grad_fn objects, backward / grad, grad mode
+void init_autograd(py::module_& m);  // backward / grad, grad mode, hooks
+void init_nodes(py::module_& m);     // grad_fn objects, custom Functions
+
+// A Python callable held from C++ (a hook inside the graph): it may be dropped on a thread that
+// does not hold the GIL, so dropping takes it (unless the interpreter is already gone).
+struct PyCallable {
+  py::object fn;
+  explicit PyCallable(py::object f) : fn(std::move(f)) {}
+  ~PyCallable() {
+    if (!Py_IsInitialized()) {
+      fn.release();
+      return;
+    }
+    py::gil_scoped_acquire gil;
+    fn = py::object();
+  }
+};
 
 // The Python object of an autograd node (its class named like the node: MulBackward0), or None.
 PyObject* node_object(const std::shared_ptr<autograd::Node>& node);

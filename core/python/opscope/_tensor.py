@@ -4,6 +4,7 @@ schema-derived method) lives in core/python/tensor_type.cpp and ops.cpp."""
 
 import opscope
 from opscope import _C, _tensor_str
+from opscope.utils.hooks import RemovableHandle
 
 Tensor = _C.Tensor
 
@@ -98,30 +99,13 @@ def _detach_(self):
     return self
 
 
-class RemovableHandle:
-    """What register_hook returns: remove() takes the hook off again (torch.utils.hooks's)."""
-
-    def __init__(self, tensor, hook_id):
-        self._tensor, self.id = tensor, hook_id
-
-    def remove(self):
-        if self._tensor is not None:
-            _C._remove_hook(self._tensor, self.id)
-            self._tensor = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
-
-
 def _register_hook(self, hook):
     """Registers hook(grad) -> Tensor or None, called with this tensor's gradient each time one
     is computed; a returned tensor replaces the gradient. Returns a handle with remove()."""
     if not self.requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-    return RemovableHandle(self, _C._register_hook(self, hook))
+    hook_id = _C._register_hook(self, hook)
+    return RemovableHandle(lambda: _C._remove_hook(self, hook_id), hook_id)
 
 
 def _retain_grad(self):

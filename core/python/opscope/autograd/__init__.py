@@ -23,7 +23,7 @@ import opscope
 from opscope import _C
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
-           "gradcheck", "gradgradcheck"]
+           "inference_mode", "Function", "gradcheck", "gradgradcheck", "graph"]
 
 is_grad_enabled = _C.is_grad_enabled
 
@@ -132,4 +132,6 @@ class set_grad_enabled(_GradModeContext):
         return super().__call__(fn)
 
 
+from opscope.autograd import function, graph  # noqa: E402,F401
+from opscope.autograd.function import Function, once_differentiable  # noqa: E402,F401
 from opscope.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402,F401
