@@ -18,8 +18,26 @@
 //
 // In-place variants (add_.Tensor) use their functional op's entry: their node rewrites the history
 // of self, and a saved self is a copy made before the write.
+//
+// Note [Tensor lists in the derivative table]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A differentiable `Tensor[]` argument (cat's and stack's tensors) gets one next edge per element,
+// in order, and the formula returns one gradient per element in its place: cat([a, b, c]) has
+// three edges and its formula returns three gradients. The formula reads the elements' shapes
+// with list_size(i) / sizes(i, k) and asks needs(i, k); list elements cannot be saved. An op
+// returning `Tensor[]` (split, unbind) makes every floating element an output of the node, so the
+// formula gets one gradient per element (a missing one is zero, see Engine.h).
+//
+// Note [out= overloads and autograd]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The out= overloads of a differentiable op (add.out, sum.IntList_out) have no formula: as in
+// torch, calling one in grad mode with a tensor argument that requires grad is an error
+// ("add(): functions with out=... arguments don't support automatic differentiation, but one of
+// the arguments requires grad."). Library::def gives each such overload the checking kernel of
+// out_variant_autograd_kernel() on the Autograd key.
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -42,6 +60,12 @@ class BackwardContext {
   ScalarType dtype(size_t i) const;     // of tensor argument i
   // Whether the gradient of tensor argument i is needed (its next edge is valid).
   bool needs(size_t i) const;
+  // A Tensor[] argument i: how many tensors, element k's sizes and dtype, whether its gradient is
+  // needed. See Note [Tensor lists in the derivative table].
+  size_t list_size(size_t i) const;
+  IntArrayRef sizes(size_t i, size_t k) const;
+  ScalarType dtype(size_t i, size_t k) const;
+  bool needs(size_t i, size_t k) const;
 
  private:
   const DerivativeNode& node_;
@@ -52,10 +76,10 @@ using Formula = variable_list (*)(const BackwardContext& c, const variable_list&
 struct Derivative {
   std::string_view op;        // "aten::mul.Tensor"
   std::string_view node;      // "MulBackward0"
-  std::vector<int> inputs;    // differentiable tensor arguments, by position
+  std::vector<int> inputs;    // differentiable tensor (or Tensor[]) arguments, by position
   std::vector<int> save;      // tensor arguments the formula reads with arg()
   bool save_result = false;   // the formula reads result()
-  Formula formula = nullptr;  // returns one gradient per `inputs` entry (undefined: none)
+  Formula formula = nullptr;  // returns one gradient per next edge (undefined: none)
   std::vector<std::string_view> inplace = {};  // in-place overloads sharing this entry
   // How many leading outputs are differentiable (get this node as grad_fn); -1: every floating
   // one. The rest (max.dim's indices, native_layer_norm's mean and rstd) are plain tensors,
@@ -84,7 +108,9 @@ class DerivativeNode final : public Node {
   std::vector<IValue> values_;             // non-tensor arguments, by position
   std::vector<DimVector> sizes_;           // of tensor arguments, by position
   std::vector<ScalarType> dtypes_;
-  std::vector<int> input_edge_;  // argument position -> next edge index, or -1
+  std::vector<std::vector<DimVector>> list_sizes_;  // of Tensor[] arguments' elements
+  std::vector<std::vector<ScalarType>> list_dtypes_;
+  std::vector<int> input_edge_;  // argument position -> (first) next edge index, or -1
   std::vector<SavedVariable> saved_results_;
 };
 
@@ -92,5 +118,9 @@ class DerivativeNode final : public Node {
 // (and grad mode is on), and runs the op below autograd.
 void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeySet ks,
                      Stack* stack);
+
+// The Autograd kernel of an out= overload whose op has a derivative entry (none for other
+// schemas). See Note [out= overloads and autograd].
+std::optional<KernelFunction> out_variant_autograd_kernel(const FunctionSchema& schema);
 
 }  // namespace opscope::autograd

@@ -1,6 +1,8 @@
 // The Autograd kernel (one boxed kernel for every op of the derivative table) and the node it
 // records. PyTorch generates a VariableType kernel per op; this one reads the op's schema and
 // its Derivative entry instead.
+#include <unordered_set>
+
 #include "core/autograd/AutogradMeta.h"
 #include "core/autograd/CopySlices.h"
 #include "core/autograd/Derivatives.h"
@@ -33,11 +35,24 @@ bool BackwardContext::needs(size_t i) const {
   int e = node_.input_edge_[i];
   return e >= 0 && node_.next_edges()[static_cast<size_t>(e)].valid();
 }
+size_t BackwardContext::list_size(size_t i) const {
+  return node_.list_sizes_[i].size();
+}
+IntArrayRef BackwardContext::sizes(size_t i, size_t k) const {
+  return node_.list_sizes_[i][k];
+}
+ScalarType BackwardContext::dtype(size_t i, size_t k) const {
+  return node_.list_dtypes_[i][k];
+}
+bool BackwardContext::needs(size_t i, size_t k) const {
+  int e = node_.input_edge_[i];
+  return e >= 0 && node_.next_edges()[static_cast<size_t>(e) + k].valid();
+}
 
 variable_list DerivativeNode::apply(variable_list&& grads) {
   variable_list out = d_.formula(BackwardContext(*this), grads);
-  OPSCOPE_CHECK(out.size() == d_.inputs.size(), name(), ": its formula returned ", out.size(),
-                " gradients for ", d_.inputs.size(), " inputs");
+  OPSCOPE_CHECK(out.size() == next_edges().size(), name(), ": its formula returned ", out.size(),
+                " gradients for ", next_edges().size(), " inputs");
   return out;
 }
 
@@ -52,6 +67,14 @@ namespace {
 
 const Tensor* tensor_at(const Stack& s, size_t i) {
   return s[i].is_tensor() && s[i].to_tensor().defined() ? &s[i].to_tensor() : nullptr;
+}
+
+bool any_requires_grad(const IValue& v) {
+  if (v.is_tensor()) return v.to_tensor().defined() && v.to_tensor()->requires_grad();
+  if (v.is_tensor_list())
+    for (const Tensor& t : v.to_tensor_list())
+      if (t.defined() && t->requires_grad()) return true;
+  return false;
 }
 
 bool writes_self(const FunctionSchema& schema) {
@@ -72,9 +95,7 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
   bool needs = false;
   if (grad_mode_enabled())
     for (int i : d.inputs)
-      if (const Tensor* t = tensor_at(*stack, base + static_cast<size_t>(i));
-          t && (*t)->requires_grad())
-        needs = true;
+      needs = needs || any_requires_grad((*stack)[base + static_cast<size_t>(i)]);
 
   std::shared_ptr<DerivativeNode> node;
   // In-place into a view: the write changes the view's base too (Note [In-place on a view]).
@@ -95,6 +116,8 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
     node->sizes_.resize(n);
     node->dtypes_.resize(n, ScalarType::Float32);
     node->input_edge_.assign(n, -1);
+    node->list_sizes_.resize(n);
+    node->list_dtypes_.resize(n);
     for (size_t i = 0; i < n; ++i) {
       const IValue& v = (*stack)[base + i];
       if (const Tensor* t = tensor_at(*stack, base + i)) {
@@ -104,10 +127,19 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
         node->values_[i] = v;
       }
     }
-    for (size_t k = 0; k < d.inputs.size(); ++k) {
-      size_t i = static_cast<size_t>(d.inputs[k]);
+    for (int input : d.inputs) {
+      size_t i = static_cast<size_t>(input);
+      node->input_edge_[i] = static_cast<int>(node->next_edges().size());
+      const IValue& v = (*stack)[base + i];
+      if (v.is_tensor_list()) {  // See Note [Tensor lists in the derivative table]
+        for (const Tensor& t : v.to_tensor_list()) {
+          node->list_sizes_[i].emplace_back(t.sizes().begin(), t.sizes().end());
+          node->list_dtypes_[i].push_back(t.dtype());
+          node->add_next_edge(gradient_edge(t));
+        }
+        continue;
+      }
       const Tensor* t = tensor_at(*stack, base + i);
-      node->input_edge_[i] = static_cast<int>(k);
       // Into a view, self's gradient is wanted when the base's is: CopySlices routes it.
       bool to_base = into_view && i == 0;
       node->add_next_edge(
@@ -137,6 +169,11 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
   report_node_created(*node);
 
   const size_t nret = schema.returns.size(), first = stack->size() - nret;
+  if (nret == 1 && stack->back().is_tensor_list()) {  // split, unbind: every element an output
+    for (const Tensor& out : stack->back().to_tensor_list())
+      if (out.defined() && is_floating(out.dtype())) set_history(out, node);
+    return;
+  }
   for (size_t r = first; r < stack->size(); ++r) {
     const Tensor* out = tensor_at(*stack, r);
     bool differentiable = out && is_floating(out->dtype()) &&
@@ -150,6 +187,39 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
     if (d.save_result)
       node->saved_results_.push_back(out ? SavedVariable(*out, differentiable) : SavedVariable());
   }
+}
+
+// --- out= overloads ------------------------------------------------------------------------------
+
+namespace {
+
+// "aten::add" for every op with an entry (any overload).
+bool has_derivative(const std::string& qualified_name) {
+  static const std::unordered_set<std::string> names = [] {
+    std::unordered_set<std::string> s;
+    for (const Derivative& d : derivatives()) s.emplace(d.op.substr(0, d.op.find('.')));
+    return s;
+  }();
+  return names.count(qualified_name) > 0;
+}
+
+// See Note [out= overloads and autograd] in core/autograd/Derivatives.h.
+void out_variant_kernel(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+  const size_t n = op.schema().arguments.size(), base = stack->size() - n;
+  if (grad_mode_enabled())
+    for (size_t i = 0; i < n; ++i)
+      OPSCOPE_CHECK(!any_requires_grad((*stack)[base + i]), op.schema().name,
+                    "(): functions with out=... arguments don't support automatic "
+                    "differentiation, but one of the arguments requires grad.");
+  AutoDispatchBelowAutograd guard;  // ADInplaceOrView still runs: out's version is bumped
+  op.redispatch_boxed(ks & kAfterAutograd, stack);
+}
+
+}  // namespace
+
+std::optional<KernelFunction> out_variant_autograd_kernel(const FunctionSchema& schema) {
+  if (!schema.is_out_variant() || !has_derivative(schema.qualified_name())) return std::nullopt;
+  return KernelFunction::autograd(&out_variant_kernel, "opscope::autograd::out_variant_kernel");
 }
 
 // --- registration -------------------------------------------------------------------------------

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/autograd/Derivatives.h"
 #include "core/autograd/GradMode.h"
+#include "core/autograd/derivatives_common.h"
 #include "core/ops/copy.h"
 #include "core/ops/elementwise.h"
 #include "core/ops/factories.h"
@@ -22,56 +22,7 @@ namespace opscope::autograd {
 
 namespace {
 
-using C = const BackwardContext&;
-using G = const variable_list&;
-
-// g * s, skipping the multiplication by 1 (alpha, beta).
-Tensor times(const Tensor& g, const Scalar& s) {
-  return s.to_double() == 1.0 ? g : ops::mul(g, s);
-}
-
-// The reduced dims of a reduction over `dim` (none given: all), ascending and wrapped.
-std::vector<int64_t> reduced_dims(const IValue& dim, size_t ndim) {
-  std::vector<int64_t> dims;
-  if (dim.is_none() || dim.to_int_list().empty()) {
-    for (size_t d = 0; d < ndim; ++d) dims.push_back(static_cast<int64_t>(d));
-  } else {
-    for (int64_t d : dim.to_int_list()) dims.push_back(wrap_dim(d, static_cast<int64_t>(ndim)));
-  }
-  std::ranges::sort(dims);
-  return dims;
-}
-
-// The gradient of a reduction over `dims` of an input of `sizes`: g with the reduced dims put back
-// (unless keepdim kept them), expanded to the input.
-Tensor unreduce(Tensor g, IntArrayRef sizes, const std::vector<int64_t>& dims, bool keepdim) {
-  if (!keepdim)
-    for (int64_t d : dims) g = ops::unsqueeze(g, d);
-  return ops::expand(g, sizes);
-}
-
-// A fresh zero tensor of tensor argument i's shape and dtype.
-Tensor zeros_like_arg(C c, size_t i) {
-  return ops::zeros(c.sizes(i), c.dtype(i));
-}
-
-// Where a reduction's result came from: 1 at the elements equal to it (the max, say), divided
-// by how many there are (torch's evenly distributed gradient for ties).
-Tensor even_share(const Tensor& x, const Tensor& full_result, const std::vector<int64_t>& dims) {
-  Tensor hit = ops::eq(x, full_result);
-  Tensor n = ops::sum(hit, IntArrayRef(dims), /*keepdim=*/true, std::nullopt);
-  return ops::div(hit, n);
-}
-
-// The gradient of max / min over `dim` (values and indices): g put back at the indices.
-Tensor indexed_reduction_backward(C c, const Tensor& g, const Tensor& indices, int64_t dim,
-                                  bool keepdim) {
-  int64_t d = wrap_dim(dim, static_cast<int64_t>(c.sizes(0).size()));
-  Tensor gi = keepdim ? g : ops::unsqueeze(g, d),
-         ii = keepdim ? indices : ops::unsqueeze(indices, d);
-  Tensor z = zeros_like_arg(c, 0);
-  return ops::scatter_(z, d, ii, ops::to(gi, c.dtype(0)));
-}
+using namespace formulas;
 
 // amax / amin (self, dim, keepdim): g shared among the extremes of each reduction.
 variable_list extreme_over_dims_backward(C c, G g) {
@@ -91,25 +42,12 @@ variable_list extreme_dim_backward(C c, G g) {
   return {
       indexed_reduction_backward(c, g[0], c.result(1), c.value(1).to_int(), c.value(2).to_bool())};
 }
-// Views and reshapes of self: g reshaped back to self's shape.
-variable_list to_input_shape(C c, G g) {
-  return {ops::reshape(g[0], c.sizes(0))};
-}
-// Ops whose gradient is g itself (a copy; add's self): the engine adapts dtype and broadcasts.
-variable_list unchanged(C, G g) {
-  return {g[0]};
-}
 
-int64_t count(IntArrayRef sizes, const std::vector<int64_t>& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= sizes[static_cast<size_t>(d)];
-  return n;
-}
+}  // namespace
 
-// The table reads as one entry per op: kept out of clang-format, which would put each field of
-// each entry on a line of its own.
 // clang-format off
-std::vector<Derivative> make_table() {
+std::vector<Derivative> core_table() {
+  using namespace formulas;
   return {
       // --- arithmetic ------------------------------------------------------------------------
       // add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor: self + alpha * other
@@ -289,7 +227,8 @@ std::vector<Derivative> make_table() {
          return {c.needs(0) ? times(g[0], beta) : Tensor(),
                  c.needs(1) ? times(ops::mm(g[0], ops::t(c.arg(2))), alpha) : Tensor(),
                  c.needs(2) ? times(ops::mm(ops::t(c.arg(1)), g[0]), alpha) : Tensor()};
-       }},
+       },
+       {"aten::addmm_"}},
       // bmm(Tensor self, Tensor mat2) -> Tensor: self (B,M,K), mat2 (B,K,N) -> (B,M,N)
       {"aten::bmm", "BmmBackward0", {0, 1}, {0, 1}, false,
        [](C c, G g) -> variable_list {
@@ -530,44 +469,6 @@ std::vector<Derivative> make_table() {
       {"aten::flip", "FlipBackward0", {0}, {}, false,
        [](C c, G g) -> variable_list { return {ops::flip(g[0], c.value(1).to_int_list())}; }},
 
-      // --- indexing: the gradient goes back to where the elements came from --------------------
-      // select.int(Tensor(a) self, int dim, int index) -> Tensor(a)
-      {"aten::select.int", "SelectBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         Tensor z = zeros_like_arg(c, 0);
-         ops::copy_(ops::select(z, c.value(1).to_int(), c.value(2).to_int()), g[0]);
-         return {z};
-       }},
-      // slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None,
-      //             SymInt step=1)
-      {"aten::slice.Tensor", "SliceBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         Tensor z = zeros_like_arg(c, 0);
-         auto opt = [](const IValue& v) {
-           return v.is_none() ? std::nullopt : std::optional<int64_t>(v.to_int());
-         };
-         Tensor part = ops::slice(z, c.value(1).to_int(), opt(c.value(2)), opt(c.value(3)),
-                                  c.value(4).to_int());
-         ops::copy_(part, g[0]);
-         return {z};
-       }},
-      // index_select(Tensor self, int dim, Tensor index) -> Tensor: summed back at the indices
-      {"aten::index_select", "IndexSelectBackward0", {0}, {2}, false,
-       [](C c, G g) -> variable_list {
-         return {ops::index_add_(zeros_like_arg(c, 0), c.value(1).to_int(), c.arg(2), g[0], 1)};
-       }},
-      // gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor
-      {"aten::gather", "GatherBackward0", {0}, {2}, false,
-       [](C c, G g) -> variable_list {
-         return {ops::scatter_add_(zeros_like_arg(c, 0), c.value(1).to_int(), c.arg(2), g[0])};
-       }},
-      // index.Tensor(Tensor self, Tensor?[] indices) -> Tensor: accumulated back (repeats add up)
-      {"aten::index.Tensor", "IndexBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         const auto& idx = c.value(1).to_tensor_list();
-         return {ops::index_put_(zeros_like_arg(c, 0), idx, g[0], /*accumulate=*/true)};
-       }},
-
       // --- nn ------------------------------------------------------------------------------------
       // nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction,
       //                  int ignore_index) -> (Tensor output, Tensor total_weight)
@@ -660,16 +561,19 @@ std::vector<Derivative> make_table() {
          int64_t dim = c.sizes(0).back(), pad = c.value(2).to_int();
          Tensor rows = ops::reshape(g[0], {-1, dim});
          if (pad >= 0) rows = ops::mul(rows, ops::unsqueeze(ops::ne(idx, Scalar(pad)), 1));
-         return {ops::index_add_(zeros_like_arg(c, 0), 0, idx, rows, 1)};
+         return {ops::index_add(zeros_like_arg(c, 0), 0, idx, rows)};  // IndexAddBackward0 again
        }},
   };
 }
 // clang-format on
 
-}  // namespace
-
 const std::vector<Derivative>& derivatives() {
-  static const std::vector<Derivative> table = make_table();
+  static const std::vector<Derivative> table = [] {
+    std::vector<Derivative> all;
+    for (auto family : {core_table, math_table, shape_table, indexing_table})
+      for (Derivative& d : family()) all.push_back(std::move(d));
+    return all;
+  }();
   return table;
 }
 

@@ -1,5 +1,6 @@
 #include "core/dispatch/Library.h"
 
+#include "core/autograd/Derivatives.h"
 #include "core/autograd/InplaceOrView.h"
 
 namespace opscope {
@@ -35,6 +36,11 @@ Library& Library::def(std::string_view schema, Variants variants, std::source_lo
     handles_.push_back(
         Dispatcher::singleton().register_impl(full_name, DispatchKey::ADInplaceOrView,
                                               autograd::ad_inplace_or_view_kernel(), site_of(loc)));
+  // See Note [out= overloads and autograd] in core/autograd/Derivatives.h.
+  if (auto k = autograd::out_variant_autograd_kernel(
+          Dispatcher::singleton().find_by_full_name(full_name).schema()))
+    handles_.push_back(Dispatcher::singleton().register_impl(full_name, DispatchKey::Autograd,
+                                                             std::move(*k), site_of(loc)));
   return *this;
 }
 

@@ -344,8 +344,19 @@ Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Te
           "aten::index_add_");
   return op.call(self, dim, index, source, alpha);
 }
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 const Scalar& alpha) {
+  static const auto op =
+      typed_op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&, const Scalar&)>(
+          "aten::index_add");
+  return op.call(self, dim, index, source, alpha);
+}
 Tensor index_fill_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
   static const auto op = typed_op<ScatterS>("aten::index_fill_.int_Scalar");
+  return op.call(self, dim, index, value);
+}
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  static const auto op = typed_op<ScatterS>("aten::index_fill.int_Scalar");
   return op.call(self, dim, index, value);
 }
 
@@ -378,6 +389,11 @@ Tensor masked_scatter_(const Tensor& self, const Tensor& mask, const Tensor& sou
       typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&)>("aten::masked_scatter_");
   return op.call(self, mask, source);
 }
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
+  static const auto op =
+      typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&)>("aten::masked_scatter");
+  return op.call(self, mask, source);
+}
 
 Tensor nonzero(const Tensor& self) {
   static const auto op = typed_op<Tensor(const Tensor&)>("aten::nonzero");
@@ -403,6 +419,11 @@ Tensor take(const Tensor& self, const Tensor& index) {
 Tensor put_(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
   static const auto op =
       typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&, bool)>("aten::put_");
+  return op.call(self, index, source, accumulate);
+}
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  static const auto op =
+      typed_op<Tensor(const Tensor&, const Tensor&, const Tensor&, bool)>("aten::put");
   return op.call(self, index, source, accumulate);
 }
 

@@ -99,6 +99,11 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const T
 // source[.., j, ..]
 Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
                   const Scalar& alpha = 1);
+// index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 const Scalar& alpha = 1);
+// index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
 // index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)
 // self (.., n, ..), index (k): self[.., index[j], ..] = value
 Tensor index_fill_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
@@ -119,6 +124,8 @@ Tensor masked_select(const Tensor& self, const Tensor& mask);
 // self (*s), mask broadcastable to (*s), source with >= count(mask) elements: the true positions
 // of self, in row-major order, take source's first elements
 Tensor masked_scatter_(const Tensor& self, const Tensor& mask, const Tensor& source);
+// masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source);
 
 // nonzero(Tensor self) -> Tensor
 // self (*s) -> int64 (n, len(s)): the coordinates of the n nonzero elements, row-major order
@@ -137,5 +144,7 @@ Tensor take(const Tensor& self, const Tensor& index);
 // put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)
 // self read as flat, index (*i), source with numel(i) elements: self.flat[index] = source
 Tensor put_(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate = false);
+// put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate = false);
 
 }  // namespace opscope::ops

@@ -597,9 +597,11 @@ TEST_CASE("traces: factories go BackendSelect -> CPU, *_like decompose as torch'
   CHECK(zl[0] == "aten::zeros_like [CPU]");
   CHECK(zl[1] == "  aten::empty_like [CPU]");
   CHECK(zl[2] == "    aten::empty_strided [BackendSelect]");
-  // In-place ops pass ADInplaceOrView (version counter) before the kernel.
-  CHECK(zl[zl.size() - 2] == "  aten::zero_ [ADInplaceOrView]");
-  CHECK(zl.back() == "    -> aten::zero_ [CPU]");
+  // zero_ is differentiable (ZeroBackward0): AutogradCPU first, as in torch; in-place ops then
+  // pass ADInplaceOrView (version counter) before the kernel.
+  CHECK(zl[zl.size() - 3] == "  aten::zero_ [AutogradCPU]");
+  CHECK(zl[zl.size() - 2] == "    -> aten::zero_ [ADInplaceOrView]");
+  CHECK(zl.back() == "      -> aten::zero_ [CPU]");
   auto rl = trace([&] { ops::rand_like(x); });
   CHECK(rl.back() == "    -> aten::uniform_ [CPU]");
 }

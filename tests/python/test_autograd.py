@@ -113,8 +113,8 @@ CASES = [
     ("amin keepdim", lambda a: a.amin((0, 1), keepdim=True), [(2, 3)], False, False),
     ("max", lambda a: a.max(), [(2, 3)], False, False),
     ("min", lambda a: a.min(), [(2, 3)], False, False),
-    ("max dim", lambda a: a.max(1)[0], [(2, 3)], False, False),
-    ("min dim keepdim", lambda a: a.min(0, keepdim=True).values, [(2, 3)], False, False),
+    ("max dim", lambda a: a.max(1)[0], [(2, 3)], False, True),
+    ("min dim keepdim", lambda a: a.min(0, keepdim=True).values, [(2, 3)], False, True),
     ("var", lambda a: a.var(1), [(2, 3)], False, True),
     ("var all, correction 0", lambda a: a.var(correction=0, dim=None), [(2, 3)], False, True),
     ("std", lambda a: a.std(0, keepdim=True), [(3, 2)], False, True),
@@ -142,6 +142,123 @@ CASES = [
     ("native_dropout", lambda a: (opscope.manual_seed(0), opscope.ops.aten.native_dropout(a, 0.4, True)[0])[1],
      [(3, 4)], False, True),
     ("embedding", lambda w: F.embedding(opscope.tensor([[0, 2], [2, 1]]), w, padding_idx=3), [(4, 3)], False, True),
+    # --- more unary and binary math
+    ("acos", lambda a: (a.tanh() * 0.9).acos(), [(2, 3)], False, True),
+    ("acos_ on a non-leaf", lambda a: (a.tanh() * 0.9).acos_(), [(3,)], False, True),
+    ("asin", lambda a: (a.tanh() * 0.9).asin(), [(2, 3)], False, True),
+    ("atan", lambda a: a.atan(), [(2, 3)], False, True),
+    ("atan2", lambda a, b: opscope.atan2(a, b), [(2, 3), (3,)], True, True),
+    ("cosh", lambda a: a.cosh(), [(2, 3)], False, True),
+    ("sinh", lambda a: a.sinh(), [(2, 3)], False, True),
+    ("tan", lambda a: (a * 0.5).tan(), [(2, 3)], False, True),
+    ("rsqrt", lambda a: a.rsqrt(), [(2, 3)], True, True),
+    ("exp2", lambda a: a.exp2(), [(2, 3)], False, True),
+    ("log2", lambda a: a.log2(), [(2, 3)], True, True),
+    ("log10_ on a non-leaf", lambda a: (a * 1).log10_(), [(3,)], True, True),
+    ("sign", lambda a: a.sign() * a, [(2, 3)], False, True),
+    ("floor", lambda a: a.floor() + a, [(2, 3)], False, False),
+    ("ceil", lambda a: a.ceil() + a, [(2, 3)], False, False),
+    ("round", lambda a: a.round() + a, [(2, 3)], False, False),
+    ("round decimals", lambda a: a.round(decimals=1) + a, [(2, 3)], False, False),
+    ("trunc", lambda a: a.trunc() + a, [(2, 3)], False, False),
+    ("div floor", lambda a, b: a.div(b, rounding_mode="floor") + a, [(2, 3), (3,)], True, False),
+    ("div scalar trunc", lambda a: opscope.ops.aten.div.Scalar_mode(a, 2.0, rounding_mode="trunc") + a,
+     [(3,)], False, False),
+    ("div mode None", lambda a, b: opscope.ops.aten.div.Tensor_mode(a, b, rounding_mode=None), [(2, 3), (3,)], True, True),
+    ("fmod", lambda a: a.fmod(0.7), [(2, 3)], False, False),
+    ("fmod tensor", lambda a, b: a.fmod(b), [(2, 3), (3,)], True, False),
+    ("remainder", lambda a: a.remainder(0.7), [(2, 3)], False, False),
+    ("remainder tensor", lambda a, b: a.remainder(b), [(2, 3), (3,)], True, False),
+    ("lerp", lambda a, b: opscope.lerp(a, b, 0.3), [(2, 3), (3,)], False, True),
+    ("lerp tensor weight", lambda a, b, w: opscope.lerp(a, b, w), [(2, 3), (2, 3), (3,)], False, True),
+    ("nan_to_num", lambda a: a.nan_to_num(), [(2, 3)], False, True),
+    ("clamp tensors", lambda a, lo, hi: opscope.clamp(a, lo, hi), [(3, 4), (4,), (3, 4)], False, False),
+    ("clamp tensor min only", lambda a, lo: opscope.clamp(a, min=lo), [(3, 4), (4,)], False, False),
+    ("clamp_max", lambda a: opscope.clamp_max(a, 0.1), [(3, 4)], False, False),
+    ("clamp_max tensor", lambda a, b: opscope.clamp_max(a, b), [(3, 4), (4,)], False, False),
+    ("clamp_min tensor", lambda a, b: opscope.clamp_min(a, b), [(3, 4), (4,)], False, False),
+    # --- products, statistics, norms
+    ("addmv", lambda c, a, b: opscope.addmv(c, a, b, beta=0.5, alpha=2), [(1,), (2, 3), (3,)], False, True),
+    ("baddbmm", lambda c, a, b: opscope.baddbmm(c, a, b, alpha=0.5), [(2, 1, 2), (2, 2, 3), (2, 3, 2)], False, True),
+    ("addmm_ on a non-leaf", lambda c, a, b: (c * 1).addmm_(a, b), [(2, 4), (2, 3), (3, 4)], False, True),
+    ("vdot", lambda a, b: opscope.vdot(a, b), [(3,), (3,)], False, True),
+    ("prod", lambda a: a.prod(), [(2, 3)], False, True),
+    ("prod dim", lambda a: a.prod(1), [(2, 3)], False, True),
+    ("prod with a zero", lambda a: (a * opscope.tensor([1.0, 0.0, 1.0], dtype=F64)).prod(0, keepdim=True), [(2, 3)],
+     False, False),
+    ("cumprod", lambda a: a.cumprod(1), [(2, 3)], True, True),
+    ("var_mean", lambda a: (lambda v, m: v * 2 + m)(*opscope.var_mean(a, 1)), [(2, 3)], False, True),
+    ("std_mean", lambda a: (lambda s, m: s - m * 3)(*opscope.std_mean(a, 0, keepdim=True)), [(3, 2)], False, True),
+    ("std_mean, only the mean used", lambda a: opscope.std_mean(a, 1)[1], [(2, 3)], False, True),
+    ("vector_norm", lambda a: opscope.linalg.vector_norm(a), [(2, 3)], False, True),
+    ("vector_norm 3 dim", lambda a: opscope.linalg.vector_norm(a, 3, dim=1, keepdim=True), [(2, 3)], False, True),
+    ("vector_norm 1", lambda a: opscope.linalg.vector_norm(a, 1, dim=0), [(2, 3)], False, False),
+    ("vector_norm inf", lambda a: opscope.linalg.vector_norm(a, float("inf"), dim=1), [(2, 3)], False, False),
+    ("norm dim", lambda a: a.norm(dim=1), [(2, 3)], False, True),
+    ("norm p=3", lambda a: opscope.ops.aten.norm.Scalar(a, 3), [(2, 3)], False, True),
+    ("bce with logits", lambda a, t: F.binary_cross_entropy_with_logits(a, t.sigmoid()), [(2, 3), (2, 3)], False, True),
+    ("bce with logits weights", lambda a: F.binary_cross_entropy_with_logits(
+        a, opscope.tensor([[0.0, 1.0, 0.5], [1.0, 0.2, 0.0]], dtype=F64), weight=opscope.tensor([1.0, 2.0, 0.5], dtype=F64),
+        pos_weight=opscope.tensor([3.0, 1.0, 0.5], dtype=F64), reduction="sum"), [(2, 3)], False, True),
+    # --- joining, splitting: Tensor lists (one list element does not require grad)
+    ("cat", lambda a, b: opscope.cat([a, opscope.ones(2, 3, dtype=F64), b]), [(2, 3), (1, 3)], False, True),
+    ("cat dim 1", lambda a, b: opscope.cat([a, b], 1), [(2, 3), (2, 2)], False, True),
+    ("stack", lambda a, b: opscope.stack([a, opscope.zeros(2, 3, dtype=F64), b], 1), [(2, 3), (2, 3)], False, True),
+    ("split", lambda a: (lambda p: p[0] * 2 + p[1])(a.split(2)), [(4, 3)], False, True),
+    ("split, one piece used", lambda a: a.split(2, 1)[1] * 1, [(2, 5)], False, True),
+    ("split_with_sizes", lambda a: a.split_with_sizes([1, 2])[1] * 1, [(3, 2)], False, True),
+    ("unbind", lambda a: (lambda r: r[0] * r[2])(a.unbind(1)), [(2, 3)], False, True),
+    # --- views and element moves
+    ("alias", lambda a: opscope.ops.aten.alias(a) * 1, [(2, 3)], False, True),
+    ("diagonal", lambda a: a.diagonal(1) * 1, [(3, 4)], False, True),
+    ("diagonal of dims 0, 2", lambda a: a.diagonal(0, 0, 2) * 1, [(3, 2, 3)], False, True),
+    ("unfold", lambda a: a.unfold(1, 3, 2) * 1, [(2, 6)], False, True),
+    ("unfold overlapping", lambda a: a.unfold(0, 2, 1) * 1, [(4, 2)], False, True),
+    ("as_strided", lambda a: a.as_strided((2, 2), (1, 2)) * 1, [(3, 2)], False, True),
+    ("as_strided overlapping", lambda a: a.contiguous().as_strided((3, 2), (1, 1), 1) * 1, [(2, 3)], False, True),
+    ("diag of a vector", lambda a: a.diag(1), [(3,)], False, True),
+    ("diag of a matrix", lambda a: a.diag(-1), [(3, 4)], False, True),
+    ("diag_embed", lambda a: opscope.diag_embed(a, 1), [(2, 3)], False, True),
+    ("tril", lambda a: a.tril(), [(3, 4)], False, True),
+    ("triu_ on a non-leaf", lambda a: (a * 1).triu_(1), [(3, 4)], False, True),
+    ("repeat", lambda a: a.repeat(2, 1, 3), [(2, 3)], False, True),
+    ("roll", lambda a: a.roll((1, -2), (0, 1)), [(3, 4)], False, True),
+    ("roll flat", lambda a: a.roll(2), [(2, 3)], False, True),
+    ("constant_pad_nd", lambda a: opscope.constant_pad_nd(a, [1, 2, -1, 0], 0.5), [(3, 4)], False, True),
+    ("copy_ on a non-leaf", lambda a, b: (a * 1).copy_(b), [(2, 3), (3,)], False, True),
+    ("fill_", lambda a: (a * 1).fill_(2.0) + a, [(2, 3)], False, True),
+    ("fill_ with a tensor", lambda a, v: (a * 1).fill_(v.sum()), [(2, 3), (2,)], False, True),
+    ("zero_", lambda a: (a * 1).zero_() + a, [(2, 3)], False, True),
+    # --- indexing, scatters, sorting
+    ("index_add", lambda a, s: a.index_add(0, opscope.tensor([0, 2, 0]), s, alpha=2), [(3, 2), (3, 2)], False, True),
+    ("index_add_ on a non-leaf", lambda a, s: (a * 1).index_add_(1, opscope.tensor([1, 1]), s), [(2, 3), (2, 2)], False, True),
+    ("index_fill", lambda a: a.index_fill(1, opscope.tensor([0, 2]), 1.5), [(2, 3)], False, True),
+    ("scatter", lambda a, s: a.scatter(1, opscope.tensor([[2, 0], [1, 2]]), s), [(2, 3), (2, 2)], False, True),
+    ("scatter value", lambda a: a.scatter(0, opscope.tensor([[1, 0, 1]]), 0.5), [(2, 3)], False, True),
+    ("scatter_add", lambda a, s: a.scatter_add(1, opscope.tensor([[2, 2], [1, 0]]), s), [(2, 3), (2, 2)], False, True),
+    ("masked_fill tensor value", lambda a, v: a.masked_fill(a > 0.3, v.sum()), [(2, 3), (2,)], False, True),
+    ("masked_select", lambda a: a.masked_select(opscope.tensor([True, False, True])), [(2, 3)], False, True),
+    ("masked_scatter", lambda a, s: a.masked_scatter(opscope.tensor([[True, False, True], [False, True, False]]), s),
+     [(2, 3), (5,)], False, True),
+    ("take", lambda a: a.take(opscope.tensor([[0, 5], [5, 2]])), [(2, 3)], False, True),
+    ("put", lambda a, s: a.put(opscope.tensor([0, 4]), s), [(2, 3), (2,)], False, True),
+    ("put accumulate", lambda a, s: a.put(opscope.tensor([4, 4]), s, accumulate=True), [(2, 3), (2,)], False, True),
+    ("index_put", lambda a, v: a.index_put((opscope.tensor([0, 2]),), v), [(3, 2), (2,)], False, True),
+    ("index_put accumulate", lambda a, v: a.index_put((opscope.tensor([0, 0]),), v, accumulate=True), [(3, 2), (2, 2)],
+     False, True),
+    ("setitem on a non-leaf", lambda a, v: (lambda t: (t.__setitem__(opscope.tensor([1]), v), t)[1])(a * 1),
+     [(3, 2), (2,)], False, True),
+    ("_index_put_impl_", lambda a, v: opscope.ops.aten._index_put_impl_(a * 1, [opscope.tensor([2, 0])], v, True),
+     [(3, 2), (2,)], False, True),
+    ("sort", lambda a: a.sort(1)[0] * 1, [(2, 4)], False, True),
+    ("sort stable descending", lambda a: a.sort(dim=0, descending=True, stable=True)[0], [(3, 2)], False, True),
+    ("topk", lambda a: a.topk(2, 1).values, [(2, 4)], False, True),
+    ("kthvalue", lambda a: a.kthvalue(2, 0)[0], [(3, 2)], False, True),
+    # --- the backward ops (what double backward through views records)
+    ("select_backward", lambda g: opscope.ops.aten.select_backward(g, [2, 3], 0, 1), [(3,)], False, True),
+    ("slice_backward", lambda g: opscope.ops.aten.slice_backward(g, [2, 5], 1, 1, 5, 2), [(2, 2)], False, True),
+    ("diagonal_backward", lambda g: opscope.ops.aten.diagonal_backward(g, [3, 4], 1, 0, 1), [(3,)], False, True),
+    ("unfold_backward", lambda g: opscope.ops.aten.unfold_backward(g, [5], 0, 2, 1), [(4, 2)], False, True),
 ]
 
 
@@ -199,6 +316,20 @@ TORCH_GRAPHS = {
     "x.unsqueeze(0).squeeze(0)": ("SqueezeBackward1", ["UnsqueezeBackward0"]),
     "m.t().contiguous()": ("CloneBackward0", ["TBackward0"]),
     "m.softmax(1)": ("SoftmaxBackward0", ["AccumulateGrad"]),
+    "opscope.cat([x, y.detach(), x])": ("CatBackward0", ["AccumulateGrad", None, "AccumulateGrad"]),
+    "opscope.stack([x, y])": ("StackBackward0", ["AccumulateGrad", "AccumulateGrad"]),
+    "x.sign()": ("SignBackward0", ["AccumulateGrad"]),
+    "m.unbind()[0]": ("UnbindBackward0", ["AccumulateGrad"]),
+    "m.split(2)[1]": ("SplitBackward0", ["AccumulateGrad"]),
+    "m.clamp(x, x)": ("ClampBackward0", ["AccumulateGrad", "AccumulateGrad", "AccumulateGrad"]),
+    "m.clamp(max=x)": ("ClampBackward0", ["AccumulateGrad", None, "AccumulateGrad"]),
+    "(m * 1).copy_(x)": ("CopyBackwards", ["MulBackward0", "AccumulateGrad"]),
+    "(m * 1).fill_(x.sum())": ("FillBackward3", ["MulBackward0", "SumBackward0"]),
+    "m.sort()[0]": ("SortBackward0", ["AccumulateGrad"]),
+    "opscope.addmv(x, m, y)": ("AddmvBackward0", ["AccumulateGrad", "AccumulateGrad", "AccumulateGrad"]),
+    "m.index_put((opscope.tensor([0, 1]),), x)": ("IndexPutBackward0", ["AccumulateGrad", "AccumulateGrad"]),
+    "m.diagonal()": ("DiagonalBackward0", ["AccumulateGrad"]),
+    "opscope.std_mean(m, 1)[0]": ("StdMeanBackward0", ["AccumulateGrad"]),
 }
 
 
@@ -214,6 +345,50 @@ def test_graph_names_match_torch(expr, rng):
     assert [None if f is None else f.name() for f, _ in out.grad_fn.next_functions] == nexts
     assert repr(out.grad_fn).startswith(f"<{name} object at 0x")
     assert f"grad_fn=<{name}>" in repr(out)
+
+
+def test_out_variants_refuse_inputs_that_require_grad():
+    x = opscope.ones(3, requires_grad=True)
+    msg = r"functions with out=\.\.\. arguments don't support automatic differentiation, but one of the arguments requires grad\."
+    with pytest.raises(RuntimeError, match="^add\\(\\): " + msg):
+        opscope.add(x, x, out=opscope.empty(3))
+    with pytest.raises(RuntimeError, match="^sum\\(\\): " + msg):
+        opscope.sum(x, 0, out=opscope.empty(()))
+    with pytest.raises(RuntimeError, match="^cat\\(\\): " + msg):
+        opscope.cat([x.detach(), x], out=opscope.empty(6))
+    with pytest.raises(RuntimeError, match="^add\\(\\): " + msg):  # out itself requiring grad, as torch
+        opscope.add(x.detach(), 1, out=opscope.empty(3, requires_grad=True))
+    out = opscope.empty(3)
+    with opscope.no_grad():
+        opscope.add(x, x, out=out)
+    assert out.tolist() == [2.0, 2.0, 2.0]
+    opscope.add(x.detach(), x.detach(), out=out)  # nothing requires grad: fine
+    idx = opscope.empty((), dtype=opscope.int64)
+    opscope.argmax(x, out=idx)  # argmax has no derivative: torch allows it too
+    assert idx.item() == 0
+
+
+def test_list_outputs_and_inputs_share_one_node():
+    x = opscope.arange(6.0).reshape(3, 2).requires_grad_()
+    a, b, c = x.unbind()
+    assert a.grad_fn is b.grad_fn and a.grad_fn.name() == "UnbindBackward0"
+    (b * 2).sum().backward()  # a and c unused: their gradients are zero
+    assert x.grad.tolist() == [[0.0, 0.0], [2.0, 2.0], [0.0, 0.0]]
+    y = opscope.ones(2, requires_grad=True)
+    z = opscope.cat([y, opscope.zeros(1), y * 3])
+    assert len(z.grad_fn.next_functions) == 3
+    z.sum().backward()
+    assert y.grad.tolist() == [4.0, 4.0]
+
+
+def test_double_backward_through_indexing_records_the_backward_ops():
+    x = opscope.ones(3, 2, dtype=F64, requires_grad=True)
+    v = opscope.ones(2, dtype=F64, requires_grad=True)
+    (g,) = opscope.autograd.grad(x[1], x, v, create_graph=True)
+    assert g.grad_fn.name() == "SelectBackwardBackward0"
+    (g,) = opscope.autograd.grad(x.index_select(0, opscope.tensor([0, 2])), x, opscope.ones(2, 2, dtype=F64,
+                                 requires_grad=True), create_graph=True)
+    assert g.grad_fn.name() == "IndexAddBackward0"
 
 
 def test_leaves_and_grad_fn_identity():

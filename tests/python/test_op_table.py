@@ -104,6 +104,12 @@ OVERRIDES = {
     "aten::vdot.out": {"self": lambda: matrix(3), "other": lambda: matrix(3)},
     "aten::matmul": {"other": lambda: matrix(3, 4)},
     "aten::unflatten.int": {"dim": 1},
+    "aten::select_backward": {"grad_output": lambda: matrix(3), "input_sizes": [2, 3], "dim": 0, "index": 1},
+    "aten::slice_backward": {"grad_output": lambda: matrix(2, 2), "input_sizes": [2, 5], "dim": 1, "start": 1,
+                             "end": 5, "step": 2},
+    "aten::diagonal_backward": {"grad_output": lambda: matrix(3), "input_sizes": [3, 4], "offset": 1, "dim1": 0,
+                                "dim2": 1},
+    "aten::unfold_backward": {"grad_in": lambda: matrix(4, 2), "input_sizes": [5], "dim": 0, "size": 2, "step": 1},
     **{name: INTS for name in ALL_OPS if "bitwise" in name},
 }
 
