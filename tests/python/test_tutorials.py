@@ -9,7 +9,8 @@ torch`` and as close to verbatim as opscope's op set allows, each checked agains
   Jacobian-vector products and gradient accumulation.
 - "Learning PyTorch with Examples" (beginner/pytorch_with_examples.rst): the third-order
   polynomial fit of sin(x) with tensors and autograd, with nn, with optim (RMSprop) and as a
-  custom nn.Module (Polynomial3). Not the custom autograd.Function (LegendrePolynomial3).
+  custom nn.Module (Polynomial3), and control flow with weight sharing (DynamicNet, over fewer
+  steps). Not the custom autograd.Function (LegendrePolynomial3).
 
 The tutorials' print() calls are kept (pytest shows them with -s). Their fits are checked
 against the same gradient descent done by NumPy in float64 from the same starting point.
@@ -17,6 +18,7 @@ against the same gradient descent done by NumPy in float64 from the same startin
     PYTHONPATH=core/python /usr/bin/python3 -m pytest -q tests/python/test_tutorials.py
 """
 import math
+import random
 
 import numpy as np
 import pytest
@@ -514,3 +516,104 @@ def test_learning_pytorch_custom_nn_module():
     assert_close(np.array(losses), np_losses, rtol=FIT_RTOL, what="losses")
     assert model.string() == (f"y = {model.a.item()} + {model.b.item()} x + "
                               f"{model.c.item()} x^2 + {model.d.item()} x^3")
+
+
+class DynamicNet(torch.nn.Module):
+    def __init__(self):
+        """
+        In the constructor we instantiate five parameters and assign them as members.
+        """
+        super().__init__()
+        self.a = torch.nn.Parameter(torch.randn(()))
+        self.b = torch.nn.Parameter(torch.randn(()))
+        self.c = torch.nn.Parameter(torch.randn(()))
+        self.d = torch.nn.Parameter(torch.randn(()))
+        self.e = torch.nn.Parameter(torch.randn(()))
+
+    def forward(self, x):
+        """
+        For the forward pass of the model, we randomly choose either 4, 5
+        and reuse the e parameter to compute the contribution of these orders.
+
+        Since each forward pass builds a dynamic computation graph, we can use normal
+        Python control-flow operators like loops or conditional statements when
+        defining the forward pass of the model.
+
+        Here we also see that it is perfectly safe to reuse the same parameter many
+        times when defining a computational graph.
+        """
+        y = self.a + self.b * x + self.c * x ** 2 + self.d * x ** 3
+        for exp in range(4, random.randint(4, 6)):
+            y = y + self.e * x ** exp
+        return y
+
+    def string(self):
+        """
+        Just like any class in Python, you can also define custom method on PyTorch modules
+        """
+        return f'y = {self.a.item()} + {self.b.item()} x + {self.c.item()} x^2 + {self.d.item()} x^3 + {self.e.item()} x^4 ? + {self.e.item()} x^5 ?'
+
+
+def numpy_dynamic_net_fit(coefficients, exponents, learning_rate, momentum):
+    """DynamicNet's fit in float64 NumPy: SGD with momentum (torch 1.13's: the buffer starts as
+    the first gradient; e has no gradient, so no update, until a step first uses it; after that
+    zero_grad leaves it a zero gradient), with the step's highest exponent from `exponents`."""
+    x = np.linspace(-math.pi, math.pi, 2000)
+    y = np.sin(x)
+    coef = np.array(coefficients, dtype=np.float64)
+    buf = [None] * 5
+    has_grad = [True] * 4 + [False]
+    losses = []
+    for t, top in enumerate(exponents):
+        powers = [x ** k for k in range(4)] + [sum((x ** k for k in range(4, top)), np.zeros_like(x))]
+        residual = sum(c * p for c, p in zip(coef, powers)) - y
+        if t % 100 == 99:
+            losses.append(np.square(residual).sum())
+        has_grad[4] = has_grad[4] or top > 4
+        for i in range(5):
+            if not has_grad[i]:
+                continue
+            g = (2.0 * residual * powers[i]).sum()
+            buf[i] = g if buf[i] is None else momentum * buf[i] + g
+            coef[i] -= learning_rate * buf[i]
+    return coef, np.array(losses)
+
+
+def test_learning_pytorch_control_flow_and_weight_sharing():
+    random.seed(0)
+    # Create Tensors to hold input and outputs.
+    x = torch.linspace(-math.pi, math.pi, 2000)
+    y = torch.sin(x)
+
+    # Construct our model by instantiating the class defined above
+    model = DynamicNet()
+    start = [p.item() for p in model.parameters()]
+
+    # Construct our loss function and an Optimizer. Training this strange model with
+    # vanilla stochastic gradient descent is tough, so we use momentum
+    losses = []
+    criterion = torch.nn.MSELoss(reduction='sum')
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-8, momentum=0.9)
+    for t in range(STEPS):  # the tutorial: 30000
+        # Forward pass: Compute predicted y by passing x to the model
+        y_pred = model(x)
+
+        # Compute and print loss
+        loss = criterion(y_pred, y)
+        if t % 100 == 99:  # the tutorial: t % 2000 == 1999
+            print(t, loss.item())
+            losses.append(loss.item())
+
+        # Zero gradients, perform a backward pass, and update the weights.
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+    print(f'Result: {model.string()}')
+
+    random.seed(0)  # the same draws: the highest exponent + 1 of each step
+    exponents = [random.randint(4, 6) for _ in range(STEPS)]
+    coef, np_losses = numpy_dynamic_net_fit(start, exponents, 1e-8, 0.9)
+    assert_close(np.array([p.item() for p in model.parameters()]), coef, rtol=FIT_RTOL,
+                 atol=FIT_ATOL, what="fitted coefficients")
+    assert_close(np.array(losses), np_losses, rtol=FIT_RTOL, what="losses")
