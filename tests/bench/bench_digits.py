@@ -87,9 +87,10 @@ def main():
         for epoch in range(h["epochs"]):
             lo = o["losses"][epoch]
             lt = t["losses"][epoch] if t else None
-            rel = None if lt is None else abs(lo - lt) / abs(lt)
-            rows.append([str(epoch + 1), f"{lo:.7f}", fmt(lt, 7), "n/a" if rel is None else f"{rel:.1e}",
-                         fmt(o_times[epoch] * 1e3, 2), fmt(None if t is None else t_times[epoch] * 1e3, 2)])
+            rel = "n/a" if lt is None else f"{abs(lo - lt) / abs(lt):.1e}"
+            t_ms = None if t is None else t_times[epoch] * 1e3
+            rows.append([str(epoch + 1), f"{lo:.7f}", fmt(lt, 7), rel, fmt(o_times[epoch] * 1e3, 2),
+                         fmt(t_ms, 2)])
         print_table(f"Per epoch, {threads} thread(s)",
                     ["epoch", "opscope loss", "torch loss", "rel. diff", "opscope ms", "torch ms"], rows)
 
@@ -98,7 +99,8 @@ def main():
         t_sum = None if t is None else t_times.sum() * 1e3
         print_table(f"Summary, {threads} thread(s) (time: lower is better)",
                     ["", "opscope", "torch", "opscope/torch"],
-                    [["test accuracy", f"{o['accuracy']:.4f}", fmt(None if t is None else t["accuracy"], 4), ""],
+                    [["test accuracy", f"{o['accuracy']:.4f}",
+                      fmt(None if t is None else t["accuracy"], 4), ""],
                      ["ms per epoch (median)", fmt(o_med, 2), fmt(t_med, 2), fmt(ratio(o_med, t_med), 2)],
                      ["ms per training", fmt(o_sum, 1), fmt(t_sum, 1), fmt(ratio(o_sum, t_sum), 2)]])
         if args.write_reference and k == 0:
