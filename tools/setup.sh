@@ -12,6 +12,7 @@ packages=(
   libsleef-dev                          # vectorized exp / log / tanh / erf (pointwise ops)
   doctest-dev                           # C++ unit tests
   python3-numpy python3-pytest          # Python tests and NumPy interop
+  python3-sklearn                       # the digits data set (tests/python/test_digits.py)
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3-torch)             # the benchmarks compare with PyTorch 1.13

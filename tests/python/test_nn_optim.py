@@ -128,3 +128,74 @@ def test_layer_norm_and_embedding_modules():
     assert ln.weight.grad.shape == (3,) and emb.weight.grad[0].tolist() == [0.0, 0.0, 0.0]
     assert repr(ln) == "LayerNorm((3,), eps=1e-05, elementwise_affine=True)"
     assert repr(emb) == "Embedding(5, 3, padding_idx=0)"
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"momentum": 0.9},
+    {"centered": True, "weight_decay": 0.1},
+    {"momentum": 0.5, "centered": True, "alpha": 0.9, "eps": 1e-6, "maximize": True},
+])
+def test_rmsprop_follows_torchs_update(rng, options):
+    """opscope.optim.RMSprop against torch 1.13's update written in NumPy (float64)."""
+    lr = 0.01
+    alpha, eps = options.get("alpha", 0.99), options.get("eps", 1e-8)
+    momentum, weight_decay = options.get("momentum", 0), options.get("weight_decay", 0)
+    w0 = rng.standard_normal(4)
+    w = nn.Parameter(opscope.tensor(w0))
+    opt = opscope.optim.RMSprop([w], lr=lr, **options)
+    ref = w0.copy()
+    square_avg, grad_avg, buf = np.zeros(4), np.zeros(4), np.zeros(4)
+    for step in range(1, 5):
+        opt.zero_grad()
+        (w * w * w).sum().backward()
+        g = 3 * ref ** 2
+        if options.get("maximize"):
+            g = -g
+        g = g + weight_decay * ref
+        square_avg = alpha * square_avg + (1 - alpha) * g * g
+        if options.get("centered"):
+            grad_avg = alpha * grad_avg + (1 - alpha) * g
+            avg = np.sqrt(square_avg - grad_avg * grad_avg) + eps
+        else:
+            avg = np.sqrt(square_avg) + eps
+        if momentum:
+            buf = momentum * buf + g / avg
+            ref = ref - lr * buf
+        else:
+            ref = ref - lr * g / avg
+        opt.step()
+        assert_close(w, ref, rtol=1e-10, atol=1e-12, what=f"RMSprop {options} step {step}")
+    assert opt.state[w]["step"] == 4
+    assert ("momentum_buffer" in opt.state[w]) == bool(momentum)
+    assert ("grad_avg" in opt.state[w]) == bool(options.get("centered"))
+
+
+def test_rmsprop_checks_its_arguments():
+    w = nn.Parameter(opscope.zeros(2))
+    for kwargs, message in [({"lr": -1}, "Invalid learning rate: -1"),
+                            ({"alpha": -0.5}, "Invalid alpha value: -0.5"),
+                            ({"eps": -1e-8}, "Invalid epsilon value: -1e-08"),
+                            ({"momentum": -1}, "Invalid momentum value: -1"),
+                            ({"weight_decay": -1}, "Invalid weight_decay value: -1")]:
+        with pytest.raises(ValueError, match=message):
+            opscope.optim.RMSprop([w], **kwargs)
+    assert repr(opscope.optim.RMSprop([w])).splitlines()[:3] == [
+        "RMSprop (", "Parameter Group 0", "    alpha: 0.99"]
+
+
+def test_flatten_and_unflatten_modules(rng):
+    x = rng.standard_normal((2, 3, 4, 5))
+    t = opscope.tensor(x)
+    assert_close(nn.Flatten()(t), x.reshape(2, 60), what="Flatten()")
+    assert_close(nn.Flatten(0, 1)(t), x.reshape(6, 4, 5), what="Flatten(0, 1)")
+    assert_close(nn.Unflatten(1, (3, 20))(nn.Flatten()(t)), x.reshape(2, 3, 20), what="Unflatten")
+    assert repr(nn.Flatten(0, 1)) == "Flatten(start_dim=0, end_dim=1)"
+    assert repr(nn.Unflatten(1, (3, 20))) == "Unflatten(dim=1, unflattened_size=(3, 20))"
+    # The tutorials' polynomial model: Linear(3, 1) then Flatten(0, 1) gives one value per row.
+    model = nn.Sequential(nn.Linear(3, 1), nn.Flatten(0, 1))
+    out = model(opscope.tensor(x[:, :3, 0, 0]).float())
+    assert out.shape == (2,)
+    out.sum().backward()
+    assert_close(model[0].weight.grad, x[:, :3, 0, 0].sum(0, keepdims=True), rtol=1e-6,
+                 what="Linear weight grad through Flatten")

@@ -1,5 +1,5 @@
-"""``opscope.optim``: SGD (momentum, dampening, Nesterov, weight decay), Adam and AdamW, with
-torch 1.13's update rules, parameter groups, state and zero_grad.
+"""``opscope.optim``: SGD (momentum, dampening, Nesterov, weight decay), Adam, AdamW and RMSprop,
+with torch 1.13's update rules, parameter groups, state and zero_grad.
 
 >>> import opscope
 >>> w = opscope.nn.Parameter(opscope.tensor([1.0, -2.0]))
@@ -15,7 +15,7 @@ import math
 
 import opscope
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop"]
 
 
 class Optimizer:
@@ -185,3 +185,69 @@ class AdamW(Adam):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
                  amsgrad=False, *, maximize=False):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
+
+
+class RMSprop(Optimizer):
+    """RMSprop: divides the gradient by the root of a moving average of its square (alpha the
+    average's decay); centered subtracts the squared moving average of the gradient first;
+    momentum accumulates the divided gradient. torch 1.13's update, step by step:
+
+        square_avg = alpha * square_avg + (1 - alpha) * grad**2
+        avg = sqrt(square_avg - grad_avg**2 if centered else square_avg) + eps
+        param -= lr * (buf = momentum * buf + grad / avg  if momentum else  grad / avg)
+    """
+
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
+                 centered=False, *, maximize=False):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if eps < 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if alpha < 0.0:
+            raise ValueError(f"Invalid alpha value: {alpha}")
+        super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay,
+                                      momentum=momentum, centered=centered, maximize=maximize))
+
+    @opscope.no_grad()
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with opscope.enable_grad():
+                loss = closure()
+        for g in self.param_groups:
+            alpha = g["alpha"]
+            for p in g["params"]:
+                if p.grad is None:
+                    continue
+                grad = p.grad if not g["maximize"] else -p.grad
+                state = self.state.setdefault(p, {})
+                if not state:
+                    state["step"] = 0
+                    state["square_avg"] = opscope.zeros_like(p)
+                    if g["momentum"] > 0:
+                        state["momentum_buffer"] = opscope.zeros_like(p)
+                    if g["centered"]:
+                        state["grad_avg"] = opscope.zeros_like(p)
+                state["step"] += 1
+                if g["weight_decay"] != 0:
+                    grad = grad.add(p, alpha=g["weight_decay"])
+                square_avg = state["square_avg"]
+                square_avg.mul_(alpha).add_(grad * grad, alpha=1 - alpha)
+                if g["centered"]:
+                    grad_avg = state["grad_avg"]
+                    grad_avg.mul_(alpha).add_(grad, alpha=1 - alpha)
+                    avg = square_avg.sub(grad_avg * grad_avg).sqrt_()
+                else:
+                    avg = square_avg.sqrt()
+                avg.add_(g["eps"])
+                if g["momentum"] > 0:
+                    buf = state["momentum_buffer"]
+                    buf.mul_(g["momentum"]).add_(grad / avg)
+                    p.add_(buf, alpha=-g["lr"])
+                else:
+                    p.add_(grad / avg, alpha=-g["lr"])
+        return loss

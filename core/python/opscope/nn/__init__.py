@@ -3,5 +3,5 @@ functional API (``import opscope.nn.functional as F``), with torch.nn's interfac
 
 from opscope.nn import functional  # noqa: F401  (opscope.nn.functional after `import opscope.nn`)
 from opscope.nn.modules import (  # noqa: F401
-    GELU, CrossEntropyLoss, Dropout, Embedding, LayerNorm, Linear, Module, MSELoss, Parameter,
-    ReLU, Sequential, Sigmoid, Tanh)
+    GELU, CrossEntropyLoss, Dropout, Embedding, Flatten, LayerNorm, Linear, Module, MSELoss,
+    Parameter, ReLU, Sequential, Sigmoid, Tanh, Unflatten)

@@ -22,7 +22,7 @@ import opscope
 from opscope.nn import functional as F
 
 __all__ = ["Parameter", "Module", "Sequential", "Linear", "ReLU", "GELU", "Tanh", "Sigmoid",
-           "Dropout", "LayerNorm", "Embedding", "MSELoss", "CrossEntropyLoss"]
+           "Dropout", "Flatten", "Unflatten", "LayerNorm", "Embedding", "MSELoss", "CrossEntropyLoss"]
 
 
 class Parameter(opscope.Tensor):
@@ -342,6 +342,34 @@ class Dropout(Module):
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Flatten(Module):
+    """Merges dims start_dim..end_dim into one: (N, C, H, W) -> (N, C*H*W) by default."""
+
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        self.start_dim, self.end_dim = start_dim, end_dim
+
+    def forward(self, x):
+        return x.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self):
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """Splits dim into unflattened_size: Unflatten(1, (C, H, W)) takes (N, C*H*W) to (N, C, H, W)."""
+
+    def __init__(self, dim, unflattened_size):
+        super().__init__()
+        self.dim, self.unflattened_size = dim, unflattened_size
+
+    def forward(self, x):
+        return x.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self):
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
 class LayerNorm(Module):
