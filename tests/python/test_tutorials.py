@@ -187,10 +187,6 @@ def test_autogradqs_one_layer_network_forward():
     assert_close(loss, np.mean(np.logaddexp(0, zs)), rtol=1e-6, what="loss")
 
 
-@pytest.mark.xfail(strict=True, raises=(RuntimeError, AssertionError), reason=(
-    "the C++ derivative table has no formula for aten::binary_cross_entropy_with_logits "
-    "(BinaryCrossEntropyWithLogitsBackward0): loss.grad_fn is MeanBackward0, and backward "
-    "through the composite fails ('modified by an inplace operation: output 0 of ExpBackward0')"))
 def test_autogradqs_one_layer_network_backward():
     x = torch.ones(5)  # input tensor
     y = torch.zeros(3)  # expected output
