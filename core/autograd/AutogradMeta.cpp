@@ -1,5 +1,6 @@
 #include "core/autograd/AutogradMeta.h"
 
+#include "core/autograd/GradMode.h"
 #include "core/autograd/Node.h"
 
 namespace opscope::autograd {
@@ -20,6 +21,9 @@ AutogradMeta& materialize_autograd_meta(const Tensor& t) {
 void set_requires_grad(const Tensor& t, bool requires_grad) {
   OPSCOPE_CHECK(!requires_grad || is_floating(t.dtype()),
                 "only Tensors of floating point and complex dtype can require gradients");
+  OPSCOPE_CHECK(!requires_grad || !t->is_inference() || inference_mode_enabled(),
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not "
+                "allowed.");
   AutogradMeta* m = get_autograd_meta(t);
   if (m && m->grad_fn) {
     OPSCOPE_CHECK(requires_grad,

@@ -1,5 +1,6 @@
 #include "core/autograd/InplaceOrView.h"
 
+#include "core/autograd/GradMode.h"
 #include "core/dispatch/Dispatcher.h"
 
 namespace opscope::autograd {
@@ -15,6 +16,11 @@ void ad_inplace_or_view(const OperatorHandle& op, DispatchKeySet ks, Stack* stac
     if (a.alias && a.alias->is_write && v.is_tensor() && v.to_tensor().defined())
       keep.push_back(v.to_tensor());
   }
+  for (const Tensor& t : keep)
+    OPSCOPE_CHECK(!t->is_inference() || inference_mode_enabled(),
+                  "Inplace update to inference tensor outside InferenceMode is not allowed.You "
+                  "can make a clone to get a normal tensor before doing inplace update.See "
+                  "https://github.com/pytorch/rfcs/pull/17 for more details.");
   {
     AutoDispatchBelowADInplaceOrView guard;
     op.redispatch_boxed(ks & kAfterADInplaceOrView, stack);

@@ -202,6 +202,9 @@ void pop_saved_tensors_hooks() {
 
 SavedVariable::SavedVariable(const Tensor& t, bool is_output) {
   if (!t.defined()) return;
+  OPSCOPE_CHECK(!t->is_inference(),
+                "Inference tensors cannot be saved for backward. To work around you can make a "
+                "clone to get a normal tensor and use it in autograd.");
   was_defined_ = true;
   is_output_ = is_output;
   saved_version_ = t->version();

@@ -22,6 +22,8 @@ struct LocalDispatchKeySet {
   // its thread-local state — because the dispatcher reads it too: see Note [The Autograd
   // kernel's no-grad path] in Dispatcher.h.
   bool grad_mode = true;
+  // Inference mode (opscope.inference_mode): see core/autograd/GradMode.h.
+  bool inference_mode = false;
 };
 
 LocalDispatchKeySet& local_dispatch_key_set();

@@ -79,6 +79,10 @@ autograd::variable_list tensors_of(const py::handle& seq, const char* what) {
 void init_autograd(py::module_& m) {
   m.def("is_grad_enabled", &autograd::grad_mode_enabled);
   m.def("_set_grad_enabled", &autograd::set_grad_mode_enabled);
+  m.def("is_inference_mode_enabled", &autograd::inference_mode_enabled);
+  py::class_<autograd::InferenceModeGuard>(m, "_InferenceMode",
+                                           "Inference mode (or normal mode) while it lives.")
+      .def(py::init<bool>());
   m.def(
       "_backward",
       [](py::handle tensors, py::handle grad_tensors, bool retain_graph, bool create_graph,

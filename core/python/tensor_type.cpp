@@ -125,7 +125,10 @@ PyObject* get_is_meta(PyObject* self, void*) {
   return PyBool_FromLong(SELF.device().type == DeviceType::Meta);
 }
 PyObject* get_version(PyObject* self, void*) {
-  return PyLong_FromUnsignedLong(SELF->version());
+  return guarded([&] {
+    OPSCOPE_CHECK(!SELF->is_inference(), "Inference tensors do not track version counter.");
+    return PyLong_FromUnsignedLong(SELF->version());
+  });
 }
 PyObject* get_requires_grad(PyObject* self, void*) {
   return PyBool_FromLong(SELF->requires_grad());
@@ -246,6 +249,10 @@ PyObject* m_storage_offset(PyObject* self, PyObject*) {
 PyObject* m_data_ptr(PyObject* self, PyObject*) {
   return PyLong_FromVoidPtr(SELF.data());
 }
+PyObject* m_is_inference(PyObject* self, PyObject*) {
+  return PyBool_FromLong(SELF->is_inference());
+}
+
 PyObject* m_is_floating_point(PyObject* self, PyObject*) {
   return PyBool_FromLong(is_floating(SELF.dtype()));
 }
@@ -326,6 +333,8 @@ PyMethodDef tensor_methods[] = {
     {"storage_offset", m_storage_offset, METH_NOARGS, nullptr},
     {"data_ptr", m_data_ptr, METH_NOARGS, nullptr},
     {"is_floating_point", m_is_floating_point, METH_NOARGS, nullptr},
+    {"is_inference", m_is_inference, METH_NOARGS,
+     "Whether the tensor was made in inference mode (opscope.inference_mode)."},
     {"is_contiguous", reinterpret_cast<PyCFunction>(m_is_contiguous), METH_VARARGS | METH_KEYWORDS,
      nullptr},
     {"requires_grad_", reinterpret_cast<PyCFunction>(m_requires_grad_),

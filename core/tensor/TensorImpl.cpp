@@ -1,5 +1,7 @@
 #include "core/tensor/TensorImpl.h"
 
+#include "core/dispatch/LocalDispatchState.h"
+
 namespace opscope {
 
 static DispatchKeySet key_set_for(Device device) {
@@ -18,6 +20,10 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, Int
       version_(make_intrusive<VersionCounter>()),
       key_set_(key_set_for(storage_->device())),
       dtype_(dtype) {
+  if (local_dispatch_key_set().inference_mode) {
+    is_inference_ = true;
+    key_set_ = key_set_ - kAutogradKeys - DispatchKeySet(DispatchKey::ADInplaceOrView);
+  }
   refresh_numel_and_contiguity();
 }
 
@@ -29,7 +35,8 @@ TensorImpl::TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef st
       storage_offset_(storage_offset),
       version_(base.version_),
       key_set_(base.key_set_),
-      dtype_(base.dtype_) {
+      dtype_(base.dtype_),
+      is_inference_(base.is_inference_) {
   if (is_view) {
     view_base_ = base.view_base_ ? base.view_base_ : intrusive_ptr(const_cast<TensorImpl*>(&base));
     view_attr_version_ = base.version();

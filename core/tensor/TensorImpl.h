@@ -77,6 +77,9 @@ class TensorImpl final : public intrusive_target {
   void bump_version() { version_->version.fetch_add(1, std::memory_order_relaxed); }
   const intrusive_ptr<VersionCounter>& version_counter() const { return version_; }
 
+  // Made in inference mode (see core/autograd/GradMode.h): no autograd or ADInplaceOrView keys.
+  bool is_inference() const { return is_inference_; }
+
   // A Python number turned into a 0-d tensor for an op (`t + 2`): it promotes like a Python
   // number, not like a tensor. See Note [Type promotion].
   bool is_wrapped_number() const { return is_wrapped_number_; }
@@ -126,6 +129,7 @@ class TensorImpl final : public intrusive_target {
   uint32_t view_attr_version_ = 0;
   bool is_contiguous_ = true;
   bool is_wrapped_number_ = false;
+  bool is_inference_ = false;
 };
 
 // Row-major strides for sizes: strides[n-1] = 1, strides[d] = strides[d+1] * max(sizes[d+1], 1).

@@ -618,3 +618,53 @@ def test_non_leaf_grad_warns_and_data_is_detached():
         assert y.grad is None
     d = x.data
     assert not d.requires_grad and d.data_ptr() == x.data_ptr()
+
+
+def test_inference_mode_makes_inference_tensors_and_records_nothing():
+    w = opscope.ones(2, requires_grad=True)
+    with opscope.inference_mode():
+        assert opscope.is_inference_mode_enabled() and not opscope.is_grad_enabled()
+        x = opscope.ones(2) * 2
+        y = w * 3
+        assert x.is_inference() and y.is_inference() and not y.requires_grad
+        assert not w.is_inference()
+        x.add_(1)  # in place on an inference tensor: fine inside
+        with opscope.inference_mode(False):
+            z = w * 2
+            assert z.requires_grad and not z.is_inference()
+    assert not opscope.is_inference_mode_enabled() and opscope.is_grad_enabled()
+    assert x.view(2).is_inference() and x.detach().is_inference() and not (x + 1).is_inference()
+
+    @opscope.inference_mode()
+    def double(a):
+        return a * 2
+    assert double(w).is_inference() and not opscope.is_inference_mode_enabled()
+
+
+def test_inference_mode_skips_the_autograd_and_inplace_layers():
+    w = opscope.ones(2, requires_grad=True)
+    rec = opscope._C._DispatchRecorder()
+    with opscope.inference_mode():
+        handle = opscope._C._add_dispatch_observer(rec)
+        x = w * 2
+        x.add_(1)
+        handle.remove()
+    assert [(s["op"], s["key"]) for s in rec.steps] == [("aten::mul.Tensor", "CPU"),
+                                                         ("aten::add_.Tensor", "CPU")]
+
+
+def test_inference_tensors_outside_inference_mode_errors_as_torch():
+    w = opscope.ones(2, requires_grad=True)
+    with opscope.inference_mode():
+        x = opscope.ones(2)
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode is not allowed"):
+        x.add_(1)
+    assert x.tolist() == [1.0, 1.0]  # nothing was written
+    with pytest.raises(RuntimeError, match="Setting requires_grad=True on inference tensor outside InferenceMode "
+                       "is not allowed."):
+        x.requires_grad_()
+    with pytest.raises(RuntimeError, match="Inference tensors cannot be saved for backward."):
+        w * x
+    with pytest.raises(RuntimeError, match="Inference tensors do not track version counter."):
+        x._version
+    assert (w + x).requires_grad  # add saves nothing: fine, as in torch
