@@ -158,6 +158,24 @@ void init_autograd(py::module_& m) {
       "[(op, node name)] for every op the derivative table covers "
       "(core/autograd/derivatives.cpp).");
   m.def(
+      "_data",
+      [](py::handle t) {
+        OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "data expects a tensor");
+        Tensor alias = make_alias_not_view(unwrap(t.ptr()));
+        alias->reset_version_counter();
+        return wrap_obj(std::move(alias));
+      },
+      "Tensor.data: the same memory, outside autograd, with a version counter of its own.");
+  m.def(
+      "_set_data",
+      [](py::handle t, py::handle data) {
+        OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "data expects a tensor");
+        OPSCOPE_CHECK_TYPE(is_tensor(data.ptr()), "Variable data has to be a tensor, but got ",
+                           Py_TYPE(data.ptr())->tp_name);
+        unwrap(t.ptr())->shallow_copy_from(*unwrap(data.ptr()).impl());
+      },
+      "Tensor.data = other: this tensor takes other's memory, shape and dtype.");
+  m.def(
       "_view_base",
       [](py::handle t) -> py::object {
         OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "_base expects a tensor");

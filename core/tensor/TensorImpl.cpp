@@ -46,6 +46,17 @@ TensorImpl::TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef st
 
 TensorImpl::~TensorImpl() = default;
 
+void TensorImpl::shallow_copy_from(const TensorImpl& other) {
+  storage_ = other.storage_;
+  sizes_ = other.sizes_;
+  strides_ = other.strides_;
+  storage_offset_ = other.storage_offset_;
+  dtype_ = other.dtype_;
+  key_set_ = other.key_set_;
+  is_inference_ = other.is_inference_;
+  refresh_numel_and_contiguity();
+}
+
 void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
   sizes_ = DimVector(sizes);
   strides_ = DimVector(strides);

@@ -76,6 +76,11 @@ class TensorImpl final : public intrusive_target {
   uint32_t version() const { return version_->version.load(std::memory_order_relaxed); }
   void bump_version() { version_->version.fetch_add(1, std::memory_order_relaxed); }
   const intrusive_ptr<VersionCounter>& version_counter() const { return version_; }
+  // A counter of its own (Tensor.data: writes through it are invisible to autograd, as in torch).
+  void reset_version_counter() { version_ = make_intrusive<VersionCounter>(); }
+  // `x.data = y`: takes y's storage, geometry, dtype and device; keeps its own version counter and
+  // autograd state.
+  void shallow_copy_from(const TensorImpl& other);
 
   // Made in inference mode (see core/autograd/GradMode.h): no autograd or ADInplaceOrView keys.
   bool is_inference() const { return is_inference_; }

@@ -668,3 +668,18 @@ def test_inference_tensors_outside_inference_mode_errors_as_torch():
     with pytest.raises(RuntimeError, match="Inference tensors do not track version counter."):
         x._version
     assert (w + x).requires_grad  # add saves nothing: fine, as in torch
+
+
+def test_data_is_outside_autograd_and_can_be_replaced():
+    x = opscope.ones(2, requires_grad=True)
+    y = x * x  # saves x
+    d = x.data
+    assert d._base is None and d.is_leaf and not d.requires_grad
+    d.mul_(2)  # writes x's memory behind autograd's back (its own version counter), as torch
+    assert (x._version, d._version) == (0, 1)
+    y.sum().backward()
+    assert x.grad.tolist() == [4.0, 4.0]  # torch's (stale) answer: 2 * x with x now 2
+    x.data = opscope.zeros(3, dtype=F64)
+    assert x.tolist() == [0.0, 0.0, 0.0] and x.dtype == F64 and x.requires_grad and x._version == 0
+    with pytest.raises(TypeError, match="Variable data has to be a tensor, but got list"):
+        x.data = [1, 2]

@@ -114,8 +114,10 @@ def _retain_grad(self):
 
 
 def _data(self):
-    """The tensor without its autograd history: same storage, requires_grad False."""
-    return self.detach()
+    """The tensor without its autograd history: same storage, requires_grad False — and, unlike
+    detach(), a version counter of its own, so in-place writes through it go unnoticed by
+    autograd (as torch's .data; prefer detach())."""
+    return _C._data(self)
 
 
 def _install():
@@ -143,5 +145,5 @@ def _install():
     Tensor.register_hook = _register_hook
     Tensor.retain_grad = _retain_grad
     Tensor.retains_grad = property(_C._retains_grad)
-    Tensor.data = property(_data)
+    Tensor.data = property(_data, _C._set_data)
     Tensor.__module__ = "opscope"

@@ -21,6 +21,7 @@ after the class as torch names it (``MyExpBackward``). In backward the engine ca
 (None for inputs that are not tensors or need none).
 """
 import functools
+import warnings
 
 import opscope
 from opscope import _C
@@ -74,6 +75,12 @@ class Function(metaclass=FunctionMeta):
     """The base of custom autograd Functions: subclass it, write ``forward(ctx, *args)`` and
     ``backward(ctx, *grads)`` as staticmethods, call ``YourFunction.apply(*args)``."""
 
+    def __init__(self, *args, **kwargs):
+        warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions"
+                      "are all static, so you should invoke them on the class itself. "
+                      "Instantiating an autograd function will raise an error in a future version "
+                      "of PyTorch.", DeprecationWarning)  # torch 1.13's words, missing space kept
+
     def __call__(self, *args, **kwargs):
         raise RuntimeError(
             "Legacy autograd function with non-static forward method is deprecated. Please use "
@@ -106,8 +113,9 @@ class Function(metaclass=FunctionMeta):
 
 class _DelayedError(Function):
     """Passes gradients through, and fails if anything differentiates through it (what
-    once_differentiable puts after a backward computed without a graph)."""
-    _backward_name = "DelayedError"
+    once_differentiable puts after a backward computed without a graph). Its node is named
+    ``Error``, as torch's (``grad_fn=<Error>``)."""
+    _backward_name = "Error"
 
     @staticmethod
     def forward(ctx, *grads):
