@@ -85,6 +85,10 @@ struct Derivative {
   // one. The rest (max.dim's indices, native_layer_norm's mean and rstd) are plain tensors,
   // still readable with result() when save_result.
   int outputs = -1;
+  // (saved argument, input argument): that saved argument is kept only when the gradient of that
+  // input is wanted (mul keeps self only for other's gradient), as torch's generated code saves
+  // only what the needed gradients read. A saved argument not listed here is always kept.
+  std::vector<std::pair<int, int>> save_for = {};
 };
 
 // Every entry (core/autograd/derivatives.cpp).

@@ -77,6 +77,18 @@ bool any_requires_grad(const IValue& v) {
   return false;
 }
 
+// Whether saved argument `i` is read by the gradient of an input that needs one (see
+// Derivative::save_for).
+bool needed_by_a_wanted_gradient(const Derivative& d, const DerivativeNode& node, int i) {
+  bool listed = false;
+  for (auto [saved, input] : d.save_for) {
+    if (saved != i) continue;
+    listed = true;
+    if (BackwardContext(node).needs(static_cast<size_t>(input))) return true;
+  }
+  return !listed;
+}
+
 bool writes_self(const FunctionSchema& schema) {
   return !schema.arguments.empty() && schema.arguments[0].alias &&
          schema.arguments[0].alias->is_write;
@@ -147,7 +159,7 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
     }
     for (int i : d.save) {
       const Tensor* t = tensor_at(*stack, base + static_cast<size_t>(i));
-      if (!t) continue;
+      if (!t || !needed_by_a_wanted_gradient(d, *node, i)) continue;
       if (in_place && i == 0) {
         // self is about to be overwritten: keep a copy of it, recorded (CloneBackward0) as
         // torch's original_self is, so the formula stays differentiable.

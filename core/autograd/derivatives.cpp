@@ -80,7 +80,7 @@ std::vector<Derivative> core_table() {
          return {c.needs(0) ? ops::mul(g[0], c.arg(1)) : Tensor(),
                  c.needs(1) ? ops::mul(g[0], c.arg(0)) : Tensor()};
        },
-       {"aten::mul_.Tensor"}},
+       {"aten::mul_.Tensor"}, -1, {{0, 1}, {1, 0}}},
       // mul.Scalar(Tensor self, Scalar other) -> Tensor
       {"aten::mul.Scalar", "MulBackward1", {0}, {}, false,
        [](C c, G g) -> variable_list { return {ops::mul(g[0], c.value(1).to_scalar())}; },
@@ -93,7 +93,7 @@ std::vector<Derivative> core_table() {
                  c.needs(1) ? ops::neg(ops::div(ops::mul(g[0], c.arg(0)), ops::mul(other, other)))
                             : Tensor()};
        },
-       {"aten::div_.Tensor"}},
+       {"aten::div_.Tensor"}, -1, {{0, 1}}},
       // div.Scalar(Tensor self, Scalar other) -> Tensor
       {"aten::div.Scalar", "DivBackward1", {0}, {}, false,
        [](C c, G g) -> variable_list { return {ops::div(g[0], c.value(1).to_scalar())}; },
@@ -218,7 +218,7 @@ std::vector<Derivative> core_table() {
        [](C c, G g) -> variable_list {
          return {c.needs(0) ? ops::mm(g[0], ops::t(c.arg(1))) : Tensor(),   // (M,N)(N,K)
                  c.needs(1) ? ops::mm(ops::t(c.arg(0)), g[0]) : Tensor()};  // (K,M)(M,N)
-       }},
+       }, {}, -1, {{0, 1}, {1, 0}}},
       // addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor:
       //   beta * self + alpha * mat1 (M,K) · mat2 (K,N)
       {"aten::addmm", "AddmmBackward0", {0, 1, 2}, {1, 2}, false,
@@ -228,25 +228,25 @@ std::vector<Derivative> core_table() {
                  c.needs(1) ? times(ops::mm(g[0], ops::t(c.arg(2))), alpha) : Tensor(),
                  c.needs(2) ? times(ops::mm(ops::t(c.arg(1)), g[0]), alpha) : Tensor()};
        },
-       {"aten::addmm_"}},
+       {"aten::addmm_"}, -1, {{1, 2}, {2, 1}}},
       // bmm(Tensor self, Tensor mat2) -> Tensor: self (B,M,K), mat2 (B,K,N) -> (B,M,N)
       {"aten::bmm", "BmmBackward0", {0, 1}, {0, 1}, false,
        [](C c, G g) -> variable_list {
          return {c.needs(0) ? ops::bmm(g[0], ops::transpose(c.arg(1), 1, 2)) : Tensor(),
                  c.needs(1) ? ops::bmm(ops::transpose(c.arg(0), 1, 2), g[0]) : Tensor()};
-       }},
+       }, {}, -1, {{0, 1}, {1, 0}}},
       // dot(Tensor self, Tensor tensor) -> Tensor: (K) · (K) -> ()
       {"aten::dot", "DotBackward0", {0, 1}, {0, 1}, false,
        [](C c, G g) -> variable_list {
          return {c.needs(0) ? ops::mul(g[0], c.arg(1)) : Tensor(),
                  c.needs(1) ? ops::mul(g[0], c.arg(0)) : Tensor()};
-       }},
+       }, {}, -1, {{0, 1}, {1, 0}}},
       // mv(Tensor self, Tensor vec) -> Tensor: self (M,K) · vec (K) -> (M)
       {"aten::mv", "MvBackward0", {0, 1}, {0, 1}, false,
        [](C c, G g) -> variable_list {
          return {c.needs(0) ? ops::outer(g[0], c.arg(1)) : Tensor(),
                  c.needs(1) ? ops::mv(ops::t(c.arg(0)), g[0]) : Tensor()};
-       }},
+       }, {}, -1, {{0, 1}, {1, 0}}},
 
       // --- views and copies: the gradient takes the inverse path ---------------------------------
       // t(Tensor(a) self) -> Tensor(a)
