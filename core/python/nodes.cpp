@@ -13,6 +13,7 @@
 // ctx holds the node weakly, as in PyTorch (THPFunction::cdata).
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -91,9 +92,8 @@ variable_list PyFunctionNode::apply(variable_list&& grads) {
       out.emplace_back();
       continue;
     }
-    OPSCOPE_CHECK_TYPE(is_tensor(g.ptr()), "function ", name_, " returned a ",
-                       Py_TYPE(g.ptr())->tp_name, " as the gradient at position ", i + 1,
-                       "; expected a Tensor or None");
+    OPSCOPE_CHECK(is_tensor(g.ptr()), "expected Variable or None (got ", Py_TYPE(g.ptr())->tp_name,
+                  ")");
     out.push_back(unwrap(g.ptr()));
   }
   return out;
@@ -190,22 +190,32 @@ PyObject* node_variable(PyObject* self, void*) {
   return wrap(acc->variable());
 }
 
-// A tuple of gradients for a hook (undefined: None), and a hook's result back.
+// A tuple of gradients for a hook (undefined: None).
 py::tuple grads_to_py(const variable_list& gs) {
   py::tuple t(gs.size());
   for (size_t i = 0; i < gs.size(); ++i) t[i] = gs[i].defined() ? wrap_obj(gs[i]) : py::none();
   return t;
 }
-variable_list grads_from_py(const py::object& r, const char* what) {
+
+// A node hook's result, checked as torch checks it: None (no change) or a tuple of as many
+// Tensors-or-None as `grads`, with no gradient where there was none.
+variable_list grads_from_py(const py::object& r, const py::object& hook,
+                            const variable_list& grads) {
   if (r.is_none()) return {};
-  OPSCOPE_CHECK_TYPE(py::isinstance<py::tuple>(r) || py::isinstance<py::list>(r), what,
-                     " hooks must return None or a tuple of gradients, got ",
-                     Py_TYPE(r.ptr())->tp_name);
+  OPSCOPE_CHECK_TYPE(py::isinstance<py::tuple>(r), "expected tuple, but hook returned '",
+                     Py_TYPE(r.ptr())->tp_name, "'");
+  py::tuple t(r);
+  OPSCOPE_CHECK(t.size() == grads.size(), "hook '",
+                py::str(py::getattr(hook, "__name__", py::str("?"))).cast<std::string>(),
+                "' has returned an incorrect number of values (got ", t.size(), ", but expected ",
+                grads.size(), ")");
   variable_list out;
-  for (py::handle h : r) {
-    OPSCOPE_CHECK_TYPE(h.is_none() || is_tensor(h.ptr()), what,
-                       " hooks must return a tuple of Tensors or None, got ",
-                       Py_TYPE(h.ptr())->tp_name);
+  for (size_t i = 0; i < t.size(); ++i) {
+    py::handle h = t[i];
+    OPSCOPE_CHECK_TYPE(h.is_none() || is_tensor(h.ptr()), "expected Variable or None (got ",
+                       Py_TYPE(h.ptr())->tp_name, ")");
+    OPSCOPE_CHECK(h.is_none() || grads[i].defined(),
+                  "can't replace a None gradient with a non-None value");
     out.push_back(h.is_none() ? Tensor() : unwrap(h.ptr()));
   }
   return out;
@@ -229,7 +239,7 @@ PyObject* node_register_hook(PyObject* self, PyObject* fn) {
         [holder](const variable_list& grad_inputs, const variable_list& grad_outputs) {
           py::gil_scoped_acquire gil;
           return grads_from_py(holder->fn(grads_to_py(grad_inputs), grads_to_py(grad_outputs)),
-                               "grad_fn");
+                               holder->fn, grad_inputs);
         });
     return hook_handle(self, id);
   });
@@ -242,7 +252,7 @@ PyObject* node_register_prehook(PyObject* self, PyObject* fn) {
     uint64_t id =
         checked_node_of(self)->add_node_pre_hook([holder](const variable_list& grad_outputs) {
           py::gil_scoped_acquire gil;
-          return grads_from_py(holder->fn(grads_to_py(grad_outputs)), "grad_fn pre");
+          return grads_from_py(holder->fn(grads_to_py(grad_outputs)), holder->fn, grad_outputs);
         });
     return hook_handle(self, id);
   });
@@ -273,10 +283,13 @@ PyObject* saved_attribute(const autograd::DerivativeNode& d, const std::string& 
   if (what == "result") return wrap(c.result(0));
   const FunctionSchema& schema =
       Dispatcher::singleton().find_by_full_name(d.derivative().op).schema();
+  const auto& saved = d.derivative().save;
   for (size_t i = 0; i < schema.arguments.size(); ++i) {
     if (schema.arguments[i].name != what) continue;
     if (Tensor t = c.arg(i); t.defined()) return wrap(t);
     if (!c.value(i).is_none()) return value_to_py(c.value(i)).release().ptr();
+    // A tensor the formula may read, not kept because no wanted gradient needed it: None.
+    if (std::find(saved.begin(), saved.end(), static_cast<int>(i)) != saved.end()) Py_RETURN_NONE;
   }
   return nullptr;
 }
@@ -451,6 +464,7 @@ py::object function_record(py::handle ctx, py::tuple args, py::object outputs, b
     if (dirty.count(t.impl())) {
       OPSCOPE_CHECK(!(autograd::is_leaf(t) && t->requires_grad()),
                     "a leaf Variable that requires grad has been used in an in-place operation.");
+      t->bump_version();  // as torch's _mark_dirty, on top of the write's own bump
       if (!differentiable) {
         node->add_input_metadata(t);
       } else if (t->view_base() && is_floating(t.dtype())) {
