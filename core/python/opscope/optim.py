@@ -45,6 +45,15 @@ class Optimizer:
             group.setdefault(k, v)
         self.param_groups.append(group)
 
+    @staticmethod
+    def _evaluate(closure):
+        """What step(closure) starts with: the loss the closure computes (with grad mode on,
+        inside step's no_grad), or None without a closure."""
+        if closure is None:
+            return None
+        with opscope.enable_grad():
+            return closure()
+
     def zero_grad(self, set_to_none=False):
         """Clears the gradients (zeroes them, as torch 1.13 does by default)."""
         for group in self.param_groups:
@@ -95,10 +104,7 @@ class SGD(Optimizer):
 
     @opscope.no_grad()
     def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with opscope.enable_grad():
-                loss = closure()
+        loss = self._evaluate(closure)
         for g in self.param_groups:
             for p in g["params"]:
                 if p.grad is None:
@@ -139,10 +145,7 @@ class Adam(Optimizer):
 
     @opscope.no_grad()
     def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with opscope.enable_grad():
-                loss = closure()
+        loss = self._evaluate(closure)
         for g in self.param_groups:
             beta1, beta2 = g["betas"]
             for p in g["params"]:
@@ -214,10 +217,7 @@ class RMSprop(Optimizer):
 
     @opscope.no_grad()
     def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with opscope.enable_grad():
-                loss = closure()
+        loss = self._evaluate(closure)
         for g in self.param_groups:
             alpha = g["alpha"]
             for p in g["params"]:
