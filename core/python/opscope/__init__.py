@@ -38,6 +38,8 @@ from opscope import nn  # noqa: E402,F401  (opscope.nn.functional, as torch.nn.f
 from opscope import functional as _functional  # noqa: E402  (unique, norm: torch/functional.py)
 from opscope import linalg  # noqa: E402,F401
 from opscope import autograd  # noqa: E402,F401
+from opscope import profiler  # noqa: E402,F401
+from opscope.profiler import trace  # noqa: E402,F401
 from opscope.autograd import (  # noqa: E402,F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled)
 from opscope import optim  # noqa: E402,F401

@@ -1,0 +1,121 @@
+"""opscope.trace(): the recorded ops, their dispatch steps and autograd nodes, as data
+(profiler/Recorder.h, opscope/profiler/_trace.py). What a trace teaches must be true of
+PyTorch: matmul's decompositions are the ops torch 1.13's profiler lists for the same shapes
+(the lecture's shape table, ../shared/seeds/003_32ccd6cb4f30e888.txt), minus its kernels'
+internal resolve_conj / empty calls.
+
+    PYTHONPATH=core/python /usr/bin/python3 -m pytest -q tests/python/test_trace.py
+"""
+import pytest
+
+import opscope
+
+# shapes -> the ops torch.matmul runs (torch 1.13's profiler, recorded by hand)
+MATMUL_CASES = {
+    "1-D · 1-D": (((3,), (3,)), ["matmul", "dot"]),
+    "2-D · 1-D": (((2, 3), (3,)), ["matmul", "mv"]),
+    "2-D · 2-D": (((2, 3), (3, 4)), ["matmul", "mm"]),
+    "batched": (((5, 2, 3), (5, 3, 4)),
+                ["matmul", "expand", "as_strided", "reshape", "_reshape_alias", "expand",
+                 "as_strided", "reshape", "_reshape_alias", "bmm", "_unsafe_view"]),
+    "broadcast": (((5, 2, 3), (3, 4)), ["matmul", "reshape", "_reshape_alias", "mm", "_unsafe_view"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MATMUL_CASES))
+def test_matmul_runs_the_ops_torch_runs(case):
+    (s1, s2), expected = MATMUL_CASES[case]
+    a, b = opscope.randn(*s1), opscope.randn(*s2)
+    with opscope.trace() as t:
+        opscope.matmul(a, b)
+    assert [op.name.split("::")[1].split(".")[0] for op in t.ops] == expected
+    top, = t.roots
+    assert top.name == "aten::matmul" and top.steps[0].provenance == "math kernel"
+    assert [c.name for c in top.children][-1].startswith("aten::" + expected[-1])
+
+
+def test_mm_with_requires_grad_shows_the_autograd_step_and_node():
+    a = opscope.randn(2, 3, requires_grad=True)
+    b = opscope.randn(3, 4)
+    with opscope.trace() as t:
+        opscope.matmul(a, b)
+    mm = t.find("aten::mm")
+    assert [(s.label, s.call, s.provenance) for s in mm.steps] == [
+        ("mm[AutogradCPU]", "call", "autograd kernel"), ("mm[CPU]", "redispatchBoxed", "kernel")]
+    assert mm.steps[0].key_set.has("AutogradCPU") and mm.steps[1].tls_excluded.has("AutogradCPU")
+    assert mm.steps[0].site.startswith("core/autograd/") and mm.steps[1].site.startswith("core/ops/")
+    assert [n.name for n in mm.nodes_created] == ["AccumulateGrad", "MmBackward0"]
+    assert mm.nodes_created[1].next == ["AccumulateGrad", None]
+    assert mm.inputs[0] == {"shape": (2, 3), "strides": (3, 1), "dtype": "f32", "device": "cpu",
+                            "requires_grad": True, "keys": mm.inputs[0]["keys"]}
+    assert mm.outputs[0]["shape"] == (2, 4) and mm.outputs[0]["requires_grad"]
+    line = t.roots[0].summary()
+    assert line.startswith("matmul(f32[2,3], f32[3,4]) → mm[AutogradCPU] → mm[CPU] · MmBackward0 · ")
+    assert 0 < mm.start_ns <= mm.end_ns <= t.roots[0].end_ns
+
+
+def test_under_no_grad_no_node_is_created():
+    a = opscope.randn(2, 3, requires_grad=True)
+    with opscope.no_grad(), opscope.trace() as t:
+        opscope.matmul(a, opscope.randn(3, 4))
+    mm = t.find("mm")
+    assert mm.nodes_created == [] and t.nodes_created == []
+    # the Autograd kernel still runs and falls through, as torch's VariableType does
+    assert mm.steps[0].key == "AutogradCPU"
+    with opscope.inference_mode(), opscope.trace() as t:
+        opscope.matmul(a, opscope.randn(3, 4))
+    assert [s.label for s in t.find("mm").steps] == ["mm[CPU]"]
+
+
+def test_backward_nodes_run_with_their_ops_nested():
+    x = opscope.ones(3, requires_grad=True)
+    with opscope.trace() as t:
+        loss = (x * 2).sum()
+        loss.backward()
+    runs = [r for r in t.roots if isinstance(r, opscope.profiler.NodeRun)]
+    assert [r.name for r in runs] == ["SumBackward0", "MulBackward0", "AccumulateGrad"]
+    mul_node = next(n for n in t.nodes_created if n.name == "MulBackward0")
+    assert runs[1].sequence_nr == mul_node.sequence_nr  # links backward to forward
+    assert [c.name for c in runs[1].children] == ["aten::mul.Tensor"]
+    assert runs[1].summary(timed=False) == "backward MulBackward0 #%d: mul[AutogradCPU] → mul[CPU]" \
+        % mul_node.sequence_nr
+
+
+def test_a_python_kernel_shows_its_provenance_and_site():
+    lib = opscope._C._Library("FRAGMENT", "opscope_trace")
+    d = lib.define("twice(Tensor self) -> Tensor")
+    h = lib.impl("twice", "CPU", lambda x: x + x)
+    try:
+        with opscope.trace() as t:
+            opscope.ops.opscope_trace.twice.default(opscope.ones(2))
+        op = t.find("opscope_trace::twice")
+        assert op.steps[0].kernel.endswith("<lambda>") and op.steps[0].provenance == "kernel"
+        assert "test_trace.py:" in op.steps[0].site
+        assert [c.name for c in op.children] == ["aten::add.Tensor"]  # the lambda's op, nested
+    finally:
+        h.remove()
+        d.remove()
+
+
+def test_a_loop_is_summarized_by_distinct_paths():
+    x = opscope.ones(2)
+    with opscope.trace() as t:
+        for _ in range(500):
+            x = x + 1
+        x = x * 2
+    lines = str(t).splitlines()
+    assert lines[0] == "501 top-level calls, 2 distinct paths:"
+    assert lines[1].lstrip().startswith("×500") and "add[CPU]" in lines[1]
+    assert len(lines) == 3
+
+
+def test_errors_are_recorded_and_the_trace_stays_usable():
+    with opscope.trace() as t:
+        with pytest.raises(RuntimeError):
+            opscope.mm(opscope.ones(2, 3), opscope.ones(2, 3))
+        opscope.ones(1)
+    mm = t.find("mm")
+    assert mm.threw and mm.outputs == [] and "threw" in mm.summary()
+    assert t.roots[-1].name == "aten::ones" and not t.roots[-1].threw
+    with pytest.raises(KeyError, match="no call of aten::bmm was recorded"):
+        t.find("aten::bmm")
