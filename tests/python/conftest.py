@@ -9,6 +9,8 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "core", "python"))
 
+import opscope  # noqa: E402  (after the path above)
+
 # family -> (largest absolute difference seen, largest relative difference seen, comparisons)
 MAXDIFF = {}
 
@@ -20,6 +22,18 @@ TOLERANCE = {
     "float16": (2e-3, 1e-4),
     "bfloat16": (1.6e-2, 1e-3),
 }
+
+
+def record_dispatch(fn):
+    """Runs fn() with a _DispatchRecorder installed; returns the recorder (.steps: one dict per
+    dispatch step; .events: the steps and autograd's events, in order)."""
+    rec = opscope._C._DispatchRecorder()
+    handle = opscope._C._add_dispatch_observer(rec)
+    try:
+        fn()
+    finally:
+        handle.remove()
+    return rec
 
 
 def tolerance(dtype):

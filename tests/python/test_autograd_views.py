@@ -3,10 +3,10 @@ reports to dispatch observers (node creation, the engine's runs), as torch 1.13 
 
     PYTHONPATH=core/python /usr/bin/python3 -m pytest -q tests/python/test_autograd_views.py
 """
-import numpy as np
 import pytest
 
 import opscope
+from conftest import record_dispatch
 from opscope.autograd import gradcheck
 
 F64 = opscope.float64
@@ -99,20 +99,10 @@ def test_unsafe_view_results_are_not_views_for_autograd():
 
 # --- what observers see ---------------------------------------------------------------------------
 
-def _record(fn):
-    rec = opscope._C._DispatchRecorder()
-    handle = opscope._C._add_dispatch_observer(rec)
-    try:
-        fn()
-    finally:
-        handle.remove()
-    return rec
-
-
 def test_observers_see_nodes_created_and_run():
     a = opscope.ones(2, requires_grad=True)
     out = {}
-    rec = _record(lambda: out.update(loss=(a * 2).sum()))
+    rec = record_dispatch(lambda: out.update(loss=(a * 2).sum()))
     created = [(e["node"], e["next"], e["depth"]) for e in rec.events if e.get("kind") == "node_created"]
     assert created == [("AccumulateGrad", [], 1), ("MulBackward0", ["AccumulateGrad", ""], 1),
                        ("SumBackward0", ["MulBackward0"], 1)]
@@ -120,7 +110,7 @@ def test_observers_see_nodes_created_and_run():
     assert [e["sequence_nr"] for e in rec.events if e.get("node") == "SumBackward0"] == \
         [loss.grad_fn._sequence_nr()]
 
-    rec = _record(loss.backward)
+    rec = record_dispatch(loss.backward)
     runs = [(e["kind"], e["node"]) for e in rec.events if "node" in e]
     assert runs == [("node_begin", "SumBackward0"), ("node_end", "SumBackward0"),
                     ("node_begin", "MulBackward0"), ("node_end", "MulBackward0"),
@@ -137,7 +127,7 @@ def test_observers_see_nodes_created_and_run():
 def test_no_node_is_reported_without_grad():
     a = opscope.ones(2, requires_grad=True)
     with opscope.no_grad():
-        rec = _record(lambda: (a * 2).sum())
+        rec = record_dispatch(lambda: (a * 2).sum())
     assert not [e for e in rec.events if "node" in e]
 
 
@@ -145,6 +135,6 @@ def test_copy_slices_is_reported_inside_the_in_place_op():
     x = opscope.ones(2, requires_grad=True)
     y = x * 2
     v = y[0]
-    rec = _record(lambda: v.mul_(3))
+    rec = record_dispatch(lambda: v.mul_(3))
     created = [e["node"] for e in rec.events if e.get("kind") == "node_created"]
     assert created[-2:] == ["MulBackward0", "CopySlices"]  # after the saved copy of self

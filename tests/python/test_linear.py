@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import opscope
-from conftest import assert_close
+from conftest import assert_close, record_dispatch
 
 FLOATS = ("float32", "float64", "float16", "bfloat16")
 INTS = ("uint8", "int8", "int16", "int32", "int64")
@@ -230,12 +230,7 @@ def test_linear_against_numpy(dtype, rng):
 
 def ops_called(fn):
     """The aten ops `fn` dispatches to, in order (one name per dispatch step, repeats merged)."""
-    rec = opscope._C._DispatchRecorder()
-    handle = opscope._C._add_dispatch_observer(rec)
-    try:
-        fn()
-    finally:
-        handle.remove()
+    rec = record_dispatch(fn)
     names = []
     for step in rec.steps:
         name = step["op"].replace("aten::", "")

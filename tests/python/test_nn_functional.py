@@ -11,7 +11,7 @@ import pytest
 
 import opscope
 import opscope.nn.functional as F
-from conftest import assert_close, to_numpy, tolerance
+from conftest import assert_close, record_dispatch, to_numpy, tolerance
 
 FLOATS = [opscope.float32, opscope.float64]
 REDUCTIONS = ["none", "mean", "sum"]
@@ -305,13 +305,7 @@ def test_cross_entropy_empty_and_errors():
 
 def traced_ops(fn):
     """The ops (without overload name) dispatched while fn runs, in order."""
-    rec = opscope._C._DispatchRecorder()
-    handle = opscope._C._add_dispatch_observer(rec)
-    try:
-        fn()
-    finally:
-        handle.remove()
-    return [s["op"].split(".")[0] for s in rec.steps]
+    return [s["op"].split(".")[0] for s in record_dispatch(fn).steps]
 
 
 def test_traces_show_torch_decompositions():

@@ -90,7 +90,21 @@ class NodeRecord:
         return f"<node {self.name} #{self.sequence_nr}>"
 
 
-class OpRecord:
+class _Timed:
+    """What ops and backward node runs share: a span of time, and children."""
+
+    @property
+    def duration_ns(self):
+        return (self.end_ns or self.start_ns) - self.start_ns
+
+    def walk(self):
+        """This item and every one below it, in call order."""
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+
+class OpRecord(_Timed):
     """One call of an op, with its dispatch steps, the ops it called, and the nodes it recorded."""
 
     def __init__(self, e, parent):
@@ -106,15 +120,6 @@ class OpRecord:
         self.threw = False
         self.parent = parent
 
-    @property
-    def duration_ns(self):
-        return (self.end_ns or self.start_ns) - self.start_ns
-
-    def walk(self):
-        """This op and every op below it, in call order."""
-        yield self
-        for c in self.children:
-            yield from c.walk()
 
     def path(self, limit=8):
         """The dispatch path: every step of this op and the ops below it, in order, leaving out
@@ -155,7 +160,7 @@ class OpRecord:
         return f"<op {self.summary()}>"
 
 
-class NodeRun:
+class NodeRun(_Timed):
     """A backward node the engine ran, with the ops its formula (and hooks) called."""
 
     def __init__(self, e, parent):
@@ -168,14 +173,6 @@ class NodeRun:
         self.thread = e["thread"]
         self.parent = parent
 
-    @property
-    def duration_ns(self):
-        return (self.end_ns or self.start_ns) - self.start_ns
-
-    def walk(self):
-        yield self
-        for c in self.children:
-            yield from c.walk()
 
     def summary(self, timed=True):
         """backward MulBackward0 #12: mul[AutogradCPU] → mul[CPU] · 3.1 µs"""
