@@ -92,4 +92,5 @@ PYBIND11_MODULE(_C, m) {
   init_runtime_functions(m);
   init_autograd(m);
   init_nodes(m);
+  init_stacks(m);
 }
