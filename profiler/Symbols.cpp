@@ -32,16 +32,22 @@
 namespace opscope::profiler {
 namespace {
 
-std::string demangle(const char* symbol) {
-  if (symbol == nullptr) return {};
+// The demangled name; nullopt when the demangler cannot read it.
+std::optional<std::string> try_demangle(const char* symbol) {
   std::string name = symbol;
-  name = name.substr(0, name.find('@'));  // a version: __libc_start_main@@GLIBC_2.34
+  name = name.substr(0, name.find('@'));     // a version: __libc_start_main@@GLIBC_2.34
+  if (!name.starts_with("_Z")) return name;  // a C name
   int status = 0;
   char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || d == nullptr) return name;
+  if (status != 0 || d == nullptr) return std::nullopt;
   std::string out(d);
   std::free(d);
   return out;
+}
+
+std::string demangle(const char* symbol) {
+  if (symbol == nullptr) return {};
+  return try_demangle(symbol).value_or(symbol);
 }
 
 std::string_view basename(std::string_view path) {
@@ -71,7 +77,10 @@ std::string function_name(Dwarf_Die* die) {
   const char* linkage = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
   if (linkage == nullptr)
     linkage = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
-  if (linkage != nullptr) return demangle(linkage);
+  if (linkage != nullptr) {
+    // Some lambdas' names in templates are beyond the demangler: then the DWARF name it is.
+    if (std::optional<std::string> d = try_demangle(linkage)) return *d;
+  }
   const char* name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
   if (name == nullptr) return {};
   std::string out = name;

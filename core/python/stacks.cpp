@@ -13,7 +13,12 @@
 
 #include <chrono>
 
+#include <mutex>
+
+#include "core/dispatch/Dispatcher.h"
+#include "core/dispatch/Observer.h"
 #include "core/python/python_common.h"
+#include "core/runtime/Blas.h"
 #include "profiler/Stack.h"
 
 // The interpreter's frame layout is internal to CPython: reading it needs Py_BUILD_CORE for this
@@ -106,6 +111,48 @@ py::tuple frame_tuple(const profiler::Frame& f) {
                         f.is_python, f.inlined, f.pc);
 }
 
+// Captures the stack at chosen points, for the tests and the benchmark (the trace recorder
+// captures at each op's innermost kernel the same way): at every dispatch step of `op` on `key`
+// ("" for any key), or, for op "blas", right before every BLAS routine (as a breakpoint there).
+class StackProbe final : public DispatchObserver {
+ public:
+  StackProbe(std::string op, std::string key) : op_(std::move(op)), key_(std::move(key)) {}
+
+  void on_enter(const DispatchStep& step) override {
+    if (step.op->full_name() != op_ || (!key_.empty() && to_string(step.chosen) != key_)) return;
+    keep(profiler::capture_stack(/*skip=*/1));  // from the dispatcher's call of on_enter
+  }
+  void on_exit(const DispatchStep&, const Stack*) override {}
+
+  void keep(profiler::RawStack raw) {
+    std::lock_guard<std::mutex> lock(mu_);
+    stacks_.push_back(std::move(raw));
+  }
+  std::vector<profiler::RawStack> take() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return std::exchange(stacks_, {});
+  }
+  std::string op_, key_;
+  ObserverHandle handle;
+
+ private:
+  std::mutex mu_;
+  std::vector<profiler::RawStack> stacks_;
+};
+
+std::atomic<StackProbe*> g_blas_probe{nullptr};
+
+void on_blas_call(const char* /*routine*/, const void* entry) {
+  if (StackProbe* p = g_blas_probe.load(std::memory_order_acquire))
+    p->keep(profiler::capture_stack(/*skip=*/1, entry));  // from the BLAS wrapper, callee first
+}
+
+void remove_probe(StackProbe& p) {
+  p.handle.reset();
+  StackProbe* self = &p;
+  if (g_blas_probe.compare_exchange_strong(self, nullptr)) blas::set_call_hook(nullptr);
+}
+
 }  // namespace
 
 void init_stacks(py::module_& m) {
@@ -142,6 +189,36 @@ void init_stacks(py::module_& m) {
       py::arg("drop_python") = 0,
       "The calling thread's stack now; drop_python=n leaves out the n innermost Python frames and "
       "everything inside them.");
+  py::class_<StackProbe, std::shared_ptr<StackProbe>>(
+      m, "_StackProbe",
+      "_StackProbe(op, key=''): captures the stack at every dispatch step of op (e.g. "
+      "'aten::mm') on key ('' any), or before every BLAS routine for op='blas', until removed.")
+      .def(py::init([](const std::string& op, const std::string& key) {
+             auto p = std::make_shared<StackProbe>(op, key);
+             if (op == "blas") {
+               StackProbe* none = nullptr;
+               OPSCOPE_CHECK(g_blas_probe.compare_exchange_strong(none, p.get()),
+                             "one BLAS stack probe at a time");
+               blas::set_call_hook(&on_blas_call);
+             } else {
+               p->handle = add_dispatch_observer(p);
+             }
+             return p;
+           }),
+           py::arg("op"), py::arg("key") = "")
+      .def("remove", [](StackProbe& p) { remove_probe(p); })
+      .def(
+          "stacks",
+          [](StackProbe& p) {
+            py::list out;
+            for (profiler::RawStack& raw : p.take()) {
+              auto s = std::make_shared<PyRawStack>();
+              s->raw = std::move(raw);
+              out.append(py::cast(s));
+            }
+            return out;
+          },
+          "The stacks captured since the last call (each a _RawStack), oldest first.");
   m.def(
       "_time_capture_stack",
       [](int iterations) {

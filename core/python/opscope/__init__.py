@@ -41,6 +41,7 @@ from opscope import autograd  # noqa: E402,F401
 from opscope.autograd import (  # noqa: E402,F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled)
 from opscope import optim  # noqa: E402,F401
+from opscope import profiler  # noqa: E402,F401
 
 _functional._install()
 
