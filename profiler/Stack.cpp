@@ -150,6 +150,9 @@ class LearnedActivations {
 };
 LearnedActivations g_learned;
 
+std::atomic<uint64_t> g_fast_captures{0};
+std::atomic<uint64_t> g_exact_captures{0};
+
 bool runs_activation(const PythonFramesProvider& p, uintptr_t pc) {
   return (pc - 1 >= p.eval_begin && pc - 1 < p.eval_end) || g_learned.contains(pc);
 }
@@ -230,6 +233,11 @@ void RawStack::drop_through_python_frame(size_t n) {
   for (PythonFrameRef& f : python) f.position -= std::min(f.position, cut);
 }
 
+CaptureStats capture_stats() {
+  return {g_fast_captures.load(std::memory_order_relaxed),
+          g_exact_captures.load(std::memory_order_relaxed)};
+}
+
 // --- capture -------------------------------------------------------------------------------------
 
 void set_python_frames_provider(const PythonFramesProvider* provider) {
@@ -255,6 +263,7 @@ void set_python_frames_provider(const PythonFramesProvider* provider) {
     n = unwind_exact(pcs, sps);
     if (!out.python.empty()) place_by_anchors(pcs, sps, n, activations, out.python);
   }
+  (placed ? g_fast_captures : g_exact_captures).fetch_add(1, std::memory_order_relaxed);
 
   int first = std::min(n, kOwnFrames + std::max(skip, 0));
   uint32_t shift = callee != nullptr ? 1 : 0;

@@ -76,6 +76,14 @@ class RawStack {
 // thread, with or without the GIL (see Note [Capturing cheaply]).
 RawStack capture_stack(int skip = 0, const void* callee = nullptr);
 
+// How the captures so far placed their Python frames: by the fast unwinder alone, or by the exact
+// path (see Note [Where the Python frames go] in Stack.cpp). For tests and the benchmark.
+struct CaptureStats {
+  uint64_t fast = 0;
+  uint64_t exact = 0;
+};
+CaptureStats capture_stats();
+
 // --- symbolized frames ---------------------------------------------------------------------------
 
 enum class Layer : uint8_t {

@@ -220,6 +220,14 @@ void init_stacks(py::module_& m) {
           },
           "The stacks captured since the last call (each a _RawStack), oldest first.");
   m.def(
+      "_capture_stats",
+      [] {
+        profiler::CaptureStats s = profiler::capture_stats();
+        return py::make_tuple(s.fast, s.exact);
+      },
+      "(fast, exact): how many captures placed their Python frames by the fast unwinder alone, "
+      "and how many needed the exact path.");
+  m.def(
       "_time_capture_stack",
       [](int iterations) {
         // Timed in C++, without the call from Python: what a recorder pays per capture.
