@@ -57,7 +57,9 @@
 namespace opscope::profiler {
 namespace {
 
-constexpr int kMaxFrames = 256;
+// Deeper stacks keep their innermost kMaxFrames C++ frames (Python frames further out are
+// placed at the outer end).
+constexpr int kMaxFrames = 1024;
 
 std::atomic<const PythonFramesProvider*> g_provider{nullptr};
 
@@ -158,7 +160,8 @@ bool runs_activation(const PythonFramesProvider& p, uintptr_t pc) {
 }
 
 // Fast placement: the k-th eval-loop frame runs the k-th activation. False when the counts
-// disagree (then the exact path decides).
+// disagree (then the exact path decides), unless the stack was cut at kMaxFrames: then the
+// activations beyond the cut go to the outer end.
 bool place_by_eval_frames(const PythonFramesProvider& p, const uintptr_t* pcs, int n,
                           const std::vector<uintptr_t>& activations,
                           std::vector<PythonFrameRef>& frames) {
@@ -170,7 +173,9 @@ bool place_by_eval_frames(const PythonFramesProvider& p, const uintptr_t* pcs, i
       frames[f].position = static_cast<uint32_t>(i);
     ++a;
   }
-  return a == activations.size() && f == frames.size();
+  if (a < activations.size() && n < kMaxFrames) return false;
+  for (; f < frames.size(); ++f) frames[f].position = static_cast<uint32_t>(n);
+  return true;
 }
 
 // Exact placement: the frame whose span [sps[i], sps[i+1]) holds the anchor.
@@ -179,6 +184,7 @@ void place_by_anchors(const uintptr_t* pcs, const uintptr_t* sps, int n,
                       std::vector<PythonFrameRef>& frames) {
   auto frame_of = [&](uintptr_t anchor) {
     const uintptr_t* it = std::upper_bound(sps, sps + n, anchor);
+    if (it == sps + n && n == kMaxFrames) return n;  // beyond the cut: the outer end
     return it == sps ? 0 : static_cast<int>(it - sps) - 1;
   };
   for (PythonFrameRef& f : frames) f.position = static_cast<uint32_t>(frame_of(f.anchor));
@@ -245,8 +251,10 @@ void set_python_frames_provider(const PythonFramesProvider* provider) {
 }
 
 [[gnu::noinline]] RawStack capture_stack(int skip, const void* callee) {
-  uintptr_t pcs[kMaxFrames];
-  uintptr_t sps[kMaxFrames];
+  // Scratch space, per thread: 16 KiB is more than a capture should take from a worker's stack.
+  thread_local std::array<uintptr_t, kMaxFrames> pcs_buffer, sps_buffer;
+  uintptr_t* pcs = pcs_buffer.data();
+  uintptr_t* sps = sps_buffer.data();
   RawStack out;
   const PythonFramesProvider* provider = g_provider.load(std::memory_order_acquire);
   std::vector<uintptr_t> activations;

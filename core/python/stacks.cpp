@@ -41,9 +41,9 @@ using profiler::PythonFrameRef;
 // frames of this thread do not change while it runs C++ code, and the references are taken with
 // the GIL (taken here when the thread had released it, as the backward engine does).
 void capture_frames(std::vector<PythonFrameRef>& frames, std::vector<uintptr_t>& activations) {
-  PyThreadState* ts = PyGILState_GetThisThreadState();
+  PyThreadState* ts = PyGILState_GetThisThreadState();  // this thread's, GIL or not
   if (ts == nullptr || ts->cframe == nullptr || ts->cframe->current_frame == nullptr) return;
-  bool held = PyGILState_Check() != 0;
+  bool held = _PyThreadState_UncheckedGet() == ts;  // the thread holding the GIL is this one
   PyGILState_STATE gil{};
   if (!held) gil = PyGILState_Ensure();
   for (_PyCFrame* cf = ts->cframe; cf != nullptr; cf = cf->previous) {
@@ -116,7 +116,8 @@ py::tuple frame_tuple(const profiler::Frame& f) {
 // ("" for any key), or, for op "blas", right before every BLAS routine (as a breakpoint there).
 class StackProbe final : public DispatchObserver {
  public:
-  StackProbe(std::string op, std::string key) : op_(std::move(op)), key_(std::move(key)) {}
+  StackProbe(std::string op, std::string key, bool keep)
+      : op_(std::move(op)), key_(std::move(key)), keep_(keep) {}
 
   void on_enter(const DispatchStep& step) override {
     if (step.op->full_name() != op_ || (!key_.empty() && to_string(step.chosen) != key_)) return;
@@ -126,7 +127,12 @@ class StackProbe final : public DispatchObserver {
 
   void keep(profiler::RawStack raw) {
     std::lock_guard<std::mutex> lock(mu_);
-    stacks_.push_back(std::move(raw));
+    ++count_;
+    if (keep_) stacks_.push_back(std::move(raw));
+  }
+  size_t count() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return count_;
   }
   std::vector<profiler::RawStack> take() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -136,7 +142,9 @@ class StackProbe final : public DispatchObserver {
   ObserverHandle handle;
 
  private:
+  bool keep_;
   std::mutex mu_;
+  size_t count_ = 0;
   std::vector<profiler::RawStack> stacks_;
 };
 
@@ -191,10 +199,11 @@ void init_stacks(py::module_& m) {
       "everything inside them.");
   py::class_<StackProbe, std::shared_ptr<StackProbe>>(
       m, "_StackProbe",
-      "_StackProbe(op, key=''): captures the stack at every dispatch step of op (e.g. "
-      "'aten::mm') on key ('' any), or before every BLAS routine for op='blas', until removed.")
-      .def(py::init([](const std::string& op, const std::string& key) {
-             auto p = std::make_shared<StackProbe>(op, key);
+      "_StackProbe(op, key='', keep=True): captures the stack at every dispatch step of op (e.g. "
+      "'aten::mm') on key ('' any), or before every BLAS routine for op='blas', until removed; "
+      "keep=False drops each stack at once (for timing).")
+      .def(py::init([](const std::string& op, const std::string& key, bool keep) {
+             auto p = std::make_shared<StackProbe>(op, key, keep);
              if (op == "blas") {
                StackProbe* none = nullptr;
                OPSCOPE_CHECK(g_blas_probe.compare_exchange_strong(none, p.get()),
@@ -205,8 +214,9 @@ void init_stacks(py::module_& m) {
              }
              return p;
            }),
-           py::arg("op"), py::arg("key") = "")
+           py::arg("op"), py::arg("key") = "", py::arg("keep") = true)
       .def("remove", [](StackProbe& p) { remove_probe(p); })
+      .def_property_readonly("count", &StackProbe::count, "Stacks captured so far.")
       .def(
           "stacks",
           [](StackProbe& p) {
