@@ -114,17 +114,19 @@ py::tuple frame_tuple(const profiler::Frame& f) {
 // Captures the stack at chosen points, for the tests and the benchmark (the trace recorder
 // captures at each op's innermost kernel the same way): at every dispatch step of `op` on `key`
 // ("" for any key), or, for op "blas", right before every BLAS routine (as a breakpoint there).
-class StackProbe final : public DispatchObserver {
+// Installed while it lives or until remove(): the observer and the BLAS hook hold it weakly.
+class StackProbe {
  public:
   StackProbe(std::string op, std::string key, bool keep)
       : op_(std::move(op)), key_(std::move(key)), keep_(keep) {}
+  ~StackProbe() { remove(); }
 
-  void on_enter(const DispatchStep& step) override {
-    if (step.op->full_name() != op_ || (!key_.empty() && to_string(step.chosen) != key_)) return;
-    keep(profiler::capture_stack(/*skip=*/1));  // from the dispatcher's call of on_enter
+  static std::shared_ptr<StackProbe> install(std::string op, std::string key, bool keep);
+  void remove();
+
+  bool wants(const DispatchStep& step) const {
+    return step.op->full_name() == op_ && (key_.empty() || to_string(step.chosen) == key_);
   }
-  void on_exit(const DispatchStep&, const Stack*) override {}
-
   void keep(profiler::RawStack raw) {
     std::lock_guard<std::mutex> lock(mu_);
     ++count_;
@@ -138,27 +140,63 @@ class StackProbe final : public DispatchObserver {
     std::lock_guard<std::mutex> lock(mu_);
     return std::exchange(stacks_, {});
   }
-  std::string op_, key_;
-  ObserverHandle handle;
 
  private:
+  std::string op_, key_;
   bool keep_;
+  ObserverHandle handle_;
+  bool blas_ = false;
   std::mutex mu_;
   size_t count_ = 0;
   std::vector<profiler::RawStack> stacks_;
 };
 
-std::atomic<StackProbe*> g_blas_probe{nullptr};
+struct ProbeObserver final : DispatchObserver {
+  std::weak_ptr<StackProbe> probe;
+  void on_enter(const DispatchStep& step) override {
+    std::shared_ptr<StackProbe> p = probe.lock();
+    if (p && p->wants(step)) p->keep(profiler::capture_stack(/*skip=*/1));  // from the dispatcher
+  }
+  void on_exit(const DispatchStep&, const Stack*) override {}
+};
+
+std::mutex g_blas_probe_mu;
+std::weak_ptr<StackProbe> g_blas_probe;
 
 void on_blas_call(const char* /*routine*/, const void* entry) {
-  if (StackProbe* p = g_blas_probe.load(std::memory_order_acquire))
+  std::shared_ptr<StackProbe> p;
+  {
+    std::lock_guard<std::mutex> lock(g_blas_probe_mu);
+    p = g_blas_probe.lock();
+  }
+  if (p)
     p->keep(profiler::capture_stack(/*skip=*/1, entry));  // from the BLAS wrapper, callee first
 }
 
-void remove_probe(StackProbe& p) {
-  p.handle.reset();
-  StackProbe* self = &p;
-  if (g_blas_probe.compare_exchange_strong(self, nullptr)) blas::set_call_hook(nullptr);
+std::shared_ptr<StackProbe> StackProbe::install(std::string op, std::string key, bool keep) {
+  auto p = std::make_shared<StackProbe>(op, std::move(key), keep);
+  if (op == "blas") {
+    std::lock_guard<std::mutex> lock(g_blas_probe_mu);
+    OPSCOPE_CHECK(g_blas_probe.expired(), "one BLAS stack probe at a time");
+    g_blas_probe = p;
+    p->blas_ = true;
+    blas::set_call_hook(&on_blas_call);
+  } else {
+    auto o = std::make_shared<ProbeObserver>();
+    o->probe = p;
+    p->handle_ = add_dispatch_observer(o);
+  }
+  return p;
+}
+
+void StackProbe::remove() {
+  handle_.reset();
+  if (blas_) {
+    blas::set_call_hook(nullptr);
+    std::lock_guard<std::mutex> lock(g_blas_probe_mu);
+    g_blas_probe.reset();
+    blas_ = false;
+  }
 }
 
 }  // namespace
@@ -202,20 +240,9 @@ void init_stacks(py::module_& m) {
       "_StackProbe(op, key='', keep=True): captures the stack at every dispatch step of op (e.g. "
       "'aten::mm') on key ('' any), or before every BLAS routine for op='blas', until removed; "
       "keep=False drops each stack at once (for timing).")
-      .def(py::init([](const std::string& op, const std::string& key, bool keep) {
-             auto p = std::make_shared<StackProbe>(op, key, keep);
-             if (op == "blas") {
-               StackProbe* none = nullptr;
-               OPSCOPE_CHECK(g_blas_probe.compare_exchange_strong(none, p.get()),
-                             "one BLAS stack probe at a time");
-               blas::set_call_hook(&on_blas_call);
-             } else {
-               p->handle = add_dispatch_observer(p);
-             }
-             return p;
-           }),
-           py::arg("op"), py::arg("key") = "", py::arg("keep") = true)
-      .def("remove", [](StackProbe& p) { remove_probe(p); })
+      .def(py::init(&StackProbe::install), py::arg("op"), py::arg("key") = "",
+           py::arg("keep") = true)
+      .def("remove", &StackProbe::remove)
       .def_property_readonly("count", &StackProbe::count, "Stacks captured so far.")
       .def(
           "stacks",

@@ -252,3 +252,12 @@ def test_short_names():
                      "opscope::python::init_autograd(…)::{lambda(…)#3}::operator()")
     assert short("opscope::Tensor::operator bool() const") == "opscope::Tensor::operator bool"
     assert short("cblas_sgemm") == "cblas_sgemm"
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import opscope.profiler._stack as stack_module
+    for module in (opscope.profiler, stack_module):
+        failures, tried = doctest.testmod(module)
+        assert tried > 0 and failures == 0, module.__name__
