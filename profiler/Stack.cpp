@@ -228,10 +228,9 @@ void RawStack::release_python() {
 }
 
 void RawStack::drop_through_python_frame(size_t n) {
-  if (n == 0) return;
+  if (n == 0 || python.empty()) return;
   n = std::min(n, python.size());
-  uint32_t cut = n < python.size() ? python[n - 1].position : static_cast<uint32_t>(pcs.size());
-  cut = std::min<uint32_t>(cut, static_cast<uint32_t>(pcs.size()));
+  uint32_t cut = std::min<uint32_t>(python[n - 1].position, static_cast<uint32_t>(pcs.size()));
   if (provider_ != nullptr) provider_->release(python.data(), n);
   python.erase(python.begin(), python.begin() + static_cast<std::ptrdiff_t>(n));
   pcs.erase(pcs.begin(), pcs.begin() + cut);

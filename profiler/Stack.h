@@ -17,7 +17,7 @@
 // through a provider the Python extension installs, one reference per Python frame (its code
 // object and instruction offset). symbolize() turns them into names and file:line on demand,
 // with a per-address cache: DWARF (elfutils' libdw) for the C++ frames, the provider for the
-// Python ones. See Note [Where the Python frames go] and Note [Capturing cheaply].
+// Python ones. See Note [Where the Python frames go] and Note [Capturing cheaply] in Stack.cpp.
 #pragma once
 
 #include <cstddef>
@@ -72,8 +72,9 @@ class RawStack {
 // The stack of the calling thread now. `skip` leaves out that many more innermost C++ frames
 // (capture_stack's own frame is never included). `callee`, when set, is pushed as frame #0: the
 // entry address of a function about to be called (a BLAS routine), as a debugger breakpoint on it
-// would show. Costs a few microseconds (bench: tests/bench/bench_stacks.py); callable from any
-// thread, with or without the GIL (see Note [Capturing cheaply]).
+// would show. Costs about 10 ns a frame: 0.3 us for 20 frames, 2.7 us for 260 (2-core VM;
+// tests/bench/bench_stacks.py). Callable from any thread, with or without the GIL (see
+// Note [Capturing cheaply] in Stack.cpp).
 RawStack capture_stack(int skip = 0, const void* callee = nullptr);
 
 // How the captures so far placed their Python frames: by the fast unwinder alone, or by the exact
