@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdlib>
 
 // Note [Where the Python frames go]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -262,7 +263,9 @@ void set_python_frames_provider(const PythonFramesProvider* provider) {
     out.provider_ = provider;
   }
 
-  BacktraceFn fast = fast_backtrace_fn();
+  // OPSCOPE_STACKS_EXACT=1 takes the exact path always (to check one path against the other).
+  static const bool exact_only = std::getenv("OPSCOPE_STACKS_EXACT") != nullptr;
+  BacktraceFn fast = exact_only ? nullptr : fast_backtrace_fn();
   int n = fast != nullptr ? unwind_fast(fast, pcs) : -1;
   bool placed = n >= 0 && (out.python.empty() ||
                            place_by_eval_frames(*provider, pcs, n, activations, out.python));

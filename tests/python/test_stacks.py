@@ -7,6 +7,9 @@ The merge is checked two ways: the Python frames come in the order Python itself
 (traceback.extract_stack), and every group of Python frames is followed by the C frame of the eval
 loop that runs it (_PyEval_EvalFrameDefault), never by anything else."""
 import inspect
+import os
+import subprocess
+import sys
 import threading
 import traceback
 
@@ -261,3 +264,48 @@ def test_docstring_examples_run():
     for module in (opscope.profiler, stack_module):
         failures, tried = doctest.testmod(module)
         assert tried > 0 and failures == 0, module.__name__
+
+
+EXACT_SCRIPT = r"""
+import opscope, json
+from opscope import _C
+from opscope.profiler import stack
+got = []
+def hook(g):
+    got.append(stack())
+    return g
+def key(v):
+    got.append(stack())
+    return v
+def main():
+    x = opscope.ones(2, requires_grad=True)
+    x.register_hook(hook)
+    x.sum().backward()
+    sorted([1], key=key)
+main()
+print(json.dumps({"stats": _C._capture_stats(),
+                  "stacks": [[(f.name, f.layer, f.is_python) for f in s] for s in got]}))
+"""
+
+
+def test_the_exact_path_places_the_same_frames():
+    # OPSCOPE_STACKS_EXACT=1: libgcc's unwinder and the anchors' stack addresses, never the
+    # eval-loop range. Both ways must give the same stacks.
+    import json
+    results = []
+    for exact in (False, True):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+        env.pop("OPSCOPE_STACKS_EXACT", None)
+        if exact:
+            env["OPSCOPE_STACKS_EXACT"] = "1"
+        out = subprocess.run([sys.executable, "-c", EXACT_SCRIPT], env=env, check=True,
+                             capture_output=True, text=True).stdout
+        results.append(json.loads(out))
+    fast, exact = results
+    assert fast["stats"][1] == 0 and fast["stats"][0] >= 2
+    assert exact["stats"][0] == 0 and exact["stats"][1] >= 2
+    assert fast["stacks"] == exact["stacks"]
+    for frames in exact["stacks"]:
+        for f, nxt in zip(frames, frames[1:]):
+            if f[2] and not nxt[2]:
+                assert nxt[0] == "_PyEval_EvalFrameDefault"
