@@ -247,9 +247,11 @@ def test_table_fits_the_width(width):
 def test_short_names():
     short = opscope.profiler._stack.short_cxx_name
     assert short("opscope::autograd::run_hook(std::function<opscope::Tensor (opscope::Tensor "
-                 "const&)> const&, opscope::Tensor&) [clone .part.0]") == "opscope::autograd::run_hook"
+                 "const&)> const&, opscope::Tensor&) [clone .part.0]"
+                 ) == "opscope::autograd::run_hook"
     assert short("void opscope::parallel_for<opscope::cpu::gemm::cblas_gemm_rows<float>(long)::"
-                 "{lambda(long, long)#1}>(long, long, long, F const&)") == "opscope::parallel_for<…>"
+                 "{lambda(long, long)#1}>(long, long, long, F const&)"
+                 ) == "opscope::parallel_for<…>"
     assert short("opscope::python::init_autograd(pybind11::module_&)::{lambda(pybind11::handle)#3}"
                  "::operator()(pybind11::handle) const") == (
                      "opscope::python::init_autograd(…)::{lambda(…)#3}::operator()")

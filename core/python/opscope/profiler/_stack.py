@@ -133,7 +133,7 @@ def stack():
     return Stack(_C._capture_stack(1))
 
 
-# --- names -----------------------------------------------------------------------------------------
+# --- names ---------------------------------------------------------------------------------------
 
 def short_cxx_name(name, keep_template=16):
     """A demangled C++ name as a table shows it: no parameter list or trailing qualifiers,
@@ -238,7 +238,7 @@ def _last_component(name):
     return name.rsplit("::", 1)[-1] if "::" in name else name
 
 
-# --- the table -------------------------------------------------------------------------------------
+# --- the table -----------------------------------------------------------------------------------
 
 _FOLD_LABEL = {"dispatcher": "dispatch logic", "cpython": "CPython", "libc": "libc"}
 
@@ -263,7 +263,8 @@ def _rows(frames, full):
         f = frames[i]
         j = i
         if not full and _foldable(f):
-            while j + 1 < len(frames) and frames[j + 1].layer == f.layer and _foldable(frames[j + 1]):
+            while (j + 1 < len(frames) and frames[j + 1].layer == f.layer
+                   and _foldable(frames[j + 1])):
                 j += 1
         if j - i + 1 >= 2:
             rows.append(("fold", i, j, frames[i:j + 1]))
@@ -320,12 +321,15 @@ def _render(rows, marks, width):
     cells = [(index(r), name(r), location(r), r[3][0].layer) for r in rows]
     w_index = max([1] + [len(c[0]) for c in cells])
     w_layer = max([5] + [len(c[3]) for c in cells])
-    w_loc = min(max([9] + [len(c[2]) for c in cells]), max(20, (width - w_index - w_layer) * 2 // 5))
+    w_loc = min(max([9] + [len(c[2]) for c in cells]),
+                max(20, (width - w_index - w_layer) * 2 // 5))
     w_name = max(16, width - w_index - w_loc - w_layer - 6)
     lines = [f"{'#'.ljust(w_index)}  {'frame'.ljust(w_name)}  {'file:line'.ljust(w_loc)}  layer"]
     for row, (i, n, loc, layer) in zip(rows, cells):
-        lines.append(f"{i.ljust(w_index)}  {_fit(n, w_name)}  {_fit(loc, w_loc, left=True)}  {layer}")
+        lines.append(f"{i.ljust(w_index)}  {_fit(n, w_name)}  {_fit(loc, w_loc, left=True)}"
+                     f"  {layer}")
         if row[2] in marks and row is not rows[-1]:
             label = f"── {marks[row[2]]} "
-            lines.append(" " * (w_index + 2) + label + "─" * max(0, w_name + w_loc + w_layer + 4 - len(label)))
+            rule = "─" * max(0, w_name + w_loc + w_layer + 4 - len(label))
+            lines.append(" " * (w_index + 2) + label + rule)
     return "\n".join(line.rstrip() for line in lines)
