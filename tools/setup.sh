@@ -10,6 +10,7 @@ packages=(
   libopenblas-dev pkg-config            # the pthread OpenBLAS NumPy links, and its headers
   libdlpack-dev                         # the DLPack header
   libsleef-dev                          # vectorized exp / log / tanh / erf (pointwise ops)
+  libdw-dev libunwind-dev               # call stacks: DWARF symbolization, the fast unwinder
   doctest-dev                           # C++ unit tests
   python3-numpy python3-pytest          # Python tests and NumPy interop
   python3-sklearn                       # the digits data set (tests/python/test_digits.py)

@@ -93,4 +93,5 @@ PYBIND11_MODULE(_C, m) {
   init_autograd(m);
   init_nodes(m);
   init_profiler(m);
+  init_stacks(m);
 }

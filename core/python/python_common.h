@@ -100,6 +100,7 @@ void init_dispatch_tools(py::module_& m);
 void init_autograd(py::module_& m);  // backward / grad, grad mode, hooks
 void init_nodes(py::module_& m);     // grad_fn objects, custom Functions
 void init_profiler(py::module_& m);  // the trace recorder
+void init_stacks(py::module_& m);    // Python frames for profiler stacks, _capture_stack
 
 // A Python callable held from C++ (a hook inside the graph): it may be dropped on a thread that
 // does not hold the GIL, so dropping takes it (unless the interpreter is already gone).

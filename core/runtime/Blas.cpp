@@ -342,31 +342,47 @@ const Table& table() {
   return t;
 }
 
+std::atomic<CallHook> g_call_hook{nullptr};
+
+// The routine `fn`, after telling the hook (if any) that it is about to run.
+template <typename F>
+F announce(F fn, const char* routine) {
+  if (CallHook hook = g_call_hook.load(std::memory_order_relaxed))
+    hook(routine, reinterpret_cast<const void*>(fn));
+  return fn;
+}
+
 }  // namespace
+
+void set_call_hook(CallHook hook) {
+  g_call_hook.store(hook, std::memory_order_relaxed);
+}
 
 // --- cblas -------------------------------------------------------------------------------------
 
 void sgemm(Order order, Transpose ta, Transpose tb, int M, int N, int K, float alpha,
            const float* A, int lda, const float* B, int ldb, float beta, float* C, int ldc) {
-  table().sgemm(order, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  announce(table().sgemm, "cblas_sgemm")(order, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C,
+                                         ldc);
 }
 void dgemm(Order order, Transpose ta, Transpose tb, int M, int N, int K, double alpha,
            const double* A, int lda, const double* B, int ldb, double beta, double* C, int ldc) {
-  table().dgemm(order, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+  announce(table().dgemm, "cblas_dgemm")(order, ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C,
+                                         ldc);
 }
 void sgemv(Order order, Transpose ta, int M, int N, float alpha, const float* A, int lda,
            const float* x, int incx, float beta, float* y, int incy) {
-  table().sgemv(order, ta, M, N, alpha, A, lda, x, incx, beta, y, incy);
+  announce(table().sgemv, "cblas_sgemv")(order, ta, M, N, alpha, A, lda, x, incx, beta, y, incy);
 }
 void dgemv(Order order, Transpose ta, int M, int N, double alpha, const double* A, int lda,
            const double* x, int incx, double beta, double* y, int incy) {
-  table().dgemv(order, ta, M, N, alpha, A, lda, x, incx, beta, y, incy);
+  announce(table().dgemv, "cblas_dgemv")(order, ta, M, N, alpha, A, lda, x, incx, beta, y, incy);
 }
 float sdot(int n, const float* x, int incx, const float* y, int incy) {
-  return table().sdot(n, x, incx, y, incy);
+  return announce(table().sdot, "cblas_sdot")(n, x, incx, y, incy);
 }
 double ddot(int n, const double* x, int incx, const double* y, int incy) {
-  return table().ddot(n, x, incx, y, incy);
+  return announce(table().ddot, "cblas_ddot")(n, x, incx, y, incy);
 }
 
 // --- what ran ----------------------------------------------------------------------------------
