@@ -45,6 +45,15 @@ class Optimizer:
             group.setdefault(k, v)
         self.param_groups.append(group)
 
+    def _gradients(self):
+        """(group, parameter, gradient, state) for every parameter that has a .grad: the gradient
+        negated when its group maximizes, the parameter's state dict made on first use."""
+        for g in self.param_groups:
+            for p in g["params"]:
+                if p.grad is not None:
+                    grad = -p.grad if g["maximize"] else p.grad
+                    yield g, p, grad, self.state.setdefault(p, {})
+
     @staticmethod
     def _evaluate(closure):
         """What step(closure) starts with: the loss the closure computes (with grad mode on,
@@ -146,37 +155,32 @@ class Adam(Optimizer):
     @opscope.no_grad()
     def step(self, closure=None):
         loss = self._evaluate(closure)
-        for g in self.param_groups:
+        for g, p, grad, state in self._gradients():
             beta1, beta2 = g["betas"]
-            for p in g["params"]:
-                if p.grad is None:
-                    continue
-                grad = p.grad if not g["maximize"] else -p.grad
-                state = self.state.setdefault(p, {})
-                if not state:
-                    state["step"] = 0
-                    state["exp_avg"] = opscope.zeros_like(p)
-                    state["exp_avg_sq"] = opscope.zeros_like(p)
-                    if g["amsgrad"]:
-                        state["max_exp_avg_sq"] = opscope.zeros_like(p)
-                state["step"] += 1
-                if g["weight_decay"] != 0:
-                    if self._decoupled:
-                        p.mul_(1 - g["lr"] * g["weight_decay"])
-                    else:
-                        grad = grad.add(p, alpha=g["weight_decay"])
-                exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-                exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
-                exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
-                step = state["step"]
-                step_size = g["lr"] / (1 - beta1 ** step)
-                bias_correction2_sqrt = math.sqrt(1 - beta2 ** step)
+            if not state:
+                state["step"] = 0
+                state["exp_avg"] = opscope.zeros_like(p)
+                state["exp_avg_sq"] = opscope.zeros_like(p)
                 if g["amsgrad"]:
-                    state["max_exp_avg_sq"] = opscope.maximum(state["max_exp_avg_sq"], exp_avg_sq)
-                    denom = (state["max_exp_avg_sq"].sqrt() / bias_correction2_sqrt).add_(g["eps"])
+                    state["max_exp_avg_sq"] = opscope.zeros_like(p)
+            state["step"] += 1
+            if g["weight_decay"] != 0:
+                if self._decoupled:
+                    p.mul_(1 - g["lr"] * g["weight_decay"])
                 else:
-                    denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(g["eps"])
-                p.add_(exp_avg / denom, alpha=-step_size)
+                    grad = grad.add(p, alpha=g["weight_decay"])
+            exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+            exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
+            exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+            step = state["step"]
+            step_size = g["lr"] / (1 - beta1 ** step)
+            bias_correction2_sqrt = math.sqrt(1 - beta2 ** step)
+            if g["amsgrad"]:
+                state["max_exp_avg_sq"] = opscope.maximum(state["max_exp_avg_sq"], exp_avg_sq)
+                denom = (state["max_exp_avg_sq"].sqrt() / bias_correction2_sqrt).add_(g["eps"])
+            else:
+                denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(g["eps"])
+            p.add_(exp_avg / denom, alpha=-step_size)
         return loss
 
 
@@ -218,36 +222,31 @@ class RMSprop(Optimizer):
     @opscope.no_grad()
     def step(self, closure=None):
         loss = self._evaluate(closure)
-        for g in self.param_groups:
+        for g, p, grad, state in self._gradients():
             alpha = g["alpha"]
-            for p in g["params"]:
-                if p.grad is None:
-                    continue
-                grad = p.grad if not g["maximize"] else -p.grad
-                state = self.state.setdefault(p, {})
-                if not state:
-                    state["step"] = 0
-                    state["square_avg"] = opscope.zeros_like(p)
-                    if g["momentum"] > 0:
-                        state["momentum_buffer"] = opscope.zeros_like(p)
-                    if g["centered"]:
-                        state["grad_avg"] = opscope.zeros_like(p)
-                state["step"] += 1
-                if g["weight_decay"] != 0:
-                    grad = grad.add(p, alpha=g["weight_decay"])
-                square_avg = state["square_avg"]
-                square_avg.mul_(alpha).add_(grad * grad, alpha=1 - alpha)
-                if g["centered"]:
-                    grad_avg = state["grad_avg"]
-                    grad_avg.mul_(alpha).add_(grad, alpha=1 - alpha)
-                    avg = square_avg.sub(grad_avg * grad_avg).sqrt_()
-                else:
-                    avg = square_avg.sqrt()
-                avg.add_(g["eps"])
+            if not state:
+                state["step"] = 0
+                state["square_avg"] = opscope.zeros_like(p)
                 if g["momentum"] > 0:
-                    buf = state["momentum_buffer"]
-                    buf.mul_(g["momentum"]).add_(grad / avg)
-                    p.add_(buf, alpha=-g["lr"])
-                else:
-                    p.add_(grad / avg, alpha=-g["lr"])
+                    state["momentum_buffer"] = opscope.zeros_like(p)
+                if g["centered"]:
+                    state["grad_avg"] = opscope.zeros_like(p)
+            state["step"] += 1
+            if g["weight_decay"] != 0:
+                grad = grad.add(p, alpha=g["weight_decay"])
+            square_avg = state["square_avg"]
+            square_avg.mul_(alpha).add_(grad * grad, alpha=1 - alpha)
+            if g["centered"]:
+                grad_avg = state["grad_avg"]
+                grad_avg.mul_(alpha).add_(grad, alpha=1 - alpha)
+                avg = square_avg.sub(grad_avg * grad_avg).sqrt_()
+            else:
+                avg = square_avg.sqrt()
+            avg.add_(g["eps"])
+            if g["momentum"] > 0:
+                buf = state["momentum_buffer"]
+                buf.mul_(g["momentum"]).add_(grad / avg)
+                p.add_(buf, alpha=-g["lr"])
+            else:
+                p.add_(grad / avg, alpha=-g["lr"])
         return loss
