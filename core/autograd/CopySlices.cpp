@@ -26,11 +26,22 @@ Tensor zeros_like_layout(const Geometry& base, const Tensor& like) {
   return ops::zero_(r);
 }
 
-Tensor base_of(const Tensor& view) {
+}  // namespace
+
+bool is_differentiable_view(const Tensor& t) {
+  return t->view_base() && is_floating(t.dtype());
+}
+
+Tensor view_base_of(const Tensor& view) {
   return Tensor(intrusive_ptr<TensorImpl>(view->view_base()));
 }
 
-}  // namespace
+void check_inplace_on_view(const Tensor& view) {
+  TensorImpl* b = view->view_base();
+  OPSCOPE_CHECK(!b->requires_grad() || !is_leaf(view_base_of(view)),
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation.");
+}
 
 CopySlices::CopySlices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn)
     : base_(base), view_(view, base), dtype_(base.dtype()), fn_(std::move(fn)) {
@@ -76,7 +87,7 @@ variable_list AsStridedBackward0::apply(variable_list&& grads) {
 
 void rebase_history(const Tensor& view, const std::shared_ptr<Node>& fn) {
   fn->add_input_metadata(view);
-  Tensor base = base_of(view);
+  Tensor base = view_base_of(view);
   auto copy_slices = std::make_shared<CopySlices>(base, view, fn);
   set_history(base, copy_slices);
   report_node_created(*copy_slices);
@@ -86,7 +97,7 @@ void rebase_history(const Tensor& view, const std::shared_ptr<Node>& fn) {
 
 void refresh_view_grad_fn(const Tensor& view) {
   TensorImpl* b = view->view_base();
-  if (!b || view->view_attr_version() == view->version() || !is_floating(view.dtype())) return;
+  if (!is_differentiable_view(view) || view->view_attr_version() == view->version()) return;
   AutogradMeta* m = get_autograd_meta(view);
   const bool base_requires_grad = b->requires_grad();
   if (!base_requires_grad) {
@@ -94,7 +105,7 @@ void refresh_view_grad_fn(const Tensor& view) {
     view->set_view_attr_version(view->version());
     return;
   }
-  Tensor base = base_of(view);
+  Tensor base = view_base_of(view);
   auto fn = std::make_shared<AsStridedBackward0>(base, view);
   fn->add_next_edge(gradient_edge(base));
   set_history(view, fn);

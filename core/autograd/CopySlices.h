@@ -59,6 +59,16 @@ class AsStridedBackward0 final : public Node {
   Geometry base_, view_;
 };
 
+// A view autograd tracks: a tensor with a view_base, of a floating dtype. In-place writes into it
+// rewrite its base's history.
+bool is_differentiable_view(const Tensor& t);
+// The view's base, as a tensor.
+Tensor view_base_of(const Tensor& view);
+// torch's check for a recorded in-place write into a view: its base must not be a leaf that
+// requires grad ("a view of a leaf Variable that requires grad is being used in an in-place
+// operation.").
+void check_inplace_on_view(const Tensor& view);
+
 // Makes `fn` (the node of an in-place op on `view`) part of the history of view's base: the
 // base's grad_fn becomes a CopySlices around fn; the view's own grad_fn is remade when next read.
 void rebase_history(const Tensor& view, const std::shared_ptr<Node>& fn);

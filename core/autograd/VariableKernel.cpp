@@ -112,14 +112,9 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
   std::shared_ptr<DerivativeNode> node;
   // In-place into a view: the write changes the view's base too (Note [In-place on a view]).
   const Tensor* self = tensor_at(*stack, base);
-  const bool into_view = in_place && self && (*self)->view_base() && is_floating(self->dtype());
+  const bool into_view = in_place && self && is_differentiable_view(*self);
   if (needs) {
-    if (into_view) {
-      TensorImpl* b = (*self)->view_base();
-      OPSCOPE_CHECK(!b->requires_grad() || !is_leaf(Tensor(intrusive_ptr<TensorImpl>(b))),
-                    "a view of a leaf Variable that requires grad is being used in an in-place "
-                    "operation.");
-    }
+    if (into_view) check_inplace_on_view(*self);
     OPSCOPE_CHECK(!in_place || !self || !is_leaf(*self) || !(*self)->requires_grad(),
                   "a leaf Variable that requires grad is being used in an in-place operation.");
     node = std::make_shared<DerivativeNode>(d);
@@ -154,8 +149,7 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
       const Tensor* t = tensor_at(*stack, base + i);
       // Into a view, self's gradient is wanted when the base's is: CopySlices routes it.
       bool to_base = into_view && i == 0;
-      node->add_next_edge(
-          !t ? Edge{} : gradient_edge(to_base ? Tensor(intrusive_ptr((*t)->view_base())) : *t));
+      node->add_next_edge(!t ? Edge{} : gradient_edge(to_base ? view_base_of(*t) : *t));
     }
     for (int i : d.save) {
       const Tensor* t = tensor_at(*stack, base + static_cast<size_t>(i));

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/autograd/AutogradMeta.h"
+#include "core/autograd/CopySlices.h"
 #include "core/autograd/Derivatives.h"
 #include "core/autograd/Engine.h"
 #include "core/autograd/GradMode.h"
@@ -179,9 +180,9 @@ void init_autograd(py::module_& m) {
       "_view_base",
       [](py::handle t) -> py::object {
         OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "_base expects a tensor");
-        TensorImpl* base = unwrap(t.ptr())->view_base();
-        if (!base) return py::none();
-        return wrap_obj(Tensor(intrusive_ptr<TensorImpl>(base)));
+        const Tensor& self = unwrap(t.ptr());
+        if (!self->view_base()) return py::none();
+        return wrap_obj(autograd::view_base_of(self));
       },
       "Tensor._base: the tensor this one is a view of, or None.");
   m.def(
@@ -189,7 +190,7 @@ void init_autograd(py::module_& m) {
       [](py::handle t) {
         OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "detach_ expects a tensor");
         const Tensor& self = unwrap(t.ptr());
-        OPSCOPE_CHECK(!self->view_base() || !is_floating(self.dtype()),
+        OPSCOPE_CHECK(!autograd::is_differentiable_view(self),
                       "Can't detach views in-place. Use detach() instead. If you are using "
                       "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view "
                       "is set as True, gradients are views of DDP buckets, and hence detach_() "

@@ -467,7 +467,8 @@ py::object function_record(py::handle ctx, py::tuple args, py::object outputs, b
       t->bump_version();  // as torch's _mark_dirty, on top of the write's own bump
       if (!differentiable) {
         node->add_input_metadata(t);
-      } else if (t->view_base() && is_floating(t.dtype())) {
+      } else if (autograd::is_differentiable_view(t)) {
+        autograd::check_inplace_on_view(t);
         autograd::rebase_history(t, node);
       } else {
         autograd::set_history(t, node);
