@@ -20,9 +20,10 @@ using profiler::EventKind;
 
 namespace {
 
-std::vector<std::string> kinds(const std::vector<Event>& events) {
+std::vector<std::string> kinds(const profiler::Recording& recording) {
   std::vector<std::string> out;
-  for (const Event& e : events) {
+  for (size_t i = 0; i < recording.events.size(); ++i) {
+    const Event& e = recording.events[i];
     switch (e.kind) {
       case EventKind::Enter:
         out.push_back("enter " + e.op->full_name() + "[" + std::string(to_string(e.chosen)) + "]");
@@ -37,10 +38,10 @@ std::vector<std::string> kinds(const std::vector<Event>& events) {
         out.push_back("free " + std::to_string(e.bytes));
         break;
       case EventKind::ScopeBegin:
-        out.push_back("scope " + e.node);
+        out.push_back("scope " + recording.detail_of(e)->name);
         break;
       case EventKind::ScopeEnd:
-        out.push_back("end " + e.node);
+        out.push_back("end " + recording.detail_of(e)->name);
         break;
       default:
         out.push_back("other");
@@ -73,8 +74,8 @@ TEST_CASE("nothing is recorded once the recorder stopped, and memory can be left
   r->stop();
   Tensor c = ops::ones({8});
   std::vector<std::string> got = kinds(r->take());
-  CHECK(got == std::vector<std::string>{"enter aten::ones[BackendSelect]",
-                                        "enter aten::ones[CPU]", "exit", "exit"});
+  CHECK(got == std::vector<std::string>{"enter aten::ones[BackendSelect]", "enter aten::ones[CPU]",
+                                        "exit", "exit"});
 }
 
 TEST_CASE("op hooks: one call per op, nested in order, not the hook's own ops") {
@@ -101,8 +102,12 @@ TEST_CASE("op hooks: one call per op, nested in order, not the hook's own ops") 
 
 namespace {
 int g_calls = 0;
-void hook_a(int x) { g_calls += x; }
-void hook_b(int x) { g_calls += 10 * x; }
+void hook_a(int x) {
+  g_calls += x;
+}
+void hook_b(int x) {
+  g_calls += 10 * x;
+}
 }  // namespace
 
 TEST_CASE("HookSlots: several hooks in order, removal, and a clear error when full") {
