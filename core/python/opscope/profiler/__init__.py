@@ -11,6 +11,11 @@ joins them here.
 """
 from opscope.profiler._stack import Frame, Stack, stack  # noqa: F401
 from opscope.profiler._trace import NodeRecord, NodeRun, OpRecord, StepRecord, Trace, trace  # noqa: F401
+from opscope.profiler._events import EventList, FunctionEvent, FunctionEventAvg  # noqa: F401
+from opscope.profiler._profile import (ProfilerAction, ProfilerActivity, profile,  # noqa: F401
+                                       schedule, supported_activities, tensorboard_trace_handler)
 
 __all__ = ["Frame", "Stack", "stack", "trace", "Trace", "OpRecord", "StepRecord", "NodeRecord",
-           "NodeRun"]
+           "NodeRun", "profile", "schedule", "ProfilerAction", "ProfilerActivity",
+           "supported_activities", "tensorboard_trace_handler", "EventList", "FunctionEvent",
+           "FunctionEventAvg"]
