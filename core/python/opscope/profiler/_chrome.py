@@ -25,7 +25,8 @@ import json
 import os
 import sys
 
-from opscope.profiler._events import MEMORY_EVENT_NAME, SCOPE_USER, OpRecord, NodeRun
+from opscope.profiler._events import (MEMORY_EVENT_NAME, SCOPE_BACKWARD_FUNCTION, SCOPE_USER,
+                                      NodeRun, OpRecord, node_identity)
 
 __all__ = ["chrome_trace", "write_chrome_trace"]
 
@@ -69,16 +70,12 @@ def _slice(e, pid):
 def _flows(events, pid):
     """"s" at each forward op that created a node, "f" at that node's run (the event named after
     the node, inside "autograd::engine::evaluate_function: ...")."""
-    runs = {}
-    for e in events:
-        if isinstance(e.item, NodeRun) and e.sequence_nr >= 0:
-            runs[(e.sequence_nr, e.item.name)] = e
+    runs = {node_identity(e.item): e for e in events
+            if isinstance(e.item, NodeRun) and e.scope == SCOPE_BACKWARD_FUNCTION}
     flows = []
     for e in events:
-        if not isinstance(e.item, OpRecord):
-            continue
         for node in e.nodes_created:
-            run = runs.pop((node.sequence_nr, node.name), None)
+            run = runs.pop(node_identity(node), None) if node_identity(node) else None
             if run is None:
                 continue
             flow_id = len(flows) // 2 + 1

@@ -319,6 +319,16 @@ def node_key(name):
     return f"torch::autograd::{name}" if name in _NAMESPACED_NODES else name
 
 
+def node_identity(node):
+    """What ties a NodeRecord (made in forward) to its NodeRun (in backward): sequence numbers
+    count per thread, so the node's id goes with it. None for a node no forward op stands for
+    (AccumulateGrad, made for a leaf by whichever op first used it), which torch links to
+    nothing either."""
+    if node.sequence_nr == _NO_SEQUENCE_NR:
+        return None
+    return node.id, node.sequence_nr
+
+
 def _is_tensor(v):
     return v is not None and "shape" in v
 
@@ -446,6 +456,26 @@ class _Builder:
             absorbed.add(id(e))
         self.events = [e for e in self.events if id(e) not in absorbed]
 
+    def give_backward_the_forward_stacks(self):
+        """As torch: the events of a backward node's run show the stack of the forward op that
+        created the node (the line that made the graph, not the one that called backward)."""
+        forward = {}      # node_identity -> the stack of the op that created it
+        backward_of = {}  # id(event) -> the backward node event it runs under
+        for e in self.events:  # parents before children
+            parent = e.cpu_parent
+            if e.scope == SCOPE_BACKWARD_FUNCTION:
+                backward_of[id(e)] = e
+            elif parent is not None and id(parent) in backward_of:
+                backward_of[id(e)] = backward_of[id(parent)]
+            elif e.stack:
+                for node in e.nodes_created:
+                    if node_identity(node) is not None:
+                        forward.setdefault(node_identity(node), e.stack)
+        for e in self.events:
+            node = backward_of.get(id(e))
+            if node is not None:
+                e.stack = forward.get(node_identity(node.item), [])  # None for AccumulateGrad
+
     def attribute_memory(self, records):
         """Each memory event goes to the event of the op that made it; one made outside every op
         to the innermost event open on its thread at that time (a backward node, a block), or
@@ -498,6 +528,8 @@ def events_from_trace(trace, origin_ns, *, record_shapes=False, profile_memory=F
     microseconds from origin_ns (CLOCK_MONOTONIC, time.monotonic_ns())."""
     b = _Builder(trace, origin_ns, record_shapes, with_stack, with_flops)
     b.absorb_same_name_children()
+    if with_stack:
+        b.give_backward_the_forward_stacks()
     if profile_memory:
         b.attribute_memory(trace.memory_events)
     events = sorted(b.events, key=lambda e: (e.time_range.start, -e.time_range.end, e.id))
