@@ -18,6 +18,24 @@ decides whether the step is recorded:
 Without a schedule every step is recorded and on_trace_ready is called once, at the end. With a
 schedule each step is also a record_function block "ProfilerStep#<n>" (one "ProfilerStep*" row in
 the table), as in torch.
+
+Differences from torch 1.13, on purpose:
+- Times are microseconds with nanoseconds kept (torch: whole microseconds).
+- Keys are the ops opscope runs: no aten::resolve_conj / aten::to / aten::detach that torch's
+  kernels call inside; backward's seed gradient is aten::ones (torch: ones_like, fill_).
+- A backward node's "autograd::engine::evaluate_function: X" and "X" share one span (opscope
+  times the node's run once), so the first has no self time; "X" has no input shapes.
+- Stacks are the Python frames of the stack opscope captured for the op (at its BLAS call or its
+  innermost kernel; see opscope.trace(with_stack=True)); ops without one have none. Folded stacks
+  (export_stacks) end with the op's key.
+- Rows show Source Location before Total FLOPs, as the header does (torch 1.13 swaps the values).
+- sort_by takes the table's columns only, and an unknown one's error lists them.
+- schedule() does not warn about warmup=0 (opscope needs no warm-up); bad arguments raise
+  ValueError. ProfilerActivity.CUDA warns and records nothing.
+- Memory is charged to the op that was innermost when it was allocated or freed (torch: to every
+  event whose time span holds it, on any thread).
+- The Chrome trace counts time from the start of the recording, names threads by the recorder's
+  numbers, and adds opscope's args (see _chrome.py); AccumulateGrad gets no forward flow.
 """
 import enum
 import json
