@@ -11,7 +11,6 @@ are printed.
     PYTHONPATH=core/python /usr/bin/python3 -m pytest -q tests/python/test_profiler.py
 """
 import gzip
-import inspect
 import json
 import re
 import warnings
@@ -30,19 +29,6 @@ HEADER = (" " * 51 + "Name    Self CPU %      Self CPU   CPU total %     CPU tot
 
 TIME = re.compile(r"^\d+\.\d{3}(us|ms|s)$")
 PERCENT = re.compile(r"^-?\d+\.\d{2}%$")
-
-# Filled in by the lead on main (issue 5's contract): record_function / ScopeRecord, memory
-# events, op stacks. Tests that need them say so; they run once main has them.
-needs_record_function = pytest.mark.skipif(
-    not hasattr(opscope.profiler, "record_function"),
-    reason="contract: opscope.profiler.record_function lands on main")
-needs_memory = pytest.mark.skipif(
-    "memory" not in inspect.signature(opscope.trace).parameters,
-    reason="contract: opscope.trace(memory=True) and MemoryRecord land on main")
-needs_stacks = pytest.mark.skipif(
-    "with_stack" not in inspect.signature(opscope.trace).parameters,
-    reason="contract: opscope.trace(with_stack=True) and OpRecord.stack land on main")
-
 
 def mm_program(backward=True):
     """3 aten::mm calls (+1 in MmBackward0), a mul and a sum, and backward when asked."""
@@ -252,7 +238,6 @@ def test_start_and_stop():
     assert [e.key for e in prof.events()] == ["aten::zeros"]
 
 
-@needs_record_function
 def test_schedule_records_only_active_steps():
     """Step i runs i + 1 adds; with wait=1, warmup=1, active=2, repeat=2 steps 2, 3 and 6, 7 are
     recorded, and on_trace_ready sees each cycle's steps only."""
@@ -275,7 +260,6 @@ def test_schedule_records_only_active_steps():
     assert steps == ["ProfilerStep#6", "ProfilerStep#7"]
 
 
-@needs_record_function
 def test_exit_in_an_active_cycle_saves_it():
     seen = []
     with profile(schedule=schedule(wait=0, warmup=1, active=3),
@@ -288,10 +272,9 @@ def test_exit_in_an_active_cycle_saves_it():
         "ProfilerStep#1", "ProfilerStep#2"]
 
 
-# --- record_function, memory, stacks (the lead's parts of the contract) -----------------------
+# --- record_function, memory, stacks ----------------------------------------------------------
 
 
-@needs_record_function
 def test_record_function_blocks_are_rows():
     with profile() as prof:
         with opscope.profiler.record_function("my_block"):
@@ -301,7 +284,6 @@ def test_record_function_blocks_are_rows():
     assert block.scope == 7 and averages(prof)["my_block"].count == 1
 
 
-@needs_memory
 def test_memory_columns():
     def run():
         x = opscope.zeros(256)  # 1 Kb, freed at the end of run()
@@ -319,7 +301,6 @@ def test_memory_columns():
             c.cpu_memory_usage for c in e.cpu_children)
 
 
-@needs_stacks
 def test_stacks_group_and_fold(tmp_path):
     a = opscope.ones(64, 64)
 
@@ -437,7 +418,6 @@ def test_chrome_trace_gz_and_threads(tmp_path):
     assert len({e["tid"] for e in by_phase["X"]}) == 2
 
 
-@needs_memory
 def test_memory_events_in_the_chrome_trace(tmp_path):
     def run():
         x = opscope.zeros(256)

@@ -87,17 +87,16 @@ def _flows(events, pid):
     return flows
 
 
-def _memory(events, origin_us, pid):
+def _memory(events, origin_ns, pid):
     """One "[memory]" instant event per allocation / free, in time order."""
     records = sorted((r for e in events for r in e.memory_records), key=lambda r: r.t_ns)
     out = []
     for r in records:
-        signed = r.bytes if r.kind == "alloc" else -r.bytes
+        args = {"Device Type": 0, "Device Id": -1, "Addr": r.ptr, "Bytes": r.signed_bytes,
+                "Total Allocated": r.total_bytes, "Total Reserved": r.total_bytes}
         out.append({"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": MEMORY_EVENT_NAME,
-                    "pid": pid, "tid": r.thread, "ts": _ts(r.t_ns / 1e3 - origin_us),
-                    "args": {"Device Type": 0, "Device Id": -1, "Addr": r.ptr, "Bytes": signed,
-                             "Total Allocated": r.total_bytes,
-                             "Total Reserved": r.total_bytes}})
+                    "pid": pid, "tid": r.thread, "ts": _ts((r.t_ns - origin_ns) / 1e3),
+                    "args": args})
     return out
 
 
@@ -127,7 +126,7 @@ def chrome_trace(events, origin_ns=None, name="opscope", metadata=None):
     trace_events += [_slice(e, pid) for e in slices]
     trace_events += _flows(slices, pid)
     if origin_ns is not None:
-        trace_events += _memory(events, origin_ns / 1e3, pid)
+        trace_events += _memory(events, origin_ns, pid)
     return {"schemaVersion": 1, "deviceProperties": [], **(metadata or {}),
             "displayTimeUnit": "ms", "traceEvents": trace_events, "traceName": name}
 

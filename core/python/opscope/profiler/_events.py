@@ -375,10 +375,12 @@ def _flops(op):
 
 
 def _python_stack(stack):
-    """A Stack's Python frames as torch writes them, innermost first: 'train.py(12): step'."""
+    """A Stack's Python frames as torch writes them, innermost first: 'train.py(12): step' (the
+    function's name, not its qualified name)."""
     if stack is None:
         return []
-    return [f"{f.file}({f.line}): {f.name}" for f in stack.frames if f.is_python]
+    return [f"{f.file}({f.line}): {f.name.rsplit('.', 1)[-1]}" for f in stack.frames
+            if f.is_python]
 
 
 def _sequence_nr(op):
@@ -492,7 +494,7 @@ class _Builder:
                 loose.append(rec)
                 continue
             owner.memory_records.append(rec)
-            owner.self_cpu_memory_usage += _signed_bytes(rec)
+            owner.self_cpu_memory_usage += rec.signed_bytes
         for e in reversed(self.events):  # children before parents
             e.cpu_memory_usage = e.self_cpu_memory_usage + sum(c.cpu_memory_usage
                                                                for c in e.cpu_children)
@@ -502,12 +504,8 @@ class _Builder:
                               item=rec)
             e.trace_name = None  # not a slice of the timeline
             e.memory_records.append(rec)
-            e.cpu_memory_usage = e.self_cpu_memory_usage = _signed_bytes(rec)
+            e.cpu_memory_usage = e.self_cpu_memory_usage = rec.signed_bytes
             self.events.append(e)
-
-
-def _signed_bytes(rec):
-    return rec.bytes if rec.kind == "alloc" else -rec.bytes
 
 
 def _innermost(events, t_us):
