@@ -26,7 +26,7 @@ import os
 import sys
 
 from opscope.profiler._events import (MEMORY_EVENT_NAME, SCOPE_BACKWARD_FUNCTION, SCOPE_USER,
-                                      NodeRun, OpRecord, node_identity)
+                                      NodeRun, OpRecord, gc_paused, node_identity)
 
 __all__ = ["chrome_trace", "write_chrome_trace"]
 
@@ -122,11 +122,12 @@ def chrome_trace(events, origin_ns=None, name="opscope", metadata=None):
     `metadata`: more top-level keys (profile.add_metadata)."""
     pid = os.getpid()
     slices = [e for e in events if e.trace_name is not None and e.key != MEMORY_EVENT_NAME]
-    trace_events = _metadata({e.thread for e in events}, pid)
-    trace_events += [_slice(e, pid) for e in slices]
-    trace_events += _flows(slices, pid)
-    if origin_ns is not None:
-        trace_events += _memory(events, origin_ns, pid)
+    with gc_paused():
+        trace_events = _metadata({e.thread for e in events}, pid)
+        trace_events += [_slice(e, pid) for e in slices]
+        trace_events += _flows(slices, pid)
+        if origin_ns is not None:
+            trace_events += _memory(events, origin_ns, pid)
     return {"schemaVersion": 1, "deviceProperties": [], **(metadata or {}),
             "displayTimeUnit": "ms", "traceEvents": trace_events, "traceName": name}
 
@@ -134,6 +135,7 @@ def chrome_trace(events, origin_ns=None, name="opscope", metadata=None):
 def write_chrome_trace(events, path, origin_ns=None, metadata=None):
     """Writes chrome_trace(events) to path (gzip-compressed when it ends in .gz)."""
     trace = chrome_trace(events, origin_ns, name=str(path), metadata=metadata)
+    text = json.dumps(trace)  # in one piece: json.dump's many small writes are slower
     opener = gzip.open if str(path).endswith(".gz") else open
     with opener(path, "wt") as f:
-        json.dump(trace, f)
+        f.write(text)
