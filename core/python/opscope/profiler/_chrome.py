@@ -25,8 +25,9 @@ import json
 import os
 import sys
 
-from opscope.profiler._events import (MEMORY_EVENT_NAME, SCOPE_BACKWARD_FUNCTION, SCOPE_USER,
-                                      NodeRun, OpRecord, gc_paused, node_identity)
+from opscope.profiler._events import MEMORY_EVENT_NAME, SCOPE_BACKWARD_FUNCTION, SCOPE_USER
+from opscope.profiler._from_trace import gc_paused, node_identity
+from opscope.profiler._trace import NodeRun, OpRecord
 
 __all__ = ["chrome_trace", "write_chrome_trace"]
 

@@ -45,7 +45,7 @@ import time
 import warnings
 
 from opscope.profiler._chrome import write_chrome_trace
-from opscope.profiler._events import events_from_trace
+from opscope.profiler._from_trace import events_from_trace
 from opscope.profiler._trace import trace
 
 __all__ = ["ProfilerActivity", "ProfilerAction", "schedule", "supported_activities",
