@@ -195,6 +195,24 @@ def test_results_before_the_end_are_an_error():
             prof.events()
 
 
+def test_an_error_inside_ends_the_recording_and_is_recorded(tmp_path):
+    with pytest.raises(RuntimeError):
+        with profile() as prof:
+            opscope.ones(1)
+            opscope.mm(opscope.ones(2, 3), opscope.ones(2, 3))  # shapes do not match
+    assert [e.key for e in prof.events()] == ["aten::ones", "aten::ones", "aten::ones",
+                                              "aten::mm"]
+    path = tmp_path / "trace.json"
+    prof.export_chrome_trace(str(path))
+    mm = next(e for e in json.loads(path.read_text())["traceEvents"] if e["name"] == "aten::mm")
+    assert mm["args"]["Threw"] is True
+    with profile() as empty:
+        pass
+    assert empty.key_averages().table() == "" and len(empty.events()) == 0
+    empty.export_chrome_trace(str(path))
+    assert validate_chrome_trace(json.loads(path.read_text()))["M"]
+
+
 def test_cuda_activity_is_accepted_and_named():
     with pytest.warns(UserWarning, match="no CUDA device"):
         prof = profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])
