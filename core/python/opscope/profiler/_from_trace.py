@@ -194,7 +194,7 @@ class _Builder:
         for e in self.events:
             node = backward_of.get(id(e))
             if node is not None:
-                e.stack = forward.get(node_identity(node.item), [])  # None for AccumulateGrad
+                e.stack = forward.get(node_identity(node.item), [])
 
     def attribute_memory(self, records):
         """Each memory event goes to the event of the op that made it; one made outside every op
