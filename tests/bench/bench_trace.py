@@ -53,9 +53,13 @@ def main():
 
     off = per_op(add_loop(opscope))
     traced = per_op(add_loop(opscope), opscope.trace)
+    profiled = per_op(add_loop(opscope), lambda: opscope.profiler.profile(record_shapes=True))
     rows = [["nothing observing", benchlib.fmt(off * 1e6), "n/a", "n/a", ""],
             ["opscope.trace()", benchlib.fmt(traced * 1e6), benchlib.fmt((traced - off) * 1e6),
-             "<= 1 us", benchlib.verdict(traced - off <= 1e-6)]]
+             "<= 1 us", benchlib.verdict(traced - off <= 1e-6)],
+            ["profiler record_shapes", benchlib.fmt(profiled * 1e6),
+             benchlib.fmt((profiled - off) * 1e6), "<= 1 us",
+             benchlib.verdict(profiled - off <= 1e-6)]]
     if torch is not None:
         t_off = per_op(add_loop(torch))
         t_prof = per_op(add_loop(torch),
