@@ -126,3 +126,27 @@ TEST_CASE("HookSlots: several hooks in order, removal, and a clear error when fu
   slots.remove(&hook_b);
   CHECK(slots.empty());
 }
+
+TEST_CASE("a hook that refuses an op: the call throws, and a recorder sees the step close") {
+  auto r = std::make_shared<profiler::TraceRecorder>(profiler::RecorderOptions{false, false});
+  r->start(r);
+  Tensor a = ops::ones({2});
+  {
+    profiler::OpHookHandle h = profiler::add_op_hook(
+        [](const profiler::OpCall& c) {
+          if (c.op->full_name() == "aten::neg") throw std::runtime_error("no neg here");
+        },
+        nullptr);
+    CHECK_THROWS_WITH(ops::neg(a), "no neg here");
+  }
+  r->stop();
+  profiler::Recording rec = r->take();
+  int open = 0;
+  for (size_t i = 0; i < rec.events.size(); ++i) {
+    const Event& e = rec.events[i];
+    if (e.kind == EventKind::Enter) ++open;
+    if (e.kind == EventKind::Exit) --open;
+    if (e.kind == EventKind::Exit && i + 1 == rec.events.size()) CHECK(e.threw);
+  }
+  CHECK(open == 0);
+}
