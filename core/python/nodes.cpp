@@ -258,24 +258,6 @@ PyObject* node_register_prehook(PyObject* self, PyObject* fn) {
   });
 }
 
-// A saved non-tensor argument as Python: number, bool, tuple of ints, None.
-py::object value_to_py(const IValue& v) {
-  switch (v.tag()) {
-    case IValue::Tag::Double:
-      return py::float_(v.to_double());
-    case IValue::Tag::Int:
-      return py::int_(v.to_int());
-    case IValue::Tag::Bool:
-      return py::bool_(v.to_bool());
-    case IValue::Tag::IntList:
-      return py::tuple(py::cast(v.to_int_list()));
-    case IValue::Tag::None:
-      return py::none();
-    default:
-      return py::str(v.str());
-  }
-}
-
 // grad_fn._saved_self, _saved_other, _saved_dim, _saved_result: what a derivative-table node
 // keeps, named after the op's schema arguments (torch's generated attributes).
 PyObject* saved_attribute(const autograd::DerivativeNode& d, const std::string& what) {
@@ -287,7 +269,7 @@ PyObject* saved_attribute(const autograd::DerivativeNode& d, const std::string& 
   for (size_t i = 0; i < schema.arguments.size(); ++i) {
     if (schema.arguments[i].name != what) continue;
     if (Tensor t = c.arg(i); t.defined()) return wrap(t);
-    if (!c.value(i).is_none()) return value_to_py(c.value(i)).release().ptr();
+    if (!c.value(i).is_none()) return ivalue_to_py(c.value(i)).release().ptr();
     // A tensor the formula may read, not kept because no wanted gradient needed it: None.
     if (std::find(saved.begin(), saved.end(), static_cast<int>(i)) != saved.end()) Py_RETURN_NONE;
   }

@@ -10,6 +10,30 @@
 
 namespace opscope::python {
 
+py::object ivalue_to_py(const IValue& v) {
+  switch (v.tag()) {
+    case IValue::Tag::Tensor:
+      return wrap_obj(v.to_tensor());
+    case IValue::Tag::TensorList: {
+      py::list l;
+      for (const Tensor& t : v.to_tensor_list()) l.append(wrap_obj(t));
+      return l;
+    }
+    case IValue::Tag::None:
+      return py::none();
+    case IValue::Tag::Double:
+      return py::float_(v.to_double());
+    case IValue::Tag::Int:
+      return py::int_(v.to_int());
+    case IValue::Tag::Bool:
+      return py::bool_(v.to_bool());
+    case IValue::Tag::IntList:
+      return py::tuple(py::cast(v.to_int_list()));
+    default:
+      return py::str(v.str());
+  }
+}
+
 namespace {
 
 using profiler::Event;
@@ -137,31 +161,6 @@ py::dict event_to_py(const Event& e, profiler::Recording& r) {
   return d;
 }
 
-// A value an op hook shows Python: tensors as opscope tensors, the rest as Python values.
-py::object hook_value(const IValue& v) {
-  switch (v.tag()) {
-    case IValue::Tag::Tensor:
-      return wrap_obj(v.to_tensor());
-    case IValue::Tag::TensorList: {
-      py::list l;
-      for (const Tensor& t : v.to_tensor_list()) l.append(wrap_obj(t));
-      return l;
-    }
-    case IValue::Tag::None:
-      return py::none();
-    case IValue::Tag::Double:
-      return py::float_(v.to_double());
-    case IValue::Tag::Int:
-      return py::int_(v.to_int());
-    case IValue::Tag::Bool:
-      return py::bool_(v.to_bool());
-    case IValue::Tag::IntList:
-      return py::tuple(py::cast(v.to_int_list()));
-    default:
-      return py::str(v.str());
-  }
-}
-
 // What a Python op hook receives (opscope.profiler.add_hook): one call of an op. The values are
 // kept as IValues and become Python objects when read.
 struct PyOpCall {
@@ -177,7 +176,7 @@ struct PyOpCall {
 
 py::list values_of(const Stack& s) {
   py::list l;
-  for (const IValue& v : s) l.append(hook_value(v));
+  for (const IValue& v : s) l.append(ivalue_to_py(v));
   return l;
 }
 

@@ -106,6 +106,10 @@ void init_nodes(py::module_& m);     // grad_fn objects, custom Functions
 void init_profiler(py::module_& m);  // the trace recorder
 void init_stacks(py::module_& m);    // Python frames for profiler stacks, _capture_stack
 
+// An argument or result as Python sees it: tensors as opscope tensors (lists of them as lists),
+// numbers, bools, tuples of ints, None; anything else as its text (core/python/profiler.cpp).
+py::object ivalue_to_py(const IValue& v);
+
 // A captured stack as Python's opscope._C._RawStack (core/python/stacks.cpp).
 py::object wrap_raw_stack(profiler::RawStack&& raw);
 

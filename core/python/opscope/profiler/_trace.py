@@ -105,7 +105,15 @@ class NodeRecord:
 
 
 class _Timed:
-    """What ops and backward node runs share: a span of time, and children."""
+    """What ops, backward node runs and scopes share: a span of time on a thread, children, and
+    the item they ran in."""
+
+    def __init__(self, e, parent):
+        self.children = []
+        self.start_ns = e["t_ns"]
+        self.end_ns = None
+        self.thread = e["thread"]
+        self.parent = parent
 
     @property
     def duration_ns(self):
@@ -122,17 +130,13 @@ class OpRecord(_Timed):
     """One call of an op, with its dispatch steps, the ops it called, and the nodes it recorded."""
 
     def __init__(self, e, parent):
+        super().__init__(e, parent)
         self.name = e["op"]
         self.steps = [StepRecord(e)]
         self.inputs = e["args"]
         self.outputs = None
-        self.children = []
         self.nodes_created = []
-        self.start_ns = e["t_ns"]
-        self.end_ns = None
-        self.thread = e["thread"]
         self.threw = False
-        self.parent = parent
         self.memory_events = []
         self.blas_routine = None
         self._stack = None
@@ -200,13 +204,9 @@ class ScopeRecord(_Timed):
     """A user scope: ``with opscope.profiler.record_function("name"):``, with what ran inside."""
 
     def __init__(self, e, parent):
+        super().__init__(e, parent)
         self.name = e["name"]
         self.id = e["scope"]
-        self.children = []
-        self.start_ns = e["t_ns"]
-        self.end_ns = None
-        self.thread = e["thread"]
-        self.parent = parent
 
     def summary(self, timed=True):
         """scope "train step": 12 ops · 1.2 ms"""
@@ -248,15 +248,10 @@ class NodeRun(_Timed):
     """A backward node the engine ran, with the ops its formula (and hooks) called."""
 
     def __init__(self, e, parent):
+        super().__init__(e, parent)
         self.name = e["node"]
         self.sequence_nr = e["sequence_nr"]
         self.id = e["node_id"]
-        self.children = []
-        self.start_ns = e["t_ns"]
-        self.end_ns = None
-        self.thread = e["thread"]
-        self.parent = parent
-
 
     def summary(self, timed=True):
         """backward MulBackward0 #12: mul[AutogradCPU] → mul[CPU] · 3.1 µs"""
