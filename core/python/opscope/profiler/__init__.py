@@ -9,8 +9,9 @@ joins them here.
 >>> s[0].is_python, s[0].layer
 (True, 'python')
 """
+from opscope.profiler._graph import Graph, graph  # noqa: F401
 from opscope.profiler._stack import Frame, Stack, stack  # noqa: F401
 from opscope.profiler._trace import NodeRecord, NodeRun, OpRecord, StepRecord, Trace, trace  # noqa: F401
 
 __all__ = ["Frame", "Stack", "stack", "trace", "Trace", "OpRecord", "StepRecord", "NodeRecord",
-           "NodeRun"]
+           "NodeRun", "graph", "Graph"]

@@ -124,6 +124,17 @@ class Stack:
         marks = _crossings(self.frames)
         return _render(rows, marks, width)
 
+    # --- views: the HTML table is _html.stack_html ---
+
+    def _repr_html_(self):
+        from opscope.profiler import _html
+        return _html.stack_html(self)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from opscope.profiler import _html
+        return _html.bundle({"text/plain": lambda: str(self),
+                             "text/html": lambda: _html.stack_html(self)}, include, exclude)
+
 
 def stack():
     """The calling thread's call stack now, from the caller of ``stack()`` outwards.

@@ -69,10 +69,13 @@ class _Line:
             right, room = "", max(1, width - len(self.prefix))
         out, used = [], 0
         for text, style in self.segments:
-            if used + len(text) > room:
-                text = text[: max(0, room - used - 1)] + "…"
-                out.append((text, style))
-                used += len(text)
+            if used + len(text) > room:  # cut here, the last column an ellipsis
+                if room > used:
+                    out.append((text[:room - used - 1] + "…", style))
+                elif out:
+                    last, last_style = out.pop()
+                    out.append((last[:-1] + "…", last_style))
+                used = room
                 break
             out.append((text, style))
             used += len(text)
