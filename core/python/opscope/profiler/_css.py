@@ -118,6 +118,8 @@ _RULES = """
 .opscope .os-graph svg .edge polygon { fill: var(--os-muted); }
 .opscope .os-graph svg > g > polygon { fill: transparent; stroke: none; }
 .opscope pre.os-text { margin: 0; font-family: inherit; }
+.opscope .os-swatch { display: inline-block; width: 11px; height: 11px; margin: 0 2px 0 8px;
+  border: 1px solid #0004; border-radius: 3px; vertical-align: -1px; }
 """
 
 

@@ -34,6 +34,12 @@ _DTYPES = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf
 # Node fills (light, with dark text: readable in light and dark notebooks), as torchviz has them.
 _FILL = {"root": "#c6f1a4", "leaf": "#bfe0f7", "saved": "#fbd29a", "fn": "#e2e6eb"}
 
+_LEGEND = ('<div class="os-legend">' + " ".join(
+    f'<span class="os-swatch" style="background:{_FILL[k]}"></span> {text}' for k, text in (
+        ("root", "the tensor"), ("fn", "backward node (grad_fn)"),
+        ("leaf", "a leaf's AccumulateGrad"), ("saved", "saved for backward (dashed)"))) +
+    " · arrows: the forward direction; backward runs them in reverse</div>")
+
 _SAVED_NAMES = {}  # node name -> {argument: default} of its op's schemas (a cache)
 
 
@@ -246,7 +252,7 @@ class Graph:
         head = (f'<div class="os-title"><b>autograd graph</b> · {len(self.nodes)} nodes · '
                 f'root {escape(self.root)}</div>')
         try:
-            body = f'<div class="os-graph os-scroll">{self._inline_svg()}</div>'
+            body = f'<div class="os-graph os-scroll">{self._inline_svg()}</div>' + _LEGEND
         except (RuntimeError, OSError, subprocess.SubprocessError):
             body = f'<pre class="os-text">{escape(str(self))}</pre>'
         return _html.view(head + body)

@@ -87,8 +87,9 @@ def _memory(op):
     return f'<span class="os-mem">{V.bytes_str(n)}</span>' if n else ""
 
 
-def _root_summary(item):
+def _root_summary(item, timed=True):
     """The root's one line, as str(t) has it: signature → dispatch path · nodes · time."""
+    time = _time(item) if timed else ""
     k = V.kind(item)
     if k == "op":
         cls = "os-threw" if item.threw else "os-op"
@@ -103,8 +104,8 @@ def _root_summary(item):
             parts.append(f' · <span class="os-node">{escape(", ".join(nodes))}</span>')
         if item.threw:
             parts.append(' · <span class="os-threw">threw</span>')
-        return _time(item) + "".join(parts) + _memory(item)
-    return _time(item) + _header(item)
+        return time + "".join(parts) + _memory(item)
+    return time + _header(item)
 
 
 def _header(item):
@@ -170,12 +171,12 @@ def _item(item, out, open_all, root=False, summary=None):
 
 
 def _legend():
-    marks = "".join(_MARK_HTML[m].format(key=k, why="") + f" {text} · " for m, k, text in (
-        ("chosen", "K", "the chosen key"), ("fallthrough", "K", "falls through"),
-        ("excluded", "K", "excluded / not redispatched"), ("below", "K", "not reached")))
-    return (f'<div class="os-legend">{marks}▸ call · ↳ redispatch · '
-            f'<span class="os-node">+ autograd node</span> · '
-            f'<span class="os-bwd">◀ backward node run</span></div>')
+    marks = "".join(_MARK_HTML[m].format(key="K", why="") + f" {text} · " for m, text in (
+        ("chosen", "chosen key"), ("fallthrough", "falls through"), ("excluded", "left out"),
+        ("below", "not reached")))
+    return (f'<div class="os-legend">{marks}▸ call ↳ redispatch · '
+            f'<span class="os-node">+ node created</span> · '
+            f'<span class="os-bwd">◀ backward</span></div>')
 
 
 def trace_body(trace, open_all=False, width=960):
@@ -197,7 +198,7 @@ def trace_body(trace, open_all=False, width=960):
             _item(g.first, out, open_all, root=True, summary=_root_summary(g.first))
             continue
         line = (f'<span class="os-time">total {V.duration_str(g.total_ns)}</span>'
-                f'<span class="os-count">×{g.count}</span>{escape(g.key)}')
+                f'<span class="os-count">×{g.count}</span>{_root_summary(g.first, False)}')
         if n >= FULL_GROUPS:
             out.append(f'<div class="os-root os-line">{line}</div>')
             continue
@@ -227,8 +228,7 @@ def _item_json(item):
     d = {"kind": V.kind(item), "name": item.name, "start_ns": item.start_ns,
          "end_ns": item.end_ns, "thread": item.thread}
     if isinstance(item, OpRecord):
-        d["steps"] = [{"label": s.label, "call": s.call, "key": s.key,
-                       "key_set": list(s.key_set), "kernel": s.kernel,
+        d["steps"] = [{"call": s.call, "key": s.key, "kernel": s.kernel,
                        "provenance": s.provenance, "site": s.site} for s in item.steps]
         d["nodes_created"] = [n.name for n in item.nodes_created]
     d["children"] = [_item_json(c) for c in item.children]

@@ -151,6 +151,18 @@ def root_groups(trace):
     """The trace's roots as Groups, in order of first appearance. Up to trace.GROUP_ABOVE roots
     each is its own group (as str(t) shows them); past it, roots with the same untimed summary
     (the same signature, dispatch path and nodes) share one."""
+    cached = getattr(trace, "_views_groups", None)
+    if cached is not None and cached[0] == len(trace.roots):
+        return cached[1]
+    groups = _groups(trace)
+    try:
+        trace._views_groups = (len(trace.roots), groups)  # a trace does not change once built
+    except AttributeError:
+        pass
+    return groups
+
+
+def _groups(trace):
     roots = trace.roots
     if len(roots) <= trace.GROUP_ABOVE:
         groups = [Group(r, None) for r in roots]
