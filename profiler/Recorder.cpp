@@ -1,7 +1,10 @@
 #include "profiler/Recorder.h"
 
+#include <algorithm>
 #include <atomic>
 #include <ctime>
+
+#include "core/runtime/Blas.h"
 
 namespace opscope::profiler {
 
@@ -20,6 +23,37 @@ uint64_t trace_thread_id() {
 namespace {
 bool first_step_of_op(DispatchCallKind k) {
   return k == DispatchCallKind::Call || k == DispatchCallKind::CallBoxed;
+}
+
+// A step that runs a backend's own kernel (not a composite, not autograd): where an op's work is
+// done, so where its stack is taken.
+bool runs_backend_kernel(const DispatchStep& s) {
+  return kBackendKeys.has(s.chosen) && (s.entry->provenance == Provenance::Kernel ||
+                                        s.entry->provenance == Provenance::DefaultBackend);
+}
+
+// The recorders capturing stacks, told of each BLAS call by one hook (blas::add_call_hook).
+std::mutex g_blas_listeners_mutex;
+std::vector<TraceRecorder*> g_blas_listeners;
+
+// Captures here, in the function the BLAS wrapper calls, so that skipping this one frame leaves
+// the stack as a breakpoint on the routine would show it (the routine itself as frame #0).
+void on_blas_call(const char* routine, const void* entry) {
+  std::lock_guard lock(g_blas_listeners_mutex);
+  for (TraceRecorder* r : g_blas_listeners)
+    r->on_blas_call(routine, capture_stack(/*skip=*/1, entry));
+}
+
+void listen_to_blas(TraceRecorder* r, bool on) {
+  std::lock_guard lock(g_blas_listeners_mutex);
+  auto it = std::find(g_blas_listeners.begin(), g_blas_listeners.end(), r);
+  if (on && it == g_blas_listeners.end()) {
+    if (g_blas_listeners.empty()) blas::add_call_hook(&on_blas_call);
+    g_blas_listeners.push_back(r);
+  } else if (!on && it != g_blas_listeners.end()) {
+    g_blas_listeners.erase(it);
+    if (g_blas_listeners.empty()) blas::remove_call_hook(&on_blas_call);
+  }
 }
 }  // namespace
 
@@ -42,13 +76,16 @@ ValueRecord ValueRecord::of(const IValue& v) {
   return r;
 }
 
+Event::Event(EventKind k, uint64_t step)
+    : kind(k), t_ns(now_ns()), thread(trace_thread_id()), step_id(step) {}
+
 void TraceRecorder::push(Event e) {
   std::lock_guard lock(mutex_);
   events_.push_back(std::move(e));
 }
 
 void TraceRecorder::on_enter(const DispatchStep& s) {
-  Event e{EventKind::Enter, now_ns(), trace_thread_id(), s.id};
+  Event e(EventKind::Enter, s.id);
   e.op = s.op;
   e.call = s.kind;
   e.key_set = s.key_set;
@@ -63,11 +100,37 @@ void TraceRecorder::on_enter(const DispatchStep& s) {
   } else {
     e.arg_keys = s.arg_key_sets;
   }
+  if (options_.stacks && runs_backend_kernel(s))
+    e.stack = std::make_unique<RawStack>(capture_stack(/*skip=*/1));  // from the dispatcher
+  push(std::move(e));
+}
+
+void TraceRecorder::on_blas_call(const char* routine, RawStack stack) {
+  Event e(EventKind::BlasCall);
+  e.routine = routine;
+  e.stack = std::make_unique<RawStack>(std::move(stack));
+  push(std::move(e));
+}
+
+void TraceRecorder::on_memory(const MemoryEvent& m) {
+  if (!options_.memory) return;
+  Event e(m.is_alloc ? EventKind::Alloc : EventKind::Free);
+  e.ptr = reinterpret_cast<uintptr_t>(m.ptr);
+  e.bytes = m.bytes;
+  e.total_bytes = m.total_bytes;
+  e.device = m.device;
+  push(std::move(e));
+}
+
+void TraceRecorder::on_scope(const ScopeEvent& s) {
+  Event e(s.begin ? EventKind::ScopeBegin : EventKind::ScopeEnd);
+  e.node = std::string(s.name);
+  e.node_id = s.id;
   push(std::move(e));
 }
 
 void TraceRecorder::on_exit(const DispatchStep& s, const Stack* returns) {
-  Event e{EventKind::Exit, now_ns(), trace_thread_id(), s.id};
+  Event e(EventKind::Exit, s.id);
   e.threw = returns == nullptr;
   if (returns && first_step_of_op(s.kind))
     for (const IValue& v : *returns) e.values.push_back(ValueRecord::of(v));
@@ -78,7 +141,7 @@ void TraceRecorder::on_autograd(const AutogradEvent& a) {
   EventKind kind = a.kind == AutogradEventKind::NodeCreated ? EventKind::NodeCreated
                    : a.kind == AutogradEventKind::NodeBegin ? EventKind::NodeBegin
                                                             : EventKind::NodeEnd;
-  Event e{kind, now_ns(), trace_thread_id(), 0};
+  Event e(kind);
   e.node = a.node;
   e.sequence_nr = a.sequence_nr;
   e.node_id = reinterpret_cast<uintptr_t>(a.id);
@@ -89,10 +152,22 @@ void TraceRecorder::on_autograd(const AutogradEvent& a) {
 void TraceRecorder::start(std::shared_ptr<TraceRecorder> self) {
   OPSCOPE_CHECK(self.get() == this, "TraceRecorder::start: pass the recorder's own shared_ptr");
   handle_ = add_dispatch_observer(std::move(self));
+  if (options_.stacks) {
+    listen_to_blas(this, true);
+    listening_to_blas_ = true;
+  }
 }
 
 void TraceRecorder::stop() {
+  if (listening_to_blas_) {
+    listen_to_blas(this, false);
+    listening_to_blas_ = false;
+  }
   handle_.reset();
+}
+
+TraceRecorder::~TraceRecorder() {
+  if (listening_to_blas_) listen_to_blas(this, false);
 }
 
 std::vector<Event> TraceRecorder::take() {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages opscope needs that are missing. Safe to run again (fast when
-# everything is there). Usage: tools/setup.sh [--bench]   (--bench adds PyTorch for comparisons)
+# everything is there). Usage: tools/setup.sh [--bench] [--views]   (--bench adds PyTorch for
+# comparisons, --views headless Chromium for tests/views/snapshot's screenshots)
 set -euo pipefail
 
 packages=(
@@ -14,10 +15,16 @@ packages=(
   doctest-dev                           # C++ unit tests
   python3-numpy python3-pytest          # Python tests and NumPy interop
   python3-sklearn                       # the digits data set (tests/python/test_digits.py)
+  python3-jsonschema                    # checks saved traces against share/*.schema.json
+  graphviz                              # `dot`: the autograd graph view (opscope.profiler.graph)
 )
-if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3-torch)             # the benchmarks compare with PyTorch 1.13
-fi
+for arg in "$@"; do
+  case "$arg" in
+    --bench) packages+=(python3-torch) ;;          # the benchmarks compare with PyTorch 1.13
+    --views) packages+=(chromium fonts-dejavu-core) ;;  # tests/views/snapshot's screenshots
+    *) echo "setup: unknown option $arg (known: --bench, --views)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

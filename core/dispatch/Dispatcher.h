@@ -186,7 +186,7 @@ class ObservedCall {
  private:
   DispatchStep step_;
   Stack args_;
-  std::vector<std::shared_ptr<DispatchObserver>> observers_;
+  std::shared_ptr<const ObserverList> observers_;
   bool finished_ = false;
 };
 }  // namespace detail

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "core/dispatch/Dispatcher.h"
+#include "core/runtime/Allocator.h"
 #include "core/runtime/Log.h"
 
 namespace opscope {
@@ -39,21 +40,57 @@ namespace detail {
 std::atomic<int> g_num_dispatch_observers{0};
 
 namespace {
+// The observer list is copied on write: add / remove publish a new list and bump the generation;
+// each thread keeps the list it last saw and takes the new one when the generation moved.
 std::mutex g_observers_mutex;
-std::vector<std::shared_ptr<DispatchObserver>>& observers_list() {
-  static auto* list = new std::vector<std::shared_ptr<DispatchObserver>>();
-  return *list;
-}
+std::shared_ptr<const ObserverList> g_observers = std::make_shared<const ObserverList>();
+std::atomic<uint64_t> g_observers_generation{1};
 std::atomic<uint64_t> g_next_step_id{1};
+std::atomic<uint64_t> g_next_scope_id{1};
+
+struct ThreadObservers {
+  uint64_t generation = 0;
+  std::shared_ptr<const ObserverList> list;
+};
+thread_local ThreadObservers t_observers;
+
+// The allocator's hook while any observer is installed: each allocation and free to every one.
+void forward_memory(void* ptr, size_t nbytes, Device device, bool is_alloc,
+                    const AllocatorStats& after) {
+  if (!dispatch_observed()) return;
+  MemoryEvent e{is_alloc, ptr, nbytes, device, after.current_bytes};
+  for (const auto& o : *dispatch_observers()) o->on_memory(e);
+}
+
+void notify_scope(const ScopeEvent& e) {
+  for (const auto& o : *dispatch_observers()) o->on_scope(e);
+}
+
+// Publishes `list` (call with g_observers_mutex held).
+void publish(ObserverList list) {
+  int before = static_cast<int>(g_observers->size());
+  int after = static_cast<int>(list.size());
+  g_observers = std::make_shared<const ObserverList>(std::move(list));
+  g_observers_generation.fetch_add(1, std::memory_order_release);
+  g_num_dispatch_observers.store(after, std::memory_order_release);
+  if (before == 0 && after > 0) add_alloc_observer(&forward_memory);
+  if (before > 0 && after == 0) remove_alloc_observer(&forward_memory);
+}
 }  // namespace
 
-std::vector<std::shared_ptr<DispatchObserver>> dispatch_observers() {
-  std::lock_guard lock(g_observers_mutex);
-  return observers_list();
+std::shared_ptr<const ObserverList> dispatch_observers() {
+  ThreadObservers& t = t_observers;
+  uint64_t generation = g_observers_generation.load(std::memory_order_acquire);
+  if (t.generation != generation) {
+    std::lock_guard lock(g_observers_mutex);
+    t.list = g_observers;
+    t.generation = g_observers_generation.load(std::memory_order_relaxed);
+  }
+  return t.list;
 }
 
 void notify_autograd(const AutogradEvent& event) {
-  for (auto& o : dispatch_observers()) o->on_autograd(event);
+  for (const auto& o : *dispatch_observers()) o->on_autograd(event);
 }
 
 ObservedCall::ObservedCall(const OperatorHandle& op, DispatchCallKind kind, DispatchKeySet ks,
@@ -72,25 +109,27 @@ ObservedCall::ObservedCall(const OperatorHandle& op, DispatchCallKind kind, Disp
   step_.arg_key_sets.reserve(args_.size());
   for (const IValue& v : args_) step_.arg_key_sets.push_back(keys_of(v));
   step_.id = g_next_step_id.fetch_add(1, std::memory_order_relaxed);
-  for (auto& o : observers_) o->on_enter(step_);
+  for (const auto& o : *observers_) o->on_enter(step_);
 }
 
 void ObservedCall::finish(Stack returns) {
   finished_ = true;
-  for (auto it = observers_.rbegin(); it != observers_.rend(); ++it)
+  for (auto it = observers_->rbegin(); it != observers_->rend(); ++it)
     (*it)->on_exit(step_, &returns);
 }
 
 ObservedCall::~ObservedCall() {
   if (finished_) return;
-  for (auto it = observers_.rbegin(); it != observers_.rend(); ++it) (*it)->on_exit(step_, nullptr);
+  for (auto it = observers_->rbegin(); it != observers_->rend(); ++it)
+    (*it)->on_exit(step_, nullptr);
 }
 }  // namespace detail
 
 ObserverHandle add_dispatch_observer(std::shared_ptr<DispatchObserver> observer) {
   std::lock_guard lock(detail::g_observers_mutex);
-  detail::observers_list().push_back(observer);
-  detail::g_num_dispatch_observers.fetch_add(1);
+  detail::ObserverList list = *detail::g_observers;
+  list.push_back(observer);
+  detail::publish(std::move(list));
   return ObserverHandle(std::move(observer));
 }
 
@@ -109,13 +148,35 @@ ObserverHandle::~ObserverHandle() {
 void ObserverHandle::reset() {
   if (!observer_) return;
   std::lock_guard lock(detail::g_observers_mutex);
-  auto& list = detail::observers_list();
+  detail::ObserverList list = *detail::g_observers;
   auto it = std::find(list.begin(), list.end(), observer_);
   if (it != list.end()) {
     list.erase(it);
-    detail::g_num_dispatch_observers.fetch_sub(1);
+    detail::publish(std::move(list));
   }
+  // This thread lets go of the old list now (other threads when they next look): the observer
+  // is usually freed right here.
+  detail::t_observers = {detail::g_observers_generation.load(), detail::g_observers};
   observer_.reset();
+}
+
+// --- user scopes ---------------------------------------------------------------------------------
+
+uint64_t record_scope_begin(std::string_view name) {
+  uint64_t id = detail::g_next_scope_id.fetch_add(1, std::memory_order_relaxed);
+  if (detail::dispatch_observed()) detail::notify_scope({true, name, id});
+  return id;
+}
+
+void record_scope_end(uint64_t id, std::string_view name) {
+  if (detail::dispatch_observed()) detail::notify_scope({false, name, id});
+}
+
+RecordScope::RecordScope(std::string name)
+    : name_(std::move(name)), id_(record_scope_begin(name_)) {}
+
+RecordScope::~RecordScope() {
+  record_scope_end(id_, name_);
 }
 
 // --- OPSCOPE_LOG=dispatch ---------------------------------------------------------------------

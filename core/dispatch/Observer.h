@@ -9,10 +9,15 @@
 // Autograd reports to the same observers: the node an op's Autograd kernel records (inside that
 // op's step), and each node the backward engine runs (begin ... end, with the ops its formula
 // calls nested in between); a node's sequence number links it to the forward op that made it.
+// The allocator reports each allocation and free, and user scopes (RecordScope, Python's
+// opscope.profiler.record_function) their beginning and end, to the same observers, so a trace
+// sees them in order with the steps around them.
 //
 // In implementation terms: when no observer is installed the dispatcher pays one predictable
 // branch on a relaxed atomic load; when one is, the call takes a slower path that boxes the
-// arguments (so the observer sees them as IValues) and notifies every observer in order.
+// arguments (so the observer sees them as IValues) and notifies every observer in order. Each
+// thread keeps its own copy of the observer list, refreshed when the list's generation moves,
+// so an observed step takes no lock.
 #pragma once
 
 #include <memory>
@@ -21,6 +26,7 @@
 
 #include "core/dispatch/DispatchKey.h"
 #include "core/dispatch/IValue.h"
+#include "core/runtime/Device.h"
 
 namespace opscope {
 
@@ -62,6 +68,22 @@ struct AutogradEvent {
   const std::vector<std::string>* next = nullptr;
 };
 
+// An allocation (after it) or a free (before it), as the device's allocator reports it.
+struct MemoryEvent {
+  bool is_alloc;
+  const void* ptr;
+  size_t bytes;
+  Device device;
+  int64_t total_bytes;  // the allocator's current bytes once this event is done
+};
+
+// A user scope (RecordScope) beginning or ending.
+struct ScopeEvent {
+  bool begin;
+  std::string_view name;  // both at the beginning and at the end
+  uint64_t id;            // unique per scope, in program order
+};
+
 class DispatchObserver {
  public:
   virtual ~DispatchObserver() = default;
@@ -69,7 +91,27 @@ class DispatchObserver {
   // `returns` holds the outputs, boxed; null when the kernel threw.
   virtual void on_exit(const DispatchStep& step, const Stack* returns) = 0;
   virtual void on_autograd(const AutogradEvent& /*event*/) {}
+  virtual void on_memory(const MemoryEvent& /*event*/) {}
+  virtual void on_scope(const ScopeEvent& /*event*/) {}
 };
+
+// A named user scope, seen by observers as a ScopeEvent pair: PyTorch's RECORD_FUNCTION /
+// record_function. Nothing is recorded when no observer is installed.
+//   { RecordScope scope("my block"); ... }
+class RecordScope {
+ public:
+  explicit RecordScope(std::string name);
+  ~RecordScope();
+  RecordScope(const RecordScope&) = delete;
+  RecordScope& operator=(const RecordScope&) = delete;
+
+ private:
+  std::string name_;
+  uint64_t id_;
+};
+// The same, unscoped (for Python's context managers): begin returns the scope's id for end.
+uint64_t record_scope_begin(std::string_view name);
+void record_scope_end(uint64_t id, std::string_view name);
 
 // Installs an observer until the returned handle is dropped.
 class ObserverHandle {
@@ -91,8 +133,10 @@ extern std::atomic<int> g_num_dispatch_observers;
 inline bool dispatch_observed() {
   return __builtin_expect(g_num_dispatch_observers.load(std::memory_order_relaxed) != 0, 0);
 }
-// Snapshot of installed observers (copied under a lock; safe against concurrent removal).
-std::vector<std::shared_ptr<DispatchObserver>> dispatch_observers();
+using ObserverList = std::vector<std::shared_ptr<DispatchObserver>>;
+// The installed observers, as this thread last saw them (refreshed when they changed): a
+// snapshot that stays valid while held, whatever is added or removed meanwhile.
+std::shared_ptr<const ObserverList> dispatch_observers();
 // Tells every observer (call only when dispatch_observed()).
 void notify_autograd(const AutogradEvent& event);
 }  // namespace detail

@@ -1,9 +1,12 @@
 // opscope._C's part of opscope.profiler: the trace recorder (profiler/Recorder.h), its events as
-// Python dicts for opscope/profiler/_trace.py to build the tree of ops from.
+// Python dicts for opscope/profiler/_trace.py to build the tree of ops from; user scopes
+// (record_function); and Python hooks on every op call (add_hook).
 #include <pybind11/stl.h>
 
 #include "core/python/python_common.h"
+#include "profiler/Hooks.h"
 #include "profiler/Recorder.h"
+#include "profiler/Stack.h"
 
 namespace opscope::python {
 
@@ -47,11 +50,21 @@ std::string_view kind_name(EventKind k) {
       return "node_begin";
     case EventKind::NodeEnd:
       return "node_end";
+    case EventKind::Alloc:
+      return "alloc";
+    case EventKind::Free:
+      return "free";
+    case EventKind::ScopeBegin:
+      return "scope_begin";
+    case EventKind::ScopeEnd:
+      return "scope_end";
+    case EventKind::BlasCall:
+      return "blas_call";
   }
   return "?";
 }
 
-py::dict event_to_py(const Event& e) {
+py::dict event_to_py(Event& e) {
   py::dict d;
   d["kind"] = std::string(kind_name(e.kind));
   d["t_ns"] = e.t_ns;
@@ -82,8 +95,25 @@ py::dict event_to_py(const Event& e) {
       } else {
         d["args"] = values_to_py(e.values);
       }
+      if (e.stack) d["stack"] = wrap_raw_stack(std::move(*e.stack));
       break;
     }
+    case EventKind::BlasCall:
+      d["routine"] = e.routine;
+      d["stack"] = wrap_raw_stack(std::move(*e.stack));
+      break;
+    case EventKind::Alloc:
+    case EventKind::Free:
+      d["ptr"] = e.ptr;
+      d["bytes"] = e.bytes;
+      d["total_bytes"] = e.total_bytes;
+      d["device"] = e.device.str();
+      break;
+    case EventKind::ScopeBegin:
+    case EventKind::ScopeEnd:
+      d["name"] = e.node;
+      d["scope"] = e.node_id;
+      break;
     case EventKind::Exit:
       d["step"] = e.step_id;
       d["threw"] = e.threw;
@@ -99,13 +129,78 @@ py::dict event_to_py(const Event& e) {
   return d;
 }
 
+// A value an op hook shows Python: tensors as opscope tensors, the rest as Python values.
+py::object hook_value(const IValue& v) {
+  switch (v.tag()) {
+    case IValue::Tag::Tensor:
+      return wrap_obj(v.to_tensor());
+    case IValue::Tag::TensorList: {
+      py::list l;
+      for (const Tensor& t : v.to_tensor_list()) l.append(wrap_obj(t));
+      return l;
+    }
+    case IValue::Tag::None:
+      return py::none();
+    case IValue::Tag::Double:
+      return py::float_(v.to_double());
+    case IValue::Tag::Int:
+      return py::int_(v.to_int());
+    case IValue::Tag::Bool:
+      return py::bool_(v.to_bool());
+    case IValue::Tag::IntList:
+      return py::tuple(py::cast(v.to_int_list()));
+    default:
+      return py::str(v.str());
+  }
+}
+
+// What a Python op hook receives (opscope.profiler.add_hook): one call of an op. The values are
+// kept as IValues and become Python objects when read.
+struct PyOpCall {
+  const OperatorHandle* op;
+  DispatchKey key;
+  const DispatchTableEntry* entry;
+  uint64_t step;
+  Stack inputs;
+  Stack outputs;
+  bool exited = false;
+  bool threw = false;
+};
+
+py::list values_of(const Stack& s) {
+  py::list l;
+  for (const IValue& v : s) l.append(hook_value(v));
+  return l;
+}
+
+// A Python callable as an op hook: called with the GIL, its exceptions reported as unraisable
+// (printed, as Python does for exceptions in __del__) so that a failing hook never breaks the op.
+profiler::OpHook python_op_hook(py::object fn, bool on_exit) {
+  if (fn.is_none()) return {};
+  auto holder = std::make_shared<PyCallable>(std::move(fn));
+  return [holder, on_exit](const profiler::OpCall& c) {
+    py::gil_scoped_acquire gil;
+    auto call = std::make_shared<PyOpCall>(
+        PyOpCall{c.op, c.step->chosen, c.step->entry, c.step->id, *c.inputs, {}, on_exit, c.threw});
+    if (c.outputs) call->outputs = *c.outputs;
+    try {
+      holder->fn(py::cast(call));
+    } catch (py::error_already_set& e) {
+      e.discard_as_unraisable(holder->fn);
+    }
+  };
+}
+
 }  // namespace
 
 void init_profiler(py::module_& m) {
   using profiler::TraceRecorder;
   py::class_<TraceRecorder, std::shared_ptr<TraceRecorder>>(
       m, "_TraceRecorder", "Records dispatch steps and autograd events between start and stop.")
-      .def(py::init<>())
+      .def(py::init([](bool stacks, bool memory) {
+             return std::make_shared<TraceRecorder>(profiler::RecorderOptions{stacks, memory});
+           }),
+           py::arg("stacks") = false, py::arg("memory") = true)
       .def("start", [](std::shared_ptr<TraceRecorder> r) { r->start(r); })
       .def("stop", &TraceRecorder::stop)
       .def(
@@ -113,11 +208,52 @@ void init_profiler(py::module_& m) {
           [](TraceRecorder& r) {
             std::vector<Event> events = r.take();
             py::list l;
-            for (const Event& e : events) l.append(event_to_py(e));
+            for (Event& e : events) l.append(event_to_py(e));
             return l;
           },
           "The events recorded so far, as dicts (and forgets them).");
   m.def("_now_ns", &profiler::now_ns, "CLOCK_MONOTONIC in ns, the clock of trace timestamps.");
+
+  m.def(
+      "_record_function_enter", [](const std::string& name) { return record_scope_begin(name); },
+      py::arg("name"),
+      "Begins a user scope (observers see it); returns its id for _record_function_exit.");
+  m.def(
+      "_record_function_exit",
+      [](uint64_t id, const std::string& name) { record_scope_end(id, name); }, py::arg("id"),
+      py::arg("name"), "Ends the user scope `id` that _record_function_enter(name) began.");
+
+  py::class_<PyOpCall, std::shared_ptr<PyOpCall>>(
+      m, "_OpCall", "One call of an op, as an op hook sees it (opscope.profiler.add_hook).")
+      .def_property_readonly("name", [](const PyOpCall& c) { return c.op->full_name(); })
+      .def_property_readonly("key", [](const PyOpCall& c) { return std::string(to_string(c.key)); })
+      .def_property_readonly("kernel", [](const PyOpCall& c) { return c.entry->kernel.name(); })
+      .def_property_readonly(
+          "provenance",
+          [](const PyOpCall& c) { return std::string(to_string(c.entry->provenance)); })
+      .def_readonly("step", &PyOpCall::step)
+      .def_property_readonly("inputs", [](const PyOpCall& c) { return values_of(c.inputs); })
+      .def_property_readonly("outputs",
+                             [](const PyOpCall& c) -> py::object {
+                               if (!c.exited || c.threw) return py::none();
+                               return values_of(c.outputs);
+                             })
+      .def_readonly("threw", &PyOpCall::threw)
+      .def("__repr__", [](const PyOpCall& c) {
+        return "<OpCall " + c.op->full_name() + "[" + std::string(to_string(c.key)) + "]" +
+               (c.exited ? (c.threw ? " threw>" : " returned>") : ">");
+      });
+  py::class_<profiler::OpHookHandle>(m, "_OpHookHandle")
+      .def("remove", &profiler::OpHookHandle::remove, "Removes the hooks.");
+  m.def(
+      "_add_op_hook",
+      [](py::object on_enter, py::object on_exit) {
+        return profiler::add_op_hook(python_op_hook(std::move(on_enter), false),
+                                     python_op_hook(std::move(on_exit), true));
+      },
+      py::arg("on_enter"), py::arg("on_exit"),
+      "Calls on_enter(call) before and on_exit(call) after every op call (any thread) until "
+      "the returned handle's remove().");
 }
 
 }  // namespace opscope::python

@@ -20,6 +20,10 @@
 // Runtime objects shared with Python (Generator) are held by their intrusive_ptr.
 PYBIND11_DECLARE_HOLDER_TYPE(T, opscope::intrusive_ptr<T>, true)
 
+namespace opscope::profiler {
+class RawStack;
+}
+
 namespace opscope::autograd {
 class Node;
 }
@@ -101,6 +105,9 @@ void init_autograd(py::module_& m);  // backward / grad, grad mode, hooks
 void init_nodes(py::module_& m);     // grad_fn objects, custom Functions
 void init_profiler(py::module_& m);  // the trace recorder
 void init_stacks(py::module_& m);    // Python frames for profiler stacks, _capture_stack
+
+// A captured stack as Python's opscope._C._RawStack (core/python/stacks.cpp).
+py::object wrap_raw_stack(profiler::RawStack&& raw);
 
 // A Python callable held from C++ (a hook inside the graph): it may be dropped on a thread that
 // does not hold the GIL, so dropping takes it (unless the interpreter is already gone).

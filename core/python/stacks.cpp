@@ -180,7 +180,7 @@ std::shared_ptr<StackProbe> StackProbe::install(std::string op, std::string key,
     OPSCOPE_CHECK(g_blas_probe.expired(), "one BLAS stack probe at a time");
     g_blas_probe = p;
     p->blas_ = true;
-    blas::set_call_hook(&on_blas_call);
+    blas::add_call_hook(&on_blas_call);
   } else {
     auto o = std::make_shared<ProbeObserver>();
     o->probe = p;
@@ -192,7 +192,7 @@ std::shared_ptr<StackProbe> StackProbe::install(std::string op, std::string key,
 void StackProbe::remove() {
   handle_.reset();
   if (blas_) {
-    blas::set_call_hook(nullptr);
+    blas::remove_call_hook(&on_blas_call);
     std::lock_guard<std::mutex> lock(g_blas_probe_mu);
     g_blas_probe.reset();
     blas_ = false;
@@ -200,6 +200,12 @@ void StackProbe::remove() {
 }
 
 }  // namespace
+
+py::object wrap_raw_stack(profiler::RawStack&& raw) {
+  auto s = std::make_shared<PyRawStack>();
+  s->raw = std::move(raw);
+  return py::cast(s);
+}
 
 void init_stacks(py::module_& m) {
   static const profiler::PythonFramesProvider provider = make_provider();

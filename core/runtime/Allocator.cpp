@@ -11,12 +11,16 @@
 #include <vector>
 
 #include "core/runtime/Exception.h"
+#include "core/runtime/HookSlots.h"
 
 namespace opscope {
 
-static std::atomic<AllocObserver> g_alloc_observer{nullptr};
-void set_alloc_observer(AllocObserver observer) {
-  g_alloc_observer.store(observer);
+static HookSlots<AllocObserver> g_alloc_observers;
+void add_alloc_observer(AllocObserver observer) {
+  g_alloc_observers.add(observer);
+}
+void remove_alloc_observer(AllocObserver observer) {
+  g_alloc_observers.remove(observer);
 }
 
 void* Allocator::allocate(size_t nbytes) {
@@ -28,8 +32,7 @@ void* Allocator::allocate(size_t nbytes) {
   while (now > peak && !peak_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
   }
   allocs_.fetch_add(1, std::memory_order_relaxed);
-  if (auto obs = g_alloc_observer.load(std::memory_order_relaxed); __builtin_expect(!!obs, 0))
-    obs(p, nbytes, device(), true, stats());
+  if (!g_alloc_observers.empty()) g_alloc_observers.call(p, nbytes, device(), true, stats());
   return p;
 }
 
@@ -37,8 +40,7 @@ void Allocator::deallocate(void* ptr, size_t nbytes) {
   if (!ptr) return;
   current_.fetch_sub(static_cast<int64_t>(nbytes), std::memory_order_relaxed);
   frees_.fetch_add(1, std::memory_order_relaxed);
-  if (auto obs = g_alloc_observer.load(std::memory_order_relaxed); __builtin_expect(!!obs, 0))
-    obs(ptr, nbytes, device(), false, stats());
+  if (!g_alloc_observers.empty()) g_alloc_observers.call(ptr, nbytes, device(), false, stats());
   raw_deallocate(ptr, nbytes);
 }
 

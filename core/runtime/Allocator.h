@@ -6,7 +6,7 @@
 // memory view and OPSCOPE_LOG=alloc hang off that one hook, which costs one branch when unused.
 //
 // In implementation terms: Allocator is an interface, allocations are counted in atomics, and
-// the observer is a global function pointer read with a relaxed load.
+// the observers are a few global function pointers (HookSlots) behind one relaxed load.
 #pragma once
 
 #include <atomic>
@@ -55,9 +55,11 @@ constexpr size_t kCpuAlignment = 64;
 void cpu_empty_cache();     // frees the cached large blocks and the calling thread's small ones
 size_t cpu_cached_bytes();  // bytes held by that cache
 
-// Observer hook: called after each allocation (is_alloc = true) and before each free.
+// Observer hooks: called after each allocation (is_alloc = true) and before each free, in the
+// order added. A few may be set at once (OPSCOPE_LOG=alloc, a trace recording memory).
 using AllocObserver = void (*)(void* ptr, size_t nbytes, Device device, bool is_alloc,
                                const AllocatorStats& after);
-void set_alloc_observer(AllocObserver observer);  // nullptr removes it
+void add_alloc_observer(AllocObserver observer);
+void remove_alloc_observer(AllocObserver observer);
 
 }  // namespace opscope

@@ -63,6 +63,7 @@
 #include <vector>
 
 #include "core/runtime/Exception.h"
+#include "core/runtime/HookSlots.h"
 #include "core/runtime/Log.h"
 #include "core/runtime/Parallel.h"
 
@@ -342,20 +343,29 @@ const Table& table() {
   return t;
 }
 
-std::atomic<CallHook> g_call_hook{nullptr};
+constexpr size_t kMaxCallHooks = 4;
+HookSlots<CallHook, kMaxCallHooks> g_call_hooks;
 
 // The routine `fn`, after telling the hook (if any) that it is about to run.
 template <typename F>
 F announce(F fn, const char* routine) {
-  if (CallHook hook = g_call_hook.load(std::memory_order_relaxed))
-    hook(routine, reinterpret_cast<const void*>(fn));
+  // The hooks are called from this frame, not from HookSlots::call: a stack a hook captures
+  // then shows the BLAS wrapper (Blas.cpp) right below the routine, as a breakpoint would.
+  if (__builtin_expect(!g_call_hooks.empty(), 0)) {
+    CallHook hooks[kMaxCallHooks];
+    size_t n = g_call_hooks.load(hooks);
+    for (size_t i = 0; i < n; ++i) hooks[i](routine, reinterpret_cast<const void*>(fn));
+  }
   return fn;
 }
 
 }  // namespace
 
-void set_call_hook(CallHook hook) {
-  g_call_hook.store(hook, std::memory_order_relaxed);
+void add_call_hook(CallHook hook) {
+  g_call_hooks.add(hook);
+}
+void remove_call_hook(CallHook hook) {
+  g_call_hooks.remove(hook);
 }
 
 // --- cblas -------------------------------------------------------------------------------------

@@ -67,9 +67,10 @@ void set_num_threads(int n);
 // Called on the calling thread right before each BLAS routine runs, with the routine's name
 // ("cblas_sgemm") and its entry address in the loaded library: where the profiler captures the
 // stack of a product, as a debugger breakpoint on the routine would show it (profiler/Stack.h,
-// capture_stack's `callee`). One hook at a time; nullptr removes it. Unset, a BLAS call pays one
-// relaxed atomic load.
+// capture_stack's `callee`). A few hooks may be set at once (a trace recording stacks, a stack
+// probe), called in the order added. Unset, a BLAS call pays one relaxed atomic load.
 using CallHook = void (*)(const char* routine, const void* entry);
-void set_call_hook(CallHook hook);
+void add_call_hook(CallHook hook);
+void remove_call_hook(CallHook hook);
 
 }  // namespace opscope::blas

@@ -61,7 +61,8 @@ struct AllocLogFromEnvironment {
 
 void set_alloc_log(bool on, int fd) {
   g_alloc_log_fd.store(fd);
-  set_alloc_observer(on ? &log_allocation : nullptr);
+  remove_alloc_observer(&log_allocation);  // at most once, however often it is switched on
+  if (on) add_alloc_observer(&log_allocation);
 }
 
 }  // namespace opscope

@@ -159,9 +159,9 @@ TEST_CASE("at the BLAS call of mm: the routine, the kernel, the dispatcher") {
   ops::mm(a, b);  // loads OpenBLAS first
   g_blas_thread = std::this_thread::get_id();
   g_blas_stacks.clear();
-  blas::set_call_hook(&on_blas_call);
+  blas::add_call_hook(&on_blas_call);
   ops::mm(a, b);
-  blas::set_call_hook(nullptr);
+  blas::remove_call_hook(&on_blas_call);
   REQUIRE(g_blas_stacks.size() >= 1);  // one per OpenMP thread that ran a block of rows
   std::vector<Frame> frames = profiler::symbolize(g_blas_stacks[0]);
   INFO(dump(frames));

@@ -1,8 +1,9 @@
 """``opscope.profiler``: what ops do inside, as data and as views.
 
-So far the trace of what ran (``opscope.trace()``: ops, dispatch steps, autograd nodes) and the
-call stack (``stack()``: Python and C++ frames merged, with file:line and layers); the profile
-joins them here.
+The trace of what ran (``opscope.trace()``: ops, dispatch steps, autograd nodes, memory, user
+scopes, stacks at kernels; ``load()`` reads a saved one back), the call stack (``stack()``: Python
+and C++ frames merged, with file:line and layers), user scopes (``record_function``) and op hooks
+(``add_hook``).
 
 >>> import opscope
 >>> s = opscope.profiler.stack()
@@ -11,7 +12,10 @@ joins them here.
 """
 from opscope.profiler._graph import Graph, graph  # noqa: F401
 from opscope.profiler._stack import Frame, Stack, stack  # noqa: F401
-from opscope.profiler._trace import NodeRecord, NodeRun, OpRecord, StepRecord, Trace, trace  # noqa: F401
+from opscope.profiler._trace import (MemoryRecord, NodeRecord, NodeRun, OpRecord,  # noqa: F401
+                                     ScopeRecord, StepRecord, Trace, load, trace)
+from opscope.profiler._hooks import HookHandle, add_hook, record_function  # noqa: F401
 
 __all__ = ["Frame", "Stack", "stack", "trace", "Trace", "OpRecord", "StepRecord", "NodeRecord",
-           "NodeRun", "graph", "Graph"]
+           "NodeRun", "ScopeRecord", "MemoryRecord", "load", "record_function", "add_hook",
+           "HookHandle", "graph", "Graph"]

@@ -89,6 +89,22 @@ class Stack:
         self._raw = raw
         self._frames = None
 
+    @classmethod
+    def from_frames(cls, frames):
+        """A Stack of frames already named: dicts with Frame's fields (``name``, ``file``,
+        ``line``, ``module``, ``layer``, ``is_python``, ``inlined``, ``pc``), as a saved trace
+        holds them."""
+        s = cls(None)
+        s._frames = [Frame(i, f["name"], f["file"], f["line"], f["module"], f["layer"],
+                           f["is_python"], f["inlined"], f["pc"]) for i, f in enumerate(frames)]
+        return s
+
+    def to_dicts(self):
+        """The frames as JSON-ready dicts (the inverse of from_frames)."""
+        return [{"name": f.name, "file": f.file, "line": f.line, "module": f.module,
+                 "layer": f.layer, "is_python": f.is_python, "inlined": f.inlined, "pc": f.pc}
+                for f in self.frames]
+
     @property
     def frames(self):
         if self._frames is None:

@@ -10,13 +10,26 @@ into a tree:
 
 An OpRecord is one call of an op (``aten::mm``): its first dispatch step and the redispatches
 below it (``mm[AutogradCPU] → mm[CPU]``) are its ``steps``; ops its kernels called are its
-``children``; nodes recorded by its Autograd kernel are ``nodes_created``.
+``children``; nodes recorded by its Autograd kernel are ``nodes_created``; the allocations and
+frees it made itself are ``memory_events``; with ``trace(with_stack=True)``, ``stack`` is the call
+stack at its innermost kernel (right before the BLAS routine, for a product). User scopes
+(``opscope.profiler.record_function``) are ScopeRecords in the same tree.
+
+The trace is data: ``t.to_json()`` writes it in the ``opscope.trace/1`` format
+(share/opscope.trace-1.md), ``opscope.profiler.load(path)`` reads it back.
 """
 import contextlib
+import datetime
+import json
 
 from opscope import _C
+from opscope.profiler._stack import Stack
 
-__all__ = ["trace", "Trace", "OpRecord", "StepRecord", "NodeRecord", "NodeRun"]
+__all__ = ["trace", "Trace", "OpRecord", "StepRecord", "NodeRecord", "NodeRun", "ScopeRecord",
+           "MemoryRecord", "load", "SCHEMA"]
+
+# The JSON format to_json writes and load reads (share/opscope.trace-1.md).
+SCHEMA = "opscope.trace/1"
 
 
 # Arguments a summary line leaves out: unset options, and options that rarely matter.
@@ -119,7 +132,29 @@ class OpRecord(_Timed):
         self.thread = e["thread"]
         self.threw = False
         self.parent = parent
+        self.memory_events = []
+        self.blas_routine = None
+        self._stack = None
 
+    @property
+    def stack(self):
+        """The call stack at this op's innermost kernel: right before its BLAS routine when it
+        calls one, else where the dispatcher enters its backend kernel; for a composite (matmul),
+        its first child's with a stack. None when the trace was not asked for stacks."""
+        for op in self.walk():
+            if isinstance(op, OpRecord) and op._stack is not None:
+                return op._stack
+        return None
+
+    @property
+    def self_memory_bytes(self):
+        """Bytes this op allocated minus bytes it freed, its children's left out."""
+        return sum(m.signed_bytes for m in self.memory_events)
+
+    @property
+    def memory_bytes(self):
+        """Bytes allocated minus freed by this op and every op below it."""
+        return sum(op.self_memory_bytes for op in self.walk() if isinstance(op, OpRecord))
 
     def path(self, limit=8):
         """The dispatch path: every step of this op and the ops below it, in order, leaving out
@@ -158,6 +193,54 @@ class OpRecord(_Timed):
 
     def __repr__(self):
         return f"<op {self.summary()}>"
+
+
+class ScopeRecord(_Timed):
+    """A user scope: ``with opscope.profiler.record_function("name"):``, with what ran inside."""
+
+    def __init__(self, e, parent):
+        self.name = e["name"]
+        self.id = e["scope"]
+        self.children = []
+        self.start_ns = e["t_ns"]
+        self.end_ns = None
+        self.thread = e["thread"]
+        self.parent = parent
+
+    def summary(self, timed=True):
+        """scope "train step": 12 ops · 1.2 ms"""
+        n = sum(1 for item in self.walk() if isinstance(item, OpRecord))
+        text = f'scope "{self.name}": {n} op{"s" if n != 1 else ""}'
+        return text + (f" · {_duration_str(self.duration_ns)}" if timed else "")
+
+    def __repr__(self):
+        return f"<{self.summary()}>"
+
+
+class MemoryRecord:
+    """One allocation or free: ``kind`` ("alloc" / "free"), ``bytes``, ``ptr``, ``device``,
+    ``total_bytes`` (the device allocator's bytes in use after it), ``t_ns``, ``thread``, and
+    ``op``: the innermost op running when it happened (None outside any op)."""
+
+    __slots__ = ("kind", "t_ns", "thread", "bytes", "ptr", "device", "total_bytes", "op")
+
+    def __init__(self, e, op):
+        self.kind = e["kind"]
+        self.t_ns = e["t_ns"]
+        self.thread = e["thread"]
+        self.bytes = e["bytes"]
+        self.ptr = e["ptr"]
+        self.device = e["device"]
+        self.total_bytes = e["total_bytes"]
+        self.op = op
+
+    @property
+    def signed_bytes(self):
+        return self.bytes if self.kind == "alloc" else -self.bytes
+
+    def __repr__(self):
+        where = f" in {self.op.name}" if self.op is not None else ""
+        return f"<{self.kind} {self.bytes} bytes on {self.device}{where}>"
 
 
 class NodeRun(_Timed):
@@ -199,6 +282,8 @@ class Trace:
         self.roots = []
         self.ops = []
         self.nodes_created = []
+        self.scopes = []
+        self.memory_events = []
         self._build(events)
 
     def _build(self, events):
@@ -212,12 +297,16 @@ class Trace:
                 if e["call"] in ("redispatch", "redispatchBoxed") and isinstance(top, OpRecord):
                     top.steps.append(StepRecord(e))
                     steps[e["step"]] = (top, False)
+                    if e.get("stack") is not None and top._stack is None:
+                        top._stack = _stack_of(e["stack"])
                     continue
                 op = OpRecord(e, top)
                 (top.children if top is not None else self.roots).append(op)
                 self.ops.append(op)
                 stack.append(op)
                 steps[e["step"]] = (op, True)
+                if e.get("stack") is not None:
+                    op._stack = _stack_of(e["stack"])
             elif kind == "exit":
                 op, first = steps.pop(e["step"], (None, False))
                 if op is None or not first:
@@ -240,11 +329,36 @@ class Trace:
                 (top.children if top is not None else self.roots).append(run)
                 stack.append(run)
             elif kind == "node_end":
-                while stack and not (isinstance(stack[-1], NodeRun) and
-                                     stack[-1].id == e["node_id"]):
-                    stack.pop()
-                if stack:
-                    stack.pop().end_ns = e["t_ns"]
+                self._close(stack, NodeRun, e["node_id"], e["t_ns"])
+            elif kind == "scope_begin":
+                scope = ScopeRecord(e, top)
+                (top.children if top is not None else self.roots).append(scope)
+                self.scopes.append(scope)
+                stack.append(scope)
+            elif kind == "scope_end":
+                self._close(stack, ScopeRecord, e["scope"], e["t_ns"])
+            elif kind in ("alloc", "free"):
+                owner = _innermost_op(stack)
+                m = MemoryRecord(e, owner)
+                self.memory_events.append(m)
+                if owner is not None:
+                    owner.memory_events.append(m)
+            elif kind == "blas_call":
+                # The first BLAS routine an op calls gives its stack (OpenMP's other threads
+                # call the routine too, outside any op: theirs are left out).
+                owner = _innermost_op(stack)
+                if owner is not None and owner.blas_routine is None:
+                    owner.blas_routine = e["routine"]
+                    owner._stack = _stack_of(e["stack"])
+
+    @staticmethod
+    def _close(stack, cls, ident, t_ns):
+        """Ends the open NodeRun / ScopeRecord `ident` (and anything left open inside it)."""
+        if not any(isinstance(s, cls) and s.id == ident for s in stack):
+            return
+        while not (isinstance(stack[-1], cls) and stack[-1].id == ident):
+            stack.pop()
+        stack.pop().end_ns = t_ns
 
     def find(self, name):
         """The first recorded call of an op (``"aten::mm"``, ``"mm"`` or ``"aten::add.Tensor"``)."""
@@ -252,6 +366,29 @@ class Trace:
             if name in (op.name, _short(op.name)) or op.name.startswith(name + "."):
                 return op
         raise KeyError(f"no call of {name} was recorded")
+
+    def stack(self, name):
+        """The call stack of the first recorded call of an op (see OpRecord.stack); needs
+        ``opscope.trace(with_stack=True)``."""
+        op = self.find(name)
+        if op.stack is None:
+            raise ValueError(f"no stack was recorded for {op.name}: record with "
+                             "opscope.trace(with_stack=True)")
+        return op.stack
+
+    def to_json(self, indent=None):
+        """The trace as JSON text, in the opscope.trace/1 format (share/opscope.trace-1.md).
+        Stacks are written named (symbolized), so reading the file needs no binary."""
+        doc = {"schema": SCHEMA,
+               "created": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+               "clock": "CLOCK_MONOTONIC ns",
+               "events": [_event_to_json(e) for e in self.events]}
+        return json.dumps(doc, indent=indent)
+
+    def save(self, path):
+        """Writes to_json() to path."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_json())
 
     def summary_lines(self):
         """One line per top-level op or backward node; past GROUP_ABOVE, one line per distinct
@@ -294,12 +431,86 @@ class Trace:
         return _html.trace_bundle(self, include, exclude)
 
 
+def _innermost_op(stack):
+    return next((s for s in reversed(stack) if isinstance(s, OpRecord)), None)
+
+
+def _stack_of(raw):
+    """A recorded stack: the capture itself, or (from a saved trace) its frames already named."""
+    return Stack.from_frames(raw) if isinstance(raw, list) else Stack(raw)
+
+
+_KEY_SET_FIELDS = ("key_set", "fallthrough", "tls_included", "tls_excluded")
+
+
+def _value_to_json(v):
+    if v is None or "keys" not in v:
+        return v
+    return dict(v, shape=list(v["shape"]), strides=list(v["strides"]), keys=list(v["keys"]))
+
+
+def _value_from_json(v):
+    if v is None or "keys" not in v:
+        return v
+    return dict(v, shape=tuple(v["shape"]), strides=tuple(v["strides"]),
+                keys=_C.DispatchKeySet(v["keys"]))
+
+
+def _event_to_json(e):
+    out = dict(e)
+    for k in _KEY_SET_FIELDS:
+        if k in out:
+            out[k] = list(out[k])
+    if "arg_keys" in out:
+        out["arg_keys"] = [list(ks) for ks in out["arg_keys"]]
+    for k in ("args", "outputs"):
+        if k in out:
+            out[k] = [_value_to_json(v) for v in out[k]]
+    if "stack" in out:
+        out["stack"] = _stack_of(out["stack"]).to_dicts()
+    return out
+
+
+def _event_from_json(e):
+    out = dict(e)
+    for k in _KEY_SET_FIELDS:
+        if k in out:
+            out[k] = _C.DispatchKeySet(out[k])
+    if "arg_keys" in out:
+        out["arg_keys"] = [_C.DispatchKeySet(ks) for ks in out["arg_keys"]]
+    for k in ("args", "outputs"):
+        if k in out:
+            out[k] = [_value_from_json(v) for v in out[k]]
+    return out
+
+
+def load(source):
+    """A Trace read back from what ``Trace.to_json()`` / ``save()`` wrote: a path, a file object,
+    or the JSON text itself."""
+    if hasattr(source, "read"):
+        text = source.read()
+    elif isinstance(source, str) and source.lstrip().startswith("{"):
+        text = source
+    else:
+        with open(source, encoding="utf-8") as f:
+            text = f.read()
+    doc = json.loads(text)
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+        found = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
+        raise ValueError(f"opscope.profiler.load: expected a trace in the {SCHEMA} format, "
+                         f"found schema {found!r}")
+    return Trace([_event_from_json(e) for e in doc["events"]])
+
+
 class trace(contextlib.AbstractContextManager):
     """``with opscope.trace() as t:`` records every op run inside (on every thread); after the
-    block, ``t`` is the Trace (``print(t)`` gives one line per op)."""
+    block, ``t`` is the Trace (``print(t)`` gives one line per op).
 
-    def __init__(self):
-        self._recorder = _C._TraceRecorder()
+    ``with_stack=True`` also captures the call stack at each op's innermost kernel (``t.stack
+    ("aten::mm")``); ``memory=False`` leaves allocations and frees out."""
+
+    def __init__(self, with_stack=False, memory=True):
+        self._recorder = _C._TraceRecorder(stacks=bool(with_stack), memory=bool(memory))
         self._trace = None
 
     def __enter__(self):

@@ -1,0 +1,123 @@
+// The trace recorder (profiler/Recorder.h) and op hooks (profiler/Hooks.h) from C++: a recorder
+// sees allocations inside the op that made them and user scopes around the steps; hooks see each
+// op call once (its redispatches are the same call), nested calls in order, not the ops they run
+// themselves, and a throwing op's exit; HookSlots take several hooks and refuse one too many.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/dispatch/Observer.h"
+#include "core/ops/elementwise.h"
+#include "core/ops/factories.h"
+#include "core/runtime/HookSlots.h"
+#include "profiler/Hooks.h"
+#include "profiler/Recorder.h"
+
+using namespace opscope;
+using profiler::Event;
+using profiler::EventKind;
+
+namespace {
+
+std::vector<std::string> kinds(const std::vector<Event>& events) {
+  std::vector<std::string> out;
+  for (const Event& e : events) {
+    switch (e.kind) {
+      case EventKind::Enter:
+        out.push_back("enter " + e.op->full_name() + "[" + std::string(to_string(e.chosen)) + "]");
+        break;
+      case EventKind::Exit:
+        out.push_back("exit");
+        break;
+      case EventKind::Alloc:
+        out.push_back("alloc " + std::to_string(e.bytes));
+        break;
+      case EventKind::Free:
+        out.push_back("free " + std::to_string(e.bytes));
+        break;
+      case EventKind::ScopeBegin:
+        out.push_back("scope " + e.node);
+        break;
+      case EventKind::ScopeEnd:
+        out.push_back("end " + e.node);
+        break;
+      default:
+        out.push_back("other");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a recorder sees the allocation inside the op and the scope around it") {
+  Tensor a = ops::ones({4});
+  auto r = std::make_shared<profiler::TraceRecorder>();
+  r->start(r);
+  {
+    RecordScope scope("block");
+    Tensor b = ops::add(a, a);
+  }
+  r->stop();
+  std::vector<std::string> got = kinds(r->take());
+  CHECK(got == std::vector<std::string>{"scope block", "enter aten::add.Tensor[AutogradCPU]",
+                                        "enter aten::add.Tensor[CPU]", "alloc 16", "exit", "exit",
+                                        "free 16", "end block"});
+}
+
+TEST_CASE("nothing is recorded once the recorder stopped, and memory can be left out") {
+  auto r = std::make_shared<profiler::TraceRecorder>(profiler::RecorderOptions{false, false});
+  r->start(r);
+  Tensor b = ops::ones({8});
+  r->stop();
+  Tensor c = ops::ones({8});
+  std::vector<std::string> got = kinds(r->take());
+  CHECK(got == std::vector<std::string>{"enter aten::ones[BackendSelect]",
+                                        "enter aten::ones[CPU]", "exit", "exit"});
+}
+
+TEST_CASE("op hooks: one call per op, nested in order, not the hook's own ops") {
+  std::vector<std::string> seen;
+  Tensor a = ops::ones({2});
+  profiler::OpHookHandle h = profiler::add_op_hook(
+      [&](const profiler::OpCall& c) {
+        CHECK(profiler::in_op_hook());
+        seen.push_back("> " + c.op->full_name() + " " + std::to_string(c.inputs->size()));
+        Tensor unseen = ops::mul(a, a);  // the hook's own op: not reported
+      },
+      [&](const profiler::OpCall& c) {
+        seen.push_back("< " + c.op->full_name() + (c.outputs ? " ok" : " threw"));
+      });
+  Tensor b = ops::add(a, a);
+  CHECK_THROWS(ops::add(a, ops::ones({3})));
+  h.remove();
+  Tensor c = ops::add(a, a);
+  CHECK(seen == std::vector<std::string>{"> aten::add.Tensor 3", "< aten::add.Tensor ok",
+                                         "> aten::ones 5", "< aten::ones ok",
+                                         "> aten::add.Tensor 3", "< aten::add.Tensor threw"});
+  CHECK_FALSE(profiler::in_op_hook());
+}
+
+namespace {
+int g_calls = 0;
+void hook_a(int x) { g_calls += x; }
+void hook_b(int x) { g_calls += 10 * x; }
+}  // namespace
+
+TEST_CASE("HookSlots: several hooks in order, removal, and a clear error when full") {
+  HookSlots<void (*)(int), 2> slots;
+  CHECK(slots.empty());
+  slots.call(1);
+  CHECK(g_calls == 0);
+  slots.add(&hook_a);
+  slots.add(&hook_b);
+  slots.call(1);
+  CHECK(g_calls == 11);
+  CHECK_THROWS_WITH(slots.add(&hook_a), doctest::Contains("all 2 hook slots are in use"));
+  slots.remove(&hook_a);
+  slots.call(1);
+  CHECK(g_calls == 21);
+  slots.remove(&hook_b);
+  CHECK(slots.empty());
+}
