@@ -132,7 +132,8 @@ def test_trace_html_of_a_loop_groups_paths(loop_trace):
     assert len(html) < 60_000
 
 
-def test_timeline_has_one_bar_per_item(mm_trace):
+def test_timeline_has_one_bar_per_item(mm_trace, monkeypatch):
+    monkeypatch.setattr(_svg, "MERGE_PX", 0.0)  # however short the ops were
     svg = _svg.timeline_svg(mm_trace)
     tree = parse(svg)
     items = [i for r in mm_trace.roots for i in r.walk()]
@@ -211,6 +212,31 @@ def test_scopes_group_their_ops(mm_trace):
     assert len(parse(_svg.timeline_svg(t)).having("rect", "os-scope-bar")) == 1
 
 
+def test_record_function_scopes():
+    a = opscope.randn(4, 4, requires_grad=True)
+    with opscope.trace() as t:
+        with profiler.record_function("block"):
+            with profiler.record_function("inner"):
+                (a * a).sum().backward()
+    tree = parse(t._repr_html_())
+    scopes = tree.having("details", "os-k-scope")
+    assert len(scopes) == len(t.scopes) == 2
+    assert "▣ record_function inner" in t.tree(width=100)
+    assert len(parse(_svg.timeline_svg(t)).having("rect", "os-scope-bar")) == 2
+
+
+def test_real_memory_events():
+    with opscope.trace() as t:
+        x = opscope.randn(256, 256)
+        y = x @ x
+        del x, y
+    if not t.memory_events:
+        pytest.skip("no memory events recorded")
+    tree = parse(_svg.memory_svg(t))
+    assert tree.having("path", "os-memline")
+    assert "memory" in "".join(parse(t._repr_html_()).text)
+
+
 # --- the dispatch tree: text ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("width", [40, 80, 120])
@@ -261,6 +287,16 @@ def test_trace_mimebundle(mm_trace):
     assert set(mm_trace._repr_mimebundle_(include=["text/plain"])) == {"text/plain"}
     assert "text/html" not in mm_trace._repr_mimebundle_(exclude=["text/html"])
     assert mm_trace._repr_html_() == mm_trace._trace._repr_html_()   # the with-block object
+
+
+def test_trace_json_is_the_trace_or_a_summary(mm_trace, loop_trace):
+    data = mm_trace._repr_mimebundle_()["application/vnd.opscope.trace+json"]
+    if hasattr(mm_trace, "to_json"):
+        assert data["schema"] == "opscope.trace/1"
+        assert len(profiler.load(json.dumps(data)).ops) == len(mm_trace.ops)
+    small = _html.trace_json(loop_trace, max_events=10)
+    assert small["schema"] == "opscope.trace-summary/1"
+    assert small["ops"] == len(loop_trace.ops) and small["summary"] == loop_trace.summary_lines()
 
 
 def test_recording_trace_has_a_plain_bundle():

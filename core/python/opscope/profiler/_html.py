@@ -25,6 +25,9 @@ __all__ = ["view", "page", "trace_html", "trace_bundle", "trace_json", "stack_ht
 FULL_GROUPS = 8
 LISTED_GROUPS = 40
 
+# A trace of more recorded events than this goes into a mime bundle as a summary (trace_json).
+JSON_EMBED_EVENTS = 5000
+
 _MARK_HTML = {
     "chosen": '<b class="os-key os-chosen" title="{why}">{key}</b>',
     "fallthrough": '<span class="os-key os-fallthrough" title="{why}">{key}↓</span>',
@@ -235,9 +238,23 @@ def _item_json(item):
     return d
 
 
-def trace_json(trace):
-    """The trace as JSON data: ``t.to_json()`` where the trace has it (a string is parsed),
-    else the tree as plain dicts."""
+def trace_json(trace, max_events=None):
+    """The trace as JSON data for the notebook's mime bundle: ``t.to_json()``'s document
+    (opscope.trace/1) up to `max_events` recorded events (JSON_EMBED_EVENTS); past that a
+    summary (opscope.trace-summary/1) — a whole loop's trace is megabytes, too much to keep in
+    every notebook cell; ``t.save(path)`` writes it. Without to_json, the tree as plain dicts."""
+    if max_events is None:
+        max_events = JSON_EMBED_EVENTS
+    events = getattr(trace, "events", None) or []
+    if len(events) > max_events:
+        return {"schema": "opscope.trace-summary/1", "events_recorded": len(events),
+                "ops": len(trace.ops), "top_level": len(trace.roots),
+                "summary": trace.summary_lines(),
+                "note": f"more than {max_events} events: not embedded; t.save(path) writes "
+                        f"the whole trace (opscope.trace/1)"}
+    to_dict = getattr(trace, "to_dict", None)
+    if to_dict is not None:
+        return to_dict()
     to_json = getattr(trace, "to_json", None)
     if to_json is not None:
         data = to_json()
