@@ -87,7 +87,10 @@ def _time(item):
 
 def _memory(op):
     n = getattr(op, "memory_bytes", None)
-    return f'<span class="os-mem">{V.bytes_str(n)}</span>' if n else ""
+    if not n:
+        return ""
+    return (f'<span class="os-mem" title="bytes allocated minus freed by this op and the ops '
+            f'below it">{"+" if n > 0 else ""}{V.bytes_str(n)}</span>')
 
 
 def _root_summary(item, timed=True):
@@ -155,16 +158,20 @@ def _body(item, out, open_all):
                        f'<span class="os-muted">autograd node </span>'
                        f'<span class="os-node">{escape(V.node_line(node))}</span></div>')
         stack = getattr(item, "stack", None)
-        if stack is not None:
+        if stack is not None and not any(getattr(c, "stack", None) is stack
+                                         for c in item.children):  # else a child shows it
             where = getattr(item, "blas_routine", None) or "the kernel"
-            out.append(f'<details class="os-section"><summary>call stack at {escape(where)} · '
-                       f'{len(stack)} frames</summary>{stack_table(stack)}</details>')
+            out.append(f'<details class="os-section"{" open" if open_all else ""}><summary>'
+                       f'call stack at {escape(where)} · {len(stack)} frames</summary>'
+                       f'{stack_table(stack)}</details>')
     for child in item.children:
-        _item(child, out, open_all=True)
+        _item(child, out, open_all)
 
 
 def _item(item, out, open_all, root=False, summary=None):
-    opened = " open" if open_all else ""
+    """An item as a <details>: a root folded unless `open_all`, the items below it open (what
+    unfolding a root shows); the call stacks inside folded unless `open_all`."""
+    opened = " open" if open_all or not root else ""
     cls = "os-root" if root else "os-item"
     out.append(f'<details class="{cls} os-k-{V.kind(item)}"{opened}><summary>')
     out.append(summary if summary is not None else _time(item) + _header(item))
@@ -208,7 +215,7 @@ def trace_body(trace, open_all=False, width=960):
         out.append(f'<details class="os-root os-group"{" open" if open_all else ""}>'
                    f'<summary>{line}</summary><div class="os-body">'
                    f'<div class="os-muted">first call:</div>')
-        _item(g.first, out, open_all=True)
+        _item(g.first, out, open_all)
         out.append("</div></details>")
     timeline = _svg.timeline_svg(trace, width)
     if timeline:

@@ -46,19 +46,18 @@ def _nice_step(span, target=8):
 
 def _time_label(ns, unit):
     scale, name = unit
-    value = ns / scale
-    text = f"{value:.0f}" if value == int(value) else f"{value:.3g}"
-    return f"{text} {name}" if ns else "0"
+    return f"{ns / scale:g} {name}" if ns else "0"
 
 
-def _unit(span):
-    if span < 10_000:
-        return (1, "ns")
-    if span < 10_000_000:
-        return (1_000, "µs")
-    if span < 10_000_000_000:
+def _unit(step):
+    """The unit the axis labels use, for ticks `step` ns apart: 0.5 ms rather than 500 µs."""
+    if step >= 100_000_000:
+        return (1_000_000_000, "s")
+    if step >= 100_000:
         return (1_000_000, "ms")
-    return (1_000_000_000, "s")
+    if step >= 100:
+        return (1_000, "µs")
+    return (1, "ns")
 
 
 class _Scale:
@@ -77,7 +76,7 @@ def _axis(scale, top, bottom, out):
     """Tick labels above `top` and grid lines from `top` to `bottom`."""
     span = scale.t1 - scale.t0
     step = _nice_step(span)
-    unit = _unit(span)
+    unit = _unit(step)
     t = 0
     while t <= span:
         x = scale.x(scale.t0 + t)

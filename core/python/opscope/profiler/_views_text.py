@@ -109,6 +109,9 @@ def _header(item):
     k = V.kind(item)
     if k == "op":
         segments = [(V.op_title(item), "threw" if item.threw else "op")]
+        n = getattr(item, "memory_bytes", None)
+        if n:
+            segments.append((f"  {'+' if n > 0 else ''}{V.bytes_str(n)}", "muted"))
     elif k == "backward":
         segments = [("◀ backward ", "backward"), (item.name, "backward")]
         if item.sequence_nr is not None and item.sequence_nr != V._NO_SEQUENCE_NR:
@@ -129,6 +132,11 @@ def _item_lines(item, first, rest, out):
         for node in item.nodes_created:
             out.append(_Line(detail, [("+ autograd node ", "muted"),
                                       (V.node_line(node), "node")]))
+        stack = getattr(item, "stack", None)
+        if stack is not None and not any(getattr(c, "stack", None) is stack for c in children):
+            where = getattr(item, "blas_routine", None) or "the kernel"
+            out.append(_Line(detail, [(f"+ call stack at {where}: {len(stack)} frames, ",
+                                       "muted"), (f'print(t.stack("{item.name}"))', None)]))
     for i, child in enumerate(children):
         last = i == len(children) - 1
         _item_lines(child, rest + ("└─ " if last else "├─ "), rest + ("   " if last else "│  "),
