@@ -28,6 +28,7 @@ LISTED_GROUPS = 40
 # A trace of more recorded events than this goes into a mime bundle as a summary (trace_json).
 JSON_EMBED_EVENTS = 5000
 
+# A key's mark (see Note [Key marks] in _views.py): <b> and <s> say it without the style sheet.
 _MARK_HTML = {
     "chosen": '<b class="os-key os-chosen" title="{why}">{key}</b>',
     "fallthrough": '<span class="os-key os-fallthrough" title="{why}">{key}↓</span>',
@@ -94,7 +95,8 @@ def _memory(op):
 
 
 def _root_summary(item, timed=True):
-    """The root's one line, as str(t) has it: signature → dispatch path · nodes · time."""
+    """The root's one line, as str(t) has it: signature → dispatch path · nodes · time (and
+    bytes). Untimed, for a group's line, it leaves out what differs between calls."""
     time = _time(item) if timed else ""
     k = V.kind(item)
     if k == "op":
@@ -110,7 +112,7 @@ def _root_summary(item, timed=True):
             parts.append(f' · <span class="os-node">{escape(", ".join(nodes))}</span>')
         if item.threw:
             parts.append(' · <span class="os-threw">threw</span>')
-        return time + "".join(parts) + _memory(item)
+        return time + "".join(parts) + (_memory(item) if timed else "")
     return time + _header(item)
 
 
@@ -121,7 +123,7 @@ def _header(item):
         return f'<span class="{cls}">{escape(V.op_title(item))}</span>{_memory(item)}'
     if k == "backward":
         nr = item.sequence_nr
-        seq = "" if nr is None or nr == V._NO_SEQUENCE_NR else f" #{nr}"
+        seq = "" if nr is None or nr == V.NO_SEQUENCE_NR else f" #{nr}"
         ops = sum(1 for c in item.walk() if isinstance(c, OpRecord))
         return (f'<span class="os-bwd">◀ backward {escape(item.name)}</span>'
                 f'<span class="os-muted">{seq} · {ops} ops</span>')
@@ -131,7 +133,7 @@ def _header(item):
 
 
 def _steps(op, out):
-    base = V._op_base_keys(op)
+    base = V.op_base_keys(op)
     for step in op.steps:
         call, provenance, kernel, registered, site = V.kernel_parts(step)
         out.append(f'<div class="os-step"><span class="os-call" title="{call}">'

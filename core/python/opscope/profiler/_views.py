@@ -13,14 +13,14 @@ Note [Key marks]: a dispatch step's keys are listed highest priority first, each
 """
 from opscope.profiler._trace import NodeRun, OpRecord, _duration_str, _short, _value_str
 
-__all__ = ["kind", "op_title", "outputs_str", "key_marks", "kernel_parts", "node_line",
-           "item_label", "item_title", "root_groups", "bars", "time_span", "duration_str",
-           "bytes_str"]
+__all__ = ["kind", "op_title", "outputs_str", "op_base_keys", "key_marks", "kernel_parts",
+           "node_line", "item_label", "item_title", "root_groups", "bars", "time_span",
+           "duration_str", "bytes_str", "NO_SEQUENCE_NR"]
 
 duration_str = _duration_str
 
 # sequence_nr of nodes made outside forward ops (AccumulateGrad): UINT64_MAX, shown as nothing.
-_NO_SEQUENCE_NR = 2 ** 64 - 1
+NO_SEQUENCE_NR = 2 ** 64 - 1
 
 
 def kind(item):
@@ -79,7 +79,7 @@ def item_title(item):
 
 
 def _sequence_str(nr):
-    return "" if nr is None or nr == _NO_SEQUENCE_NR else f" #{nr}"
+    return "" if nr is None or nr == NO_SEQUENCE_NR else f" #{nr}"
 
 
 def node_line(node):
@@ -93,7 +93,7 @@ def node_line(node):
     return text
 
 
-def _op_base_keys(op):
+def op_base_keys(op):
     """Every key the op's arguments carry, with the thread-local included keys: the set the
     first step started from."""
     first = op.steps[0]
@@ -106,9 +106,9 @@ def _op_base_keys(op):
 
 def key_marks(op, step, base=None):
     """[(key, mark, why)] for a step's keys, highest priority first; see Note [Key marks].
-    `base`: _op_base_keys(op), when the caller has it already."""
+    `base`: op_base_keys(op), when the caller has it already."""
     if base is None:
-        base = _op_base_keys(op)
+        base = op_base_keys(op)
     in_set = step.key_set
     marks, above = [], True
     for key in reversed(list(in_set | base)):

@@ -18,6 +18,7 @@ import shutil
 import sys
 
 from opscope.profiler import _views as V
+from opscope.profiler._trace import OpRecord
 
 __all__ = ["tree"]
 
@@ -40,6 +41,7 @@ _SGR = {
     "threw": "1;31",
 }
 
+# A key's mark in text (see Note [Key marks] in _views.py).
 _KEY_TEXT = {"chosen": "[{}]", "fallthrough": "{}↓", "excluded": "~{}~", "below": "{}"}
 
 LEGEND = "▸ call  ↳ redispatch  [K] chosen  K↓ fell through  ~K~ excluded / not redispatched"
@@ -114,7 +116,7 @@ def _header(item):
             segments.append((f"  {'+' if n > 0 else ''}{V.bytes_str(n)}", "muted"))
     elif k == "backward":
         segments = [("◀ backward ", "backward"), (item.name, "backward")]
-        if item.sequence_nr is not None and item.sequence_nr != V._NO_SEQUENCE_NR:
+        if item.sequence_nr is not None and item.sequence_nr != V.NO_SEQUENCE_NR:
             segments.append((f" #{item.sequence_nr}", "muted"))
     else:
         segments = [("▣ record_function ", "scope"), (item.name, "scope")]
@@ -127,8 +129,8 @@ def _item_lines(item, first, rest, out):
     out.append(_Line(first, segments, right))
     children = item.children
     detail = rest + ("│  " if children else "   ")
-    if isinstance(item, V.OpRecord):
-        _step_lines(item, V._op_base_keys(item), detail, out)
+    if isinstance(item, OpRecord):
+        _step_lines(item, V.op_base_keys(item), detail, out)
         for node in item.nodes_created:
             out.append(_Line(detail, [("+ autograd node ", "muted"),
                                       (V.node_line(node), "node")]))
