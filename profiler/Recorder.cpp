@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <ctime>
+#include <utility>
 
 #include "core/runtime/Blas.h"
 
@@ -14,9 +15,9 @@ uint64_t now_ns() {
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
-uint64_t trace_thread_id() {
-  static std::atomic<uint64_t> next{1};
-  thread_local uint64_t id = next.fetch_add(1);
+uint32_t trace_thread_id() {
+  static std::atomic<uint32_t> next{1};
+  thread_local uint32_t id = next.fetch_add(1);
   return id;
 }
 
@@ -57,96 +58,116 @@ void listen_to_blas(TraceRecorder* r, bool on) {
 }
 }  // namespace
 
-ValueRecord ValueRecord::of(const IValue& v) {
-  ValueRecord r;
-  if (!v.is_tensor()) {
-    r.value = v;
-    return r;
-  }
-  r.is_tensor = true;
-  const Tensor& t = v.to_tensor();
-  if (!t.defined()) return r;
-  r.defined = true;
-  r.sizes = DimVector(t.sizes().begin(), t.sizes().end());
-  r.strides = DimVector(t.strides().begin(), t.strides().end());
-  r.dtype = t.dtype();
-  r.device = t.device();
-  r.requires_grad = t->requires_grad();
-  r.keys = t.key_set();
-  return r;
-}
-
 Event::Event(EventKind k, uint64_t step)
     : kind(k), t_ns(now_ns()), thread(trace_thread_id()), step_id(step) {}
 
-void TraceRecorder::push(Event e) {
+template <typename Fill>
+void TraceRecorder::record(EventKind k, uint64_t step, Fill&& fill) {
   std::lock_guard lock(mutex_);
-  events_.push_back(std::move(e));
+  fill(recording_.events.emplace_back(k, step));
+}
+
+uint32_t TraceRecorder::keep_values(const Stack& stack) {
+  auto begin = static_cast<uint32_t>(recording_.values.size());
+  for (const IValue& v : stack) {
+    ValueRecord& r = recording_.values.emplace_back();
+    if (!v.is_tensor()) {
+      r.value = v;
+      continue;
+    }
+    r.is_tensor = true;
+    const Tensor& t = v.to_tensor();
+    if (!t.defined()) continue;
+    r.defined = true;
+    r.dtype = t.dtype();
+    r.device = t.device();
+    r.requires_grad = t->requires_grad();
+    r.keys = t.key_set();
+    r.ndim = static_cast<uint32_t>(t.dim());
+    r.dims_begin = static_cast<uint32_t>(recording_.dims.size());
+    recording_.dims.append(t.sizes().begin(), t.sizes().end());
+    recording_.dims.append(t.strides().begin(), t.strides().end());
+  }
+  return begin;
+}
+
+EventDetail& TraceRecorder::add_detail(Event& e) {
+  e.detail = static_cast<uint32_t>(recording_.details.size());
+  return recording_.details.emplace_back();
 }
 
 void TraceRecorder::on_enter(const DispatchStep& s) {
-  Event e(EventKind::Enter, s.id);
-  e.op = s.op;
-  e.call = s.kind;
-  e.key_set = s.key_set;
-  e.fallthrough = s.fallthrough_keys;
-  e.tls_included = s.tls_included;
-  e.tls_excluded = s.tls_excluded;
-  e.chosen = s.chosen;
-  e.entry = s.entry;
-  if (first_step_of_op(s.kind)) {
-    e.values.reserve(s.args->size());
-    for (const IValue& v : *s.args) e.values.push_back(ValueRecord::of(v));
-  } else {
-    e.arg_keys = s.arg_key_sets;
-  }
+  std::unique_ptr<RawStack> stack;
   if (options_.stacks && runs_backend_kernel(s))
-    e.stack = std::make_unique<RawStack>(capture_stack(/*skip=*/1));  // from the dispatcher
-  push(std::move(e));
+    stack = std::make_unique<RawStack>(capture_stack(/*skip=*/1));  // from the dispatcher
+  record(EventKind::Enter, s.id, [&](Event& e) {
+    e.op = s.op;
+    e.call = s.kind;
+    e.key_set = s.key_set;
+    e.fallthrough = s.fallthrough_keys;
+    e.tls_included = s.tls_included;
+    e.tls_excluded = s.tls_excluded;
+    e.chosen = s.chosen;
+    e.entry = s.entry;
+    if (first_step_of_op(s.kind)) {
+      e.values_begin = keep_values(*s.args);
+      e.values_count = static_cast<uint32_t>(s.args->size());
+    } else {
+      e.keys_begin = static_cast<uint32_t>(recording_.keys.size());
+      e.keys_count = static_cast<uint32_t>(s.arg_key_sets.size());
+      recording_.keys.append(s.arg_key_sets.begin(), s.arg_key_sets.end());
+    }
+    if (stack) add_detail(e).stack = std::move(stack);
+  });
+}
+
+void TraceRecorder::on_exit(const DispatchStep& s, const Stack* returns) {
+  record(EventKind::Exit, s.id, [&](Event& e) {
+    e.threw = returns == nullptr;
+    if (returns && first_step_of_op(s.kind)) {
+      e.values_begin = keep_values(*returns);
+      e.values_count = static_cast<uint32_t>(returns->size());
+    }
+  });
 }
 
 void TraceRecorder::on_blas_call(const char* routine, RawStack stack) {
-  Event e(EventKind::BlasCall);
-  e.routine = routine;
-  e.stack = std::make_unique<RawStack>(std::move(stack));
-  push(std::move(e));
+  record(EventKind::BlasCall, 0, [&](Event& e) {
+    EventDetail& d = add_detail(e);
+    d.routine = routine;
+    d.stack = std::make_unique<RawStack>(std::move(stack));
+  });
 }
 
 void TraceRecorder::on_memory(const MemoryEvent& m) {
   if (!options_.memory) return;
-  Event e(m.is_alloc ? EventKind::Alloc : EventKind::Free);
-  e.ptr = reinterpret_cast<uintptr_t>(m.ptr);
-  e.bytes = m.bytes;
-  e.total_bytes = m.total_bytes;
-  e.device = m.device;
-  push(std::move(e));
+  record(m.is_alloc ? EventKind::Alloc : EventKind::Free, 0, [&](Event& e) {
+    e.ptr = reinterpret_cast<uintptr_t>(m.ptr);
+    e.bytes = m.bytes;
+    e.total_bytes = m.total_bytes;
+    e.device = m.device;
+  });
 }
 
 void TraceRecorder::on_scope(const ScopeEvent& s) {
-  Event e(s.begin ? EventKind::ScopeBegin : EventKind::ScopeEnd);
-  e.node = std::string(s.name);
-  e.node_id = s.id;
-  push(std::move(e));
-}
-
-void TraceRecorder::on_exit(const DispatchStep& s, const Stack* returns) {
-  Event e(EventKind::Exit, s.id);
-  e.threw = returns == nullptr;
-  if (returns && first_step_of_op(s.kind))
-    for (const IValue& v : *returns) e.values.push_back(ValueRecord::of(v));
-  push(std::move(e));
+  record(s.begin ? EventKind::ScopeBegin : EventKind::ScopeEnd, 0, [&](Event& e) {
+    EventDetail& d = add_detail(e);
+    d.name = std::string(s.name);
+    d.id = s.id;
+  });
 }
 
 void TraceRecorder::on_autograd(const AutogradEvent& a) {
   EventKind kind = a.kind == AutogradEventKind::NodeCreated ? EventKind::NodeCreated
                    : a.kind == AutogradEventKind::NodeBegin ? EventKind::NodeBegin
                                                             : EventKind::NodeEnd;
-  Event e(kind);
-  e.node = a.node;
-  e.sequence_nr = a.sequence_nr;
-  e.node_id = reinterpret_cast<uintptr_t>(a.id);
-  if (a.next) e.next = *a.next;
-  push(std::move(e));
+  record(kind, 0, [&](Event& e) {
+    EventDetail& d = add_detail(e);
+    d.name = a.node;
+    d.sequence_nr = a.sequence_nr;
+    d.id = reinterpret_cast<uintptr_t>(a.id);
+    if (a.next) d.next = *a.next;
+  });
 }
 
 void TraceRecorder::start(std::shared_ptr<TraceRecorder> self) {
@@ -170,9 +191,9 @@ TraceRecorder::~TraceRecorder() {
   if (listening_to_blas_) listen_to_blas(this, false);
 }
 
-std::vector<Event> TraceRecorder::take() {
+Recording TraceRecorder::take() {
   std::lock_guard lock(mutex_);
-  return std::move(events_);
+  return std::exchange(recording_, Recording());
 }
 
 }  // namespace opscope::profiler

@@ -13,7 +13,10 @@
 //
 // In implementation terms the recorder is a DispatchObserver keeping plain records (no Python
 // objects, no strings for what can be pointed at: ops and table entries live as long as the
-// process) in one vector behind a mutex; timestamps are CLOCK_MONOTONIC nanoseconds.
+// process) in append-only chunked arrays behind a mutex — events in one, the arguments' records
+// and key sets in others that events index, so that recording allocates nothing per step beyond
+// a chunk now and then and never moves what it recorded; timestamps are CLOCK_MONOTONIC
+// nanoseconds.
 #pragma once
 
 #include <cstdint>
@@ -22,21 +25,22 @@
 #include <vector>
 
 #include "core/dispatch/Dispatcher.h"
+#include "profiler/Chunked.h"
 #include "profiler/Stack.h"
 
 namespace opscope::profiler {
 
-// What a trace keeps of one argument or result: a tensor's metadata, or a value's text.
+// What a trace keeps of one argument or result: a tensor's metadata, or a value itself.
 struct ValueRecord {
   bool is_tensor = false;
   bool defined = false;  // for tensors: false for None / an undefined tensor
-  DimVector sizes, strides;
+  bool requires_grad = false;
   ScalarType dtype = ScalarType::Float32;
   Device device;
-  bool requires_grad = false;
-  DispatchKeySet keys;  // the tensor's own key set
-  IValue value;         // non-tensors: the value itself (printed only when a view asks)
-  static ValueRecord of(const IValue& v);
+  uint32_t ndim = 0;
+  uint32_t dims_begin = 0;  // the sizes, then the strides: 2 * ndim entries of Recording::dims
+  DispatchKeySet keys;      // the tensor's own key set
+  IValue value;             // non-tensors: the value itself (printed only when a view asks)
 };
 
 enum class EventKind : uint8_t {
@@ -52,38 +56,58 @@ enum class EventKind : uint8_t {
   BlasCall,  // a BLAS routine is about to run: its stack
 };
 
-struct Event {
-  // An event of this kind, now, on this thread.
-  explicit Event(EventKind k, uint64_t step = 0);
-  EventKind kind;
-  uint64_t t_ns;     // CLOCK_MONOTONIC
-  uint64_t thread;   // a small number per thread, in order of first appearance
-  uint64_t step_id;  // Enter / Exit: the dispatch step (DispatchStep::id)
-  // Enter
-  const OperatorHandle* op = nullptr;
-  DispatchCallKind call = DispatchCallKind::Call;
-  DispatchKeySet key_set, fallthrough, tls_included, tls_excluded;
-  DispatchKey chosen = DispatchKey::Undefined;
-  const DispatchTableEntry* entry = nullptr;
-  // Enter: the arguments; Exit: the results — for an op's first step only (call, callBoxed): its
-  // redispatches see the same arguments, so they keep only each argument's key set.
-  std::vector<ValueRecord> values;
-  std::vector<DispatchKeySet> arg_keys;  // Enter
-  bool threw = false;                    // Exit
-  // NodeCreated / NodeBegin / NodeEnd; ScopeBegin / ScopeEnd: `node` is the scope's name and
-  // `node_id` its id
-  std::string node;
+// What only some events have, kept aside so that events stay small (Event::detail).
+struct EventDetail {
+  // NodeCreated / NodeBegin / NodeEnd: the node's name; ScopeBegin / ScopeEnd: the scope's
+  std::string name;
   uint64_t sequence_nr = 0;
-  uintptr_t node_id = 0;
+  uintptr_t id = 0;               // the node, or the scope's id
   std::vector<std::string> next;  // NodeCreated: the next functions' names ("" for none)
-  // Alloc / Free
-  uintptr_t ptr = 0;
-  uint64_t bytes = 0;
-  int64_t total_bytes = 0;  // the device allocator's current bytes after the event
-  Device device;
   // Enter of a backend kernel's step, BlasCall: the stack there (when recording stacks)
   std::unique_ptr<RawStack> stack;
   const char* routine = nullptr;  // BlasCall: "cblas_sgemm"
+};
+
+struct Event {
+  // An event of this kind, now, on this thread.
+  explicit Event(EventKind k, uint64_t step = 0);
+  static constexpr uint32_t kNoDetail = UINT32_MAX;
+
+  EventKind kind;
+  DispatchCallKind call = DispatchCallKind::Call;  // Enter
+  DispatchKey chosen = DispatchKey::Undefined;     // Enter
+  bool threw = false;                              // Exit
+  uint64_t t_ns;                                   // CLOCK_MONOTONIC
+  uint32_t thread;   // a small number per thread, in order of first appearance
+  uint64_t step_id;  // Enter / Exit: the dispatch step (DispatchStep::id)
+  // Enter
+  const OperatorHandle* op = nullptr;
+  const DispatchTableEntry* entry = nullptr;
+  DispatchKeySet key_set, fallthrough, tls_included, tls_excluded;
+  // Enter: the arguments; Exit: the results — for an op's first step only (call, callBoxed): its
+  // redispatches see the same arguments, so they keep only each argument's key set. Both are
+  // ranges of the Recording's `values` / `keys`.
+  uint32_t values_begin = 0, values_count = 0;
+  uint32_t keys_begin = 0, keys_count = 0;  // Enter of a redispatch
+  // Alloc / Free
+  Device device;
+  uintptr_t ptr = 0;
+  uint64_t bytes = 0;
+  int64_t total_bytes = 0;  // the device allocator's current bytes after the event
+  // Node and scope events, stacks: an index into Recording::details
+  uint32_t detail = kNoDetail;
+};
+
+// What a recorder hands over: the events, and the records they index.
+struct Recording {
+  Chunked<Event> events;
+  Chunked<ValueRecord> values;
+  Chunked<int64_t> dims;
+  Chunked<DispatchKeySet> keys;
+  Chunked<EventDetail> details;
+  const EventDetail* detail_of(const Event& e) const {
+    return e.detail == Event::kNoDetail ? nullptr : &details[e.detail];
+  }
 };
 
 struct RecorderOptions {
@@ -106,20 +130,24 @@ class TraceRecorder final : public DispatchObserver {
   // Starts recording (installs the recorder) / stops it; events stay until taken.
   void start(std::shared_ptr<TraceRecorder> self);
   void stop();
-  std::vector<Event> take();
+  Recording take();
 
  private:
-  void push(Event e);
+  // Appends an event of kind k, now, and lets fill(event) complete it, under the lock.
+  template <typename Fill>
+  void record(EventKind k, uint64_t step, Fill&& fill);
+  uint32_t keep_values(const Stack& stack);  // appends to recording_.values; returns the begin
+  EventDetail& add_detail(Event& e);         // a new detail for e
   RecorderOptions options_;
   bool listening_to_blas_ = false;
   std::mutex mutex_;
-  std::vector<Event> events_;
+  Recording recording_;
   ObserverHandle handle_;
 };
 
 // Nanoseconds of CLOCK_MONOTONIC.
 uint64_t now_ns();
 // This thread's number in traces (1, 2, ... in order of first use).
-uint64_t trace_thread_id();
+uint32_t trace_thread_id();
 
 }  // namespace opscope::profiler

@@ -109,7 +109,18 @@ ObservedCall::ObservedCall(const OperatorHandle& op, DispatchCallKind kind, Disp
   step_.arg_key_sets.reserve(args_.size());
   for (const IValue& v : args_) step_.arg_key_sets.push_back(keys_of(v));
   step_.id = g_next_step_id.fetch_add(1, std::memory_order_relaxed);
-  for (const auto& o : *observers_) o->on_enter(step_);
+  // An observer may refuse the call (a C++ op hook throwing): the ones already told of the step
+  // are told it threw, so that every enter they saw has its exit.
+  size_t entered = 0;
+  try {
+    for (const auto& o : *observers_) {
+      o->on_enter(step_);
+      ++entered;
+    }
+  } catch (...) {
+    while (entered > 0) (*observers_)[--entered]->on_exit(step_, nullptr);
+    throw;
+  }
 }
 
 void ObservedCall::finish(Stack returns) {

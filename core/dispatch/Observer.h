@@ -27,6 +27,7 @@
 #include "core/dispatch/DispatchKey.h"
 #include "core/dispatch/IValue.h"
 #include "core/runtime/Device.h"
+#include "core/runtime/SmallVector.h"
 
 namespace opscope {
 
@@ -47,7 +48,7 @@ struct DispatchStep {
   const DispatchTableEntry* entry;  // kernel name, provenance, registration site
   const Stack* args;                // the arguments, boxed (schema order)
   // Each argument's own key set, in argument order (empty set for non-tensor arguments).
-  std::vector<DispatchKeySet> arg_key_sets;
+  SmallVector<DispatchKeySet, 8> arg_key_sets;
   uint64_t id;  // unique per step, in program order
 };
 

@@ -16,15 +16,21 @@ using profiler::Event;
 using profiler::EventKind;
 using profiler::ValueRecord;
 
-py::object value_to_py(const ValueRecord& v) {
+py::tuple dims_to_py(const profiler::Recording& r, uint32_t begin, uint32_t n) {
+  py::tuple t(n);
+  for (uint32_t i = 0; i < n; ++i) t[i] = py::int_(r.dims[begin + i]);
+  return t;
+}
+
+py::object value_to_py(const profiler::Recording& r, const ValueRecord& v) {
   py::dict d;
   if (!v.is_tensor) {
     d["value"] = v.value.str();
     return d;
   }
   if (!v.defined) return py::none();
-  d["shape"] = py::tuple(py::cast(std::vector<int64_t>(v.sizes.begin(), v.sizes.end())));
-  d["strides"] = py::tuple(py::cast(std::vector<int64_t>(v.strides.begin(), v.strides.end())));
+  d["shape"] = dims_to_py(r, v.dims_begin, v.ndim);
+  d["strides"] = dims_to_py(r, v.dims_begin + v.ndim, v.ndim);
   d["dtype"] = std::string(short_dtype(v.dtype));
   d["device"] = v.device.str();
   d["requires_grad"] = v.requires_grad;
@@ -32,9 +38,9 @@ py::object value_to_py(const ValueRecord& v) {
   return d;
 }
 
-py::list values_to_py(const std::vector<ValueRecord>& vs) {
+py::list values_to_py(const profiler::Recording& r, uint32_t begin, uint32_t count) {
   py::list l;
-  for (const ValueRecord& v : vs) l.append(value_to_py(v));
+  for (uint32_t i = begin; i < begin + count; ++i) l.append(value_to_py(r, r.values[i]));
   return l;
 }
 
@@ -64,7 +70,8 @@ std::string_view kind_name(EventKind k) {
   return "?";
 }
 
-py::dict event_to_py(Event& e) {
+py::dict event_to_py(const Event& e, profiler::Recording& r) {
+  profiler::EventDetail* detail = e.detail == Event::kNoDetail ? nullptr : &r.details[e.detail];
   py::dict d;
   d["kind"] = std::string(kind_name(e.kind));
   d["t_ns"] = e.t_ns;
@@ -87,20 +94,21 @@ py::dict event_to_py(Event& e) {
       if (e.op->entry().has_schema())
         for (const auto& a : e.op->schema().arguments) names.append(a.name);
       d["arg_names"] = names;
-      if (e.values.empty() && !e.arg_keys.empty()) {  // a redispatch: keys only
+      if (e.values_count == 0 && e.keys_count != 0) {  // a redispatch: keys only
         py::list keys;
-        for (DispatchKeySet ks : e.arg_keys) keys.append(ks);
+        for (uint32_t i = e.keys_begin; i < e.keys_begin + e.keys_count; ++i)
+          keys.append(r.keys[i]);
         d["arg_keys"] = keys;
         d["args"] = py::list();
       } else {
-        d["args"] = values_to_py(e.values);
+        d["args"] = values_to_py(r, e.values_begin, e.values_count);
       }
-      if (e.stack) d["stack"] = wrap_raw_stack(std::move(*e.stack));
+      if (detail && detail->stack) d["stack"] = wrap_raw_stack(std::move(*detail->stack));
       break;
     }
     case EventKind::BlasCall:
-      d["routine"] = e.routine;
-      d["stack"] = wrap_raw_stack(std::move(*e.stack));
+      d["routine"] = detail->routine;
+      d["stack"] = wrap_raw_stack(std::move(*detail->stack));
       break;
     case EventKind::Alloc:
     case EventKind::Free:
@@ -111,19 +119,19 @@ py::dict event_to_py(Event& e) {
       break;
     case EventKind::ScopeBegin:
     case EventKind::ScopeEnd:
-      d["name"] = e.node;
-      d["scope"] = e.node_id;
+      d["name"] = detail->name;
+      d["scope"] = detail->id;
       break;
     case EventKind::Exit:
       d["step"] = e.step_id;
       d["threw"] = e.threw;
-      d["outputs"] = values_to_py(e.values);
+      d["outputs"] = values_to_py(r, e.values_begin, e.values_count);
       break;
     default:
-      d["node"] = e.node;
-      d["sequence_nr"] = e.sequence_nr;
-      d["node_id"] = e.node_id;
-      if (e.kind == EventKind::NodeCreated) d["next"] = e.next;
+      d["node"] = detail->name;
+      d["sequence_nr"] = detail->sequence_nr;
+      d["node_id"] = detail->id;
+      if (e.kind == EventKind::NodeCreated) d["next"] = detail->next;
       break;
   }
   return d;
@@ -206,9 +214,10 @@ void init_profiler(py::module_& m) {
       .def(
           "events",
           [](TraceRecorder& r) {
-            std::vector<Event> events = r.take();
+            profiler::Recording rec = r.take();
             py::list l;
-            for (Event& e : events) l.append(event_to_py(e));
+            for (size_t i = 0; i < rec.events.size(); ++i)
+              l.append(event_to_py(rec.events[i], rec));
             return l;
           },
           "The events recorded so far, as dicts (and forgets them).");

@@ -20,9 +20,10 @@ using profiler::EventKind;
 
 namespace {
 
-std::vector<std::string> kinds(const std::vector<Event>& events) {
+std::vector<std::string> kinds(const profiler::Recording& recording) {
   std::vector<std::string> out;
-  for (const Event& e : events) {
+  for (size_t i = 0; i < recording.events.size(); ++i) {
+    const Event& e = recording.events[i];
     switch (e.kind) {
       case EventKind::Enter:
         out.push_back("enter " + e.op->full_name() + "[" + std::string(to_string(e.chosen)) + "]");
@@ -37,10 +38,10 @@ std::vector<std::string> kinds(const std::vector<Event>& events) {
         out.push_back("free " + std::to_string(e.bytes));
         break;
       case EventKind::ScopeBegin:
-        out.push_back("scope " + e.node);
+        out.push_back("scope " + recording.detail_of(e)->name);
         break;
       case EventKind::ScopeEnd:
-        out.push_back("end " + e.node);
+        out.push_back("end " + recording.detail_of(e)->name);
         break;
       default:
         out.push_back("other");
@@ -73,8 +74,8 @@ TEST_CASE("nothing is recorded once the recorder stopped, and memory can be left
   r->stop();
   Tensor c = ops::ones({8});
   std::vector<std::string> got = kinds(r->take());
-  CHECK(got == std::vector<std::string>{"enter aten::ones[BackendSelect]",
-                                        "enter aten::ones[CPU]", "exit", "exit"});
+  CHECK(got == std::vector<std::string>{"enter aten::ones[BackendSelect]", "enter aten::ones[CPU]",
+                                        "exit", "exit"});
 }
 
 TEST_CASE("op hooks: one call per op, nested in order, not the hook's own ops") {
@@ -101,8 +102,12 @@ TEST_CASE("op hooks: one call per op, nested in order, not the hook's own ops") 
 
 namespace {
 int g_calls = 0;
-void hook_a(int x) { g_calls += x; }
-void hook_b(int x) { g_calls += 10 * x; }
+void hook_a(int x) {
+  g_calls += x;
+}
+void hook_b(int x) {
+  g_calls += 10 * x;
+}
 }  // namespace
 
 TEST_CASE("HookSlots: several hooks in order, removal, and a clear error when full") {
@@ -120,4 +125,28 @@ TEST_CASE("HookSlots: several hooks in order, removal, and a clear error when fu
   CHECK(g_calls == 21);
   slots.remove(&hook_b);
   CHECK(slots.empty());
+}
+
+TEST_CASE("a hook that refuses an op: the call throws, and a recorder sees the step close") {
+  auto r = std::make_shared<profiler::TraceRecorder>(profiler::RecorderOptions{false, false});
+  r->start(r);
+  Tensor a = ops::ones({2});
+  {
+    profiler::OpHookHandle h = profiler::add_op_hook(
+        [](const profiler::OpCall& c) {
+          if (c.op->full_name() == "aten::neg") throw std::runtime_error("no neg here");
+        },
+        nullptr);
+    CHECK_THROWS_WITH(ops::neg(a), "no neg here");
+  }
+  r->stop();
+  profiler::Recording rec = r->take();
+  int open = 0;
+  for (size_t i = 0; i < rec.events.size(); ++i) {
+    const Event& e = rec.events[i];
+    if (e.kind == EventKind::Enter) ++open;
+    if (e.kind == EventKind::Exit) --open;
+    if (e.kind == EventKind::Exit && i + 1 == rec.events.size()) CHECK(e.threw);
+  }
+  CHECK(open == 0);
 }
