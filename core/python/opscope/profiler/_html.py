@@ -15,7 +15,7 @@ from html import escape
 from opscope.profiler import _svg
 from opscope.profiler import _views as V
 from opscope.profiler._css import CSS, LAYER_COLORS
-from opscope.profiler._trace import OpRecord
+from opscope.profiler._trace import OpRecord, gc_paused
 
 __all__ = ["view", "page", "trace_html", "trace_bundle", "trace_json", "stack_html",
            "stack_table", "key_averages_html", "bundle"]
@@ -232,8 +232,11 @@ def trace_body(trace, open_all=False, width=960):
 
 
 def trace_html(trace, open_all=False, width=960, classes=""):
-    """The trace as a self-contained HTML view (``t._repr_html_()``)."""
-    return view(trace_body(trace, open_all, width), classes)
+    """The trace as a self-contained HTML view (``t._repr_html_()``). The cyclic garbage
+    collector waits meanwhile: its passes over a big trace's objects would cost more than the
+    drawing (see _trace.gc_paused)."""
+    with gc_paused():
+        return view(trace_body(trace, open_all, width), classes)
 
 
 def _item_json(item):
@@ -272,9 +275,10 @@ def trace_json(trace, max_events=None):
 
 
 def trace_bundle(trace, include=None, exclude=None):
-    return bundle({"text/plain": lambda: str(trace), "text/html": lambda: trace_html(trace),
-                   "application/vnd.opscope.trace+json": lambda: trace_json(trace)},
-                  include, exclude)
+    with gc_paused():
+        return bundle({"text/plain": lambda: str(trace), "text/html": lambda: trace_html(trace),
+                       "application/vnd.opscope.trace+json": lambda: trace_json(trace)},
+                      include, exclude)
 
 
 # --- the call stack -------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import shutil
 import sys
 
 from opscope.profiler import _views as V
-from opscope.profiler._trace import OpRecord
+from opscope.profiler._trace import OpRecord, gc_paused
 
 __all__ = ["tree"]
 
@@ -154,6 +154,11 @@ def _title_line(trace):
 
 def tree(trace, width=None, color=None, legend=True):
     """The trace's dispatch tree as text; see the module's docstring."""
+    with gc_paused():
+        return _tree(trace, width, color, legend)
+
+
+def _tree(trace, width, color, legend):
     if width is None:
         width = shutil.get_terminal_size((100, 24)).columns
     width = max(width, 20)
