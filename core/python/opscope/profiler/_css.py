@@ -92,7 +92,7 @@ _RULES = """
 .opscope svg .os-memline { stroke: var(--os-time); fill: none; }
 .opscope svg .os-memarea { fill: var(--os-time); opacity: 0.15; }
 .opscope table { border-collapse: collapse; font-family: inherit; font-size: inherit; }
-.opscope th { text-align: left; color: var(--os-muted); font-weight: 600;
+.opscope th { text-align: left; color: var(--os-muted); font-weight: 600; white-space: nowrap;
   border-bottom: 1px solid var(--os-border); padding: 2px 10px 2px 4px; }
 .opscope td { padding: 1px 10px 1px 4px; vertical-align: top; white-space: nowrap; }
 .opscope td.os-num, .opscope th.os-num { text-align: right;
@@ -110,8 +110,8 @@ _RULES = """
 .opscope .os-swatches { margin-top: 6px; color: var(--os-muted); }
 .opscope .os-swatches .os-badge { margin-right: 4px; color: var(--os-fg); }
 .opscope .os-pct { position: relative; }
-.opscope .os-pct i { position: absolute; left: 0; top: 15%; height: 70%;
-  background: var(--os-time); opacity: 0.22; }
+.opscope .os-pct i { position: absolute; left: 0; bottom: 1px; height: 3px;
+  background: var(--os-time); opacity: 0.7; border-radius: 1px; }
 .opscope .os-prof tbody tr:nth-child(even) { background: var(--os-bg2); }
 .opscope .os-graph svg .edge path, .opscope .os-graph svg .edge polygon {
   stroke: var(--os-muted); }

@@ -295,7 +295,7 @@ def stack_table(stack, full=False):
     frames = stack.frames
     rows = S._rows(frames, full)
     marks = S._crossings(frames)
-    out = ['<table class="os-stack"><thead><tr><th class="os-num">#</th><th>frame</th>'
+    out = ['<div class="os-scroll"><table class="os-stack"><thead><tr><th class="os-num">#</th><th>frame</th>'
            '<th>file:line</th><th>layer</th></tr></thead><tbody>']
     for row in rows:
         kind, a, b, fs = row
@@ -316,7 +316,7 @@ def stack_table(stack, full=False):
         if b in marks and row is not rows[-1]:
             out.append(f'<tr class="os-cross"><td></td><td colspan="3">── {escape(marks[b])}'
                        f'</td></tr>')
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     layers = list(dict.fromkeys(f.layer for f in frames))
     out.append(_swatches(layers))
     return "".join(out)
@@ -367,7 +367,7 @@ def key_averages_html(rows, sort_by="cpu_time_total", row_limit=100, show_shapes
     heads.append("# of Calls")
     if show_shapes:
         heads.append("Input Shapes")
-    out = ['<table class="os-prof"><thead><tr>']
+    out = ['<div class="os-scroll"><table class="os-prof"><thead><tr>']
     for h in heads:
         cls = "" if h in ("Name", "Input Shapes") else ' class="os-num"'
         sort_mark = " ▾" if sort_by and _SORT_HEAD.get(sort_by) == h else ""
@@ -387,7 +387,7 @@ def key_averages_html(rows, sort_by="cpu_time_total", row_limit=100, show_shapes
         if show_shapes:
             out.append(f'<td>{escape(str(getattr(r, "input_shapes", "") or ""))}</td>')
         out.append("</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     more = f" · {len(rows) - len(shown)} more rows not shown" if len(shown) < len(rows) else ""
     out.append(f'<div class="os-legend">Self CPU time total: {_us(total_self)}{more}</div>')
     head = f'<div class="os-title"><b>{escape(title)}</b> · {len(rows)} keys</div>'
