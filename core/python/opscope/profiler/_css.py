@@ -113,6 +113,7 @@ _RULES = """
 .opscope .os-pct i { position: absolute; left: 0; bottom: 1px; height: 3px;
   background: var(--os-time); opacity: 0.7; border-radius: 1px; }
 .opscope .os-prof tbody tr:nth-child(even) { background: var(--os-bg2); }
+.opscope .os-prof td.os-name { white-space: normal; max-width: 44ch; overflow-wrap: anywhere; }
 .opscope .os-graph svg .edge path, .opscope .os-graph svg .edge polygon {
   stroke: var(--os-muted); }
 .opscope .os-graph svg .edge polygon { fill: var(--os-muted); }

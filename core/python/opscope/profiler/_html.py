@@ -374,7 +374,7 @@ def key_averages_html(rows, sort_by="cpu_time_total", row_limit=100, show_shapes
         out.append(f"<th{cls}>{h}{sort_mark}</th>")
     out.append("</tr></thead><tbody>")
     for r in shown:
-        out.append(f'<tr><td class="os-op">{escape(str(r.key))}</td>')
+        out.append(f'<tr><td class="os-op os-name">{escape(str(r.key))}</td>')
         out.append(_pct_cell(r.self_cpu_time_total, total_self))
         out.append(f'<td class="os-num">{_us(r.self_cpu_time_total)}</td>')
         out.append(_pct_cell(r.cpu_time_total, total_self or total_cpu))
