@@ -10,6 +10,7 @@ and C++ frames merged, with file:line and layers), user scopes (``record_functio
 >>> s[0].is_python, s[0].layer
 (True, 'python')
 """
+from opscope.profiler._graph import Graph, graph  # noqa: F401
 from opscope.profiler._stack import Frame, Stack, stack  # noqa: F401
 from opscope.profiler._trace import (MemoryRecord, NodeRecord, NodeRun, OpRecord,  # noqa: F401
                                      ScopeRecord, StepRecord, Trace, load, trace)
@@ -22,4 +23,4 @@ __all__ = ["Frame", "Stack", "stack", "trace", "Trace", "OpRecord", "StepRecord"
            "NodeRun", "ScopeRecord", "MemoryRecord", "load", "record_function", "add_hook",
            "HookHandle", "profile", "schedule", "ProfilerAction", "ProfilerActivity",
            "supported_activities", "tensorboard_trace_handler", "EventList", "FunctionEvent",
-           "FunctionEventAvg"]
+           "FunctionEventAvg", "graph", "Graph"]

@@ -140,6 +140,17 @@ class Stack:
         marks = _crossings(self.frames)
         return _render(rows, marks, width)
 
+    # --- views: the HTML table is _html.stack_html ---
+
+    def _repr_html_(self):
+        from opscope.profiler import _html
+        return _html.stack_html(self)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from opscope.profiler import _html
+        return _html.bundle({"text/plain": lambda: str(self),
+                             "text/html": lambda: _html.stack_html(self)}, include, exclude)
+
 
 def stack():
     """The calling thread's call stack now, from the caller of ``stack()`` outwards.
@@ -313,28 +324,34 @@ def _fit(text, n, left=False):
     return ("…" + text[-(n - 1):]) if left else (text[: n - 1] + "…")
 
 
+def _row_index(row):
+    """"12" for a frame, "12-17" for a fold."""
+    _, a, b, _ = row
+    return str(a) if a == b else f"{a}-{b}"
+
+
+def _row_name(row):
+    """A frame's short name; a fold's label, count and first and last names."""
+    kind, _, _, fs = row
+    if kind == "frame":
+        return fs[0].short_name
+    label = _FOLD_LABEL.get(fs[0].layer, f"{fs[0].layer} glue")
+    names = [_last_component(f.short_name) for f in fs if f.name]
+    detail = f" ({names[0]} … {names[-1]})" if len(names) >= 2 else ""
+    return f"{label} ×{len(fs)}{detail}"
+
+
+def _row_location(row):
+    """file:line; a fold shows where it is entered from, in the source tree if it can."""
+    fs = row[3]
+    for f in reversed(fs):
+        if f.file and not os.path.isabs(f.file):
+            return f.location
+    return fs[-1].location
+
+
 def _render(rows, marks, width):
-    def index(row):
-        _, a, b, _ = row
-        return str(a) if a == b else f"{a}-{b}"
-
-    def name(row):
-        kind, _, _, fs = row
-        if kind == "frame":
-            return fs[0].short_name
-        label = _FOLD_LABEL.get(fs[0].layer, f"{fs[0].layer} glue")
-        names = [_last_component(f.short_name) for f in fs if f.name]
-        detail = f" ({names[0]} … {names[-1]})" if len(names) >= 2 else ""
-        return f"{label} ×{len(fs)}{detail}"
-
-    def location(row):
-        fs = row[3]
-        for f in reversed(fs):  # a fold shows where it is entered from, in the tree if it can
-            if f.file and not os.path.isabs(f.file):
-                return f.location
-        return fs[-1].location
-
-    cells = [(index(r), name(r), location(r), r[3][0].layer) for r in rows]
+    cells = [(_row_index(r), _row_name(r), _row_location(r), r[3][0].layer) for r in rows]
     w_index = max([1] + [len(c[0]) for c in cells])
     w_layer = max([5] + [len(c[3]) for c in cells])
     w_loc = min(max([9] + [len(c[2]) for c in cells]),

@@ -411,6 +411,22 @@ class Trace:
     def __len__(self):
         return len(self.roots)
 
+    # --- views: _views_text.py (terminal), _html.py (notebooks) ---
+
+    def tree(self, width=None, color=None):
+        """The dispatch tree as text, fitting `width` columns: every step with its keys and
+        kernel, nested ops, autograd nodes, backward runs, scopes (see _views_text.py)."""
+        from opscope.profiler import _views_text
+        return _views_text.tree(self, width=width, color=color)
+
+    def _repr_html_(self):
+        from opscope.profiler import _html
+        return _html.trace_html(self)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from opscope.profiler import _html
+        return _html.trace_bundle(self, include, exclude)
+
 
 @contextlib.contextmanager
 def gc_paused():
@@ -533,3 +549,12 @@ class trace(contextlib.AbstractContextManager):
 
     def __len__(self):
         return len(self._trace) if self._trace is not None else 0
+
+    # The views' protocol, which __getattr__ leaves out (underscore names).
+    def _repr_html_(self):
+        return self._trace._repr_html_() if self._trace is not None else None
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        if self._trace is None:
+            return {"text/plain": str(self)}
+        return self._trace._repr_mimebundle_(include, exclude)
