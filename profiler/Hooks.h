@@ -26,7 +26,7 @@
 namespace opscope::profiler {
 
 struct OpCall {
-  const OperatorHandle* op;
+  const OperatorHandle* op;  // valid during the hook only (copy the handle to keep it)
   const DispatchStep* step;  // the first step: key set, chosen key, kernel, ...
   const Stack* inputs;       // boxed, schema order
   const Stack* outputs;      // on exit: the results; null on enter and when the op threw

@@ -101,7 +101,7 @@ void TraceRecorder::on_enter(const DispatchStep& s) {
   if (options_.stacks && runs_backend_kernel(s))
     stack = std::make_unique<RawStack>(capture_stack(/*skip=*/1));  // from the dispatcher
   record(EventKind::Enter, s.id, [&](Event& e) {
-    e.op = s.op;
+    e.op = *s.op;
     e.call = s.kind;
     e.key_set = s.key_set;
     e.fallthrough = s.fallthrough_keys;

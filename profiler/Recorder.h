@@ -81,7 +81,7 @@ struct Event {
   uint32_t thread;   // a small number per thread, in order of first appearance
   uint64_t step_id;  // Enter / Exit: the dispatch step (DispatchStep::id)
   // Enter
-  const OperatorHandle* op = nullptr;
+  OperatorHandle op;  // by value: the caller's handle may be a temporary
   const DispatchTableEntry* entry = nullptr;
   DispatchKeySet key_set, fallthrough, tls_included, tls_excluded;
   // Enter: the arguments; Exit: the results — for an op's first step only (call, callBoxed): its

@@ -22,6 +22,8 @@ const IValue& BackwardContext::value(size_t i) const {
   return node_.values_[i];
 }
 Tensor BackwardContext::result(size_t i) const {
+  OPSCOPE_CHECK(i < node_.saved_results_.size(), node_.name(), " did not save its output ", i,
+                " (its derivative entry reads result() without save_result)");
   const auto self = std::const_pointer_cast<Node>(node_.shared_from_this());
   return node_.saved_results_[i].unpack(self);
 }

@@ -38,7 +38,7 @@ enum class DispatchCallKind : uint8_t { Call, Redispatch, CallBoxed, RedispatchB
 std::string_view to_string(DispatchCallKind k);  // "call", "redispatch", "callBoxed", ...
 
 struct DispatchStep {
-  const OperatorHandle* op;
+  const OperatorHandle* op;  // valid during the step only (copy the handle to keep it)
   DispatchCallKind kind;
   DispatchKeySet key_set;           // keys this call dispatched on (after include/exclude)
   DispatchKeySet fallthrough_keys;  // keys in key_set skipped because the op's kernel falls through

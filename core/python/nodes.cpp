@@ -262,7 +262,7 @@ PyObject* node_register_prehook(PyObject* self, PyObject* fn) {
 // keeps, named after the op's schema arguments (torch's generated attributes).
 PyObject* saved_attribute(const autograd::DerivativeNode& d, const std::string& what) {
   autograd::BackwardContext c(d);
-  if (what == "result") return wrap(c.result(0));
+  if (what == "result") return d.derivative().save_result ? wrap(c.result(0)) : nullptr;
   const FunctionSchema& schema =
       Dispatcher::singleton().find_by_full_name(d.derivative().op).schema();
   const auto& saved = d.derivative().save;

@@ -103,7 +103,7 @@ py::dict event_to_py(const Event& e, profiler::Recording& r) {
   switch (e.kind) {
     case EventKind::Enter: {
       d["step"] = e.step_id;
-      d["op"] = e.op->full_name();
+      d["op"] = e.op.full_name();
       d["call"] = std::string(to_string(e.call));
       d["key"] = std::string(to_string(e.chosen));
       d["key_set"] = e.key_set;
@@ -115,8 +115,8 @@ py::dict event_to_py(const Event& e, profiler::Recording& r) {
       d["registered_key"] = std::string(to_string(e.entry->registered_key));
       d["site"] = e.entry->site;
       py::list names;
-      if (e.op->entry().has_schema())
-        for (const auto& a : e.op->schema().arguments) names.append(a.name);
+      if (e.op.entry().has_schema())
+        for (const auto& a : e.op.schema().arguments) names.append(a.name);
       d["arg_names"] = names;
       if (e.values_count == 0 && e.keys_count != 0) {  // a redispatch: keys only
         py::list keys;
@@ -164,7 +164,7 @@ py::dict event_to_py(const Event& e, profiler::Recording& r) {
 // What a Python op hook receives (opscope.profiler.add_hook): one call of an op. The values are
 // kept as IValues and become Python objects when read.
 struct PyOpCall {
-  const OperatorHandle* op;
+  OperatorHandle op;  // by value: the call's handle may be a temporary
   DispatchKey key;
   const DispatchTableEntry* entry;
   uint64_t step;
@@ -188,7 +188,7 @@ profiler::OpHook python_op_hook(py::object fn, bool on_exit) {
   return [holder, on_exit](const profiler::OpCall& c) {
     py::gil_scoped_acquire gil;
     auto call = std::make_shared<PyOpCall>(
-        PyOpCall{c.op, c.step->chosen, c.step->entry, c.step->id, *c.inputs, {}, on_exit, c.threw});
+        PyOpCall{*c.op, c.step->chosen, c.step->entry, c.step->id, *c.inputs, {}, on_exit, c.threw});
     if (c.outputs) call->outputs = *c.outputs;
     try {
       holder->fn(py::cast(call));
@@ -233,7 +233,7 @@ void init_profiler(py::module_& m) {
 
   py::class_<PyOpCall, std::shared_ptr<PyOpCall>>(
       m, "_OpCall", "One call of an op, as an op hook sees it (opscope.profiler.add_hook).")
-      .def_property_readonly("name", [](const PyOpCall& c) { return c.op->full_name(); })
+      .def_property_readonly("name", [](const PyOpCall& c) { return c.op.full_name(); })
       .def_property_readonly("key", [](const PyOpCall& c) { return std::string(to_string(c.key)); })
       .def_property_readonly("kernel", [](const PyOpCall& c) { return c.entry->kernel.name(); })
       .def_property_readonly(
@@ -248,7 +248,7 @@ void init_profiler(py::module_& m) {
                              })
       .def_readonly("threw", &PyOpCall::threw)
       .def("__repr__", [](const PyOpCall& c) {
-        return "<OpCall " + c.op->full_name() + "[" + std::string(to_string(c.key)) + "]" +
+        return "<OpCall " + c.op.full_name() + "[" + std::string(to_string(c.key)) + "]" +
                (c.exited ? (c.threw ? " threw>" : " returned>") : ">");
       });
   py::class_<profiler::OpHookHandle>(m, "_OpHookHandle")

@@ -26,7 +26,7 @@ std::vector<std::string> kinds(const profiler::Recording& recording) {
     const Event& e = recording.events[i];
     switch (e.kind) {
       case EventKind::Enter:
-        out.push_back("enter " + e.op->full_name() + "[" + std::string(to_string(e.chosen)) + "]");
+        out.push_back("enter " + e.op.full_name() + "[" + std::string(to_string(e.chosen)) + "]");
         break;
       case EventKind::Exit:
         out.push_back("exit");

@@ -247,3 +247,27 @@ def test_add_hook_checks_its_arguments():
         add_hook()
     with pytest.raises(TypeError, match="on_exit must be callable"):
         add_hook(on_exit=3)
+
+
+def test_a_boxed_call_through_a_temporary_handle_is_recorded():
+    # nll_loss's graph calls ops boxed through handles that live only for the call: the trace
+    # keeps the op itself (this crashed when the recorder kept the handle's address).
+    w = opscope.randn(4, 3, requires_grad=True)
+    y = opscope.tensor([0, 2, 1, 0])
+    with opscope.trace() as t:
+        opscope.nn.functional.nll_loss(w, y).backward()
+    assert t.roots[0].name == "aten::nll_loss_nd"
+    run = next(r for r in t.roots if getattr(r, "sequence_nr", None) is not None)
+    assert run.name == "NllLossBackward0" and run.children
+    kept = []
+    with add_hook(on_enter=kept.append):
+        opscope.nn.functional.nll_loss(w, y).backward()
+    assert all(isinstance(c.name, str) for c in kept)  # read after the calls
+
+
+def test_saved_result_of_a_node_that_keeps_no_result_is_an_attribute_error():
+    a = opscope.randn(3, requires_grad=True)
+    node = (a * 2).grad_fn
+    with pytest.raises(AttributeError):
+        node._saved_result
+    assert opscope.allclose(a.exp().grad_fn._saved_result, a.exp())
