@@ -373,6 +373,24 @@ def test_key_averages_html():
     assert [t for t in tree.text if t.startswith("aten::")] == ["aten::mm", "aten::matmul"]
 
 
+def test_a_profile_renders_its_table_timeline_and_memory():
+    a = opscope.randn(8, 8, requires_grad=True)
+    with profiler.profile(profile_memory=True) as prof:
+        (a @ a).sum().backward()
+    bundle = prof._repr_mimebundle_()
+    assert sorted(bundle) == ["text/html", "text/plain"]
+    assert bundle["text/plain"].splitlines()[1].split()[:3] == ["Name", "Self", "CPU"]
+    tree = parse(bundle["text/html"])
+    names = [t for t in tree.text if t.startswith("aten::")]
+    assert "aten::mm" in names and "aten::sum" in names
+    assert len(tree.having("svg")) == 2  # the timeline and memory
+    averages = prof.key_averages()
+    assert sorted(averages._repr_mimebundle_()) == ["text/html", "text/plain"]
+    assert "aten::mm" in "".join(parse(averages._repr_html_()).text)
+    empty = profiler.profile()
+    assert "nothing recorded" in empty._repr_html_()
+
+
 # --- the autograd graph --------------------------------------------------------------------------
 
 def test_graph_names_nodes_like_pytorch():

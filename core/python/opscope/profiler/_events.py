@@ -239,6 +239,15 @@ class EventList(list):
     def __str__(self):
         return self.table()
 
+    def _repr_html_(self):
+        from opscope.profiler import _html
+        return _html.key_averages_html(self, sort_by=None)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from opscope.profiler import _html
+        return _html.bundle({"text/plain": self.table, "text/html": self._repr_html_},
+                            include, exclude)
+
     @property
     def self_cpu_time_total(self):
         return sum(e.self_cpu_time_total for e in self)

@@ -276,6 +276,27 @@ class profile:
             raise RuntimeError("export_stacks() requires with_stack=True")
         self.events().export_stacks(path, metric)
 
+    def _repr_html_(self):
+        """The last recording as a notebook shows it: the key_averages table (by total CPU
+        time), then the timeline of ops per thread and, with profile_memory, memory over time."""
+        from opscope.profiler import _html, _svg
+        if self._finished is None:
+            return _html.view('<div class="os-muted">opscope profile: nothing recorded yet</div>')
+        recorded = self._finished[0]
+        parts = [_html.key_averages_html(self.key_averages(), sort_by="cpu_time_total",
+                                         row_limit=30)]
+        for svg in (_svg.timeline_svg(recorded), _svg.memory_svg(recorded)):
+            if svg:
+                parts.append(_html.view(f'<div class="os-scroll">{svg}</div>'))
+        return "".join(parts)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from opscope.profiler import _html
+        text = (lambda: self.key_averages().table(sort_by="cpu_time_total", row_limit=30)) \
+            if self._finished is not None else (lambda: repr(self))
+        return _html.bundle({"text/plain": text, "text/html": self._repr_html_},
+                            include, exclude)
+
     def __repr__(self):
         state = "recording" if self._recorder is not None else (
             "finished" if self._finished is not None else "not started")
