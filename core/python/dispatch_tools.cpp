@@ -12,6 +12,13 @@
 
 namespace opscope::python {
 
+void put_table_entry(py::dict& d, const DispatchTableEntry& e) {
+  d["kernel"] = e.kernel.name();
+  d["provenance"] = std::string(to_string(e.provenance));
+  d["registered_key"] = std::string(to_string(e.registered_key));
+  d["site"] = e.site;
+}
+
 namespace {
 
 // Records every dispatch step while active (used by tests and the tour; the profiler of a later
@@ -28,10 +35,7 @@ class StepRecorder final : public DispatchObserver {
     d["fallthrough"] = s.fallthrough_keys;
     d["tls_included"] = s.tls_included;
     d["tls_excluded"] = s.tls_excluded;
-    d["kernel"] = s.entry->kernel.name();
-    d["provenance"] = std::string(to_string(s.entry->provenance));
-    d["registered_key"] = std::string(to_string(s.entry->registered_key));
-    d["site"] = s.entry->site;
+    put_table_entry(d, *s.entry);
     d["depth"] = depth_++;
     py::list args, arg_keys;
     for (size_t i = 0; i < s.args->size(); ++i) {

@@ -110,10 +110,7 @@ py::dict event_to_py(const Event& e, profiler::Recording& r) {
       d["fallthrough"] = e.fallthrough;
       d["tls_included"] = e.tls_included;
       d["tls_excluded"] = e.tls_excluded;
-      d["kernel"] = e.entry->kernel.name();
-      d["provenance"] = std::string(to_string(e.entry->provenance));
-      d["registered_key"] = std::string(to_string(e.entry->registered_key));
-      d["site"] = e.entry->site;
+      put_table_entry(d, *e.entry);
       py::list names;
       if (e.op.entry().has_schema())
         for (const auto& a : e.op.schema().arguments) names.append(a.name);

@@ -20,6 +20,10 @@
 // Runtime objects shared with Python (Generator) are held by their intrusive_ptr.
 PYBIND11_DECLARE_HOLDER_TYPE(T, opscope::intrusive_ptr<T>, true)
 
+namespace opscope {
+struct DispatchTableEntry;
+}
+
 namespace opscope::profiler {
 class RawStack;
 }
@@ -105,6 +109,10 @@ void init_autograd(py::module_& m);  // backward / grad, grad mode, hooks
 void init_nodes(py::module_& m);     // grad_fn objects, custom Functions
 void init_profiler(py::module_& m);  // the trace recorder
 void init_stacks(py::module_& m);    // Python frames for profiler stacks, _capture_stack
+
+// A dispatch table entry's fields into a step's dict: "kernel", "provenance", "registered_key",
+// "site" (core/python/dispatch_tools.cpp; the trace's events and _DispatchRecorder share them).
+void put_table_entry(py::dict& d, const DispatchTableEntry& e);
 
 // An argument or result as Python sees it: tensors as opscope tensors (lists of them as lists),
 // numbers, bools, tuples of ints, None; anything else as its text (core/python/profiler.cpp).
