@@ -43,7 +43,10 @@ namespace {
 // The observer list is copied on write: add / remove publish a new list and bump the generation;
 // each thread keeps the list it last saw and takes the new one when the generation moved.
 std::mutex g_observers_mutex;
-std::shared_ptr<const ObserverList> g_observers = std::make_shared<const ObserverList>();
+// Never destroyed (like the dispatcher's tables): a static destructor or another thread may still
+// dispatch while the process exits.
+std::shared_ptr<const ObserverList>& g_observers =
+    *new std::shared_ptr<const ObserverList>(std::make_shared<const ObserverList>());
 std::atomic<uint64_t> g_observers_generation{1};
 std::atomic<uint64_t> g_next_step_id{1};
 std::atomic<uint64_t> g_next_scope_id{1};
