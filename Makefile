@@ -4,8 +4,10 @@ PYTHON     := /usr/bin/python3
 BUILD_DIR  ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS       ?= $(shell nproc)
-# The build puts opscope/_C*.so next to the Python sources: this is all Python needs.
-export PYTHONPATH := $(CURDIR)/core/python$(if $(PYTHONPATH),:$(PYTHONPATH))
+# The Python sources are in core/python/opscope/, the compiled part in $(BUILD_DIR)/python/opscope/
+# (see Note [Each build folder holds its own compiled part] in CMakeLists.txt): this is all Python
+# needs.
+export PYTHONPATH := $(CURDIR)/core/python:$(abspath $(BUILD_DIR))/python$(if $(PYTHONPATH),:$(PYTHONPATH))
 
 .PHONY: all setup configure build run test test-cpp test-python bench develop clean
 
@@ -21,7 +23,7 @@ configure: setup
 build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 	@echo "opscope built. To use it from Python without installing:"
-	@echo "  export PYTHONPATH=$(CURDIR)/core/python"
+	@echo "  export PYTHONPATH=$(CURDIR)/core/python:$(abspath $(BUILD_DIR))/python"
 
 run: build
 	$(PYTHON) examples/tour.py
@@ -44,8 +46,8 @@ bench: build
 # Makes `import opscope` work for /usr/bin/python3 anywhere, pointing at this tree (a .pth file).
 develop: build
 	@site=$$($(PYTHON) -c 'import site; print(site.getsitepackages()[0])'); \
-	  echo "$(CURDIR)/core/python" > $$site/opscope-develop.pth; \
+	  printf '%s\n' "$(CURDIR)/core/python" "$(abspath $(BUILD_DIR))/python" > $$site/opscope-develop.pth; \
 	  echo "wrote $$site/opscope-develop.pth"
 
 clean:
-	rm -rf $(BUILD_DIR) core/python/opscope/_C*.so core/python/opscope/libopscope_core.so
+	rm -rf $(BUILD_DIR) core/python/opscope/_C*.so core/python/opscope/libopscope_*.so

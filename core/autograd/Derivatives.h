@@ -35,6 +35,15 @@
 // ("add(): functions with out=... arguments don't support automatic differentiation, but one of
 // the arguments requires grad."). Library::def gives each such overload the checking kernel of
 // out_variant_autograd_kernel() on the Autograd key.
+//
+// Note [In-place ops without a derivative]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// torch checks every in-place op in its Autograd kernel, formula or not: writing into a leaf that
+// requires grad (`w.uniform_()`, `w.ge_(0)`, `w.floor_divide_(2)`) or into a view of one
+// (`w[0] = 5`) in grad mode is an error, since the leaf's value would no longer be what its
+// gradient is about. The in-place ops without a derivative entry here would otherwise fall
+// through the Autograd keys unchecked, so Library::def gives each of them the checking kernel of
+// inplace_autograd_kernel() on the Autograd key (it checks, then runs the op below autograd).
 #pragma once
 
 #include <optional>
@@ -126,5 +135,10 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
 // The Autograd kernel of an out= overload whose op has a derivative entry (none for other
 // schemas). See Note [out= overloads and autograd].
 std::optional<KernelFunction> out_variant_autograd_kernel(const FunctionSchema& schema);
+
+// The Autograd kernel of an in-place op (one that writes its first argument, not an out=
+// overload) without a derivative entry: the leaf checks only. None for other schemas.
+// See Note [In-place ops without a derivative].
+std::optional<KernelFunction> inplace_autograd_kernel(const FunctionSchema& schema);
 
 }  // namespace opscope::autograd

@@ -1,11 +1,33 @@
 #include "core/autograd/InplaceOrView.h"
 
+#include <string_view>
+#include <unordered_set>
+
 #include "core/autograd/GradMode.h"
 #include "core/dispatch/Dispatcher.h"
+#include "core/tensor/TensorIterator.h"
 
 namespace opscope::autograd {
 
 namespace {
+
+// Note [Writing into a tensor whose elements share memory]
+// An expanded tensor (`zeros(1).expand(3)`, stride 0) or an as_strided one whose elements overlap
+// has several elements at one address: a kernel writing different values to them (scatter_,
+// uniform_, mul_, sum(out=), copy_) leaves whichever came last — a silent wrong answer. As torch
+// does (assert_no_internal_overlap in each kernel), every op that writes into a tensor refuses
+// one with a stride-0 dimension of size > 1; the check lives here, in the one kernel every
+// writing op passes (unless it runs in inference mode, which skips this key). Exempt are the ops
+// torch allows: those writing one value everywhere they write (fill_, zero_, masked_fill_,
+// index_fill_, fill_diagonal_, index_put_) and those changing only sizes and strides.
+bool may_write_overlapping(std::string_view op_name) {
+  static const std::unordered_set<std::string_view> exempt = {
+      "fill_",    "zero_",      "masked_fill_", "index_fill_", "fill_diagonal_", "index_put_",
+      "resize_",  "resize_as_", "set_",         "t_",          "transpose_",     "swapdims_",
+      "swapaxes_", "squeeze_",  "unsqueeze_",   "as_strided_", "detach_",        "requires_grad_"};
+  return exempt.count(op_name) > 0;
+}
+
 void ad_inplace_or_view(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
   const FunctionSchema& schema = op.schema();
   size_t base = stack->size() - schema.arguments.size();
@@ -21,6 +43,8 @@ void ad_inplace_or_view(const OperatorHandle& op, DispatchKeySet ks, Stack* stac
                   "Inplace update to inference tensor outside InferenceMode is not allowed.You "
                   "can make a clone to get a normal tensor before doing inplace update.See "
                   "https://github.com/pytorch/rfcs/pull/17 for more details.");
+  if (!may_write_overlapping(schema.name))
+    for (const Tensor& t : keep) assert_no_internal_overlap(*t.impl());
   {
     AutoDispatchBelowADInplaceOrView guard;
     op.redispatch_boxed(ks & kAfterADInplaceOrView, stack);

@@ -201,6 +201,32 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
 
 namespace {
 
+// "aten::add_.Tensor" for every op or in-place variant with an entry of its own.
+bool has_own_derivative(const std::string& full_name) {
+  static const std::unordered_set<std::string> names = [] {
+    std::unordered_set<std::string> s;
+    for (const Derivative& d : derivatives()) {
+      s.emplace(d.op);
+      for (std::string_view name : d.inplace) s.emplace(name);
+    }
+    return s;
+  }();
+  return names.count(full_name) > 0;
+}
+
+// See Note [In-place ops without a derivative] in core/autograd/Derivatives.h.
+void inplace_check_kernel(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
+  const size_t base = stack->size() - op.schema().arguments.size();
+  const Tensor* self = tensor_at(*stack, base);
+  if (self && grad_mode_enabled() && (*self)->requires_grad()) {
+    if (is_differentiable_view(*self)) check_inplace_on_view(*self);
+    OPSCOPE_CHECK(!is_leaf(*self),
+                  "a leaf Variable that requires grad is being used in an in-place operation.");
+  }
+  AutoDispatchBelowAutograd guard;  // ADInplaceOrView still runs: it bumps versions
+  op.redispatch_boxed(ks & kAfterAutograd, stack);
+}
+
 // "aten::add" for every op with an entry (any overload).
 bool has_derivative(const std::string& qualified_name) {
   static const std::unordered_set<std::string> names = [] {
@@ -228,6 +254,12 @@ void out_variant_kernel(const OperatorHandle& op, DispatchKeySet ks, Stack* stac
 std::optional<KernelFunction> out_variant_autograd_kernel(const FunctionSchema& schema) {
   if (!schema.is_out_variant() || !has_derivative(schema.qualified_name())) return std::nullopt;
   return KernelFunction::autograd(&out_variant_kernel, "opscope::autograd::out_variant_kernel");
+}
+
+std::optional<KernelFunction> inplace_autograd_kernel(const FunctionSchema& schema) {
+  if (schema.is_out_variant() || !writes_self(schema) || has_own_derivative(schema.full_name()))
+    return std::nullopt;
+  return KernelFunction::autograd(&inplace_check_kernel, "opscope::autograd::inplace_check_kernel");
 }
 
 // --- registration -------------------------------------------------------------------------------

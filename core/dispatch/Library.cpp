@@ -36,11 +36,14 @@ Library& Library::def(std::string_view schema, Variants variants, std::source_lo
     handles_.push_back(
         Dispatcher::singleton().register_impl(full_name, DispatchKey::ADInplaceOrView,
                                               autograd::ad_inplace_or_view_kernel(), site_of(loc)));
-  // See Note [out= overloads and autograd] in core/autograd/Derivatives.h.
-  if (auto k = autograd::out_variant_autograd_kernel(
-          Dispatcher::singleton().find_by_full_name(full_name).schema()))
-    handles_.push_back(Dispatcher::singleton().register_impl(full_name, DispatchKey::Autograd,
-                                                             std::move(*k), site_of(loc)));
+  // See Note [out= overloads and autograd] and Note [In-place ops without a derivative] in
+  // core/autograd/Derivatives.h.
+  const FunctionSchema& registered = Dispatcher::singleton().find_by_full_name(full_name).schema();
+  for (auto k : {autograd::out_variant_autograd_kernel(registered),
+                 autograd::inplace_autograd_kernel(registered)})
+    if (k)
+      handles_.push_back(Dispatcher::singleton().register_impl(full_name, DispatchKey::Autograd,
+                                                               std::move(*k), site_of(loc)));
   return *this;
 }
 

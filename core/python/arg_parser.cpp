@@ -85,17 +85,11 @@ bool is_int_like(PyObject* o) {
   return PyIndex_Check(o);  // numpy integers
 }
 int64_t as_int(PyObject* o) {
-  if (PyLong_Check(o)) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    OPSCOPE_CHECK(!overflow, "Overflow when unpacking long");
-    return v;
-  }
+  if (PyLong_Check(o)) return unpack_long(o);
   PyObject* i = PyNumber_Index(o);
   if (!i) throw py::error_already_set();
-  long long v = PyLong_AsLongLong(i);
-  Py_DECREF(i);
-  return v;
+  py::object owner = py::reinterpret_steal<py::object>(i);
+  return unpack_long(i);
 }
 
 bool int_list_from(PyObject* o, const SchemaType& t, std::vector<int64_t>* out) {
@@ -155,7 +149,7 @@ bool convert(PyObject* o, const Argument& a, bool numbers_as_tensors, IValue* ou
         for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i) {
           PyObject* x = PySequence_Fast_GET_ITEM(o, i);
           if (!PyFloat_Check(x) && !(PyLong_Check(x) && !PyBool_Check(x))) return false;
-          v.push_back(PyFloat_AsDouble(x));
+          v.push_back(unpack_double(x));
         }
         *out = IValue(std::move(v));
         return true;
@@ -205,7 +199,7 @@ bool convert(PyObject* o, const Argument& a, bool numbers_as_tensors, IValue* ou
       return true;
     case TypeKind::Float:
       if (PyFloat_Check(o) || (PyLong_Check(o) && !PyBool_Check(o))) {
-        *out = IValue(PyFloat_AsDouble(o));
+        *out = IValue(unpack_double(o));
         return true;
       }
       if (!is_tensor(o) && PyIndex_Check(o)) {
@@ -214,9 +208,7 @@ bool convert(PyObject* o, const Argument& a, bool numbers_as_tensors, IValue* ou
       }
       if (!is_tensor(o) && Py_TYPE(o)->tp_as_number &&
           Py_TYPE(o)->tp_as_number->nb_float) {  // numpy floats
-        double d = PyFloat_AsDouble(o);
-        if (d == -1 && PyErr_Occurred()) throw py::error_already_set();
-        *out = IValue(d);
+        *out = IValue(unpack_double(o));
         return true;
       }
       return false;

@@ -7,6 +7,7 @@
 #include <dlpack/dlpack.h>
 #include <pybind11/numpy.h>
 
+#include <bit>
 #include <cstring>
 #include <limits>
 
@@ -16,16 +17,38 @@
 namespace opscope::python {
 
 // --- scalars -------------------------------------------------------------------------------
+int64_t unpack_long(PyObject* integer) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(integer, &overflow);
+  if (overflow) throw Error("Overflow when unpacking long");  // torch's text and type
+  if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
+  return static_cast<int64_t>(v);
+}
+
+double unpack_double(PyObject* number) {
+  double v = PyFloat_AsDouble(number);
+  if (v == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+  return v;
+}
+
+namespace {
+
+// opscope has no complex dtypes: a complex number is refused rather than cut to its real part.
+[[noreturn]] void refuse_complex(PyObject* o) {
+  throw TypeError(detail::str("opscope has no complex dtypes (complex64, complex128): cannot use ",
+                              Py_TYPE(o)->tp_name, " ", py::repr(o).cast<std::string>(),
+                              " as a number"));
+}
+
+}  // namespace
+
 bool to_scalar(PyObject* o, Scalar* out, bool allow_tensor) {
   if (PyBool_Check(o)) {
     *out = Scalar(o == Py_True);
     return true;
   }
   if (PyLong_Check(o)) {
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow) throw Error("Overflow when unpacking long");
-    *out = Scalar(static_cast<int64_t>(v));
+    *out = Scalar(unpack_long(o));
     return true;
   }
   if (PyFloat_Check(o)) {
@@ -37,23 +60,27 @@ bool to_scalar(PyObject* o, Scalar* out, bool allow_tensor) {
     *out = read_element(unwrap(o), 0);
     return true;
   }
-  // NumPy scalars: np.bool_, integers (via __index__), floats (via __float__).
+  if (PyComplex_Check(o)) refuse_complex(o);
+  // NumPy scalars (np.bool_, np.int8, np.float32, ...), never arrays: as in torch, a 0-d array
+  // is not a Number (`t.add(np.array(2.))` is a TypeError; `t + np.array(2.)` is NumPy's to do).
   const char* tn = Py_TYPE(o)->tp_name;
+  if (std::strncmp(tn, "numpy.", 6) != 0 || py::isinstance<py::array>(o)) return false;
   if (std::strcmp(tn, "numpy.bool_") == 0) {
     *out = Scalar(PyObject_IsTrue(o) == 1);
     return true;
   }
-  if (std::strncmp(tn, "numpy.", 6) == 0) {
-    if (PyIndex_Check(o)) {
-      PyObject* i = PyNumber_Index(o);
-      *out = Scalar(static_cast<int64_t>(PyLong_AsLongLong(i)));
-      Py_DECREF(i);
-      return true;
-    }
-    if (Py_TYPE(o)->tp_as_number && Py_TYPE(o)->tp_as_number->nb_float) {
-      *out = Scalar(PyFloat_AsDouble(o));
-      return true;
-    }
+  if (std::strncmp(tn, "numpy.complex", 13) == 0 || std::strcmp(tn, "numpy.clongdouble") == 0)
+    refuse_complex(o);
+  if (PyIndex_Check(o)) {
+    PyObject* i = PyNumber_Index(o);
+    if (!i) throw py::error_already_set();
+    py::object owner = py::reinterpret_steal<py::object>(i);
+    *out = Scalar(unpack_long(i));
+    return true;
+  }
+  if (Py_TYPE(o)->tp_as_number && Py_TYPE(o)->tp_as_number->nb_float) {
+    *out = Scalar(unpack_double(o));
+    return true;
   }
   return false;
 }
@@ -162,6 +189,11 @@ py::object to_numpy(py::handle self_obj, bool check_grad = true) {
 
 Tensor from_numpy(py::array a) {
   ScalarType type = scalar_type_of_numpy(a.dtype());
+  // opscope reads memory in the machine's byte order: a '>f4' array would read as garbage.
+  const char order = a.dtype().attr("byteorder").cast<std::string>()[0];
+  OPSCOPE_CHECK_VALUE(order != (std::endian::native == std::endian::little ? '>' : '<'),
+                      "given numpy array has byte order different from the native byte order. "
+                      "Conversion between byte orders is currently not supported.");
   size_t itemsize = static_cast<size_t>(a.itemsize());
   DimVector sizes, strides;
   int64_t extent = 1;

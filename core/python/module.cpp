@@ -9,6 +9,32 @@
 namespace py = pybind11;
 
 namespace opscope::python {
+
+// See Note [Every entry from Python is guarded] (python_common.h).
+void set_python_error() noexcept {
+  try {
+    throw;
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (const py::builtin_exception& e) {
+    e.set_error();
+  } catch (const IndexError& e) {
+    PyErr_SetString(PyExc_IndexError, e.what());
+  } catch (const TypeError& e) {
+    PyErr_SetString(PyExc_TypeError, e.what());
+  } catch (const ValueError& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const NotImplementedError& e) {
+    PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    PyErr_SetString(PyExc_RuntimeError, "an unknown C++ exception reached Python");
+  }
+}
+
 namespace {
 
 void init_runtime_functions(py::module_& m) {
@@ -82,7 +108,11 @@ PYBIND11_MODULE(_C, m) {
   // Functions bound with pybind11 raise the same Python exceptions as the raw-CPython ones.
   py::register_exception_translator([](std::exception_ptr p) {
     if (!p) return;
-    guarded([&]() -> PyObject* { std::rethrow_exception(p); });
+    try {
+      std::rethrow_exception(p);
+    } catch (...) {
+      set_python_error();
+    }
   });
   init_objects(m);
   init_tensor_type(m);

@@ -297,22 +297,22 @@ PyObject* node_getattro(PyObject* self, PyObject* name) {
 }
 
 PyMethodDef node_methods[] = {
-    {"name", node_name, METH_NOARGS, "The node's class name, e.g. 'MulBackward0'."},
-    {"_sequence_nr", node_sequence_nr, METH_NOARGS,
+    {"name", method<node_name>(), METH_NOARGS, "The node's class name, e.g. 'MulBackward0'."},
+    {"_sequence_nr", method<node_sequence_nr>(), METH_NOARGS,
      "Creation order: links a backward node to the forward op that recorded it."},
-    {"register_hook", node_register_hook, METH_O,
+    {"register_hook", method<node_register_hook>(), METH_O,
      "register_hook(hook(grad_inputs, grad_outputs) -> tuple or None): runs after the node; "
      "a returned tuple replaces grad_inputs. Returns a handle with remove()."},
-    {"register_prehook", node_register_prehook, METH_O,
+    {"register_prehook", method<node_register_prehook>(), METH_O,
      "register_prehook(hook(grad_outputs) -> tuple or None): runs before the node; a returned "
      "tuple replaces grad_outputs. Returns a handle with remove()."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyGetSetDef node_getset[] = {
-    {"next_functions", node_next_functions, nullptr,
+    {"next_functions", guard<node_next_functions>, nullptr,
      "((node or None, input_nr), ...): where this node sends each gradient.", nullptr},
-    {"metadata", node_metadata, nullptr, "A dict for the user's annotations.", nullptr},
-    {"variable", node_variable, nullptr, "The leaf an AccumulateGrad node accumulates into.",
+    {"metadata", guard<node_metadata>, nullptr, "A dict for the user's annotations.", nullptr},
+    {"variable", guard<node_variable>, nullptr, "The leaf an AccumulateGrad node accumulates into.",
      nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
@@ -325,10 +325,10 @@ PyTypeObject* node_type(const std::string& name) {
   static auto* spec_names = new std::vector<std::unique_ptr<std::string>>();
   spec_names->push_back(std::make_unique<std::string>("builtins." + name));
   auto [it, _] = types.emplace(name, nullptr);
-  PyType_Slot slots[] = {{Py_tp_dealloc, reinterpret_cast<void*>(node_dealloc)},
+  PyType_Slot slots[] = {{Py_tp_dealloc, slot<node_dealloc>()},
                          {Py_tp_methods, node_methods},
                          {Py_tp_getset, node_getset},
-                         {Py_tp_getattro, reinterpret_cast<void*>(node_getattro)},
+                         {Py_tp_getattro, slot<node_getattro>()},
                          {0, nullptr}};
   PyType_Spec spec{spec_names->back()->c_str(), sizeof(PyNode), 0, Py_TPFLAGS_DEFAULT, slots};
   auto* type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&spec));
@@ -378,16 +378,16 @@ PyObject* function_saved_tensors(PyObject* self, void*) {
 }
 
 PyGetSetDef function_getset[] = {
-    {"next_functions", node_next_functions, nullptr,
+    {"next_functions", guard<node_next_functions>, nullptr,
      "((node or None, input_nr), ...): where this node sends each gradient.", nullptr},
-    {"metadata", node_metadata, nullptr, "A dict for the user's annotations.", nullptr},
-    {"saved_tensors", function_saved_tensors, nullptr,
+    {"metadata", guard<node_metadata>, nullptr, "A dict for the user's annotations.", nullptr},
+    {"saved_tensors", guard<function_saved_tensors>, nullptr,
      "The tensors forward gave to ctx.save_for_backward.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
 PyTypeObject* make_function_base_type() {
-  PyType_Slot slots[] = {{Py_tp_new, reinterpret_cast<void*>(function_base_new)},
-                         {Py_tp_dealloc, reinterpret_cast<void*>(function_base_dealloc)},
+  PyType_Slot slots[] = {{Py_tp_new, slot<function_base_new>()},
+                         {Py_tp_dealloc, slot<function_base_dealloc>()},
                          {Py_tp_methods, node_methods},
                          {Py_tp_getset, function_getset},
                          {0, nullptr}};

@@ -5,6 +5,8 @@
 // compares them behaves the same. See python_common.h.
 #include <pybind11/operators.h>
 
+#include <limits>
+
 #include "core/python/python_common.h"
 
 namespace opscope::python {
@@ -37,9 +39,10 @@ PyObject* size_repr(PyObject* self) {
 }
 
 PyObject* size_numel(PyObject* self, PyObject*) {
-  long long n = 1;
+  int64_t n = 1;
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self); ++i)
-    n *= PyLong_AsLongLong(PyTuple_GET_ITEM(self, i));
+    OPSCOPE_CHECK(!__builtin_mul_overflow(n, unpack_long(PyTuple_GET_ITEM(self, i)), &n),
+                  "Size.numel(): the product of the sizes overflows int64");
   return PyLong_FromLongLong(n);
 }
 
@@ -72,12 +75,12 @@ PyObject* size_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
 }
 
 PyMethodDef size_methods[] = {
-    {"numel", size_numel, METH_NOARGS, "Number of elements a tensor of this size holds."},
+    {"numel", method<size_numel>(), METH_NOARGS, "Number of elements a tensor of this size holds."},
     {nullptr, nullptr, 0, nullptr}};
 
 void init_size(py::module_& m) {
-  PyType_Slot slots[] = {{Py_tp_repr, reinterpret_cast<void*>(size_repr)},
-                         {Py_tp_new, reinterpret_cast<void*>(size_new)},
+  PyType_Slot slots[] = {{Py_tp_repr, slot<size_repr>()},
+                         {Py_tp_new, slot<size_new>()},
                          {Py_tp_methods, size_methods},
                          {Py_tp_doc, const_cast<char*>("The shape of a tensor: a tuple of ints.")},
                          {0, nullptr}};
@@ -122,8 +125,9 @@ bool to_device(PyObject* o, Device* out) {
     return true;
   }
   if (PyLong_Check(o) && !PyBool_Check(o)) {  // torch: an int means that CUDA device
-    long i = PyLong_AsLong(o);
+    int64_t i = unpack_long(o);
     OPSCOPE_CHECK(i >= 0, "Device index must not be negative");
+    OPSCOPE_CHECK(i <= std::numeric_limits<int8_t>::max(), "Device index out of range: ", i);
     *out = Device(DeviceType::CUDA, static_cast<int>(i));
     return true;
   }

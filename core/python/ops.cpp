@@ -113,10 +113,10 @@ PyObject* op_repr(PyObject* self) {
       b.name.c_str());
 }
 
-PyGetSetDef op_getset[] = {{"__name__", op_get_name, nullptr, nullptr, nullptr},
-                           {"__qualname__", op_get_name, nullptr, nullptr, nullptr},
-                           {"__doc__", op_get_doc, nullptr, nullptr, nullptr},
-                           {"_overloads", op_get_overloads, nullptr,
+PyGetSetDef op_getset[] = {{"__name__", guard<op_get_name>, nullptr, nullptr, nullptr},
+                           {"__qualname__", guard<op_get_name>, nullptr, nullptr, nullptr},
+                           {"__doc__", guard<op_get_doc>, nullptr, nullptr, nullptr},
+                           {"_overloads", guard<op_get_overloads>, nullptr,
                             "The full names of the overloads, in parsing order.", nullptr},
                            {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
@@ -125,10 +125,10 @@ void init_op_type() {
       {"__vectorcalloffset__", T_PYSSIZET, offsetof(PyOp, vectorcall), READONLY, nullptr},
       {nullptr, 0, 0, 0, nullptr}};
   PyType_Slot slots[] = {{Py_tp_call, reinterpret_cast<void*>(PyVectorcall_Call)},
-                         {Py_tp_descr_get, reinterpret_cast<void*>(op_descr_get)},
+                         {Py_tp_descr_get, slot<op_descr_get>()},
                          {Py_tp_getset, op_getset},
                          {Py_tp_members, members},
-                         {Py_tp_repr, reinterpret_cast<void*>(op_repr)},
+                         {Py_tp_repr, slot<op_repr>()},
                          {0, nullptr}};
   PyType_Spec spec = {
       "opscope._C.OpFunction", sizeof(PyOp), 0,
@@ -139,7 +139,7 @@ void init_op_type() {
 
 PyObject* make_op(OpBinding* b) {
   PyOp* o = PyObject_New(PyOp, g_op_type);
-  o->vectorcall = op_vectorcall;
+  o->vectorcall = guard<op_vectorcall>;
   o->binding = b;
   return reinterpret_cast<PyObject*>(o);
 }

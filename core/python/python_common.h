@@ -14,6 +14,7 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <type_traits>
 
 #include "core/dispatch/IValue.h"
 
@@ -59,6 +60,11 @@ py::object wrap_obj(Tensor t);
 Tensor wrapped_number(const Scalar& s);
 // Python bool / int / float / numpy scalar / 1-element tensor -> Scalar; false when not a number.
 bool to_scalar(PyObject* o, Scalar* out, bool allow_tensor = true);
+// A Python int (or an __index__ result) as int64 — torch's RuntimeError "Overflow when unpacking
+// long" when out of range — and a Python number as a double (OverflowError for 2**1024). Never
+// leave a Python error pending behind a returned value (a SystemError later).
+int64_t unpack_long(PyObject* integer);
+double unpack_double(PyObject* number);
 // Element-wise access for item() / tolist().
 PyObject* scalar_to_py(const Scalar& s);
 Scalar read_element(const Tensor& t, int64_t element_offset);
@@ -73,29 +79,70 @@ PyObject* size_object(IntArrayRef sizes);  // new reference to an opscope.Size
 bool is_generator_object(PyObject* o);
 Generator generator_of_object(PyObject* o);
 
-// Runs f; C++ exceptions become the Python exceptions PyTorch raises. Returns nullptr on error.
+// Note [Every entry from Python is guarded]
+// Python enters opscope's C++ through three doors: pybind11 functions, the raw-CPython slots of
+// our types (nb_add, mp_subscript, tp_new, getters, ...) and their PyMethodDef tables. A C++
+// exception that leaves a slot or a method unwinds through CPython's C frames and ends the
+// process (std::terminate): a REPL or a kernel loses its session. So:
+//   - pybind11 functions: pybind11 catches, and module.cpp's translator calls set_python_error();
+//   - every slot, getter, setter and PyMethodDef entry is bound through guard<f> (below), never
+//     as a bare function: `{Py_nb_add, slot<nb_add>()}`, `{"size", method<m_size>(), ...}`,
+//     `{"shape", guard<get_shape>, ...}`. tests/python/test_guarded.py checks the tables.
+// Inside a slot, guarded(lambda) still gives a finer-grained scope where one is useful.
+
+// The C++ exception being handled (call inside a catch block) as the Python exception PyTorch
+// raises: opscope's IndexError / TypeError / ValueError / NotImplementedError as theirs,
+// bad_alloc as MemoryError, a pending Python error as itself, anything else as RuntimeError.
+void set_python_error() noexcept;
+
+// Runs f; C++ exceptions become the Python exceptions PyTorch raises. Returns a value-initialized
+// result (nullptr for PyObject*) on error.
 template <typename F>
 auto guarded(F&& f) -> decltype(f()) {
   try {
     return f();
-  } catch (const py::error_already_set& e) {
-    const_cast<py::error_already_set&>(e).restore();
-  } catch (const py::builtin_exception& e) {
-    e.set_error();
-  } catch (const IndexError& e) {
-    PyErr_SetString(PyExc_IndexError, e.what());
-  } catch (const TypeError& e) {
-    PyErr_SetString(PyExc_TypeError, e.what());
-  } catch (const ValueError& e) {
-    PyErr_SetString(PyExc_ValueError, e.what());
-  } catch (const NotImplementedError& e) {
-    PyErr_SetString(PyExc_NotImplementedError, e.what());
-  } catch (const std::bad_alloc&) {
-    PyErr_NoMemory();
-  } catch (const std::exception& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    set_python_error();
   }
   return decltype(f())();
+}
+
+// What a CPython slot returns to say "an exception is set": NULL, or -1 for int / Py_ssize_t.
+template <typename R>
+R error_result() {
+  if constexpr (std::is_pointer_v<R>)
+    return nullptr;
+  else if constexpr (!std::is_void_v<R>)
+    return static_cast<R>(-1);
+}
+
+// Guard<f>::call has f's signature and runs f with every C++ exception turned into the Python
+// one. See Note [Every entry from Python is guarded].
+template <auto F>
+struct Guard;
+template <typename R, typename... A, R (*F)(A...)>
+struct Guard<F> {
+  static R call(A... args) noexcept {
+    try {
+      return F(args...);
+    } catch (...) {
+      set_python_error();
+    }
+    return error_result<R>();
+  }
+};
+// The guarded function with f's own type (getters, setters, vectorcall).
+template <auto F>
+constexpr auto guard = &Guard<F>::call;
+// For PyType_Slot tables.
+template <auto F>
+void* slot() {
+  return reinterpret_cast<void*>(&Guard<F>::call);
+}
+// For PyMethodDef tables (METH_NOARGS, METH_O, METH_VARARGS | METH_KEYWORDS alike).
+template <auto F>
+PyCFunction method() {
+  return reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&Guard<F>::call));
 }
 
 // Module set-up, one per binding file.

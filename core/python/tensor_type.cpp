@@ -91,7 +91,7 @@ PyObject* tensor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
       PyObject* a = PyTuple_GET_ITEM(args, i);
       OPSCOPE_CHECK_TYPE(PyLong_Check(a), "Tensor(): expected ints as sizes, got ",
                          Py_TYPE(a)->tp_name);
-      sizes.push_back(PyLong_AsLongLong(a));
+      sizes.push_back(unpack_long(a));
     }
     if (n == 0) sizes.push_back(0);
     return wrap_as(type, make_empty(sizes, default_dtype()));
@@ -134,14 +134,9 @@ PyObject* get_requires_grad(PyObject* self, void*) {
   return PyBool_FromLong(SELF->requires_grad());
 }
 int set_requires_grad(PyObject* self, PyObject* value, void*) {
-  return guarded([&] {
-           OPSCOPE_CHECK_TYPE(value && PyBool_Check(value), "requires_grad must be a bool");
-           autograd::set_requires_grad(SELF, value == Py_True);
-           return 0;
-         }) == 0 &&
-                 !PyErr_Occurred()
-             ? 0
-             : -1;
+  OPSCOPE_CHECK_TYPE(value && PyBool_Check(value), "requires_grad must be a bool");
+  autograd::set_requires_grad(SELF, value == Py_True);
+  return 0;
 }
 PyObject* get_is_leaf(PyObject* self, void*) {
   return PyBool_FromLong(autograd::is_leaf(SELF));
@@ -164,45 +159,39 @@ PyObject* get_grad(PyObject* self, void*) {
   return wrap(m ? m->grad : Tensor());
 }
 int set_grad(PyObject* self, PyObject* value, void*) {
-  return guarded([&] {
-           Tensor g;
-           if (value && value != Py_None) {
-             OPSCOPE_CHECK_TYPE(
-                 is_tensor(value),
-                 "assigned grad expected to be a Tensor or None but got grad of type ",
-                 Py_TYPE(value)->tp_name);
-             g = unwrap(value);
-             OPSCOPE_CHECK(g.dtype() == SELF.dtype(), "assigned grad has data of a different type");
-             OPSCOPE_CHECK(g.sizes().size() == SELF.sizes().size() &&
-                               std::equal(g.sizes().begin(), g.sizes().end(), SELF.sizes().begin()),
-                           "assigned grad has data of a different size");
-           }
-           if (g.defined() || autograd::get_autograd_meta(SELF))
-             autograd::materialize_autograd_meta(SELF).grad = g;
-           return 0;
-         }) == 0 &&
-                 !PyErr_Occurred()
-             ? 0
-             : -1;
+  Tensor g;
+  if (value && value != Py_None) {
+    OPSCOPE_CHECK_TYPE(is_tensor(value),
+                       "assigned grad expected to be a Tensor or None but got grad of type ",
+                       Py_TYPE(value)->tp_name);
+    g = unwrap(value);
+    OPSCOPE_CHECK(g.dtype() == SELF.dtype(), "assigned grad has data of a different type");
+    OPSCOPE_CHECK(g.sizes().size() == SELF.sizes().size() &&
+                      std::equal(g.sizes().begin(), g.sizes().end(), SELF.sizes().begin()),
+                  "assigned grad has data of a different size");
+  }
+  if (g.defined() || autograd::get_autograd_meta(SELF))
+    autograd::materialize_autograd_meta(SELF).grad = g;
+  return 0;
 }
 PyObject* get_layout(PyObject* self, void*) {
   return py::object(py::module_::import("opscope").attr("strided")).release().ptr();
 }
 
 PyGetSetDef tensor_getset[] = {
-    {"shape", get_shape, nullptr, "The size of the tensor, an opscope.Size.", nullptr},
-    {"dtype", get_dtype, nullptr, "The element type.", nullptr},
-    {"device", get_device, nullptr, "Where the tensor's memory lives.", nullptr},
-    {"ndim", get_ndim, nullptr, "Number of dimensions.", nullptr},
-    {"is_cuda", get_is_cuda, nullptr, nullptr, nullptr},
-    {"is_cpu", get_is_cpu, nullptr, nullptr, nullptr},
-    {"is_meta", get_is_meta, nullptr, nullptr, nullptr},
-    {"_version", get_version, nullptr, "In-place writes so far (shared with views).", nullptr},
-    {"requires_grad", get_requires_grad, set_requires_grad, nullptr, nullptr},
-    {"is_leaf", get_is_leaf, nullptr, nullptr, nullptr},
-    {"grad_fn", get_grad_fn, nullptr, nullptr, nullptr},
-    {"grad", get_grad, set_grad, nullptr, nullptr},
-    {"layout", get_layout, nullptr, nullptr, nullptr},
+    {"shape", guard<get_shape>, nullptr, "The size of the tensor, an opscope.Size.", nullptr},
+    {"dtype", guard<get_dtype>, nullptr, "The element type.", nullptr},
+    {"device", guard<get_device>, nullptr, "Where the tensor's memory lives.", nullptr},
+    {"ndim", guard<get_ndim>, nullptr, "Number of dimensions.", nullptr},
+    {"is_cuda", guard<get_is_cuda>, nullptr, nullptr, nullptr},
+    {"is_cpu", guard<get_is_cpu>, nullptr, nullptr, nullptr},
+    {"is_meta", guard<get_is_meta>, nullptr, nullptr, nullptr},
+    {"_version", guard<get_version>, nullptr, "In-place writes so far (shared with views).", nullptr},
+    {"requires_grad", guard<get_requires_grad>, guard<set_requires_grad>, nullptr, nullptr},
+    {"is_leaf", guard<get_is_leaf>, nullptr, nullptr, nullptr},
+    {"grad_fn", guard<get_grad_fn>, nullptr, nullptr, nullptr},
+    {"grad", guard<get_grad>, guard<set_grad>, nullptr, nullptr},
+    {"layout", guard<get_layout>, nullptr, nullptr, nullptr},
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, nullptr, nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
@@ -224,7 +213,7 @@ PyObject* optional_dim_query(PyObject* self, PyObject* args, PyObject* kwargs, b
     }
     OPSCOPE_CHECK_TYPE(PyLong_Check(dim), (strides ? "stride" : "size"),
                        "(): argument 'dim' must be int, not ", Py_TYPE(dim)->tp_name);
-    int64_t d = wrap_dim(PyLong_AsLongLong(dim), SELF.dim(), false);
+    int64_t d = wrap_dim(unpack_long(dim), SELF.dim(), false);
     return PyLong_FromLongLong(strides ? SELF->stride(d) : SELF->size(d));
   });
 }
@@ -322,26 +311,26 @@ PyObject* m_make_subclass(PyObject*, PyObject* args, PyObject* kwargs) {
 }
 
 PyMethodDef tensor_methods[] = {
-    {"size", reinterpret_cast<PyCFunction>(m_size), METH_VARARGS | METH_KEYWORDS, "size(dim=None)"},
-    {"stride", reinterpret_cast<PyCFunction>(m_stride), METH_VARARGS | METH_KEYWORDS,
+    {"size", method<m_size>(), METH_VARARGS | METH_KEYWORDS, "size(dim=None)"},
+    {"stride", method<m_stride>(), METH_VARARGS | METH_KEYWORDS,
      "stride(dim=None)"},
-    {"dim", m_dim, METH_NOARGS, nullptr},
-    {"ndimension", m_dim, METH_NOARGS, nullptr},
-    {"numel", m_numel, METH_NOARGS, nullptr},
-    {"nelement", m_numel, METH_NOARGS, nullptr},
-    {"element_size", m_element_size, METH_NOARGS, nullptr},
-    {"storage_offset", m_storage_offset, METH_NOARGS, nullptr},
-    {"data_ptr", m_data_ptr, METH_NOARGS, nullptr},
-    {"is_floating_point", m_is_floating_point, METH_NOARGS, nullptr},
-    {"is_inference", m_is_inference, METH_NOARGS,
+    {"dim", method<m_dim>(), METH_NOARGS, nullptr},
+    {"ndimension", method<m_dim>(), METH_NOARGS, nullptr},
+    {"numel", method<m_numel>(), METH_NOARGS, nullptr},
+    {"nelement", method<m_numel>(), METH_NOARGS, nullptr},
+    {"element_size", method<m_element_size>(), METH_NOARGS, nullptr},
+    {"storage_offset", method<m_storage_offset>(), METH_NOARGS, nullptr},
+    {"data_ptr", method<m_data_ptr>(), METH_NOARGS, nullptr},
+    {"is_floating_point", method<m_is_floating_point>(), METH_NOARGS, nullptr},
+    {"is_inference", method<m_is_inference>(), METH_NOARGS,
      "Whether the tensor was made in inference mode (opscope.inference_mode)."},
-    {"is_contiguous", reinterpret_cast<PyCFunction>(m_is_contiguous), METH_VARARGS | METH_KEYWORDS,
+    {"is_contiguous", method<m_is_contiguous>(), METH_VARARGS | METH_KEYWORDS,
      nullptr},
-    {"requires_grad_", reinterpret_cast<PyCFunction>(m_requires_grad_),
+    {"requires_grad_", method<m_requires_grad_>(),
      METH_VARARGS | METH_KEYWORDS, nullptr},
-    {"item", m_item, METH_NOARGS, "The value of a one-element tensor as a Python number."},
-    {"tolist", m_tolist, METH_NOARGS, "The tensor as nested Python lists."},
-    {"_make_subclass", reinterpret_cast<PyCFunction>(m_make_subclass),
+    {"item", method<m_item>(), METH_NOARGS, "The value of a one-element tensor as a Python number."},
+    {"tolist", method<m_tolist>(), METH_NOARGS, "The tensor as nested Python lists."},
+    {"_make_subclass", method<m_make_subclass>(),
      METH_VARARGS | METH_KEYWORDS | METH_STATIC, nullptr},
     {nullptr, nullptr, 0, nullptr}};
 
@@ -655,53 +644,53 @@ void init_tensor_type(py::module_& m) {
       {nullptr, 0, 0, 0, nullptr}};
   PyType_Slot slots[] = {
       {Py_tp_members, members},
-      {Py_tp_dealloc, reinterpret_cast<void*>(tensor_dealloc)},
-      {Py_tp_traverse, reinterpret_cast<void*>(tensor_traverse)},
-      {Py_tp_clear, reinterpret_cast<void*>(tensor_clear)},
-      {Py_tp_new, reinterpret_cast<void*>(tensor_new)},
-      {Py_tp_repr, reinterpret_cast<void*>(default_repr)},
+      {Py_tp_dealloc, slot<tensor_dealloc>()},
+      {Py_tp_traverse, slot<tensor_traverse>()},
+      {Py_tp_clear, slot<tensor_clear>()},
+      {Py_tp_new, slot<tensor_new>()},
+      {Py_tp_repr, slot<default_repr>()},
       {Py_tp_getset, tensor_getset},
       {Py_tp_methods, tensor_methods},
       {Py_tp_hash, reinterpret_cast<void*>(PyBaseObject_Type.tp_hash)},
-      {Py_tp_richcompare, reinterpret_cast<void*>(richcompare)},
-      {Py_tp_iter, reinterpret_cast<void*>(tensor_iter)},
-      {Py_nb_add, reinterpret_cast<void*>(nb_add)},
-      {Py_nb_subtract, reinterpret_cast<void*>(nb_sub)},
-      {Py_nb_multiply, reinterpret_cast<void*>(nb_mul)},
-      {Py_nb_true_divide, reinterpret_cast<void*>(nb_truediv)},
-      {Py_nb_matrix_multiply, reinterpret_cast<void*>(nb_matmul)},
-      {Py_nb_power, reinterpret_cast<void*>(nb_pow)},
-      {Py_nb_floor_divide, reinterpret_cast<void*>(binary_tensor_op<kFloorDivide>)},
-      {Py_nb_remainder, reinterpret_cast<void*>(binary_tensor_op<kRemainder>)},
-      {Py_nb_lshift, reinterpret_cast<void*>(binary_tensor_op<kLeftShift>)},
-      {Py_nb_rshift, reinterpret_cast<void*>(binary_tensor_op<kRightShift>)},
-      {Py_nb_absolute, reinterpret_cast<void*>(nb_abs)},
-      {Py_nb_inplace_floor_divide, reinterpret_cast<void*>(inplace_tensor_op<kFloorDivideInplace>)},
-      {Py_nb_inplace_remainder, reinterpret_cast<void*>(inplace_tensor_op<kRemainderInplace>)},
-      {Py_nb_inplace_lshift, reinterpret_cast<void*>(inplace_tensor_op<kLeftShiftInplace>)},
-      {Py_nb_inplace_rshift, reinterpret_cast<void*>(inplace_tensor_op<kRightShiftInplace>)},
-      {Py_nb_negative, reinterpret_cast<void*>(nb_neg)},
-      {Py_nb_positive, reinterpret_cast<void*>(nb_pos)},
-      {Py_nb_invert, reinterpret_cast<void*>(nb_invert)},
-      {Py_nb_and, reinterpret_cast<void*>(bitwise<kAnd>)},
-      {Py_nb_or, reinterpret_cast<void*>(bitwise<kOr>)},
-      {Py_nb_xor, reinterpret_cast<void*>(bitwise<kXor>)},
-      {Py_nb_inplace_add, reinterpret_cast<void*>(nb_iadd)},
-      {Py_nb_inplace_subtract, reinterpret_cast<void*>(nb_isub)},
-      {Py_nb_inplace_multiply, reinterpret_cast<void*>(nb_imul)},
-      {Py_nb_inplace_true_divide, reinterpret_cast<void*>(nb_itruediv)},
-      {Py_nb_inplace_and, reinterpret_cast<void*>(inplace_tensor_or_scalar<kAndInplace>)},
-      {Py_nb_inplace_or, reinterpret_cast<void*>(inplace_tensor_or_scalar<kOrInplace>)},
-      {Py_nb_inplace_xor, reinterpret_cast<void*>(inplace_tensor_or_scalar<kXorInplace>)},
-      {Py_nb_inplace_power, reinterpret_cast<void*>(nb_ipow)},
-      {Py_nb_bool, reinterpret_cast<void*>(nb_bool)},
-      {Py_nb_float, reinterpret_cast<void*>(nb_float)},
-      {Py_nb_int, reinterpret_cast<void*>(nb_int)},
-      {Py_nb_index, reinterpret_cast<void*>(nb_index)},
-      {Py_mp_length, reinterpret_cast<void*>(mp_length)},
-      {Py_mp_subscript, reinterpret_cast<void*>(tensor_getitem)},
-      {Py_mp_ass_subscript, reinterpret_cast<void*>(tensor_setitem)},
-      {Py_sq_item, reinterpret_cast<void*>(sq_item)},
+      {Py_tp_richcompare, slot<richcompare>()},
+      {Py_tp_iter, slot<tensor_iter>()},
+      {Py_nb_add, slot<nb_add>()},
+      {Py_nb_subtract, slot<nb_sub>()},
+      {Py_nb_multiply, slot<nb_mul>()},
+      {Py_nb_true_divide, slot<nb_truediv>()},
+      {Py_nb_matrix_multiply, slot<nb_matmul>()},
+      {Py_nb_power, slot<nb_pow>()},
+      {Py_nb_floor_divide, slot<binary_tensor_op<kFloorDivide>>()},
+      {Py_nb_remainder, slot<binary_tensor_op<kRemainder>>()},
+      {Py_nb_lshift, slot<binary_tensor_op<kLeftShift>>()},
+      {Py_nb_rshift, slot<binary_tensor_op<kRightShift>>()},
+      {Py_nb_absolute, slot<nb_abs>()},
+      {Py_nb_inplace_floor_divide, slot<inplace_tensor_op<kFloorDivideInplace>>()},
+      {Py_nb_inplace_remainder, slot<inplace_tensor_op<kRemainderInplace>>()},
+      {Py_nb_inplace_lshift, slot<inplace_tensor_op<kLeftShiftInplace>>()},
+      {Py_nb_inplace_rshift, slot<inplace_tensor_op<kRightShiftInplace>>()},
+      {Py_nb_negative, slot<nb_neg>()},
+      {Py_nb_positive, slot<nb_pos>()},
+      {Py_nb_invert, slot<nb_invert>()},
+      {Py_nb_and, slot<bitwise<kAnd>>()},
+      {Py_nb_or, slot<bitwise<kOr>>()},
+      {Py_nb_xor, slot<bitwise<kXor>>()},
+      {Py_nb_inplace_add, slot<nb_iadd>()},
+      {Py_nb_inplace_subtract, slot<nb_isub>()},
+      {Py_nb_inplace_multiply, slot<nb_imul>()},
+      {Py_nb_inplace_true_divide, slot<nb_itruediv>()},
+      {Py_nb_inplace_and, slot<inplace_tensor_or_scalar<kAndInplace>>()},
+      {Py_nb_inplace_or, slot<inplace_tensor_or_scalar<kOrInplace>>()},
+      {Py_nb_inplace_xor, slot<inplace_tensor_or_scalar<kXorInplace>>()},
+      {Py_nb_inplace_power, slot<nb_ipow>()},
+      {Py_nb_bool, slot<nb_bool>()},
+      {Py_nb_float, slot<nb_float>()},
+      {Py_nb_int, slot<nb_int>()},
+      {Py_nb_index, slot<nb_index>()},
+      {Py_mp_length, slot<mp_length>()},
+      {Py_mp_subscript, slot<tensor_getitem>()},
+      {Py_mp_ass_subscript, slot<tensor_setitem>()},
+      {Py_sq_item, slot<sq_item>()},
       {Py_tp_doc, const_cast<char*>("A multi-dimensional array of one dtype on one device.")},
       {0, nullptr}};
   PyType_Spec spec = {"opscope.Tensor", sizeof(PyTensor), 0,

@@ -1,7 +1,7 @@
 // CPU kernels of norm and linalg_vector_norm (declared in core/ops/reduce.cpp).
 //
 // The p-norm of the reduced elements: p = 2 sqrt(sum x^2), 1 sum |x|, inf max |x|, -inf min |x|,
-// 0 the number of nonzeros, otherwise (sum |x|^p)^(1/p). Floating dtypes only; float16 /
+// 0 the number of nonzeros, otherwise (sum |x|^p)^(1/p) (Note [The p-norm without overflow]). Floating dtypes only; float16 /
 // bfloat16 accumulate in float. `dtype=` converts the input first. Over no elements norm gives
 // 0 (inf too, as torch 1.13), linalg_vector_norm refuses inf and negative orders.
 // Float compares may be if-converted into vector selects (we never read FP exception flags).
@@ -21,7 +21,7 @@ namespace opscope::cpu {
 
 namespace {
 
-enum class NormKind { Zero, One, Two, Inf, NegInf, General };
+enum class NormKind { Zero, One, Two, Inf, NegInf };
 
 template <typename T, NormKind K>
 struct NormOp {
@@ -29,7 +29,6 @@ struct NormOp {
   using acc_t = acc_type_t<T>;
   using out_t = T;
   static constexpr int kLanes = sizeof(acc_t) == 8 ? 16 : 32;
-  acc_t p;
   acc_t identity() const {
     if constexpr (K == NormKind::NegInf) return std::numeric_limits<acc_t>::infinity();
     return acc_t(0);
@@ -45,11 +44,10 @@ struct NormOp {
     } else if constexpr (K == NormKind::Inf) {
       acc_t m = std::abs(x);
       return (m > a || m != m) ? m : a;
-    } else if constexpr (K == NormKind::NegInf) {
+    } else {
+      static_assert(K == NormKind::NegInf);
       acc_t m = std::abs(x);
       return (m < a || m != m) ? m : a;
-    } else {
-      return a + std::pow(std::abs(x), p);
     }
   }
   acc_t combine(acc_t a, acc_t b) const {
@@ -68,10 +66,42 @@ struct NormOp {
   }
   out_t project(acc_t a) const {
     if constexpr (K == NormKind::Two) return static_cast<out_t>(std::sqrt(a));
-    if constexpr (K == NormKind::General) return static_cast<out_t>(std::pow(a, acc_t(1) / p));
     return static_cast<out_t>(a);
   }
 };
+
+// Note [The p-norm without overflow]
+// ‖x‖_p = m · (Σ |x / m|^p)^(1/p) with m = max |x| for p > 0, min |x| for p < 0: every term is at
+// most 1 and the sum lies between 1 and n, so neither |x|^p nor the sum overflows or underflows
+// (x.norm(1e308) is max |x|, x.norm(-5e-324) is 0, x.norm(-10) with a 1e-300 in x is about
+// 1e-300), and p and 1/p stay in double (in float32, p = 1e308 is inf and 1/p = -5e-324 is 0).
+// Two passes over each reduction; the usual p (0, 1, 2, ±inf) take the one-pass folds above.
+template <typename T>
+void general_norm(ReducePlan& plan, double p) {
+  T* out = plan.output<T>(0);
+  for_each_reduction<T>(plan, [&](int64_t t, const T* x, int64_t n, int64_t stride) {
+    auto magnitude = [&](int64_t r) {
+      return std::abs(static_cast<double>(static_cast<acc_type_t<T>>(x[r * stride])));
+    };
+    double m = p > 0 ? 0.0 : std::numeric_limits<double>::infinity();
+    for (int64_t r = 0; r < n; ++r) {
+      double a = magnitude(r);
+      if (std::isnan(a)) {
+        out[t] = static_cast<T>(a);
+        return;
+      }
+      m = p > 0 ? std::max(m, a) : std::min(m, a);
+    }
+    // All zeros (p > 0), a zero (p < 0), an inf (p > 0) or all infs (p < 0): the norm is m.
+    if (m == 0 || std::isinf(m)) {
+      out[t] = static_cast<T>(m);
+      return;
+    }
+    double sum = 0;
+    for (int64_t r = 0; r < n; ++r) sum += std::pow(magnitude(r) / m, p);
+    out[t] = static_cast<T>(m * std::pow(sum, 1.0 / p));
+  });
+}
 
 // name: "norm" or "linalg.vector_norm", for messages.
 Tensor norm_impl(const Tensor& self, double p, OptDims dim, bool keepdim, ScalarType t,
@@ -96,20 +126,18 @@ Tensor norm_impl(const Tensor& self, double p, OptDims dim, bool keepdim, Scalar
   ReducePlan plan(in, reduce_dim_mask(dim, self.dim()), keepdim, {t});
   dispatch_dtype(t, "norm_cpu", [&]<typename T>() {
     if constexpr (!std::is_integral_v<T>) {
-      using acc_t = acc_type_t<T>;
-      acc_t pa = static_cast<acc_t>(p);
       if (p == 0) {
-        reduce_values(plan, NormOp<T, NormKind::Zero>{pa});
+        reduce_values(plan, NormOp<T, NormKind::Zero>{});
       } else if (p == 1) {
-        reduce_values(plan, NormOp<T, NormKind::One>{pa});
+        reduce_values(plan, NormOp<T, NormKind::One>{});
       } else if (p == 2) {
-        reduce_values(plan, NormOp<T, NormKind::Two>{pa});
+        reduce_values(plan, NormOp<T, NormKind::Two>{});
       } else if (std::isinf(p) && p > 0) {
-        reduce_values(plan, NormOp<T, NormKind::Inf>{pa});
+        reduce_values(plan, NormOp<T, NormKind::Inf>{});
       } else if (std::isinf(p)) {
-        reduce_values(plan, NormOp<T, NormKind::NegInf>{pa});
+        reduce_values(plan, NormOp<T, NormKind::NegInf>{});
       } else {
-        reduce_values(plan, NormOp<T, NormKind::General>{pa});
+        general_norm<T>(plan, p);
       }
     }
   });

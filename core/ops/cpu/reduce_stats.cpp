@@ -62,8 +62,9 @@ Tensor var_impl(const Tensor& self, OptDims dim, std::optional<int64_t> correcti
                 " only support floating point and complex dtypes");
   ReducePlan plan(self, reduce_dim_mask(dim, self.dim()), keepdim,
                   {self.dtype(), ScalarType::Float64});
-  const double divisor =
-      std::max<double>(0.0, static_cast<double>(plan.reduced() - correction.value_or(1)));
+  // In double: N - correction in int64 overflows for correction = -2**63.
+  const double divisor = std::max(0.0, static_cast<double>(plan.reduced()) -
+                                           static_cast<double>(correction.value_or(1)));
   dispatch_dtype(self.dtype(), "std_var_cpu", [&]<typename T>() {
     if constexpr (!std::is_integral_v<T>) {
       reduce_values(plan, MeanDoubleOp<T>{static_cast<double>(plan.reduced())}, 1);

@@ -74,8 +74,11 @@ void check_out_dtype(const Tensor& out, ScalarType expected) {
 Tensor sum_impl(const Tensor& self, OptDims dim, bool keepdim, ScalarType dtype) {
   switch (dtype) {
     case ScalarType::Bool: {
-      // sum(dtype=torch.bool): any element set.
-      return ops::to(sum_impl(self, dim, keepdim, ScalarType::Int64), ScalarType::Bool);
+      // sum(dtype=torch.bool): the elements as bools first (0.5 is true), then any one set — a
+      // count of the true ones, which cannot wrap around to 0 as a sum of the values can.
+      return ops::to(sum_impl(cast_if_needed(self, ScalarType::Bool), dim, keepdim,
+                              ScalarType::Int64),
+                     ScalarType::Bool);
     }
     case ScalarType::UInt8:
     case ScalarType::Int8:
@@ -125,7 +128,11 @@ Tensor mean_impl(const Tensor& self, OptDims dim, bool keepdim, OptDtype dtype) 
 
 Tensor prod_impl(const Tensor& self, OptDims dim, bool keepdim, OptDtype dtype) {
   ScalarType t = sum_result_dtype(self, dtype);
-  if (t == ScalarType::Bool || (is_integral(t, false) && t != ScalarType::Int64)) {
+  if (t == ScalarType::Bool) {
+    // prod(dtype=torch.bool): the elements as bools first (0.5 is true), then all of them set.
+    return ops::to(prod_impl(cast_if_needed(self, t), dim, keepdim, ScalarType::Int64), t);
+  }
+  if (is_integral(t, false) && t != ScalarType::Int64) {
     return ops::to(prod_impl(self, dim, keepdim, ScalarType::Int64), t);
   }
   if ((t == ScalarType::Float16 || t == ScalarType::BFloat16) && self.numel() == 0) {

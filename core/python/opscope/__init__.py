@@ -10,7 +10,29 @@ runs ordinary PyTorch code within opscope's op set.
 12.0
 """
 
-from opscope import _C
+
+def _join_build_folder():
+    # See Note [Each build folder holds its own compiled part] (CMakeLists.txt): the compiled
+    # part lives in <build>/python/opscope/. Every opscope/ folder on sys.path joins the package
+    # (PYTHONPATH=core/python:<build>/python, the first build folder wins); with none, the
+    # repository's default build folder does.
+    import glob
+    import os
+    import pkgutil
+
+    path = pkgutil.extend_path(__path__, __name__)
+    if not any(glob.glob(os.path.join(p, "_C*.so")) for p in path):
+        default = os.path.join(os.path.dirname(__file__), "..", "..", "..", "build", "python",
+                               "opscope")
+        if os.path.isdir(default):
+            path.append(os.path.normpath(default))
+    return path
+
+
+__path__ = _join_build_folder()
+del _join_build_folder
+
+from opscope import _C  # noqa: E402
 from opscope._C import (  # noqa: F401
     DispatchKeySet, Generator, Size, Tensor, default_generator, device, dtype, from_dlpack,
     from_numpy, get_default_dtype, get_num_threads, initial_seed, manual_seed, seed,

@@ -120,11 +120,20 @@ def _data(self):
     return _C._data(self)
 
 
+def _array_wrap(self, array):
+    """NumPy's result of a ufunc on tensors, back as a tensor (`t + np.array(2.5)`, `np.sin(t)`),
+    as torch does — bool arrays as uint8, torch's workaround kept for the same results."""
+    if array.dtype == bool:
+        array = array.astype("uint8")
+    return opscope.from_numpy(array)
+
+
 def _install():
     Tensor.__repr__ = _repr
     Tensor.__str__ = _repr
     Tensor.__format__ = _format
     Tensor.__array_priority__ = 1000  # numpy_scalar * tensor -> Tensor.__rmul__
+    Tensor.__array_wrap__ = _array_wrap
     Tensor.to = _to
     for name, dtype in [("float", opscope.float32), ("double", opscope.float64), ("half", opscope.float16),
                         ("bfloat16", opscope.bfloat16), ("long", opscope.int64), ("int", opscope.int32),

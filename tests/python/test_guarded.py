@@ -1,0 +1,244 @@
+"""Hostile input gets torch's exception, never a crash, an abort or a wrong answer (issue "No
+crash, no hang, no silent wrong answer"): NumPy values where a Number goes, ints past int64 in
+the number protocol, big-endian arrays, complex numbers, sum / prod into bool, var's correction,
+norms of extreme order, in-place writes into leaves and into tensors whose elements share memory.
+Each expected text is torch 1.13's, recorded by hand (tests never import torch).
+
+    PYTHONPATH=core/python /usr/bin/python3 -m pytest -q tests/python/test_guarded.py
+"""
+import math
+import pathlib
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import opscope as torch
+
+OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a "
+           "single memory location. Please clone() the tensor before performing the operation.")
+LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+
+
+# --- Note [Every entry from Python is guarded]: the slot tables -------------------------------
+
+BINDINGS = pathlib.Path(__file__).resolve().parents[2] / "core" / "python"
+
+
+def _table_entries():
+    """Every function named in a PyType_Slot, PyMethodDef or PyGetSetDef table, with its file."""
+    for path in sorted(BINDINGS.glob("*.cpp")):
+        text = path.read_text()
+        for m in re.finditer(r"(PyType_Slot \w+\[\]|PyMethodDef \w+\[\]|PyGetSetDef \w+\[\])"
+                             r" = \{(.*?)\n\s*(?:\{0, nullptr\}|\{nullptr[^}]*\})\};", text, re.S):
+            yield path.name, m.group(1), m.group(2)
+
+
+def test_every_slot_and_method_goes_through_guard():
+    tables = list(_table_entries())
+    assert len(tables) >= 8, "the table scan found too few tables: update the pattern"
+    bare = []
+    for file, kind, body in tables:
+        if kind.startswith("PyType_Slot"):
+            for slot, fn in re.findall(r"\{(Py_\w+), ([^{}]+?)\}", body):
+                data = slot in ("Py_tp_members", "Py_tp_doc", "Py_tp_methods", "Py_tp_getset")
+                cpython = fn.startswith("reinterpret_cast<void*>(PyVectorcall_Call") or \
+                    fn.startswith("reinterpret_cast<void*>(PyBaseObject_Type")
+                if not (data or cpython or fn.startswith("slot<")):
+                    bare.append(f"{file}: {slot} -> {fn}")
+        elif kind.startswith("PyMethodDef"):
+            for name, fn in re.findall(r'\{"(\w+)",\s*([^,]+),', body):
+                if not fn.strip().startswith("method<"):
+                    bare.append(f"{file}: method {name} -> {fn}")
+        else:
+            for name, get, set_ in re.findall(r'\{"(\w+)",\s*([^,]+),\s*([^,]+),', body):
+                for fn in (get, set_):
+                    fn = fn.strip()
+                    if fn != "nullptr" and not fn.startswith(("guard<", "PyObject_Generic")):
+                        bare.append(f"{file}: attribute {name} -> {fn}")
+    assert not bare, "bound without guard<> (see Note [Every entry from Python is guarded]):\n" + \
+        "\n".join(bare)
+
+
+# --- C++ errors in number-protocol slots: an exception, not std::terminate ---------------------
+
+@pytest.mark.parametrize("expr", [
+    "2**70 - x", "2**70 / x", "x.__rsub__(2**70)", "x - 2**70", "x * 2**64", "2**70 + x",
+    "x ** (2**70)", "(2**70) ** x", "x // 2**70", "x & 2**70", "x < 2**70", "x.size(2**70)",
+    "x.add(2**70)", "x.view(2**70)",
+])
+def test_ints_past_int64_raise_overflow_error(expr):
+    x = torch.ones(2)
+    with pytest.raises(RuntimeError, match="Overflow when unpacking long"):
+        eval(expr)
+
+
+def test_number_protocol_survives_in_a_fresh_process():
+    # The abort killed the process: run the expressions where nothing else can hide it.
+    code = ("import opscope as torch\nx = torch.ones(2)\n"
+            "for e in ['2**70 - x', '2**70 / x', 'x.__rsub__(2**70)', 'x.size(2**70)']:\n"
+            "    try: eval(e)\n"
+            "    except RuntimeError as err: print(type(err).__name__)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["RuntimeError"] * 4
+
+
+# --- NumPy where a Number goes ----------------------------------------------------------------
+
+def test_numpy_array_operand_is_numpys_business():
+    x = torch.ones(2)
+    r = x + np.array(2.5)  # torch: tensor([3.5000, 3.5000]) (NumPy's add, then __array_wrap__)
+    assert isinstance(r, torch.Tensor) and r.tolist() == [3.5, 3.5]
+    assert isinstance(np.sin(x), torch.Tensor)
+
+
+@pytest.mark.parametrize("call, text", [
+    (lambda x: torch.add(np.ones(2), 2), "numpy.ndarray"),
+    (lambda x: x.add(np.array(2.5)), "numpy.ndarray"),
+    (lambda x: x.clamp(np.array(0.5)), "numpy.ndarray"),
+    (lambda x: torch.nn.functional.cross_entropy(torch.ones(2, 3), torch.tensor([0, 1]),
+                                                 np.ones(3)), "ndarray"),
+])
+def test_numpy_array_where_a_number_goes_is_a_type_error(call, text):
+    with pytest.raises(TypeError, match=re.escape(text)):
+        call(torch.ones(2))
+
+
+def test_numpy_array_assigned_into_a_tensor():
+    x = torch.ones(2, 2)
+    try:
+        x[0] = np.ones(2)  # torch: TypeError "can't assign a numpy.ndarray to a torch.FloatTensor"
+    except TypeError:
+        return
+    assert x.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+
+
+@pytest.mark.parametrize("value", [np.float32(2.5), np.float64(2.5), np.int8(2), np.uint8(2),
+                                   np.int64(2), np.bool_(True), np.float16(2.5)])
+def test_numpy_scalars_are_numbers(value):
+    x = torch.ones(2)
+    assert (x + value).tolist() == [1 + float(value)] * 2
+    assert x.add(value).tolist() == [1 + float(value)] * 2
+
+
+def test_numpy_uint64_past_int64_overflows():
+    with pytest.raises(RuntimeError, match="Overflow when unpacking long"):
+        torch.ones(2) + np.uint64(2**64 - 1)
+
+
+@pytest.mark.parametrize("value", [np.complex64(1j), np.complex128(1 + 2j), 1j])
+def test_complex_numbers_are_refused_not_cut_to_their_real_part(value):
+    with pytest.raises(TypeError, match="no complex dtypes"):
+        torch.ones(2) + value
+    with pytest.raises(TypeError, match="no complex dtypes"):
+        torch.ones(2).add(value)
+
+
+@pytest.mark.parametrize("order", [">f4", ">i8", ">f8"])
+def test_big_endian_arrays_are_refused(order):
+    a = np.array([1, 2], dtype=order)
+    text = ("given numpy array has byte order different from the native byte order. "
+            "Conversion between byte orders is currently not supported.")
+    with pytest.raises(ValueError, match=re.escape(text)):
+        torch.from_numpy(a)
+    with pytest.raises(ValueError, match=re.escape(text)):
+        torch.tensor(a)
+    assert torch.from_numpy(a.astype(a.dtype.newbyteorder("="))).tolist() == [1, 2]
+
+
+# --- reductions -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("values, any_, all_", [
+    ([0.5, -0.5], True, True), ([1, -1], True, True), ([0.0, 2.0], True, False),
+    ([0, 0], False, False), ([2**62, 2**62, 2**62, 2**62], True, True),
+])
+def test_sum_and_prod_into_bool(values, any_, all_):
+    x = torch.tensor(values)
+    assert x.sum(dtype=torch.bool).item() is any_
+    assert x.prod(dtype=torch.bool).item() is all_
+    out = torch.empty((), dtype=torch.bool)
+    torch.sum(x.reshape(1, -1), 1, out=out.reshape(1))
+    assert out.item() is any_
+
+
+def test_var_with_a_huge_negative_correction_is_finite():
+    x = torch.tensor([1.0, 2.0, 4.0], dtype=torch.float64)
+    v = x.var(0, correction=-2**63)
+    expected = ((x - x.mean()) ** 2).sum().item() / (3 + 2**63)
+    assert math.isclose(v.item(), expected, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("p, expected", [
+    (1e308, 4.0), (-5e-324, 0.0), (3.0, (1 + 8 + 64) ** (1 / 3)), (-1.0, 1 / (1 + 1 / 2 + 1 / 4)),
+    (0.5, (1 + 2**0.5 + 2) ** 2), (1e-300, math.inf),
+])
+def test_norm_of_extreme_order(dtype, p, expected):
+    x = torch.tensor([1.0, 2.0, 4.0], dtype=dtype)
+    got = x.norm(p).item()
+    assert got == expected or math.isclose(got, expected, rel_tol=1e-6), (p, got, expected)
+
+
+def test_norm_of_negative_order_keeps_the_tiny_values():
+    x = torch.tensor([1e-300, 1.0], dtype=torch.float64)
+    assert math.isclose(x.norm(-10).item(), 1e-300, rel_tol=1e-9)
+    assert torch.tensor([0.0, 1.0]).norm(-2).item() == 0.0
+    assert math.isnan(torch.tensor([math.nan, 1.0]).norm(3).item())
+    assert torch.tensor([math.inf, 1.0]).norm(3).item() == math.inf
+
+
+# --- in-place writes into leaves --------------------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda w: w.ge_(0), lambda w: w.lt_(0), lambda w: w.eq_(0), lambda w: w.random_(),
+    lambda w: w.uniform_(), lambda w: w.normal_(), lambda w: w.bernoulli_(),
+    lambda w: w.floor_divide_(2),
+])
+def test_inplace_without_derivative_on_a_leaf_that_requires_grad(call):
+    w = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=re.escape(LEAF)):
+        call(w)
+    with pytest.raises(RuntimeError, match=re.escape(VIEW_OF_LEAF)):
+        call(w.view(2))
+    with torch.no_grad():
+        call(w)  # allowed without grad mode, as in torch
+
+
+def test_setitem_on_a_leaf_that_requires_grad():
+    w = torch.ones(2, 3, requires_grad=True)
+    with pytest.raises(RuntimeError, match=re.escape(VIEW_OF_LEAF)):
+        w[0] = 5
+    assert w.is_leaf and w.grad_fn is None
+
+
+# --- writes into tensors whose elements share memory ------------------------------------------
+
+def _expanded():
+    return torch.zeros(1).expand(3)
+
+
+@pytest.mark.parametrize("call", [
+    lambda e: e.scatter_(0, torch.tensor([0, 1]), torch.ones(2)),
+    lambda e: e.random_(), lambda e: e.uniform_(), lambda e: e.normal_(),
+    lambda e: e.add_(1), lambda e: e.mul_(2), lambda e: e.copy_(torch.ones(3)),
+    lambda e: torch.add(torch.ones(3), 1, out=e),
+    lambda e: torch.sum(torch.ones(3, 3), 0, out=e),
+    lambda e: e.index_add_(0, torch.tensor([0]), torch.ones(1)),
+    lambda e: e.clamp_(0, 1),
+])
+def test_writing_into_an_expanded_tensor_is_refused(call):
+    e = _expanded()
+    with pytest.raises(RuntimeError, match=re.escape(OVERLAP)):
+        call(e)
+    assert e.tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("call, value", [(lambda e: e.fill_(1), 1.0), (lambda e: e.zero_(), 0.0)])
+def test_one_value_everywhere_into_an_expanded_tensor_is_allowed(call, value):
+    e = _expanded()
+    call(e)
+    assert e.tolist() == [value] * 3
