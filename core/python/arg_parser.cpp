@@ -218,7 +218,7 @@ bool convert(PyObject* o, const Argument& a, bool numbers_as_tensors, IValue* ou
       return true;
     case TypeKind::Str:
       if (!PyUnicode_Check(o)) return false;
-      *out = IValue(std::string(PyUnicode_AsUTF8(o)));
+      *out = IValue(unpack_utf8(o));
       return true;
     case TypeKind::ScalarType: {
       ScalarType st;
@@ -393,7 +393,7 @@ bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, 
       out->requires_grad = kwvalues[k] == Py_True;
       continue;
     }
-    *why = fname + " got an unexpected keyword argument '" + PyUnicode_AsUTF8(key) + "'";
+    *why = fname + " got an unexpected keyword argument '" + unpack_utf8(key) + "'";
     return false;
   }
   return true;

@@ -31,6 +31,13 @@ double unpack_double(PyObject* number) {
   return v;
 }
 
+std::string unpack_utf8(PyObject* str) {
+  Py_ssize_t size = 0;
+  const char* s = PyUnicode_AsUTF8AndSize(str, &size);
+  if (!s) throw py::error_already_set();
+  return std::string(s, static_cast<size_t>(size));
+}
+
 namespace {
 
 // opscope has no complex dtypes: a complex number is refused rather than cut to its real part.

@@ -121,7 +121,7 @@ bool to_device(PyObject* o, Device* out) {
     return true;
   }
   if (PyUnicode_Check(o)) {
-    *out = Device::parse(PyUnicode_AsUTF8(o));
+    *out = Device::parse(unpack_utf8(o));
     return true;
   }
   if (PyLong_Check(o) && !PyBool_Check(o)) {  // torch: an int means that CUDA device

@@ -43,7 +43,7 @@ std::string got_types(PyObject* const* args, size_t nargs, PyObject* kwnames, bo
   for (size_t i = first; i < nargs; ++i) s += type_name(args[i]) + ", ";
   Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t k = nkw - 1; k >= 0; --k)
-    s += std::string(PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k))) + "=" +
+    s += unpack_utf8(PyTuple_GET_ITEM(kwnames, k)) + "=" +
          type_name(args[nargs + static_cast<size_t>(k)]) + ", ";
   if (nargs > first && s.size() > 1) s.resize(s.size() - 2);
   return s + ")";

@@ -65,6 +65,9 @@ bool to_scalar(PyObject* o, Scalar* out, bool allow_tensor = true);
 // leave a Python error pending behind a returned value (a SystemError later).
 int64_t unpack_long(PyObject* integer);
 double unpack_double(PyObject* number);
+// A Python str as UTF-8: one that cannot be encoded (a lone surrogate, '\ud800') raises its
+// UnicodeEncodeError instead of handing C++ a NULL.
+std::string unpack_utf8(PyObject* str);
 // Element-wise access for item() / tolist().
 PyObject* scalar_to_py(const Scalar& s);
 Scalar read_element(const Tensor& t, int64_t element_offset);

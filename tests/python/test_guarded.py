@@ -242,3 +242,16 @@ def test_one_value_everywhere_into_an_expanded_tensor_is_allowed(call, value):
     e = _expanded()
     call(e)
     assert e.tolist() == [value] * 3
+
+
+# --- strings that cannot be encoded ------------------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda: torch.neg(torch.ones(2), **{"\ud800": 1}),
+    lambda: torch.div(torch.ones(2), 2, rounding_mode="\ud800"),
+    lambda: torch.ones(2, device="\ud800"),
+    lambda: torch.ones(2).sum(**{"\udfff": 0}),
+])
+def test_lone_surrogates_raise_unicode_errors(call):
+    with pytest.raises(UnicodeEncodeError):
+        call()
