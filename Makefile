@@ -35,13 +35,20 @@ test-cpp:
 	ctest --test-dir $(BUILD_DIR) --output-on-failure
 
 test-python:
-	$(PYTHON) -m pytest -q tests/python
+	$(PYTHON) -m pytest -q tests/python tests/fuzz/test_fuzz.py
 
 # Every tests/bench/bench_*.py in turn (BENCH=ops runs only bench_ops.py).
 BENCH ?= *
 bench: build
 	@bash tools/setup.sh --bench
 	@for b in tests/bench/bench_$(BENCH).py; do echo "== $$b"; $(PYTHON) $$b || exit 1; done
+
+# The long fuzz run (tests/fuzz/README.md): FUZZ_CALLS= (default 100000), FUZZ_SEED=, FUZZ_SKIP=
+# (a regular expression: cases matching it are not run). New defects go to tests/fuzz/corpus/.
+.PHONY: fuzz
+fuzz: build
+	$(PYTHON) tests/fuzz/fuzz.py $(if $(FUZZ_CALLS),--calls $(FUZZ_CALLS)) \
+	  $(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) $(if $(FUZZ_SKIP),--skip '$(FUZZ_SKIP)')
 
 # Makes `import opscope` work for /usr/bin/python3 anywhere, pointing at this tree (a .pth file).
 develop: build
