@@ -261,6 +261,9 @@ void infer(PyObject* o, size_t depth, Inferred& inf) {
     return;
   }
   if (is_sequence(o)) {
+    // torch's limit: deeper nesting is refused before it can exhaust the C stack.
+    constexpr size_t kMaxDims = 128;
+    OPSCOPE_CHECK_VALUE(depth < kMaxDims, "too many dimensions '", Py_TYPE(o)->tp_name, "'");
     Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
     if (depth == inf.sizes.size()) inf.sizes.push_back(n);
     for (Py_ssize_t i = 0; i < n; ++i) infer(PySequence_Fast_GET_ITEM(o, i), depth + 1, inf);

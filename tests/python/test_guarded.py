@@ -255,3 +255,24 @@ def test_one_value_everywhere_into_an_expanded_tensor_is_allowed(call, value):
 def test_lone_surrogates_raise_unicode_errors(call):
     with pytest.raises(UnicodeEncodeError):
         call()
+
+
+# --- nesting that would exhaust the C stack ---------------------------------------------------
+
+def _nested(depth):
+    data = [1.0]
+    for _ in range(depth - 1):
+        data = [data]
+    return data
+
+
+def test_tensor_from_deeply_nested_lists():
+    assert torch.tensor(_nested(128)).dim() == 128
+    with pytest.raises(ValueError, match=re.escape("too many dimensions 'list'")):
+        torch.tensor(_nested(129))
+    with pytest.raises(ValueError, match=re.escape("too many dimensions 'list'")):
+        torch.tensor(_nested(200_000))  # was a segfault: the C stack ran out
+    itself = []
+    itself.append(itself)
+    with pytest.raises(ValueError, match="too many dimensions"):
+        torch.tensor(itself)
