@@ -37,6 +37,12 @@ test-cpp:
 test-python:
 	$(PYTHON) -m pytest -q tests/python tests/fuzz/test_fuzz.py
 
+# Both suites under AddressSanitizer + UndefinedBehaviorSanitizer, built in build-sanitize/ (not
+# part of `make test`: see tests/sanitize/README.md for what it runs and how long it takes).
+.PHONY: test-sanitize
+test-sanitize: setup
+	@bash tests/sanitize/run.sh
+
 # Every tests/bench/bench_*.py in turn (BENCH=ops runs only bench_ops.py).
 BENCH ?= *
 bench: build
