@@ -52,25 +52,22 @@ std::string Tensor::short_str() const {
   return std::string(short_dtype(dtype())) + shape_str(sizes());
 }
 
+// torch's empty_generic / empty_strided_cpu: sizes checked, then the storage size, each with
+// torch's message (see Note [Size arithmetic is checked]).
 Tensor make_empty(IntArrayRef sizes, ScalarType dtype, Device device) {
-  return make_empty_strided(sizes, contiguous_strides(sizes), dtype, device);
+  check_size_nonnegative(sizes);
+  int64_t nbytes = storage_nbytes_contiguous(sizes, element_size(dtype));
+  auto storage =
+      make_intrusive<StorageImpl>(static_cast<size_t>(nbytes), get_allocator(device.type));
+  return Tensor(
+      make_intrusive<TensorImpl>(std::move(storage), dtype, sizes, contiguous_strides(sizes), 0));
 }
 
 Tensor make_empty_strided(IntArrayRef sizes, IntArrayRef strides, ScalarType dtype, Device device) {
   OPSCOPE_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape");
-  int64_t numel = compute_numel(sizes);
-  // Storage size: one past the furthest element reachable through the strides, in bytes.
-  int64_t extent = numel == 0 ? 0 : 1;
-  bool overflow = false;
-  for (size_t d = 0; d < sizes.size() && numel != 0; ++d) {
-    int64_t span;
-    overflow |= __builtin_mul_overflow(sizes[d] - 1, strides[d], &span);
-    overflow |= __builtin_add_overflow(extent, span, &extent);
-  }
-  int64_t nbytes;
-  overflow |= __builtin_mul_overflow(extent, static_cast<int64_t>(element_size(dtype)), &nbytes);
-  OPSCOPE_CHECK(!overflow, "Storage size calculation overflowed with sizes=", shape_str(sizes),
-                " and strides=", shape_str(strides));
+  check_size_nonnegative(sizes);
+  // One past the furthest element reachable through the strides, in bytes.
+  int64_t nbytes = storage_nbytes(sizes, strides, element_size(dtype));
   auto storage =
       make_intrusive<StorageImpl>(static_cast<size_t>(nbytes), get_allocator(device.type));
   return Tensor(make_intrusive<TensorImpl>(std::move(storage), dtype, sizes, strides, 0));

@@ -1,6 +1,9 @@
 #include "core/tensor/TensorImpl.h"
 
+#include <limits>
+
 #include "core/dispatch/LocalDispatchState.h"
+#include "core/runtime/CheckedMath.h"
 
 namespace opscope {
 
@@ -58,6 +61,7 @@ void TensorImpl::shallow_copy_from(const TensorImpl& other) {
 }
 
 void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
+  check_numel(sizes);  // before any change: a failed resize leaves the tensor as it was
   sizes_ = DimVector(sizes);
   strides_ = DimVector(strides);
   storage_offset_ = storage_offset;
@@ -65,13 +69,12 @@ void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t st
 }
 
 void TensorImpl::refresh_numel_and_contiguity() {
-  numel_ = 1;
-  for (int64_t s : sizes_) numel_ *= s;
+  numel_ = check_numel(sizes_);
   // Contiguous: strides equal contiguous_strides(sizes), ignoring dims of size 1 (any stride is
   // fine there) — PyTorch's definition. Empty tensors are contiguous.
   is_contiguous_ = true;
   if (numel_ == 0) return;
-  int64_t expected = 1;
+  int64_t expected = 1;  // a product of sizes, at most numel_
   for (size_t d = sizes_.size(); d-- > 0;) {
     if (sizes_[d] == 1) continue;
     if (strides_[d] != expected) {
@@ -83,28 +86,62 @@ void TensorImpl::refresh_numel_and_contiguity() {
 }
 
 DimVector contiguous_strides(IntArrayRef sizes) {
+  // Only an empty tensor's strides can overflow ([0, 2**62, 2**62]), and any stride is right
+  // for it: they stop at INT64_MAX (torch's wrap, and may come out negative). See
+  // Note [Size arithmetic is checked].
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   DimVector strides(sizes.size());
   int64_t s = 1;
   for (size_t d = sizes.size(); d-- > 0;) {
     strides[d] = s;
-    s *= std::max<int64_t>(sizes[d], 1);
+    s = mul_or(s, std::max<int64_t>(sizes[d], 1), kMax);
   }
   return strides;
 }
 
-int64_t compute_numel(IntArrayRef sizes) {
-  int64_t n = 1;
-  bool overflow = false;
-  for (int64_t s : sizes) {
+void check_size_nonnegative(IntArrayRef sizes) {
+  for (int64_t s : sizes)
     OPSCOPE_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ",
                   shape_str(sizes));
-    overflow |= __builtin_mul_overflow(n, s, &n);
-  }
-  // A zero anywhere makes the product 0 whatever overflowed before it.
-  for (int64_t s : sizes)
-    if (s == 0) return 0;
-  OPSCOPE_CHECK(!overflow, "numel: integer multiplication overflow for sizes ", shape_str(sizes));
+}
+
+int64_t compute_numel(IntArrayRef sizes) {
+  check_size_nonnegative(sizes);
+  return check_numel(sizes);
+}
+
+int64_t check_numel(IntArrayRef sizes) {
+  int64_t n;
+  OPSCOPE_CHECK(!numel_overflows(sizes, &n), "numel: integer multiplication overflow");
   return n;
+}
+
+int64_t storage_nbytes_contiguous(IntArrayRef sizes, size_t itemsize) {
+  int64_t numel, nbytes;
+  bool overflowed = numel_overflows(sizes, &numel);
+  overflowed |= mul_overflows(numel, static_cast<int64_t>(itemsize), &nbytes);
+  OPSCOPE_CHECK(!overflowed, "Storage size calculation overflowed with sizes=", shape_str(sizes));
+  return nbytes;
+}
+
+int64_t storage_nbytes(IntArrayRef sizes, IntArrayRef strides, size_t itemsize,
+                       int64_t storage_offset) {
+  // In uint64, like torch's computeStorageNbytes: a negative size or stride wraps to a huge
+  // number and is reported as an overflow, as torch reports it.
+  uint64_t extent = static_cast<uint64_t>(storage_offset) + 1;
+  bool overflowed = false;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (sizes[d] == 0) return 0;
+    uint64_t reach = 0;
+    overflowed |= __builtin_mul_overflow(static_cast<uint64_t>(strides[d]),
+                                         static_cast<uint64_t>(sizes[d] - 1), &reach);
+    overflowed |= __builtin_add_overflow(extent, reach, &extent);
+  }
+  overflowed |= __builtin_mul_overflow(extent, static_cast<uint64_t>(itemsize), &extent);
+  overflowed |= extent > static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  OPSCOPE_CHECK(!overflowed, "Storage size calculation overflowed with sizes=", shape_str(sizes),
+                " and strides=", shape_str(strides));
+  return static_cast<int64_t>(extent);
 }
 
 std::string shape_str(IntArrayRef sizes) {

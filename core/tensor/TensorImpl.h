@@ -62,10 +62,12 @@ class TensorImpl final : public intrusive_target {
   DispatchKeySet key_set() const { return key_set_; }
   const Storage& storage() const { return storage_; }
   bool is_contiguous() const { return is_contiguous_; }
-  // Pointer to the first element (storage data + offset * itemsize).
+  // Pointer to the first element (storage data + offset * itemsize). In uintptr_t: an empty
+  // tensor may carry any offset (x.as_strided((0,), (1,), 2**63 - 1), as torch allows), and its
+  // pointer is never read. See Note [Size arithmetic is checked].
   void* data() const {
-    return static_cast<char*>(storage_->data()) +
-           storage_offset_ * static_cast<int64_t>(itemsize());
+    return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(storage_->data()) +
+                                   static_cast<uintptr_t>(storage_offset_) * itemsize());
   }
 
   // Changes the geometry in place (as_strided_, squeeze_, resize of an out= tensor).
@@ -137,10 +139,27 @@ class TensorImpl final : public intrusive_target {
   bool is_inference_ = false;
 };
 
-// Row-major strides for sizes: strides[n-1] = 1, strides[d] = strides[d+1] * max(sizes[d+1], 1).
+// Row-major strides for sizes: strides[n-1] = 1, strides[d] = strides[d+1] * max(sizes[d+1], 1)
+// (at most INT64_MAX: only an empty tensor's can overflow).
 DimVector contiguous_strides(IntArrayRef sizes);
-// Product of sizes; throws when a size is negative.
+
+// Sizes and storage sizes, checked as torch 1.13 checks them, with its messages. See
+// Note [Size arithmetic is checked] (core/runtime/CheckedMath.h).
+//   check_size_nonnegative     "Trying to create tensor with negative dimension -1: [-1]"
+//   check_numel                the product of sizes, or "numel: integer multiplication
+//                              overflow" (a partial product that overflows counts)
+//   compute_numel              both of the above (a factory's sizes)
+//   storage_nbytes_contiguous  numel * itemsize, or "Storage size calculation overflowed with
+//                              sizes=[..]" (torch's computeStorageNbytesContiguous)
+//   storage_nbytes             bytes from storage element 0 to one past the furthest element,
+//                              (offset + 1 + sum (size-1)*stride) * itemsize, 0 when empty, or
+//                              "... with sizes=[..] and strides=[..]" (computeStorageNbytes)
+void check_size_nonnegative(IntArrayRef sizes);
+int64_t check_numel(IntArrayRef sizes);
 int64_t compute_numel(IntArrayRef sizes);
+int64_t storage_nbytes_contiguous(IntArrayRef sizes, size_t itemsize);
+int64_t storage_nbytes(IntArrayRef sizes, IntArrayRef strides, size_t itemsize,
+                       int64_t storage_offset = 0);
 // "[2, 3]" as PyTorch prints shapes in messages.
 std::string shape_str(IntArrayRef sizes);
 

@@ -116,11 +116,9 @@ void assert_no_partial_overlap(const TensorImpl& a, const TensorImpl& b) {
 // --- out= resizing --------------------------------------------------------------------------
 
 static void resize_impl(TensorImpl& t, IntArrayRef sizes, IntArrayRef strides) {
-  int64_t numel = compute_numel(sizes);
-  int64_t extent = numel == 0 ? 0 : 1;
-  if (numel != 0)
-    for (size_t d = 0; d < sizes.size(); ++d) extent += (sizes[d] - 1) * strides[d];
-  size_t needed = static_cast<size_t>(t.storage_offset() + extent) * t.itemsize();
+  compute_numel(sizes);  // torch's order: the sizes' messages, then the storage's
+  auto needed =
+      static_cast<size_t>(storage_nbytes(sizes, strides, t.itemsize(), t.storage_offset()));
   const Storage& old = t.storage();
   if (needed > old->nbytes()) {
     OPSCOPE_CHECK(!old->is_external(), "Trying to resize storage that is not resizable");
@@ -474,7 +472,11 @@ void TensorIterator::compute_types(const TensorIteratorConfig& config) {
 
 void TensorIterator::set_output(Operand& op, IntArrayRef sizes, IntArrayRef strides) {
   if (!op.impl) {
-    op.owned = make_empty_strided(sizes, strides, op.dtype, device_);
+    // torch allocates a contiguous output with empty(), not empty_strided(): its message on
+    // overflow names the sizes only.
+    op.owned = std::ranges::equal(strides, contiguous_strides(sizes))
+                   ? make_empty(sizes, op.dtype, device_)
+                   : make_empty_strided(sizes, strides, op.dtype, device_);
     op.impl = op.owned.impl();
   } else if (op.will_resize) {
     resize_impl(*op.impl, sizes, strides);

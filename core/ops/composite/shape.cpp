@@ -9,6 +9,7 @@
 #include "core/ops/indexing.h"
 #include "core/ops/shape.h"
 #include "core/ops/views.h"
+#include "core/runtime/CheckedMath.h"
 #include "core/tensor/TensorIterator.h"
 
 namespace opscope {
@@ -93,8 +94,10 @@ Tensor stack_out(TensorList tensors, int64_t dim, const Tensor& out) {
   if (wrapped < tensors[0].dim()) {
     resize_output(out, stacked_sizes(tensors, wrapped));
     DimVector cat_sizes(tensors[0].sizes().begin(), tensors[0].sizes().end());
-    cat_sizes[static_cast<size_t>(wrapped)] *= static_cast<int64_t>(tensors.size());
-    if (compute_stride(out.sizes(), out.strides(), cat_sizes)) {
+    int64_t& cat_size = cat_sizes[static_cast<size_t>(wrapped)];
+    // n * size overflows only beside a 0 (out has 0 elements): then the path below.
+    bool fits = !mul_overflows(cat_size, static_cast<int64_t>(tensors.size()), &cat_size);
+    if (fits && compute_stride(out.sizes(), out.strides(), cat_sizes)) {
       ops::cat_out(tensors, wrapped, ops::view(out, cat_sizes));
       return out;
     }
@@ -172,9 +175,11 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
                 "split_size can only be 0 if dimension size is 0, but got dimension size of ",
                 dim_size);
   // split_size 0 of an empty dim: one split. split_size > dim_size: one (short) split too.
+  // ceil(dim_size / split_size), written so that a split_size near 2**63 cannot overflow.
   int64_t num_splits = 1;
-  if (split_size != 0) num_splits = std::max<int64_t>((dim_size + split_size - 1) / split_size, 1);
-  int64_t last_split_size = split_size - (split_size * num_splits - dim_size);
+  if (split_size != 0)
+    num_splits = std::max<int64_t>(dim_size / split_size + (dim_size % split_size != 0), 1);
+  int64_t last_split_size = dim_size - split_size * (num_splits - 1);
   std::vector<Tensor> splits;
   splits.reserve(static_cast<size_t>(num_splits));
   for (int64_t i = 0; i < num_splits; ++i) {
@@ -196,6 +201,7 @@ std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes
   std::vector<Tensor> splits;
   splits.reserve(split_sizes.size());
   int64_t start = 0;
+  bool overflowed = false;
   DimVector sizes(self.sizes().begin(), self.sizes().end());
   for (int64_t length : split_sizes) {
     OPSCOPE_CHECK(length >= 0,
@@ -204,13 +210,17 @@ std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes
                   sizes_str(split_sizes));
     // Clamped like a slice; sizes that overrun fail the sum check below.
     int64_t first = std::min(start, dim_size);
-    sizes[static_cast<size_t>(d)] = std::min(start + length, dim_size) - first;
+    sizes[static_cast<size_t>(d)] = std::min(length, dim_size - first);
     splits.push_back(ops::as_strided(self, sizes, self.strides(),
                                      self->storage_offset() + first * self.stride(d)));
-    start += length;
+    if (add_overflows(start, length, &start)) {  // then they cannot sum to dim_size
+      overflowed = true;
+      start = std::numeric_limits<int64_t>::max();
+    }
   }
-  OPSCOPE_CHECK(start == dim_size, "split_with_sizes expects split_sizes to sum exactly to ",
-                dim_size, " (input tensor's size at dimension ", dim,
+  OPSCOPE_CHECK(!overflowed && start == dim_size,
+                "split_with_sizes expects split_sizes to sum exactly to ", dim_size,
+                " (input tensor's size at dimension ", dim,
                 "), but got split_sizes=", sizes_str(split_sizes));
   return splits;
 }
@@ -220,7 +230,9 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
   OPSCOPE_CHECK(self.dim() > 0, "chunk expects at least a 1-dimensional tensor");
   OPSCOPE_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks);
   int64_t dim_size = self.size(dim);
-  int64_t split_size = (dim_size + chunks - 1) / chunks;
+  // ceil(dim_size / chunks), written so that chunks near 2**63 cannot overflow (torch's does:
+  // x.chunk(2**63 - 1) fails there with "split_size=-1").
+  int64_t split_size = dim_size / chunks + (dim_size % chunks != 0);
   if (split_size == 0 && dim_size == 0) {
     std::vector<int64_t> sizes(static_cast<size_t>(chunks), split_size);
     sizes.back() = split_size - (split_size * chunks - dim_size);
@@ -318,7 +330,7 @@ Tensor repeat(const Tensor& self, IntArrayRef repeats) {
   bool zero = false;
   for (size_t i = 0; i < repeats.size(); ++i) {
     zero = zero || repeats[i] == 0;
-    target[i] = padded[i] * repeats[i];
+    target[i] = checked_mul(padded[i], repeats[i], "numel");
   }
   Tensor x = ops::expand(self, padded);
   Tensor result = ops::empty(target, self.dtype(), {}, self.device());
@@ -384,7 +396,11 @@ Tensor diag_embed(const Tensor& self, int64_t offset, int64_t dim1_, int64_t dim
   int64_t nd = self.dim() + 1;
   int64_t dim1 = wrap_dim(dim1_, nd), dim2 = wrap_dim(dim2_, nd);
   OPSCOPE_CHECK(dim1 != dim2, "diagonal dimensions cannot be identical ", dim1_, ", ", dim2_);
-  int64_t len = std::abs(offset) + self.size(-1);
+  // |offset| + n, checked (torch's wraps into a negative size).
+  int64_t len;
+  OPSCOPE_CHECK(offset != std::numeric_limits<int64_t>::min() &&
+                    !add_overflows(std::abs(offset), self.size(-1), &len),
+                "numel: integer multiplication overflow");
   DimVector sizes(self.sizes().begin(), self.sizes().end());
   sizes.pop_back();
   sizes.insert(sizes.begin() + std::min(dim1, dim2), len);

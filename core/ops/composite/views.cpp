@@ -11,6 +11,7 @@
 
 #include "core/ops/copy.h"
 #include "core/ops/views.h"
+#include "core/runtime/CheckedMath.h"
 
 namespace opscope {
 
@@ -23,12 +24,6 @@ namespace {
 class InferSizeError : public Error {
   using Error::Error;
 };
-
-int64_t product(IntArrayRef sizes) {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  return n;
-}
 
 bool same_ints(IntArrayRef a, IntArrayRef b) {
   return std::ranges::equal(a, b);
@@ -45,32 +40,15 @@ std::string type_str(const Tensor& t) {
   return detail::str(to_string(backend_key_for(static_cast<int>(dev))), cpp_name(d), "Type");
 }
 
-// Bytes a geometry reaches from offset 0: (1 + sum (size-1)*stride) * itemsize, 0 when empty.
-// Computed in uint64 like torch's computeStorageNbytes, so that negative sizes are reported the
-// way torch reports them (as an overflow).
-int64_t storage_nbytes(IntArrayRef size, IntArrayRef stride, size_t itemsize) {
-  uint64_t extent = 1;
-  bool overflowed = false;
-  for (size_t d = 0; d < size.size(); ++d) {
-    if (size[d] == 0) return 0;
-    uint64_t reach = 0;
-    overflowed |= __builtin_mul_overflow(static_cast<uint64_t>(stride[d]),
-                                         static_cast<uint64_t>(size[d] - 1), &reach);
-    overflowed |= __builtin_add_overflow(extent, reach, &extent);
-  }
-  overflowed |= __builtin_mul_overflow(extent, static_cast<uint64_t>(itemsize), &extent);
-  OPSCOPE_CHECK(!overflowed, "Storage size calculation overflowed with sizes=", shape_str(size),
-                " and strides=", shape_str(stride));
-  return static_cast<int64_t>(extent);
-}
-
-// torch's safe_compute_numel: the product in uint64, which must fit an int64.
-void check_numel(IntArrayRef size) {
-  uint64_t n = 1;
-  bool overflowed = false;
-  for (int64_t s : size) overflowed |= __builtin_mul_overflow(n, static_cast<uint64_t>(s), &n);
-  overflowed |= n > static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
-  OPSCOPE_CHECK(!overflowed, "numel: integer multiplication overflow");
+// The decimal digits of a number that may not fit an int64 (a required storage size).
+std::string int128_str(__int128 v) {
+  if (v < 0) return "-" + int128_str(-v);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+    v /= 10;
+  } while (v != 0);
+  return digits;
 }
 
 // An unchecked view of self with its storage offset (torch's alias_with_sizes_and_strides).
@@ -82,6 +60,8 @@ Tensor alias_with_sizes_and_strides(const Tensor& self, IntArrayRef sizes, IntAr
 
 DimVector infer_size(IntArrayRef shape, int64_t numel) {
   DimVector res(shape);
+  // The product wraps as torch's does (in uint64, defined): an overflowing shape is then refused
+  // here or by view's numel check, with torch's message either way.
   int64_t newsize = 1;
   std::optional<size_t> infer_dim;
   for (size_t d = 0; d < shape.size(); ++d) {
@@ -90,7 +70,7 @@ DimVector infer_size(IntArrayRef shape, int64_t numel) {
       infer_dim = d;
     } else {
       OPSCOPE_CHECK(shape[d] >= 0, "invalid shape dimension ", shape[d]);
-      newsize *= shape[d];
+      newsize = wrapping_mul(newsize, shape[d]);
     }
   }
   if (numel == newsize || (infer_dim && newsize > 0 && numel % newsize == 0)) {
@@ -113,7 +93,7 @@ std::optional<DimVector> compute_stride(IntArrayRef oldshape, IntArrayRef oldstr
   if (oldshape.empty()) return DimVector(newshape.size(), 1);
   // An empty tensor has no elements to keep in place: any strides work. Keep the old ones when
   // the shape does not change, else take contiguous ones (NumPy does the same).
-  if (product(oldshape) == 0) {
+  if (check_numel(oldshape) == 0) {
     if (same_ints(oldshape, newshape)) return DimVector(oldstride);
     return contiguous_strides(newshape);
   }
@@ -154,6 +134,7 @@ namespace composite {
 // self (N elements) -> size (N elements)
 Tensor view(const Tensor& self, IntArrayRef size) {
   DimVector inferred = infer_size(size, self.numel());
+  check_numel(inferred);  // a product that wrapped onto numel; compute_stride needs it exact
   std::optional<DimVector> stride = compute_stride(self.sizes(), self.strides(), inferred);
   OPSCOPE_CHECK(stride.has_value(),
                 "view size is not compatible with input tensor's size and stride (at least one "
@@ -192,11 +173,13 @@ Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride,
   size_t itemsize = self->itemsize();
   int64_t nbytes = storage_nbytes(size, stride, itemsize);
   if (nbytes != 0) {
-    int64_t required = nbytes + offset * static_cast<int64_t>(itemsize);
+    // In 128 bits: a user's offset of 2**63 - 1 bytes past the end must fail this check, not
+    // wrap around it (torch 1.13 wraps and reads outside the storage).
+    __int128 required = nbytes + static_cast<__int128>(offset) * static_cast<__int128>(itemsize);
     int64_t available = static_cast<int64_t>(self->storage()->nbytes());
     OPSCOPE_CHECK(required <= available, "setStorage: sizes ", shape_str(size), ", strides ",
                   shape_str(stride), ", storage offset ", offset, ", and itemsize ", itemsize,
-                  " requiring a storage size of ", required,
+                  " requiring a storage size of ", int128_str(required),
                   " are out of bounds for storage of size ", available);
   }
   OPSCOPE_CHECK(offset >= 0, "Tensor: invalid storage offset ", offset);
@@ -270,7 +253,8 @@ Tensor squeeze_dim(const Tensor& self, int64_t dim) {
 Tensor unsqueeze(const Tensor& self, int64_t dim) {
   dim = wrap_dim(dim, self.dim() + 1);
   DimVector sizes(self.sizes()), strides(self.strides());
-  int64_t stride = dim >= self.dim() ? 1 : sizes[dim] * strides[dim];
+  // Any stride fits a dim of size 1: torch's, or 1 where it overflows (an empty tensor's).
+  int64_t stride = dim >= self.dim() ? 1 : mul_or(sizes[dim], strides[dim], 1);
   sizes.insert(sizes.begin() + dim, 1);
   strides.insert(strides.begin() + dim, stride);
   return ops::as_strided(self, sizes, strides);
@@ -290,7 +274,8 @@ Tensor expand(const Tensor& self, IntArrayRef size, bool /*implicit*/) {
   for (int64_t i = ndim - 1; i >= 0; --i) {
     int64_t dim = tensor_dim - 1 - (ndim - 1 - i);  // the matching dim of self, < 0 when new
     int64_t cur_size = dim >= 0 ? self.sizes()[dim] : 1;
-    int64_t cur_stride = dim >= 0 ? self.strides()[dim] : sizes[i + 1] * strides[i + 1];
+    int64_t cur_stride =  // a new dim of size 1 takes any stride: as unsqueeze's
+        dim >= 0 ? self.strides()[dim] : mul_or(sizes[i + 1], strides[i + 1], 1);
     int64_t target = size[i];
     if (target == -1) {
       OPSCOPE_CHECK(dim >= 0, "The expanded size of the tensor (", target,
@@ -343,9 +328,17 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start,
   if (hi < 0) hi += n;
   lo = std::clamp<int64_t>(lo, 0, n);
   hi = std::clamp<int64_t>(hi, lo, n);
-  int64_t offset = self->storage_offset() + lo * strides[dim];
-  sizes[dim] = (hi - lo + step - 1) / step;
-  strides[dim] *= step;
+  // ceil((hi - lo) / step), written so that a step near 2**63 cannot overflow.
+  sizes[dim] = hi == lo ? 0 : (hi - lo - 1) / step + 1;
+  // offset + lo * stride stays inside the storage unless the tensor is empty, whose offset
+  // does not matter: keep self's when it overflows.
+  int64_t offset = self->storage_offset(), skip;
+  if (!mul_overflows(lo, strides[dim], &skip) && !add_overflows(offset, skip, &skip)) offset = skip;
+  // stride * step can overflow only where the dim reaches at most one element or the tensor is
+  // empty (elsewhere (size - 1) * stride * step is bounded by the storage): no nonzero index
+  // multiplies the stride there, and it stays as it was (torch's wraps: x[::2**62] fails with
+  // "Negative strides"). See Note [Size arithmetic is checked].
+  strides[dim] = mul_or(strides[dim], step, strides[dim]);
   return ops::as_strided(self, sizes, strides, offset);
 }
 
@@ -368,7 +361,9 @@ Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1_, int64_t dim2_
     strides.erase(strides.begin() + d);
   }
   sizes.push_back(diag_size);
-  strides.push_back(st1 + st2);
+  // st1 + st2 overflows only for an empty tensor's strides, where any stride will do.
+  int64_t diag_stride;
+  strides.push_back(add_overflows(st1, st2, &diag_stride) ? 1 : diag_stride);
   return ops::as_strided(self, sizes, strides, storage_offset);
 }
 
@@ -382,8 +377,14 @@ Tensor unfold(const Tensor& self, int64_t dimension, int64_t size, int64_t step)
   OPSCOPE_CHECK(step > 0, "step is ", step, " but must be > 0");
   DimVector sizes(self.sizes()), strides(self.strides());
   if (ndim > 0) {
-    sizes[dimension] = (self.sizes()[dimension] - size) / step + 1;
-    strides[dimension] = step * self.strides()[dimension];
+    // A negative size makes as_strided fail (torch 1.13's message); one so negative that
+    // n - size overflows gets torch 2's "size is .. but must be >= 0".
+    int64_t span;
+    OPSCOPE_CHECK(!sub_overflows(self.sizes()[dimension], size, &span), "size is ", size,
+                  " but must be >= 0");
+    sizes[dimension] = span / step + 1;
+    int64_t st = self.strides()[dimension];
+    strides[dimension] = mul_or(st, step, st);  // as in slice
   }
   sizes.push_back(size);
   strides.push_back(ndim == 0 ? 1 : self.strides()[dimension]);
@@ -406,6 +407,7 @@ std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
 // (clone + _unsafe_view). See Note [Which views are possible].
 Tensor reshape(const Tensor& self, IntArrayRef proposed_shape) {
   DimVector shape = infer_size(proposed_shape, self.numel());
+  check_numel(shape);  // as in view
   if (std::optional<DimVector> stride = compute_stride(self.sizes(), self.strides(), shape)) {
     // A __torch_dispatch__ subclass sees `view`, as in torch (isTensorSubclassLike).
     if (self.key_set().has(DispatchKey::Python)) return ops::view(self, shape);
@@ -445,7 +447,9 @@ Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
   // dims 1..2) a -1 could be anything.
   IntArrayRef s = self.sizes();
   DimVector shape(s.begin(), s.begin() + start_dim);
-  shape.push_back(product(s.subspan(start_dim, end_dim - start_dim + 1)));
+  int64_t flat = 1;  // checked: [0, 2**62, 4] has 0 elements, but no size 2**64 for dims 1..2
+  for (int64_t d = start_dim; d <= end_dim; ++d) flat = checked_mul(flat, s[d], "numel");
+  shape.push_back(flat);
   for (int64_t d = end_dim + 1; d < self.dim(); ++d) shape.push_back(s[d]);
   // torch calls native::reshape here, not the op: the trace shows flatten -> _reshape_alias.
   return reshape(self, shape);

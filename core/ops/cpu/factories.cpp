@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include "core/ops/cpu/factory_util.h"
 #include "core/ops/factories.h"
+#include "core/runtime/CheckedMath.h"
 
 namespace opscope::cpu {
 
@@ -36,20 +38,22 @@ void fill_fresh(const Tensor& t, const Scalar& value) {
   });
 }
 
-// torch's get_channels_last_strides_2d / _3d.
+// torch's get_channels_last_strides_2d / _3d. A product that overflows stops at INT64_MAX:
+// make_empty_strided then reports the storage overflow, as torch does.
 DimVector channels_last_strides(IntArrayRef size) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   DimVector st(size.size(), 1);
   if (size.size() == 4) {
     st[1] = 1;
     st[3] = size[1];
-    st[2] = st[3] * size[3];
-    st[0] = st[2] * size[2];
+    st[2] = mul_or(st[3], size[3], kMax);
+    st[0] = mul_or(st[2], size[2], kMax);
   } else {
     st[1] = 1;
     st[4] = size[1];
-    st[3] = st[4] * size[4];
-    st[2] = st[3] * size[3];
-    st[0] = st[2] * size[2];
+    st[3] = mul_or(st[4], size[4], kMax);
+    st[2] = mul_or(st[3], size[3], kMax);
+    st[0] = mul_or(st[2], size[2], kMax);
   }
   return st;
 }
@@ -69,7 +73,7 @@ Tensor empty_memory_format(IntArrayRef size, std::optional<ScalarType> dtype,
     size_t rank = mf == ops::kChannelsLast ? 4 : 5;
     OPSCOPE_CHECK(size.size() == rank, "required rank ", rank, " tensor to use ",
                   mf == ops::kChannelsLast ? "channels_last" : "channels_last_3d", " format");
-    compute_numel(size);  // the negative-dimension message first, as torch
+    check_size_nonnegative(size);  // the negative-dimension message first, as torch
     return make_empty_strided(size, channels_last_strides(size), dt, Device(DeviceType::CPU));
   }
   OPSCOPE_CHECK(mf == ops::kContiguousFormat, "unsupported memory format ", mf);
@@ -83,7 +87,7 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, std::optional<ScalarT
   ScalarType dt = resolve_options(dtype, layout, pin_memory, default_dtype());
   OPSCOPE_CHECK(size.size() == stride.size(), "dimensionality of sizes (", size.size(),
                 ") must match dimensionality of strides (", stride.size(), ")");
-  compute_numel(size);
+  check_size_nonnegative(size);
   bool negative_stride = false;
   for (size_t d = 0; d < size.size(); ++d) negative_stride |= stride[d] < 0 && size[d] > 1;
   OPSCOPE_CHECK(!negative_stride,
@@ -233,20 +237,31 @@ Tensor arange_impl(const Scalar& start, const Scalar& end, const Scalar& step,
     Acc xstart = checked_convert<Acc>(start), xend = checked_convert<Acc>(end),
         xstep = checked_convert<Acc>(step);
     // The length in double for every type but int64 (torch's choice, for CPU/GPU agreement).
-    double size_d;
-    if constexpr (std::is_same_v<T, int64_t>)
-      size_d = std::ceil(static_cast<double>(xend - xstart) / static_cast<double>(xstep));
-    else
+    // int64's is exact, in 128 bits: end - start may not fit an int64 (arange(-2**63, 2**63 - 1,
+    // 2**63 - 1) has 3 elements; torch 1.13's difference wraps, and it returns none).
+    double size_d = 0;
+    int64_t exact = -1;
+    if constexpr (std::is_same_v<T, int64_t>) {
+      if (xstep != 0) {
+        __int128 diff = static_cast<__int128>(xend) - xstart;
+        __int128 q = diff / xstep;  // rounded to zero; ceil below
+        if (q * xstep != diff && (diff > 0) == (xstep > 0)) ++q;
+        size_d = static_cast<double>(q);
+        if (q >= 0 && q <= std::numeric_limits<int64_t>::max()) exact = static_cast<int64_t>(q);
+      }
+    } else {
       size_d = std::ceil((end.to_double() - start.to_double()) / step.to_double());
+    }
     OPSCOPE_CHECK(xstep > 0 || xstep < 0, "step must be nonzero");
     OPSCOPE_CHECK(
         std::isfinite(static_cast<double>(xstart)) && std::isfinite(static_cast<double>(xend)),
         "unsupported range: ", xstart, " -> ", xend);
     OPSCOPE_CHECK((xstep > 0 && xend >= xstart) || (xstep < 0 && xend <= xstart),
                   "upper bound and larger bound inconsistent with step sign");
-    OPSCOPE_CHECK(size_d >= 0 && size_d <= static_cast<double>(std::numeric_limits<int64_t>::max()),
+    // 2**63 (a double) does not fit an int64: the bound is strict.
+    OPSCOPE_CHECK(exact >= 0 || (size_d >= 0 && size_d < 0x1p63),
                   "invalid size, possible overflow?");
-    int64_t n = static_cast<int64_t>(size_d);
+    int64_t n = exact >= 0 ? exact : static_cast<int64_t>(size_d);
     Tensor t = new_cpu_tensor(std::array<int64_t, 1>{n}, dt);
     arange_fill<T>(t.data_ptr<T>(), n, start, step);
     return t;

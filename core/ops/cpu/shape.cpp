@@ -6,6 +6,7 @@
 // does not change: see Note [Copying as bytes].
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "core/ops/factories.h"
 #include "core/ops/shape.h"
 #include "core/ops/views.h"
+#include "core/runtime/CheckedMath.h"
 
 namespace opscope::cpu {
 
@@ -221,7 +223,7 @@ CatPlan plan_cat(TensorList tensors, int64_t dim) {
                   ref.device().str(), " and ", t.device().str(), "!");
     if (cat_should_skip(t)) continue;
     check_cat_shape_except_dim(ref, t, plan.dim, i);
-    total += t.size(plan.dim);
+    total = checked_add(total, t.size(plan.dim), "torch.cat(): the result's size");
   }
   plan.sizes.assign(ref.sizes().begin(), ref.sizes().end());
   plan.sizes[static_cast<size_t>(plan.dim)] = total;
@@ -306,6 +308,9 @@ void zero_triangle(const Tensor& t, int64_t k, bool upper) {
   char* base = static_cast<char*>(t.data());
   int64_t rows = static_cast<int64_t>(batch_offsets.size()) * M;
   int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(N, 1));
+  // Past -M - 1 and N every k keeps or drops whole rows alike: clamped there, i + k + 1 cannot
+  // overflow (torch's does: x.tril(2**63 - 1) comes out all zeros there).
+  k = std::clamp<int64_t>(k, -M - 1, N);
   parallel_for(0, rows, grain, [&](int64_t first, int64_t last) {
     for (int64_t r = first; r < last; ++r) {
       int64_t i = r % M;
@@ -343,10 +348,12 @@ Tensor triangle_out(const Tensor& self, int64_t k, const Tensor& out, bool upper
 Tensor diagonal_view(const Tensor& m, int64_t d) {
   int64_t len = d >= 0 ? std::min(m.size(0), m.size(1) - d) : std::min(m.size(0) + d, m.size(1));
   len = std::max<int64_t>(len, 0);
-  int64_t offset = m->storage_offset() + (d >= 0 ? d * m.stride(1) : -d * m.stride(0));
-  if (len == 0) offset = m->storage_offset();
-  return make_view(m, std::vector<int64_t>{len}, std::vector<int64_t>{m.stride(0) + m.stride(1)},
-                   offset);
+  // An empty diagonal keeps the offset; only then can d * stride overflow (d of any size).
+  int64_t offset = m->storage_offset();
+  if (len > 0) offset += d >= 0 ? d * m.stride(1) : -d * m.stride(0);
+  int64_t stride;
+  if (add_overflows(m.stride(0), m.stride(1), &stride)) stride = 1;  // an empty m's: any will do
+  return make_view(m, std::vector<int64_t>{len}, std::vector<int64_t>{stride}, offset);
 }
 
 }  // namespace
@@ -424,8 +431,9 @@ Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
   if (self.numel() == 0) return ops::clone(self, ops::kPreserveFormat);
   int64_t dim = dims[0];
   int64_t size = self.size(dim);
-  int64_t start = (size - shifts[0]) % size;
-  if (start < 0) start += size;
+  // (size - shift) mod size, with the shift reduced first: size - (-2**63) would overflow
+  // (torch's does, and x.roll(-2**63) rolls the wrong way there).
+  int64_t start = (size - shifts[0] % size) % size;
   Tensor t0 = ops::narrow(self, dim, start, size - start);
   Tensor t1 = ops::narrow(self, dim, 0, start);
   return ops::cat(std::vector<Tensor>{t0, t1}, dim);
@@ -449,10 +457,15 @@ Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_si
       for (int64_t i = 0; i < n; ++i) counts[static_cast<size_t>(i)] = static_cast<int64_t>(p[i]);
     }
   });
-  int64_t total = std::accumulate(counts.begin(), counts.end(), int64_t(0));
+  int64_t total = 0;
+  bool overflowed = false;
+  for (int64_t c : counts) overflowed |= add_overflows(total, c, &total);
   if (!output_size) {
     OPSCOPE_CHECK(std::ranges::all_of(counts, [](int64_t c) { return c >= 0; }),
                   "repeats can not be negative");
+    OPSCOPE_CHECK(!overflowed,
+                  "repeat_interleave: the repeats sum past 2**63 - 1 (integer "
+                  "addition overflow)");
   }
   int64_t result_size = output_size.value_or(total);
   Tensor out = make_empty({result_size}, t, repeats.device());
@@ -463,7 +476,7 @@ Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_si
       for (int64_t i = 0; i < n; ++i) {
         int64_t c = counts[static_cast<size_t>(i)];
         OPSCOPE_CHECK(c >= 0, "repeats can not be negative");
-        OPSCOPE_CHECK(pos + c <= result_size, "allocated size does not match required size");
+        OPSCOPE_CHECK(c <= result_size - pos, "allocated size does not match required size");
         std::fill_n(o + pos, c, static_cast<T>(i));
         pos += c;
       }
@@ -514,8 +527,10 @@ Tensor diag_out(const Tensor& self, int64_t diagonal, const Tensor& out) {
   OPSCOPE_CHECK(out.dtype() == self.dtype(), "Expected out tensor to have dtype ",
                 typemeta_name(self.dtype()), ", but got ", typemeta_name(out.dtype()), " instead");
   if (nd == 1) {
-    int64_t n = self.size(0);
-    int64_t sz = n + std::abs(diagonal);
+    int64_t n = self.size(0), sz;  // n + |diagonal|, checked (torch's wraps to a negative size)
+    OPSCOPE_CHECK(diagonal != std::numeric_limits<int64_t>::min() &&
+                      !add_overflows(n, std::abs(diagonal), &sz),
+                  "numel: integer multiplication overflow");
     resize_output(out, std::vector<int64_t>{sz, sz});
     ops::zero_(out);
     cpu::copy_(diagonal_view(out, diagonal), self, false);
