@@ -481,28 +481,39 @@ py::object from_dlpack(py::object ext) {
 
 }  // namespace
 
+// `self` of a Tensor method bound with pybind11, checked: `Tensor.numpy(1.5)` is CPython's
+// TypeError, not a float read as a tensor.
+static py::handle tensor_self(py::handle self, const char* method) {
+  OPSCOPE_CHECK_TYPE(is_tensor(self.ptr()), "descriptor '", method,
+                     "' for 'opscope.Tensor' objects doesn't apply to a '",
+                     Py_TYPE(self.ptr())->tp_name, "' object");
+  return self;
+}
+
 void init_interop(py::module_& m) {
   py::object tensor_type =
       py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(g_tensor_type));
-  py::setattr(
-      tensor_type, "numpy",
-      py::cpp_function([](py::handle self) { return to_numpy(self); }, py::is_method(tensor_type),
-                       "The tensor as a NumPy array sharing its memory."));
+  py::setattr(tensor_type, "numpy",
+              py::cpp_function([](py::handle self) { return to_numpy(tensor_self(self, "numpy")); },
+                               py::is_method(tensor_type),
+                               "The tensor as a NumPy array sharing its memory."));
   py::setattr(tensor_type, "__array__",
               py::cpp_function(
                   [](py::handle self, py::object dtype) {
-                    py::object a = to_numpy(self);
+                    py::object a = to_numpy(tensor_self(self, "__array__"));
                     return dtype.is_none() ? a : a.attr("astype")(dtype, py::arg("copy") = false);
                   },
                   py::is_method(tensor_type), py::arg("dtype") = py::none()));
-  py::setattr(
-      tensor_type, "__dlpack__",
-      py::cpp_function([](py::handle self, py::object stream) { return to_dlpack(self, stream); },
-                       py::is_method(tensor_type), py::arg("stream") = py::none()));
+  py::setattr(tensor_type, "__dlpack__",
+              py::cpp_function(
+                  [](py::handle self, py::object stream) {
+                    return to_dlpack(tensor_self(self, "__dlpack__"), stream);
+                  },
+                  py::is_method(tensor_type), py::arg("stream") = py::none()));
   py::setattr(tensor_type, "__dlpack_device__",
               py::cpp_function(
                   [](py::handle self) {
-                    Device d = unwrap(self.ptr()).device();
+                    Device d = unwrap(tensor_self(self, "__dlpack_device__").ptr()).device();
                     return py::make_tuple(d.is_cuda() ? int(kDLCUDA) : int(kDLCPU),
                                           std::max<int>(d.index, 0));
                   },
@@ -510,7 +521,7 @@ void init_interop(py::module_& m) {
 
   // For printing: no requires_grad check, bfloat16 widened to a float32 copy.
   m.def("_numpy_for_print", [](py::handle self) -> py::object {
-    const Tensor& t = unwrap(self.ptr());
+    const Tensor& t = unwrap(tensor_self(self, "_numpy_for_print").ptr());
     if (t.dtype() != ScalarType::BFloat16) return to_numpy(self, false);
     py::array_t<float> out(std::vector<py::ssize_t>(t.sizes().begin(), t.sizes().end()));
     float* dst = out.mutable_data();

@@ -2,6 +2,9 @@
 #include <omp.h>
 #include <pybind11/stl.h>
 
+#include <string_view>
+#include <unordered_set>
+
 #include "core/python/python_common.h"
 #include "core/runtime/Blas.h"
 #include "core/runtime/Parallel.h"
@@ -35,7 +38,86 @@ void set_python_error() noexcept {
   }
 }
 
+// Note [pybind11's calls with unencodable keyword names]
+// When no overload of a pybind11 function accepts a call, pybind11 (2.10) builds its
+// "incompatible function arguments" message by converting each keyword name to a std::string — a
+// conversion that throws for a name it cannot encode (`torch.manual_seed(**{'\ud800': 1})`), in
+// C++ code under a C frame: std::terminate, and the REPL's session is gone. So once the module is
+// built, every pybind11 function in it is pointed at checked_pybind11_call, which refuses such a
+// name first (UnicodeEncodeError, as CPython's own functions do) and then runs pybind11's own
+// dispatcher. See Note [Every entry from Python is guarded] (python_common.h).
 namespace {
+
+PyCFunctionWithKeywords g_pybind11_dispatcher = nullptr;
+
+PyObject* checked_pybind11_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  if (kwargs) {
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(kwargs, &pos, &key, &value))
+      if (PyUnicode_Check(key) && !PyUnicode_AsUTF8(key)) return nullptr;
+  }
+  return g_pybind11_dispatcher(self, args, kwargs);
+}
+
+void check_calls_of(PyObject* fn) {
+  if (!fn || !PyCFunction_Check(fn)) return;
+  PyMethodDef* def = reinterpret_cast<PyCFunctionObject*>(fn)->m_ml;
+  if (def->ml_meth == reinterpret_cast<PyCFunction>(g_pybind11_dispatcher))
+    def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&checked_pybind11_call));
+}
+
+// Whether a type or module belongs to opscope._C (types and modules from elsewhere are left alone).
+bool defined_here(PyObject* o) {
+  PyObject* name = PyObject_GetAttrString(o, PyModule_Check(o) ? "__name__" : "__module__");
+  if (!name) {
+    PyErr_Clear();
+    return false;
+  }
+  const char* text = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : nullptr;
+  bool here = text && std::string_view(text).starts_with("opscope");
+  if (!text) PyErr_Clear();
+  Py_DECREF(name);
+  return here;
+}
+
+// Points every pybind11 function reachable from `o` (a module's or a type's attributes, method
+// wrappers, properties, static methods) at checked_pybind11_call.
+void check_calls_under(PyObject* o, std::unordered_set<PyObject*>& seen) {
+  if (!seen.insert(o).second) return;
+  if (PyCFunction_Check(o)) return check_calls_of(o);
+  if (PyInstanceMethod_Check(o)) return check_calls_of(PyInstanceMethod_GET_FUNCTION(o));
+  if (PyModule_Check(o) || PyType_Check(o)) {
+    PyObject* dict =
+        PyModule_Check(o) ? PyModule_GetDict(o) : reinterpret_cast<PyTypeObject*>(o)->tp_dict;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (dict && PyDict_Next(dict, &pos, &key, &value))
+      if (!(PyType_Check(value) || PyModule_Check(value)) || defined_here(value))
+        check_calls_under(value, seen);
+    return;
+  }
+  if (!PyObject_TypeCheck(o, &PyProperty_Type) && !PyObject_TypeCheck(o, &PyStaticMethod_Type))
+    return;
+  for (const char* attr : {"fget", "fset", "fdel", "__func__"}) {
+    if (PyObject* part = PyObject_GetAttrString(o, attr)) {
+      check_calls_under(part, seen);  // the property / staticmethod keeps it alive
+      Py_DECREF(part);
+    } else {
+      PyErr_Clear();
+    }
+  }
+}
+
+// See Note [pybind11's calls with unencodable keyword names].
+void check_pybind11_calls(py::module_& m) {
+  py::cpp_function probe([] {});
+  g_pybind11_dispatcher = reinterpret_cast<PyCFunctionWithKeywords>(
+      reinterpret_cast<void (*)()>(reinterpret_cast<PyCFunctionObject*>(probe.ptr())->m_ml->ml_meth));
+  std::unordered_set<PyObject*> seen;
+  check_calls_under(m.ptr(), seen);
+}
+
 
 void init_runtime_functions(py::module_& m) {
   m.def("get_default_dtype",
@@ -124,4 +206,5 @@ PYBIND11_MODULE(_C, m) {
   init_nodes(m);
   init_profiler(m);
   init_stacks(m);
+  check_pybind11_calls(m);
 }

@@ -276,3 +276,40 @@ def test_tensor_from_deeply_nested_lists():
     itself.append(itself)
     with pytest.raises(ValueError, match="too many dimensions"):
         torch.tensor(itself)
+
+
+# --- Note [pybind11's calls with unencodable keyword names] ------------------------------------
+
+def test_every_pybind11_function_survives_an_unencodable_keyword_name():
+    # Aborted the process before: run where an abort fails the test instead of pytest.
+    code = r'''
+import opscope, inspect
+C = opscope._C
+callables = []
+for name, v in vars(C).items():
+    callables.append((name, v))
+    if isinstance(v, type) and v.__module__.startswith("opscope"):
+        callables += [(name + "." + n, getattr(v, n)) for n in vars(v) if callable(getattr(v, n, None))]
+callables += [("Tensor." + n, getattr(opscope.Tensor, n)) for n in ("numpy", "__array__", "__dlpack__")]
+called = 0
+for name, f in callables:
+    if not callable(f) or isinstance(f, type) and name == "Tensor":
+        continue
+    try:
+        f(**{"\ud800": 1})
+    except UnicodeEncodeError:
+        called += 1
+    except Exception:
+        pass
+print(called)
+'''
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert int(out.stdout) > 50
+
+
+@pytest.mark.parametrize("method", ["numpy", "__array__", "__dlpack__", "__dlpack_device__"])
+def test_tensor_methods_check_self(method):
+    with pytest.raises(TypeError, match=f"descriptor '{method}' for 'opscope.Tensor' objects "
+                                        "doesn't apply to a 'float' object"):
+        getattr(torch.Tensor, method)(1.5)
