@@ -9,9 +9,11 @@ Targets are everything a REPL user can call: every op overload (torch.ops.aten.<
 from the schemas the build declares), every public function of opscope, opscope.nn.functional and
 opscope.linalg, every Tensor method, the number protocol and indexing (`x + y`, `2**70 - x`,
 `x[i] = v`, `del x[i]`, `x @= y`, `divmod(x, y)`, `bool(x)`, `format(x, spec)` ...) and every
-Tensor property (get, set, del). Case `index` of a run calls target number `index % N` of a
+Tensor property (get, set, del), and the stateful scenarios of scenarios.py (hooks, custom
+Functions, graphs reused). Case `index` of a run calls target number `index % N` of a
 shuffled list (reshuffled every N cases), so any N consecutive cases cover every target once.
 """
+import ast
 import inspect
 import keyword
 import random
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 from values import (DEVICES, DTYPES, FLOAT_DTYPES, HOSTILE_CLASSES, INT_DTYPES, Values,
                     contiguous_strides, numel)
 import schema as schema_mod
+from scenarios import SCENARIOS
 
 
 @dataclass
@@ -72,10 +75,42 @@ def _schemas_of(opfn):
 
 
 def _params_of(fn):
+    """The parameters of a Python callable; for a pybind11 one, read from its docstring's first
+    line (`tensor(data: handle, *, dtype: object = None) -> ...`)."""
     try:
         return tuple(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
+        pass
+    doc = (getattr(fn, "__doc__", None) or "").strip().split("\n")[0]
+    m = re.match(r"^\w+\((.*)\)\s*->", doc)
+    if not m:
         return None
+    params, kind = [], inspect.Parameter.POSITIONAL_OR_KEYWORD
+    for part in re.split(r",\s*(?![^\[]*\])", m.group(1)):
+        part = part.strip()
+        if not part:
+            continue
+        if part == "*":
+            kind = inspect.Parameter.KEYWORD_ONLY
+            continue
+        name, _, rest = part.partition(":")
+        default = inspect.Parameter.empty
+        if "=" in rest:
+            text = rest.split("=", 1)[1].strip()
+            try:
+                default = ast.literal_eval(text)
+            except (ValueError, SyntaxError):
+                default = None
+        try:
+            params.append(inspect.Parameter(name.strip(), kind, default=default))
+        except ValueError:
+            return None
+    return tuple(params)
+
+
+# _C functions that only switch on logging to a file descriptor (every later case would print
+# its dispatch trace): harmless, and slow for the rest of the run.
+_C_LEFT_OUT = {"_set_alloc_log", "_set_dispatch_log"}
 
 
 def targets():
@@ -112,6 +147,17 @@ def targets():
                 ts.append(Target("function", callee, callee, _schemas_of(obj)))
             else:
                 ts.append(Target("function", callee, callee, (), _params_of(obj) or ()))
+    # The binding module's own functions (opscope._C.*: a REPL user can reach them too), where
+    # they are not the objects already listed under torch.*.
+    public = {id(getattr(opscope, n)) for n in dir(opscope)}
+    for name in sorted(dir(opscope._C)):
+        obj = getattr(opscope._C, name)
+        if name.startswith("__") or inspect.ismodule(obj) or not callable(obj) or id(obj) in public:
+            continue
+        if name in _C_LEFT_OUT:
+            continue
+        ts.append(Target("function", f"torch._C.{name}", f"torch._C.{name}", (),
+                         _params_of(obj) or ()))
     # Tensor methods (schema-derived, hand-written in C++, and Python ones).
     for name in sorted(dir(opscope.Tensor)):
         if name.startswith("__"):
@@ -135,23 +181,71 @@ def targets():
         ts.append(Target("operator", f"x {op} y", extra=op))
     for op in _OPERATORS_OTHER:
         ts.append(Target("operator", op, extra=op))
+    for name in SCENARIOS:
+        ts.append(Target("scenario", f"scenario:{name}", extra=name))
     return ts
 
 
 # --- one case ----------------------------------------------------------------------------------
 
+def _plan(op, rng):
+    """Argument shapes that fit together for ops that need them (matrix products, losses, norms):
+    {argument name: shape}, "self" standing for self / input."""
+    b, n, k, m = (rng.choice([0, 1, 2, 3, 4]) for _ in range(4))
+    if rng.random() < 0.7:
+        b, n, k, m = (max(x, 1) for x in (b, n, k, m))
+    plans = {
+        "mm": {"self": (n, k), "mat2": (k, m)},
+        "addmm": {"self": (n, m), "mat1": (n, k), "mat2": (k, m)},
+        "bmm": {"self": (b, n, k), "mat2": (b, k, m)},
+        "baddbmm": {"self": (b, n, m), "batch1": (b, n, k), "batch2": (b, k, m)},
+        "mv": {"self": (n, k), "vec": (k,)},
+        "addmv": {"self": (n,), "mat": (n, k), "vec": (k,)},
+        "dot": {"self": (k,), "other": (k,), "tensor": (k,)},
+        "vdot": {"self": (k,), "other": (k,)},
+        "outer": {"self": (n,), "vec2": (m,)},
+        "ger": {"self": (n,), "vec2": (m,)},
+        "matmul": {"self": rng.choice([(k,), (n, k), (b, n, k)]),
+                   "other": rng.choice([(k,), (k, m), (b, k, m)])},
+        "linear": {"self": (n, k), "input": (n, k), "weight": (m, k), "bias": (m,)},
+        "embedding": {"weight": (n + 1, k), "indices": (m,)},
+        "layer_norm": {"self": (n, k), "normalized_shape": (k,), "weight": (k,), "bias": (k,)},
+        "native_layer_norm": {"self": (n, k), "normalized_shape": (k,), "weight": (k,),
+                              "bias": (k,)},
+        "nll_loss": {"self": (n, k + 1), "target": (n,), "weight": (k + 1,)},
+        "nll_loss_nd": {"self": (n, k + 1), "target": (n,), "weight": (k + 1,)},
+        "nll_loss_forward": {"self": (n, k + 1), "target": (n,), "weight": (k + 1,)},
+        "nll_loss2d": {"self": (b, k + 1, n, m), "target": (b, n, m), "weight": (k + 1,)},
+        "cross_entropy_loss": {"self": (n, k + 1), "target": (n,), "weight": (k + 1,)},
+        "cross_entropy": {"self": (n, k + 1), "input": (n, k + 1), "target": (n,),
+                          "weight": (k + 1,)},
+        "nll_loss2d_forward": {"self": (b, k + 1, n, m), "target": (b, n, m), "weight": (k + 1,)},
+    }
+    plan = plans.get(op, {})
+    return {name: list(shape) for name, shape in plan.items()}
+
+
 class Ctx:
     """The state of one case being made: its random stream, setup lines, base shape and dtype."""
 
-    def __init__(self, rng):
+    def __init__(self, rng, op_name=""):
         self.rng = rng
         self.lines = []
         self.counter = 0
         self.tensors = []  # variables bound to tensors, for out= aliasing
         self.shape = Values(self).random_shape()
+        if rng.random() < 0.05:  # big enough for the kernels' parallel paths (OpenMP)
+            self.shape = rng.choice([[70000], [300, 250], [50, 40, 40], [2, 40000], [40000, 2]])
         self.dtype = rng.choices(DTYPES, weights=[1, 1, 1, 1, 1, 3, 1, 1, 8, 3])[0]
         # How many arguments are hostile: none in some cases, so calls reach the kernels.
         self.hostility = rng.choices([0.0, 0.1, 0.35], weights=[3, 4, 3])[0]
+        self.op_name = op_name.rstrip("_") if not op_name.startswith("_") else op_name
+        self.inplace = op_name.endswith("_") and not op_name.endswith("__")
+        if re.search(r"bitwise|shift|gcd|lcm|__and|__or|__xor", self.op_name) and rng.random() < 0.7:
+            self.dtype = rng.choice(["int64", "int32", "uint8", "int8", "bool"])
+        self.plan = _plan(self.op_name, rng) if rng.random() < 0.85 else {}
+        if "self" in self.plan:
+            self.shape = list(self.plan["self"])
 
     def bind(self, expr, prefix="a"):
         name = f"{prefix}{self.counter}"
@@ -243,6 +337,8 @@ class Maker:
     def int_list_value(self, a):
         name = a.name
         nd = len(self.ctx.shape)
+        if name in self.ctx.plan:
+            return repr(self.ctx.plan[name])
         if name in ("size", "shape", "sizes"):
             return self.shape_like()
         if name in ("dim", "dims", "axis"):
@@ -266,8 +362,20 @@ class Maker:
     def tensor_value(self, name):
         v, ctx = self.v, self.ctx
         shape = ctx.shape
+        if name in ctx.plan and name not in ("self", "input"):
+            if name in ("target", "indices"):
+                # class indices below C = self's dim 1 (its last for 2-d); rows of the weight
+                if name == "indices":
+                    hi = ctx.plan["weight"][0]
+                else:
+                    inp = ctx.plan.get("self") or ctx.plan.get("input")
+                    hi = inp[1] if len(inp) >= 2 else 1
+                return ctx.bind(f"torch.randint(0, {max(hi, 1)}, {tuple(ctx.plan[name])!r})", "t")
+            return v.tensor(shape=ctx.plan[name])
         if name in ("index", "indices"):
             n = max(min(shape) if shape else 1, 1)
+            if self.chance(0.15):
+                n = n + self.pick([1, 5, 2**31, 2**62])  # out of range, maybe far
             ishape = shape if self.chance(0.5) else [self.rng.randint(0, 3)]
             return v.tensor(shape=ishape, dtype="int64", layout="contiguous", grad=False,
                             special_p=0.0) if self.chance(0.3) else ctx.bind(
@@ -346,6 +454,8 @@ class Maker:
                 return repr([self.chance(0.5) for _ in range(a.fixed_size or 2)])
             return self.v.hostile()
         if k == "Tensor":
+            if a.name == "self" and (a.mutable or self.ctx.inplace):
+                return self.self_tensor()
             return self.tensor_value(a.name)
         if k in ("int", "SymInt"):
             if "dim" in a.name or a.name in ("axis", "axis0", "axis1", "source", "destination"):
@@ -382,6 +492,8 @@ class Maker:
     def value_for_param(self, p):
         """A value for a Python parameter with no schema: by its name and default."""
         name, d = p.name, p.default
+        if name in ("data", "ndarray", "ext_tensor", "iterable", "obj"):
+            return self.v.data_value()
         if self.hostile_now():
             return self.v.hostile()
         if name in _BOOLISH or isinstance(d, bool):
@@ -490,7 +602,12 @@ class Maker:
         return self.render_call(callee, args, [])
 
     def self_tensor(self):
-        return self.v.tensor() if not self.chance(0.25) else self.v.hostile_tensor()
+        if self.chance(0.2):
+            return self.v.hostile_tensor()
+        if self.ctx.inplace and self.chance(0.8):
+            return self.v.tensor(grad=False, layout=self.pick(
+                ["contiguous", "contiguous", "transposed", "strided", "offset"]))
+        return self.v.tensor()
 
     def index_value(self, as_expr=False):
         """Something to put in x[...] (as_expr: as an expression, slices as slice objects)."""
@@ -549,6 +666,9 @@ class Maker:
         if t.kind == "op":
             s = t.schemas[0]
             return [f"r = {self.schema_call(t.callee, s, self_name='self')}"], "r"
+        if t.name in _SPECIAL_ARGS:
+            args = _SPECIAL_ARGS[t.name](self)
+            return [f"r = {self.render_call(t.callee, args, [])}"], "r"
         if t.kind == "function":
             if t.schemas:
                 s = self.pick(t.schemas)
@@ -569,6 +689,8 @@ class Maker:
             if t.params:
                 return [f"r = {self.params_call(x + t.callee, t.params)}"], "r"
             return [f"r = {self.generic_call(x + t.callee)}"], "r"
+        if t.kind == "scenario":
+            return SCENARIOS[t.extra](self), "r"
         if t.kind == "property":
             x = self.self_tensor()
             what = rng.choices(["get", "set", "del"], weights=[5, 4, 1])[0]
@@ -608,6 +730,25 @@ class Maker:
         return [f"r = {text}"], "r"
 
 
+# Constructors and process-wide setters, whose parameters nothing describes.
+_SPECIAL_ARGS = {
+    "torch.device": lambda m: m.rng.choice([
+        [m.pick(DEVICES)], [m.pick(["'cpu'", "'cuda'", "'meta'", "'garbage'"]), m.v.hostile_int()],
+        [m.v.hostile()], []]),
+    "torch.Tensor": lambda m: m.rng.choice([
+        [m.v.data_value()], [m.small_int(), m.small_int()], [m.v.hostile_int()],
+        [m.v.hostile_int_list()], [], [m.v.hostile(), m.v.hostile()]]),
+    "torch.Generator": lambda m: m.rng.choice([[], [m.pick(DEVICES)], [m.v.hostile()]]),
+    "torch.dtype": lambda m: m.rng.choice([[], [m.v.hostile()]]),
+    "torch.DispatchKeySet": lambda m: m.rng.choice([
+        [], [m.pick(["['CPU']", "['AutogradCPU', 'CPU']", "['garbage']", "['\\ud800']",
+                     "[1]", "'CPU'"])], [m.v.hostile()]]),
+    "torch.set_default_dtype": lambda m: [m.pick(["torch." + d for d in DTYPES] + [m.v.hostile()])],
+    "torch.set_num_threads": lambda m: [m.pick(["1", "2", "0", "-1", m.v.hostile_int()])],
+    "torch.manual_seed": lambda m: [m.pick(["0", "1", "-1", m.v.hostile_int(), m.v.hostile()])],
+}
+
+
 def _out_overload_for(s, all_schemas):
     """The out= overload merged into functional schema s (same other arguments), if any."""
     if s.out_args:
@@ -622,6 +763,7 @@ def _out_overload_for(s, all_schemas):
 def _wrap(ctx, lines):
     """Optional surroundings of the call: grad modes, warnings as errors, a trace, backward."""
     rng = ctx.rng
+    lines = [ln for item in lines for ln in item.split("\n")]
     roll = rng.random()
     if roll < 0.04:
         return ["with torch.no_grad():"] + ["    " + ln for ln in lines]
@@ -644,11 +786,16 @@ _HEADER = "import numpy as np\nimport opscope as torch\nfrom math import inf, na
 _IMPORTS = [("operator.", "import operator"), ("copy.", "import copy"), ("pickle.", "import pickle"),
             ("math.", "import math"), ("warnings.", "import warnings"),
             ("Fraction(", "from fractions import Fraction"),
-            ("Decimal(", "from decimal import Decimal")]
+            ("Decimal(", "from decimal import Decimal"), ("array.array(", "import array")]
+
+
+# The last line of every case: the session goes on. A case that leaves the process broken (a
+# null observer installed, a corrupted allocator) fails here, in its own snippet.
+_NEXT_LINE = "torch.ones(3).mul(2).sum().item()"
 
 
 def render(ctx, body_lines, result):
-    body = "\n".join(ctx.lines + body_lines + [f"print(repr({result}))"])
+    body = "\n".join(ctx.lines + body_lines + [f"print(repr({result}))", _NEXT_LINE])
     head = _HEADER
     for needle, imp in _IMPORTS:
         if needle in body:
@@ -659,13 +806,27 @@ def render(ctx, body_lines, result):
     return head + body + "\n"
 
 
+def _op_name(t):
+    if t.schemas:
+        return t.schemas[0].name
+    if t.kind in ("function", "method"):
+        return t.name.rsplit(".", 1)[-1]
+    if t.kind == "operator":
+        base = {"&": "__and", "|": "__or", "^": "__xor", "<<": "__lshift", ">>": "__rshift",
+                "~x": "bitwise_not", "@": "matmul"}
+        if t.extra in _OPERATORS_INPLACE:
+            return base.get(t.extra[:-1], "__inplace") + "_"
+        return base.get(t.extra, t.extra)
+    return ""
+
+
 def make_case(seed, index, ts):
     n = len(ts)
     order = list(range(n))
     random.Random(f"order:{seed}:{index // n}").shuffle(order)
     t = ts[order[index % n]]
     rng = random.Random(f"case:{seed}:{index}")
-    ctx = Ctx(rng)
+    ctx = Ctx(rng, _op_name(t))
     maker = Maker(ctx)
     lines, result = maker.body(t)
     lines = _wrap(ctx, lines)

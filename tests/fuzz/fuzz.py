@@ -2,6 +2,7 @@
 
     /usr/bin/python3 tests/fuzz/fuzz.py [--calls N] [--seed S] [--start I] [--timeout T]
                                         [--no-corpus] [--replay] [--case S:I] [--list-targets]
+                                        [--torch] [--skip REGEX]
 
 Runs cases seed:start .. seed:start+N-1 (see cases.py) through a worker process (worker.py) and
 prints calls/s, the outcome counts, the exception types, and each defect's snippet. A confirmed
@@ -90,6 +91,8 @@ def main(argv=None):
     ap.add_argument("--replay", action="store_true", help="replay tests/fuzz/corpus/")
     ap.add_argument("--case", help="print (and run) one case, given as SEED:INDEX")
     ap.add_argument("--list-targets", action="store_true")
+    ap.add_argument("--torch", action="store_true",
+                    help="differential run: compare each result with PyTorch's (differential.py)")
     ap.add_argument("--skip", default=os.environ.get("FUZZ_SKIP"),
                     help="regular expression: cases whose code matches it are not run (a known\n"
                          "defect's trigger, while it is being fixed); FUZZ_SKIP= in make fuzz")
@@ -106,6 +109,23 @@ def main(argv=None):
         reply = harness.run_alone(case.code, args.timeout, case.id)
         print(f"# outcome: {harness.kind_of(reply)} {reply.get('type') or ''} {reply.get('msg') or ''}")
         return 1 if harness.is_fatal(reply) else 0
+    if args.torch:
+        import differential
+        print(f"comparing with torch: seed {args.seed}, cases {args.start}.."
+              f"{args.start + args.calls - 1}", flush=True)
+        counts, mismatches, accepted = differential.run_differential(
+            args.seed, args.calls, args.start, args.timeout,
+            progress=lambda c, d, t: print(f"  {d}/{t}: {dict(c)}", flush=True))
+        print("\n" + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
+        print(f"\n{len(accepted)} cases where opscope returns a result and torch raises; the "
+              "first 40 by target:")
+        seen = set()
+        for case, why in accepted:
+            if case.target in seen or len(seen) >= 40:
+                continue
+            seen.add(case.target)
+            print(f"--- {case.id} {case.target}: {why[:160]}\n{case.code}")
+        return 1 if mismatches else 0
     if args.replay:
         results, stats = replay_corpus(timeout=args.timeout)
         bad = 0

@@ -50,13 +50,13 @@ class Worker:
     """One worker process. receive() returns the worker's reply, or a reply with outcome crash /
     abort / exit / hang when the worker did not survive the case (it is then dead)."""
 
-    def __init__(self, timeout=10.0, wait=True):
+    def __init__(self, timeout=10.0, wait=True, extra_env=None):
         self.timeout = timeout
         self.log = tempfile.TemporaryFile()
         self.announce = tempfile.NamedTemporaryFile(prefix="fuzz-announce-")
         self.announce.write(b" " * 64)
         self.announce.flush()
-        env = dict(os.environ, FUZZ_ANNOUNCE=self.announce.name)
+        env = dict(os.environ, FUZZ_ANNOUNCE=self.announce.name, **(extra_env or {}))
         self.proc = subprocess.Popen(
             [PYTHON, WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
             env=env, start_new_session=True)
@@ -203,6 +203,11 @@ def confirm(code, history, kind, timeout):
     reply = run_alone(code, timeout)
     if kind_of(reply) == kind:
         return code, "alone", reply
+    # Heap corruption often shows only when the collector walks the objects (or at exit).
+    collected = code + "import gc\ngc.collect()\n"
+    r = run_alone(collected, timeout)
+    if kind_of(r) == kind:
+        return collected, "alone, with gc.collect()", r
     earlier = history[:-1]
     n = 2
     while earlier:
@@ -215,6 +220,45 @@ def confirm(code, history, kind, timeout):
             break
         n *= 2
     return None, "not reproduced", reply
+
+
+def run_plain(code, timeout):
+    """Runs a snippet as `python3 file.py` would (no worker, interpreter exit included): the
+    kind of its end, as kind_of names them."""
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(code)
+        path = f.name
+    try:
+        p = subprocess.run([PYTHON, path], capture_output=True, text=True, timeout=timeout,
+                           start_new_session=True)
+    except subprocess.TimeoutExpired:
+        return "hang"
+    finally:
+        os.unlink(path)
+    if p.returncode < 0:
+        return "abort" if p.returncode == -signal.SIGABRT else "crash"
+    tail = p.stderr.strip().splitlines()[-1:] or [""]
+    if tail[0].startswith("SystemError"):
+        return "SystemError"
+    if re.match(r"^(KeyboardInterrupt|SystemExit|GeneratorExit)\b", tail[0]):
+        return "BaseException"
+    return "ok" if p.returncode == 0 else "exception"
+
+
+# The session goes on after the snippet: what the worker runs after every case (worker.py).
+NEXT_LINE = "torch.ones(3).mul(2).sum().item()\n"
+
+
+def standalone(code, kind, timeout):
+    """The reproducer as a plain script: as it is if that shows `kind`, else with the op the
+    worker runs after each case appended, else with a gc.collect() too; None if none does."""
+    for extra in ("", NEXT_LINE, NEXT_LINE + "import gc\ngc.collect()\n"):
+        candidate = code + extra
+        if extra and "import opscope as torch" not in candidate:
+            candidate = "import opscope as torch\n" + candidate
+        if run_plain(candidate, timeout) == kind:
+            return candidate
+    return None
 
 
 # --- minimizing a reproducer -------------------------------------------------------------------
@@ -294,6 +338,34 @@ def minimize(code, kind, timeout, max_probes=60):
     return small
 
 
+def call_arguments(code):
+    """The argument text of the last statement's outermost call in a minimized reproducer when
+    it holds something distinctive (not just variables and small numbers), else None:
+    `r = torch.seed(**{'\\ud800': 1})` -> `**{'\\ud800': 1}`."""
+    try:
+        last = ast.parse(code).body[-1]
+    except (SyntaxError, IndexError):
+        return None
+    call = next((n for n in ast.walk(last) if isinstance(n, ast.Call)), None)
+    if call is None:
+        return None
+    parts = [ast.unparse(a) for a in call.args] + [
+        (f"{k.arg}=" if k.arg else "**") + ast.unparse(k.value) for k in call.keywords]
+    distinctive = [p for p in parts if not re.fullmatch(r"[a-z]\w*|-?\d{1,2}|True|False|None", p)]
+    if not distinctive:
+        return None
+    return max(distinctive, key=len)
+
+
+def normalized(code, target):
+    """A reproducer with its target's name taken out, so that the same bug reached through two
+    functions reads the same."""
+    short = target.rsplit(".", 1)[-1]
+    body = "\n".join(ln for ln in code.splitlines() if not ln.startswith("#"))
+    body = body.replace(target, "F")
+    return re.sub(rf"\.{re.escape(short)}\b", ".F", body) if short else body
+
+
 # --- where a crash dies, by gdb ---------------------------------------------------------------
 
 def native_stack(code, timeout=120, frames=12):
@@ -311,6 +383,11 @@ def native_stack(code, timeout=120, frames=12):
     finally:
         os.unlink(path)
     bt = [ln for ln in out.stdout.splitlines() if re.match(r"^#\d+ ", ln)]
+    # From the first frame past the signal machinery (raise, abort, std::terminate, __cxa_throw).
+    noise = re.compile(r"pthread_kill|__GI_raise|__GI_abort|libstdc\+\+|__cxa_throw|"
+                       r"std::terminate|__strlen|__memcpy|__memmove")
+    while len(bt) > 1 and noise.search(bt[0]):
+        bt.pop(0)
     return "\n".join(ln[:300] for ln in bt[:frames])
 
 
@@ -321,6 +398,8 @@ class Stats:
         self.outcomes = collections.Counter()
         self.exception_types = collections.Counter()
         self.fatal_by_target = collections.Counter()  # (kind, target) -> cases
+        self.known_trigger = collections.Counter()  # (kind, trigger) -> cases not confirmed
+        self.broken = []  # (target, case id, what failed): an op failing after the case
         self.defects = []  # confirmed or not: see Runner._record
         self.calls = 0
         self.seconds = 0.0
@@ -332,6 +411,9 @@ class Stats:
         self.outcomes[kind] += 1
         if reply["outcome"] == "exception" and not reply.get("defect"):
             self.exception_types[reply["type"]] += 1
+        if reply.get("broken"):  # the op after the case failed: see worker.py
+            self.outcomes["session broken"] += 1
+            self.broken.append((target, reply["id"], reply["broken"]))
         if kind in FATAL_KINDS:
             self.fatal_by_target[(kind, target)] += 1
 
@@ -346,6 +428,14 @@ class Stats:
         if self.exception_types:
             lines.append("exception types: " + ", ".join(
                 f"{k} {v}" for k, v in self.exception_types.most_common()))
+        if self.broken:
+            lines.append("cases after which a plain op failed (first 20):")
+            for target, case_id, what in self.broken[:20]:
+                lines.append(f"  {case_id} {target}: {what[:150]}")
+        if self.known_trigger:
+            lines.append("fatal cases holding the trigger of a confirmed one (not confirmed again):")
+            for (kind, trig), n in self.known_trigger.most_common():
+                lines.append(f"  {n:6d}  {kind:13} {trig}")
         if self.fatal_by_target:
             lines.append("fatal cases by kind and target:")
             for (kind, target), n in sorted(self.fatal_by_target.items(),
@@ -369,6 +459,7 @@ class Runner:
         self.spare = None
         self.log = log or (lambda s: None)
         self._confirmed = set()
+        self._triggers = []  # (kind, argument text of a minimized reproducer's call)
 
     def _ensure_worker(self):
         if self.worker is not None and self.worker.alive():
@@ -413,6 +504,12 @@ class Runner:
                "stderr": reply.get("stderr", ""), "reproducer": None, "how": "not confirmed",
                "started": reply.get("started", True)}
         key = (kind, target)
+        known = next((t for k, t in self._triggers if k == kind and t in code), None)
+        if known is not None:
+            # Same kind, and the code holds the arguments a minimized reproducer needed: most
+            # likely the same bug; counted, not confirmed again.
+            self.stats.known_trigger[(kind, known)] += 1
+            return
         if self.confirm_fatal and key not in self._confirmed and len(self._confirmed) < self.max_confirm:
             self._confirmed.add(key)
             # 3x the timeout when confirming a hang: the machine may just have been busy.
@@ -422,8 +519,17 @@ class Runner:
             if rep is not None:
                 if r2.get("stderr"):
                     rec["stderr"] = r2["stderr"]
-                if self.minimize_fatal and kind != "hang" and how == "alone":
+                if self.minimize_fatal and kind != "hang" and how.startswith("alone"):
                     rec["reproducer"] = minimize(rep, kind, self.timeout)
+                    trigger = call_arguments(rec["reproducer"])
+                    if trigger:
+                        self._triggers.append((kind, trigger))
+                if kind != "hang":
+                    plain = standalone(rec["reproducer"], kind, self.timeout * 3)
+                    if plain is not None:
+                        rec["reproducer"] = plain
+                    else:
+                        rec["how"] += "; in a worker only, not as a plain script"
             self.stats.defects.append(rec)
             self.log(format_defect(rec))
 
@@ -469,11 +575,26 @@ def corpus_targets(folder=CORPUS):
     return seen
 
 
+def corpus_signatures(folder=CORPUS):
+    """kind + normalized reproducer of every corpus entry."""
+    sigs = set()
+    for path in corpus_files(folder):
+        with open(path) as f:
+            text = f.read()
+        m = re.search(r"^# kind: (\S+)\n# target: (.*)$", text, re.M)
+        if m:
+            sigs.add((m.group(1), normalized(text, m.group(2).strip())))
+    return sigs
+
+
 def write_corpus_entry(rec, folder=CORPUS):
     """Writes a confirmed reproducer as a standalone snippet; returns its path, or None if it
-    was not confirmed or the corpus has one for this kind and target already."""
+    was not confirmed or the corpus has one for this kind and target already, or one that is
+    the same snippet but for the function called."""
     code = rec["reproducer"]
     if not code or (rec["kind"], rec["target"]) in corpus_targets(folder):
+        return None
+    if (rec["kind"], normalized(code, rec["target"])) in corpus_signatures(folder):
         return None
     os.makedirs(folder, exist_ok=True)
     digest = hashlib.sha1(code.encode()).hexdigest()[:10]

@@ -275,3 +275,50 @@ class Values:
             "[BadNumber()]", "[HugeIndex()]", "[[2], [3]]", "np.array([2, 3])", "torch.tensor([2, 3])",
             "torch.Size([2, 2])", "[]", "()", "[3, 0]", "[0] * 10", "[2**21, 2**21, 2**21]"])
         return choice
+
+    # --- data for tensor(), from_numpy(), Size(), ... -----------------------------------------
+    def data_value(self):
+        """What a user may hand to torch.tensor(): nested lists of mixed numbers, ragged and deep
+        lists, NumPy arrays and scalars, tensors, lists of tensors, self-containing lists."""
+        kind = self.rng.choices(
+            ["nested", "mixed", "ragged", "deep", "numpy", "np_list", "tensor", "tensor_list",
+             "edge", "odd", "self_ref", "hostile"],
+            weights=[4, 3, 1, 1, 4, 1, 2, 1, 2, 2, 0.5, 2])[0]
+        if kind == "nested":
+            return self.nested_literal(self.random_shape(), self.pick(DTYPES), 0.2)
+        if kind == "mixed":
+            items = [self.pick(["1", "2.5", "True", "np.float32(1.5)", "np.int8(-1)", "nan",
+                                "torch.tensor(3)", "torch.tensor([4.])", "np.array(2.5)",
+                                "np.uint64(2**64 - 1)", "1j", "-0.0"])
+                     for _ in range(self.rng.randint(1, 4))]
+            return "[" + ", ".join(items) + "]"
+        if kind == "ragged":
+            return self.pick(["[[1, 2], [3]]", "[[1], 2]", "[1, [2]]", "[[], [1]]", "[[[]]]",
+                              "[[1, 2], (3, 4)]", "[[1, 2], np.array([3, 4, 5])]"])
+        if kind == "deep":
+            depth = self.pick([64, 100, 1000, 100000])
+            self.ctx.lines.append(f"deep = 1\nfor _ in range({depth}):\n    deep = [deep]")
+            return "deep"
+        if kind == "numpy":
+            return self.numpy_array()
+        if kind == "np_list":
+            return "[" + ", ".join(self.numpy_array() for _ in range(self.rng.randint(1, 3))) + "]"
+        if kind == "tensor":
+            return self.hostile_tensor()
+        if kind == "tensor_list":
+            return "[" + ", ".join(self.hostile_tensor() for _ in range(self.rng.randint(1, 3))) + "]"
+        if kind == "edge":
+            return self.pick(["[2**63]", "[2**64]", "[-2**63 - 1]", "[10**400]", "[2**63 - 1, 1.5]",
+                              "[1e308, 1e309]", "[5e-324]", "2**63", "10**400", "[True, 2]",
+                              "range(5)", "range(10**10)", "[0] * 100000"])
+        if kind == "odd":
+            return self.pick(["'abc'", "b'abc'", "bytearray(b'ab')", "memoryview(b'ab')",
+                              "{1: 2}", "{1, 2}", "(x for x in [1, 2])", "[None]", "[[None]]",
+                              "[object()]", "['a', 'b']", "[1, 'a']", "np.array([1, 2]).tolist()",
+                              "array.array('d', [1.0, 2.0])", "np.matrix([[1, 2]])",
+                              "[torch.ones(2), [1, 2]]", "[BadNumber()]", "[FloatSub(2.5)]",
+                              "[HugeIndex()]", "BadSeq([1, 2])"])
+        if kind == "self_ref":
+            self.ctx.lines.append("loop = [1]\nloop.append(loop)")
+            return "loop"
+        return self.hostile()

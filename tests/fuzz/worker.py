@@ -19,8 +19,10 @@ was running. stderr is the parent's log file: faulthandler writes the Python sta
 case there.
 """
 import faulthandler
+import importlib
 import json
 import os
+import re
 import resource
 import sys
 import warnings
@@ -38,10 +40,14 @@ def _vm_size():
     return 0
 
 
-def classify(exc):
+def classify(exc, code=""):
     """None for an exception a REPL user may see; otherwise the name of the defect."""
     if not isinstance(exc, Exception):
-        return "BaseException"  # KeyboardInterrupt, SystemExit ... raised by an op
+        # KeyboardInterrupt, SystemExit ... raised by an op. One the case's own Python code
+        # raises (a hook raising KeyboardInterrupt) is expected to come through as it is.
+        if re.search(rf"\b{type(exc).__name__}\b", code):
+            return None
+        return "BaseException"
     if isinstance(exc, SystemError):
         return "SystemError"  # includes "returned a result with an exception set"
     return None
@@ -58,6 +64,12 @@ def _reset(opscope, state):
             opscope.set_printoptions(profile="default")
         except Exception:
             pass
+    if hasattr(opscope, "_C") and hasattr(opscope._C, "_pop_saved_tensors_hooks"):
+        for _ in range(100):  # saved-tensor hooks a case pushed and did not pop
+            try:
+                opscope._C._pop_saved_tensors_hooks()
+            except RuntimeError:
+                break
     warnings.resetwarnings()
     warnings.simplefilter("ignore")
     sys.setrecursionlimit(state["recursion"])
@@ -74,7 +86,9 @@ def main():
     faulthandler.enable(file=sys.stderr, all_threads=True)
 
     import numpy  # noqa: F401  (imported before the limit, as every snippet imports it)
-    import opscope
+    # FUZZ_MODULE=torch runs the same snippets against PyTorch (differential.py).
+    opscope = importlib.import_module(os.environ.get("FUZZ_MODULE", "opscope"))
+    want_summary = bool(os.environ.get("FUZZ_SUMMARY"))
 
     budget = int(os.environ.get("FUZZ_VM_BUDGET", DEFAULT_VM_BUDGET))
     limit = _vm_size() + budget
@@ -100,9 +114,21 @@ def main():
             exec(compile(code, f"<case {case_id}>", "exec"), ns)
         except BaseException as e:  # noqa: B036  (counting them is the point)
             reply.update(outcome="exception", type=type(e).__name__, msg=_message(e),
-                         defect=classify(e))
-        # Tensors made by the case die here, so a crash in a destructor is still this case's.
+                         defect=classify(e, code))
+        else:
+            if want_summary:
+                try:
+                    reply["summary"] = summarize(ns.get("r"))
+                except Exception as e:
+                    reply["summary"] = ["unsummarizable", type(e).__name__]
+        # Tensors made by the case die here, so a crash in a destructor is still this case's;
+        # then one more op: a case that left the process broken fails in its own turn.
         ns.clear()
+        try:
+            if opscope.ones(3).mul(2).sum().item() != 6:
+                reply["broken"] = "ones(3).mul(2).sum() is not 6 after this case"
+        except Exception as e:
+            reply["broken"] = f"{type(e).__name__}: {_message(e)}"
         try:
             _reset(opscope, state)
         except Exception as e:
@@ -110,6 +136,24 @@ def main():
                          msg="resetting the process state after the case: " + _message(e),
                          defect=classify(e))
         send(reply)
+
+
+def summarize(value, depth=0):
+    """A JSON-able description of a case's result, for comparing two libraries' answers:
+    tensors as ["tensor", dtype, shape, values (up to 4096 elements)], sequences item by item,
+    numbers as they are, anything else by its type name."""
+    if depth > 3:
+        return ["deep"]
+    if hasattr(value, "dtype") and hasattr(value, "tolist") and hasattr(value, "shape") \
+            and type(value).__module__ in ("opscope", "torch", "opscope._C", "torch._C"):
+        shape = list(value.shape)
+        values = value.detach().reshape(-1)[:4096].tolist() if value.numel() else []
+        return ["tensor", str(value.dtype).replace("torch.", ""), shape, values]
+    if isinstance(value, (bool, int, float)) or value is None:
+        return ["number", value]
+    if isinstance(value, (tuple, list)):
+        return ["seq", [summarize(v, depth + 1) for v in value[:64]]]
+    return ["other", type(value).__name__]
 
 
 def _message(exc):
