@@ -33,26 +33,41 @@ bool runs_backend_kernel(const DispatchStep& s) {
                                         s.entry->provenance == Provenance::DefaultBackend);
 }
 
-// The recorders capturing stacks, told of each BLAS call by one hook (blas::add_call_hook).
+// The recorders capturing stacks, told of each BLAS call by one hook (blas::add_call_hook). Held
+// weakly, and called on a snapshot taken under the mutex: a capture on a thread that released the
+// GIL (the backward engine) takes it for the Python frames' references, so it must not run with
+// the mutex held — a thread holding the GIL may be waiting for it, in its own BLAS call or in
+// stop(). See Note [No Python object dies under a lock] in core/dispatch/Observer.cpp.
+struct BlasListener {
+  const TraceRecorder* recorder;  // to find it again, also from its destructor
+  std::weak_ptr<TraceRecorder> weak;
+};
 std::mutex g_blas_listeners_mutex;
-std::vector<TraceRecorder*> g_blas_listeners;
+std::vector<BlasListener> g_blas_listeners;
 
 // Captures here, in the function the BLAS wrapper calls, so that skipping this one frame leaves
 // the stack as a breakpoint on the routine would show it (the routine itself as frame #0).
 void on_blas_call(const char* routine, const void* entry) {
-  std::lock_guard lock(g_blas_listeners_mutex);
-  for (TraceRecorder* r : g_blas_listeners)
+  std::vector<std::shared_ptr<TraceRecorder>> listeners;
+  {
+    std::lock_guard lock(g_blas_listeners_mutex);
+    for (const BlasListener& l : g_blas_listeners)
+      if (std::shared_ptr<TraceRecorder> r = l.weak.lock()) listeners.push_back(std::move(r));
+  }
+  for (const std::shared_ptr<TraceRecorder>& r : listeners)
     r->on_blas_call(routine, capture_stack(/*skip=*/1, entry));
+  // `listeners` may hold a recorder's last reference: it goes here, with no lock held.
 }
 
-void listen_to_blas(TraceRecorder* r, bool on) {
+void listen_to_blas(const TraceRecorder* r, std::weak_ptr<TraceRecorder> weak, bool on) {
   std::lock_guard lock(g_blas_listeners_mutex);
-  auto it = std::find(g_blas_listeners.begin(), g_blas_listeners.end(), r);
+  auto it = std::find_if(g_blas_listeners.begin(), g_blas_listeners.end(),
+                         [&](const BlasListener& l) { return l.recorder == r; });
   if (on && it == g_blas_listeners.end()) {
     if (g_blas_listeners.empty()) blas::add_call_hook(&on_blas_call);
-    g_blas_listeners.push_back(r);
+    g_blas_listeners.push_back({r, std::move(weak)});
   } else if (!on && it != g_blas_listeners.end()) {
-    g_blas_listeners.erase(it);
+    g_blas_listeners.erase(it);  // a weak_ptr: erasing it frees no recorder
     if (g_blas_listeners.empty()) blas::remove_call_hook(&on_blas_call);
   }
 }
@@ -172,23 +187,23 @@ void TraceRecorder::on_autograd(const AutogradEvent& a) {
 
 void TraceRecorder::start(std::shared_ptr<TraceRecorder> self) {
   OPSCOPE_CHECK(self.get() == this, "TraceRecorder::start: pass the recorder's own shared_ptr");
-  handle_ = add_dispatch_observer(std::move(self));
   if (options_.stacks) {
-    listen_to_blas(this, true);
+    listen_to_blas(this, self, true);
     listening_to_blas_ = true;
   }
+  handle_ = add_dispatch_observer(std::move(self));
 }
 
 void TraceRecorder::stop() {
   if (listening_to_blas_) {
-    listen_to_blas(this, false);
+    listen_to_blas(this, {}, false);
     listening_to_blas_ = false;
   }
   handle_.reset();
 }
 
 TraceRecorder::~TraceRecorder() {
-  if (listening_to_blas_) listen_to_blas(this, false);
+  if (listening_to_blas_) listen_to_blas(this, {}, false);
 }
 
 Recording TraceRecorder::take() {

@@ -1,5 +1,7 @@
 #include "core/autograd/Engine.h"
 
+#include <cstddef>
+#include <mutex>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -85,6 +87,30 @@ class ReportRun {
   const Node& node_;
   bool observed_;
 };
+
+// Note [Concurrent accumulation]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Several threads may run backward at once over graphs that share leaves (a model's parameters
+// used by every thread). Each backward is its own GraphTask, but a shared leaf's AccumulateGrad
+// adds into the one .grad of that leaf, a read-modify-write of the tensor: run unserialized, two
+// threads lose one another's gradient (or both set .grad at once). So the engine runs a leaf's
+// accumulation holding a lock of that leaf — one of kAccumulateLocks, chosen by the leaf's
+// TensorImpl address — as PyTorch's AccumulateGrad holds its node's mutex. The hooks before it
+// (register_hook on the leaf, retain_grad) and after it run outside the lock.
+//
+// The lock is held while the accumulation's add_ dispatches, so observers run under it (an op
+// hook written in Python takes the GIL there). That is safe because no thread holding the GIL
+// ever waits for it: the engine always runs with the GIL released (opscope._C's _backward and
+// _grad let it go; a Python hook or kernel the engine calls takes it and gives it back). See
+// Note [No Python object dies under a lock] in core/dispatch/Observer.cpp. The locks are
+// recursive: a hook running under one may start a backward of its own that lands on the same one.
+constexpr size_t kAccumulateLocks = 64;
+
+std::recursive_mutex& accumulate_lock(const AccumulateGrad& acc) {
+  static std::recursive_mutex locks[kAccumulateLocks];
+  auto address = reinterpret_cast<uintptr_t>(acc.variable().impl_ptr().get());
+  return locks[(address / alignof(std::max_align_t)) % kAccumulateLocks];
+}
 
 struct Target {
   size_t index;  // into the result of grad()
@@ -198,6 +224,16 @@ class GraphTask {
     return false;
   }
 
+  // The node's formula; a leaf's accumulation holds that leaf's lock, since its .grad is shared
+  // by every thread's backward (Note [Concurrent accumulation]).
+  static variable_list apply(Node& fn, variable_list inputs) {
+    if (const auto* acc = dynamic_cast<const AccumulateGrad*>(&fn)) {
+      std::lock_guard lock(accumulate_lock(*acc));
+      return fn.apply(std::move(inputs));
+    }
+    return fn.apply(std::move(inputs));
+  }
+
   variable_list call(Node& fn, variable_list inputs) {
     bool any = false;
     for (const Tensor& g : inputs) any = any || g.defined();
@@ -212,11 +248,11 @@ class GraphTask {
       GradModeGuard mode(options_.create_graph);
       if (fn.has_post_hooks()) {
         variable_list grad_outputs = inputs;
-        outputs = fn.apply(std::move(inputs));
+        outputs = apply(fn, std::move(inputs));
         outputs.resize(fn.next_edges().size());
         fn.run_post_hooks(outputs, grad_outputs);
       } else {
-        outputs = fn.apply(std::move(inputs));
+        outputs = apply(fn, std::move(inputs));
       }
     }
     if (!options_.keep_graph) fn.release_variables();

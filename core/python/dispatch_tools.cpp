@@ -25,6 +25,18 @@ namespace {
 // issue builds on the same hook).
 class StepRecorder final : public DispatchObserver {
  public:
+  // The last reference may go on any thread (the observer list's copy of a backward thread):
+  // its lists are let go with the GIL. See Note [No Python object dies under a lock] in
+  // core/dispatch/Observer.cpp.
+  ~StepRecorder() override {
+    if (!Py_IsInitialized()) {  // the interpreter is gone: leave them
+      steps.release();
+      events.release();
+      return;
+    }
+    py::gil_scoped_acquire gil;
+    py::object drop_steps = std::move(steps), drop_events = std::move(events);
+  }
   void on_enter(const DispatchStep& s) override {
     py::gil_scoped_acquire gil;
     py::dict d;
@@ -73,7 +85,8 @@ class StepRecorder final : public DispatchObserver {
 
 // A Python callable as a boxed kernel: arguments converted like op returns, results back.
 KernelFunction python_kernel(py::function f, std::string name) {
-  auto shared = std::make_shared<py::function>(std::move(f));
+  // A PyCallable: a table entry holding the last reference may be dropped on any thread.
+  auto shared = std::make_shared<PyCallable>(std::move(f));
   return KernelFunction::boxed(
       [shared](const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
         py::gil_scoped_acquire gil;
@@ -85,7 +98,7 @@ KernelFunction python_kernel(py::function f, std::string name) {
           Stack one{(*stack)[base + i]};
           args[i] = py::reinterpret_steal<py::object>(returns_to_py(schema, one, 0));
         }
-        py::object r = (*shared)(*args);
+        py::object r = shared->fn(*args);
         stack->resize(base);
         auto push = [&](py::handle h) {
           if (is_tensor(h.ptr()))

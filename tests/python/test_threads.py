@@ -1,0 +1,306 @@
+"""Threads: ops and backward on several threads at once give the right answers; traces, profiles
+and op hooks started and ended while other threads run backward never deadlock; Ctrl-C during a
+long op raises KeyboardInterrupt and the process goes on.
+
+Each scenario runs in a child process with faulthandler armed (dump_traceback_later): a deadlock
+prints every thread's Python stack there, then this process adds the native stacks (gdb, when it
+is installed and may attach) and fails the test — it never hangs the suite. See
+Note [No Python object dies under a lock] in core/dispatch/Observer.cpp for the deadlocks these
+tests caught.
+
+OPSCOPE_THREADS_SECONDS sets the length of the long run (default 20 s)."""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+LONG_RUN_S = float(os.environ.get("OPSCOPE_THREADS_SECONDS", "20"))
+
+# What every child starts with: opscope, faulthandler armed, and a worker that runs forward and
+# backward on its own tensors and checks both against NumPy (in float64).
+PRELUDE = r'''
+import faulthandler, os, sys, threading, time
+import numpy as np
+import opscope as torch
+
+faulthandler.dump_traceback_later(float(os.environ["CHILD_TIMEOUT"]), exit=False)
+errors = []          # what went wrong on any thread (a thread's exception would only print)
+errors_lock = threading.Lock()
+
+
+def fail(msg):
+    with errors_lock:
+        errors.append(msg)
+
+
+def close(got, want, what):
+    got = np.asarray(got, dtype=np.float64)
+    diff = float(np.max(np.abs(got - want))) if got.size else 0.0
+    if got.shape != want.shape or not diff <= 1e-4 * (1 + float(np.max(np.abs(want)))):
+        fail(f"{what}: shape {got.shape} vs {want.shape}, maxdiff {diff:.3g}")
+        return False
+    return True
+
+
+def one_step(rng, tag, shared=None):
+    """loss = sum(tanh(x @ w) ** 2) [+ sum(shared * x[:, :4])]; backward; checks the loss and both
+    gradients. Returns the gradient it added into `shared` (float64), or None."""
+    a = rng.standard_normal((8, 12)).astype(np.float32)
+    b = rng.standard_normal((12, 6)).astype(np.float32)
+    x = torch.tensor(a, requires_grad=True)
+    w = torch.tensor(b, requires_grad=True)
+    y = torch.tanh(x @ w)
+    loss = (y * y).sum()
+    if shared is not None:
+        loss = loss + (shared * x[:, :4]).sum()
+    loss.backward()
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    yr = np.tanh(a64 @ b64)
+    g = 2 * yr * (1 - yr * yr)
+    gx = g @ b64.T
+    if shared is None:
+        close(loss.item(), np.float64((yr * yr).sum()), f"{tag} loss")
+    else:
+        gx[:, :4] += shared.detach().numpy().astype(np.float64)
+    close(x.grad.numpy(), gx, f"{tag} x.grad")
+    close(w.grad.numpy(), a64.T @ g, f"{tag} w.grad")
+    return a64[:, :4] if shared is not None else None
+
+
+def worker(seed, stop, counts, shared=None, sums=None):
+    rng = np.random.default_rng(seed)
+    n, acc = 0, np.zeros((8, 4))
+    try:
+        while not stop.is_set():
+            contribution = one_step(rng, f"thread {seed} step {n}", shared)
+            if contribution is not None:
+                acc += contribution
+            n += 1
+    except BaseException as e:  # noqa: B902  (reported, not swallowed)
+        fail(f"thread {seed} step {n}: {type(e).__name__}: {e}")
+    counts[seed] = n
+    if sums is not None:
+        sums[seed] = acc
+
+
+def start_workers(k, **kw):
+    stop, counts = threading.Event(), {}
+    threads = [threading.Thread(target=worker, args=(s, stop, counts), kwargs=kw, daemon=True)
+               for s in range(k)]
+    for t in threads:
+        t.start()
+    return stop, counts, threads
+
+
+def stop_workers(stop, counts, threads, k):
+    stop.set()
+    for t in threads:
+        t.join()
+    if len(counts) != k or min(counts.values()) == 0:
+        fail(f"workers did not all make progress: {counts}")
+
+
+def finish():
+    faulthandler.cancel_dump_traceback_later()
+    if errors:
+        print("ERRORS:", *errors[:20], sep="\n  ", file=sys.stderr)
+        sys.exit(1)
+    print("OK", flush=True)
+'''
+
+
+def _native_stacks(pid):
+    """Every thread's C/C++ stack of process pid, by gdb (best effort: '' when it cannot)."""
+    if shutil.which("gdb") is None:
+        return ""
+    try:
+        r = subprocess.run(["gdb", "-p", str(pid), "-batch", "-nx", "-ex", "thread apply all bt 40"],
+                           capture_output=True, text=True, timeout=60)
+        return r.stdout[-20000:]
+    except (subprocess.SubprocessError, OSError):
+        return ""
+
+
+def run_child(body, timeout, on_ready=None):
+    """Runs PRELUDE + body in a fresh interpreter. A child still running after `timeout` seconds
+    counts as deadlocked: its faulthandler has printed the Python stacks by then; the native ones
+    are added and the test fails. `on_ready(proc)` is called once the child prints READY."""
+    code = PRELUDE + textwrap.dedent(body)
+    env = dict(os.environ, CHILD_TIMEOUT=str(timeout), PYTHONUNBUFFERED="1",
+               PYTHONPATH=os.pathsep.join(p for p in [os.path.join(ROOT, "core", "python"),
+                                                      os.environ.get("PYTHONPATH", "")] if p))
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    t0 = time.monotonic()
+    if on_ready is not None:
+        line = proc.stdout.readline()
+        assert line.strip() == "READY", f"child said {line!r}; stderr:\n{proc.stderr.read()}"
+        on_ready(proc)
+    try:
+        out, err = proc.communicate(timeout=max(1.0, timeout + 3 - (time.monotonic() - t0)))
+    except subprocess.TimeoutExpired:
+        native = _native_stacks(proc.pid)
+        proc.kill()
+        out, err = proc.communicate()
+        pytest.fail(f"deadlock: the child did not finish in {timeout} s\n--- Python stacks "
+                    f"(faulthandler) ---\n{err[-20000:]}\n--- native stacks ---\n{native}")
+    assert proc.returncode == 0 and out.strip().endswith("OK"), (
+        f"child exited with {proc.returncode}\nstdout:\n{out[-5000:]}\nstderr:\n{err[-20000:]}")
+    return out
+
+
+def test_ops_and_backward_on_four_threads_are_right():
+    # Four threads, each its own forward + backward (checked against NumPy at every step), all
+    # of them also adding into one shared leaf's .grad: its sum must be every contribution.
+    out = run_child(f"""
+        shared = torch.zeros(8, 4, requires_grad=True)
+        stop, counts, sums = threading.Event(), {{}}, {{}}
+        threads = [threading.Thread(target=worker, args=(s, stop, counts, shared, sums))
+                   for s in range(4)]
+        for t in threads:
+            t.start()
+        time.sleep({LONG_RUN_S})
+        stop_workers(stop, counts, threads, 4)
+        close(shared.grad.numpy(), sum(sums.values()), "shared leaf's .grad")
+        print("steps", sum(counts.values()), flush=True)
+        finish()
+    """, timeout=LONG_RUN_S + 40)
+    steps = int(out.split("steps")[1].split()[0])
+    assert steps >= 100, f"only {steps} steps in {LONG_RUN_S} s"
+
+
+def test_a_trace_on_one_thread_while_others_run():
+    # The tracing thread's own ops are exactly its program, in order, while three other threads
+    # run forward and backward (their ops are in the trace too, on their own threads).
+    run_child("""
+        stop, counts, threads = start_workers(3)
+        def tracer():
+            others, t_end = 0, time.monotonic() + 4
+            try:
+                # Each trace holds the thousands of ops the others ran meanwhile: 4 s of them.
+                for i in range(60):
+                    if i >= 5 and time.monotonic() > t_end:
+                        break
+                    x = torch.ones(4, 4)
+                    with torch.profiler.trace() as t:
+                        y = x.exp()  # the workers call no exp, nor mean: these mark this thread
+                        time.sleep(0.003)  # lets the others run, inside the trace
+                        y = (y + 1).mean()
+                    assert abs(y.item() - (np.e + 1)) < 1e-5, y.item()
+                    me = {r.thread for r in t.roots if r.name == "aten::exp"}
+                    assert len(me) == 1, me
+                    names = [r.name for r in t.roots if r.thread in me]
+                    assert names == ["aten::exp", "aten::add.Tensor", "aten::mean"], names
+                    others += len({r.thread for r in t.roots} - me)
+                assert others > 0, f"no other thread's ops in {i} traces"
+            except BaseException as e:
+                fail(f"tracer: {type(e).__name__}: {e}")
+        tr = threading.Thread(target=tracer)
+        tr.start()
+        tr.join()
+        stop_workers(stop, counts, threads, 3)
+        finish()
+    """, timeout=60)
+
+
+def test_hooks_added_and_removed_while_threads_run_backward():
+    # The deadlock: a backward thread drops the last reference of a removed hook — a Python
+    # callable — while holding the observer list's mutex, and waits for the GIL; the main thread
+    # holds the GIL and waits for that mutex (adding the next hook, or dispatching an op).
+    run_child("""
+        stop, counts, threads = start_workers(3)
+        seen_total, t_end, i = 0, time.monotonic() + 4, 0
+        while time.monotonic() < t_end:
+            seen = []
+            h = torch.profiler.add_hook(on_enter=lambda c, seen=seen: seen.append(c.name),
+                                        on_exit=lambda c: None)
+            z = torch.ones(3) * 2
+            h.remove()
+            if "aten::mul.Tensor" not in seen:
+                fail(f"iteration {i}: the hook missed this thread's op: {seen[:5]}")
+            if z.tolist() != [2.0, 2.0, 2.0]:
+                fail(f"iteration {i}: {z.tolist()}")
+            seen_total += len(seen)
+            i += 1
+        stop_workers(stop, counts, threads, 3)
+        print("iterations", i, flush=True)
+        finish()
+    """, timeout=40)
+
+
+@pytest.mark.parametrize("kind", ["trace", "profile"])
+def test_stacks_recordings_ending_while_threads_run_backward(kind):
+    # trace(with_stack=True) / profile(with_stack=True) ending while other threads run backward
+    # (with the GIL released, their kernels' stacks hold Python frames): the recorder, and the
+    # frames it holds, must not be freed under the observer list's mutex, nor a stack captured
+    # under the BLAS listeners' one.
+    run_child(f"""
+        stop, counts, threads = start_workers(3)
+        a, b = torch.ones(16, 8), torch.ones(8, 4)
+        t_end, i = time.monotonic() + 4, 0
+        while time.monotonic() < t_end:
+            if "{kind}" == "trace":
+                with torch.profiler.trace(with_stack=True) as t:
+                    for _ in range(5):  # BLAS calls here and on the others, with stacks
+                        y = a @ b
+                mm = [r for r in t.ops if r.name == "aten::mm" and r.stack is not None]
+                if not mm:
+                    fail(f"iteration {{i}}: no stack for this thread's mm")
+            else:
+                with torch.profiler.profile(with_stack=True) as p:
+                    for _ in range(5):
+                        y = a @ b
+                names = {{e.key for e in p.key_averages()}}
+                if "aten::mm" not in names:
+                    fail(f"iteration {{i}}: no aten::mm row in {{sorted(names)[:10]}}")
+            if y.sum().item() != 16 * 4 * 8:
+                fail(f"iteration {{i}}: a @ b sums to {{y.sum().item()}}")
+            i += 1
+        stop_workers(stop, counts, threads, 3)
+        finish()
+    """, timeout=60)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_during_a_long_op():
+    # SIGINT arrives while a long matmul / sum / backward runs: KeyboardInterrupt is raised when the
+    # op returns, the process goes on, and the next op is right. Three rounds, one per kind of op.
+    def interrupt(proc):
+        for _ in range(3):
+            time.sleep(0.6)
+            proc.send_signal(signal.SIGINT)
+            line = proc.stdout.readline()
+            assert line.startswith("caught"), f"child said {line!r}"
+
+    run_child("""
+        a = torch.ones(600, 600) / 600
+        v = torch.ones(20_000_000)
+        def long_mm():
+            (a @ a @ a).sum()
+        def long_sum():
+            v.sum()
+        def long_backward():
+            w = torch.ones(600, 600, requires_grad=True)
+            (w @ a @ a).sum().backward()
+        print("READY", flush=True)
+        for op in (long_mm, long_sum, long_backward):
+            t0, caught = time.monotonic(), False
+            try:
+                while time.monotonic() - t0 < 30:
+                    op()
+            except KeyboardInterrupt:
+                caught = True
+            print("caught" if caught else "not caught", op.__name__, flush=True)
+            if not caught:
+                fail(f"{op.__name__}: no KeyboardInterrupt in 30 s")
+            z = (torch.ones(3, 3) @ torch.ones(3, 3)).sum()
+            if z.item() != 27.0:
+                fail(f"after {op.__name__}: next op gave {z.item()}")
+        finish()
+    """, timeout=60, on_ready=interrupt)
