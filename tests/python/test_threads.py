@@ -175,6 +175,38 @@ def test_ops_and_backward_on_four_threads_are_right():
     assert steps >= 100, f"only {steps} steps in {LONG_RUN_S} s"
 
 
+def test_a_shared_leaf_gets_every_threads_gradient():
+    # Four threads' backward passes add into one big leaf's .grad at once (each thread adds k + 1
+    # per pass: integers, exact in float32). Unserialized, in-place adds lose some of them — see
+    # Note [Concurrent accumulation] in core/autograd/Engine.cpp.
+    run_child("""
+        shared = torch.zeros(256, 256, requires_grad=True)
+        ones = torch.ones(256, 256)
+        stop, counts = threading.Event(), {}
+        def accumulate(k):
+            c, n = ones * float(k + 1), 0
+            try:
+                while not stop.is_set():
+                    (shared * c).sum().backward()
+                    n += 1
+            except BaseException as e:
+                fail(f"thread {k}: {type(e).__name__}: {e}")
+            counts[k] = n
+        threads = [threading.Thread(target=accumulate, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        time.sleep(3)
+        stop.set()
+        for t in threads:
+            t.join()
+        want = sum((k + 1) * n for k, n in counts.items())
+        got = shared.grad.numpy()
+        if got.min() != want or got.max() != want:
+            fail(f"shared .grad in [{got.min()}, {got.max()}], want {want} everywhere ({counts})")
+        finish()
+    """, timeout=40)
+
+
 def test_a_trace_on_one_thread_while_others_run():
     # The tracing thread's own ops are exactly its program, in order, while three other threads
     # run forward and backward (their ops are in the trace too, on their own threads).
