@@ -370,7 +370,7 @@ class Maker:
                 else:
                     inp = ctx.plan.get("self") or ctx.plan.get("input")
                     hi = inp[1] if len(inp) >= 2 else 1
-                return ctx.bind(f"torch.randint(0, {max(hi, 1)}, {tuple(ctx.plan[name])!r})", "t")
+                return ctx.bind(v.int_data(ctx.plan[name], 0, max(hi, 1)), "t")
             return v.tensor(shape=ctx.plan[name])
         if name in ("index", "indices"):
             n = max(min(shape) if shape else 1, 1)
@@ -379,14 +379,14 @@ class Maker:
             ishape = shape if self.chance(0.5) else [self.rng.randint(0, 3)]
             return v.tensor(shape=ishape, dtype="int64", layout="contiguous", grad=False,
                             special_p=0.0) if self.chance(0.3) else ctx.bind(
-                f"torch.randint({-n}, {n}, {tuple(ishape)!r})", "t")
+                v.int_data(ishape, -n, n), "t")
         if name in ("mask", "condition"):
             return v.tensor(dtype="bool")
         if name == "target":
             if self.chance(0.5):
                 n = shape[-1] if shape else 2
                 tshape = shape[:1] if len(shape) >= 2 else []
-                return ctx.bind(f"torch.randint(0, {max(n, 1)}, {tuple(tshape)!r})", "t")
+                return ctx.bind(v.int_data(tshape, 0, max(n, 1)), "t")
             return v.tensor()
         if name in ("mat2", "mat1", "vec", "vec1", "vec2", "weight", "bias", "batch1", "batch2"):
             if self.chance(0.5):

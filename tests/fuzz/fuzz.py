@@ -117,8 +117,8 @@ def main(argv=None):
             args.seed, args.calls, args.start, args.timeout,
             progress=lambda c, d, t: print(f"  {d}/{t}: {dict(c)}", flush=True))
         print("\n" + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
-        print(f"\n{len(accepted)} cases where opscope returns a result and torch raises; the "
-              "first 40 by target:")
+        print(f"\n{len(accepted)} cases where opscope returns a result and torch raises (not "
+              "counting binding differences); the first 40 by target:")
         seen = set()
         for case, why in accepted:
             if case.target in seen or len(seen) >= 40:

@@ -134,6 +134,18 @@ class Values:
             return f"torch.full({tuple(shape)!r}, {fill}, dtype=torch.{dtype})"
         return f"torch.tensor({self.nested_literal(shape, dtype, special_p)}, dtype=torch.{dtype})"
 
+    def int_data(self, shape, lo, hi):
+        """An int64 tensor of values in [lo, hi), written out (no random generator: a snippet
+        gives the same tensor in any library)."""
+        n = numel(shape)
+        if n <= 64:
+            vals = [self.rng.randrange(lo, hi) if hi > lo else lo for _ in range(n)]
+            data = vals[0] if not shape else vals
+            expr = f"torch.tensor({data!r}, dtype=torch.int64)"
+            return expr if len(shape) <= 1 else f"{expr}.reshape({tuple(shape)!r})"
+        span = max(hi - lo, 1)
+        return f"(torch.arange({n}) * 7919 % {span} + {lo}).reshape({tuple(shape)!r})"
+
     # --- tensors --------------------------------------------------------------------------------
     def tensor(self, shape=None, dtype=None, layout=None, grad=None, special_p=0.15, name="t"):
         """Binds a tensor to a fresh variable; returns its name."""
