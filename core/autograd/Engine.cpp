@@ -148,7 +148,11 @@ class GraphTask {
       variable_list outputs;
       {
         ReportRun report(*fn);
-        fn->run_pre_hooks(inputs);  // Tensor.register_hook, retain_grad
+        {
+          // As torch's engine: hooks see grad mode on only under create_graph=True.
+          GradModeGuard mode(options_.create_graph);
+          fn->run_pre_hooks(inputs);  // Tensor.register_hook, retain_grad
+        }
         if (auto t = targets_.find(fn.get()); t != targets_.end())
           for (const Target& c : t->second) accumulate(captured_, c.index, inputs[c.input_nr]);
         if (should_run(*fn)) outputs = call(*fn, std::move(inputs));

@@ -313,3 +313,28 @@ def test_tensor_methods_check_self(method):
     with pytest.raises(TypeError, match=f"descriptor '{method}' for 'opscope.Tensor' objects "
                                         "doesn't apply to a 'float' object"):
         getattr(torch.Tensor, method)(1.5)
+
+
+# --- hooks run in backward's grad mode --------------------------------------------------------
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_tensor_hooks_see_grad_mode_of_backward(create_graph):
+    seen = []
+    w = torch.ones(3, requires_grad=True)
+    y = w * 2
+    y.register_hook(lambda g: seen.append(torch.is_grad_enabled()))
+    y.sum().backward(create_graph=create_graph)
+    assert seen == [create_graph]  # torch: no grad mode in hooks unless create_graph
+
+
+def test_backward_inside_a_hook_needs_create_graph_as_in_torch():
+    w = torch.ones(3, requires_grad=True)
+    y = w * 2
+
+    def hook(g):
+        (w * 3).sum().backward()  # w * 3 records nothing here, as in torch
+        return g
+
+    y.register_hook(hook)
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad"):
+        y.sum().backward()
