@@ -76,30 +76,62 @@ struct NormOp {
 // (x.norm(1e308) is max |x|, x.norm(-5e-324) is 0, x.norm(-10) with a 1e-300 in x is about
 // 1e-300), and p and 1/p stay in double (in float32, p = 1e308 is inf and 1/p = -5e-324 is 0).
 // Two passes over each reduction; the usual p (0, 1, 2, ±inf) take the one-pass folds above.
+// C: the type |x / m|^p is computed in — float for float32 and narrower when p and 1/p are
+// ordinary float numbers (as torch computes), double otherwise (p = 1e308 is inf in float).
+template <typename T, typename C>
+struct ScaledPowSumOp {  // Σ |x / m|^p, then m · sum^(1/p)
+  using in_t = T;
+  using acc_t = C;
+  using out_t = T;
+  static constexpr int kLanes = 16;
+  C m, p, inv_p;
+  C identity() const { return C(0); }
+  C reduce(C a, in_t x) const {
+    return a + std::pow(std::abs(static_cast<C>(static_cast<acc_type_t<T>>(x))) / m, p);
+  }
+  C combine(C a, C b) const { return a + b; }
+  out_t project(C a) const { return static_cast<out_t>(m * std::pow(a, inv_p)); }
+};
+
+// All zeros (p > 0), a zero (p < 0), an inf (p > 0), all infs (p < 0) or a NaN: the norm is m.
+bool norm_is_the_scale(double m) {
+  return m == 0 || std::isinf(m) || std::isnan(m);
+}
+
 template <typename T>
 void general_norm(ReducePlan& plan, double p) {
   T* out = plan.output<T>(0);
+  if (plan.num_outputs() == 1 && !plan.empty_reduction()) {
+    // One long reduction: both passes as parallel folds, m through the output.
+    if (p > 0)
+      reduce_values(plan, NormOp<T, NormKind::Inf>{});
+    else
+      reduce_values(plan, NormOp<T, NormKind::NegInf>{});
+    double m = static_cast<double>(static_cast<acc_type_t<T>>(out[0]));
+    if (norm_is_the_scale(m)) return;
+    using A = acc_type_t<T>;
+    if (std::is_same_v<A, float> && std::abs(p) >= 1e-30 && std::abs(p) <= 1e30)
+      reduce_values(plan, ScaledPowSumOp<T, A>{A(m), A(p), A(1.0 / p)});
+    else
+      reduce_values(plan, ScaledPowSumOp<T, double>{m, p, 1.0 / p});
+    return;
+  }
   for_each_reduction<T>(plan, [&](int64_t t, const T* x, int64_t n, int64_t stride) {
     auto magnitude = [&](int64_t r) {
       return std::abs(static_cast<double>(static_cast<acc_type_t<T>>(x[r * stride])));
     };
     double m = p > 0 ? 0.0 : std::numeric_limits<double>::infinity();
-    for (int64_t r = 0; r < n; ++r) {
-      double a = magnitude(r);
-      if (std::isnan(a)) {
-        out[t] = static_cast<T>(a);
-        return;
-      }
-      m = p > 0 ? std::max(m, a) : std::min(m, a);
-    }
-    // All zeros (p > 0), a zero (p < 0), an inf (p > 0) or all infs (p < 0): the norm is m.
-    if (m == 0 || std::isinf(m)) {
+    for (int64_t r = 0; r < n && !std::isnan(m); ++r)
+      m = std::isnan(magnitude(r)) ? magnitude(r) : p > 0 ? std::max(m, magnitude(r))
+                                                           : std::min(m, magnitude(r));
+    if (norm_is_the_scale(m)) {
       out[t] = static_cast<T>(m);
       return;
     }
+    ScaledPowSumOp<T, double> op{m, p, 1.0 / p};
     double sum = 0;
-    for (int64_t r = 0; r < n; ++r) sum += std::pow(magnitude(r) / m, p);
-    out[t] = static_cast<T>(m * std::pow(sum, 1.0 / p));
+    for (int64_t r = 0; r < n; ++r) sum = op.reduce(sum, x[r * stride]);
+    out[t] = op.project(sum);
   });
 }
 
