@@ -5,35 +5,23 @@
     >>> print(case.code)          # a standalone snippet: paste it into a REPL
     >>> case.id, case.target      # ('7:123', 'torch.ops.aten.index_select.default')
 
-Targets are everything a REPL user can call: every op overload (torch.ops.aten.<op>.<overload>,
-from the schemas the build declares), every public function of opscope, opscope.nn.functional and
-opscope.linalg, every Tensor method, the number protocol and indexing (`x + y`, `2**70 - x`,
-`x[i] = v`, `del x[i]`, `x @= y`, `divmod(x, y)`, `bool(x)`, `format(x, spec)` ...) and every
-Tensor property (get, set, del), and the stateful scenarios of scenarios.py (hooks, custom
-Functions, graphs reused). Case `index` of a run calls target number `index % N` of a
-shuffled list (reshuffled every N cases), so any N consecutive cases cover every target once.
+The targets (targets.py) are everything a REPL user can call. Case `index` of a run calls target
+number `index % N` of a list shuffled per seed (reshuffled every N cases), so any N consecutive
+cases reach every target once. Its arguments come from the target's schema (or Python signature)
+and the argument names (values.py), a share of them hostile; the call may be wrapped (no_grad,
+inference_mode, warnings as errors, under a trace, followed by backward); the snippet prints the
+result as a REPL would and runs one more op.
 """
-import ast
 import inspect
 import keyword
 import random
 import re
 from dataclasses import dataclass
 
-from values import (DEVICES, DTYPES, FLOAT_DTYPES, HOSTILE_CLASSES, INT_DTYPES, Values,
-                    contiguous_strides, numel)
-import schema as schema_mod
 from scenarios import SCENARIOS
-
-
-@dataclass
-class Target:
-    kind: str        # op | function | method | operator | property
-    name: str        # what the report shows: torch.ops.aten.add.Tensor, torch.add, Tensor.add, x + y
-    callee: str = ""  # source of the callable: torch.ops.aten.add.Tensor, torch.add, .add
-    schemas: tuple = ()  # parsed schemas (ops, schema-derived functions and methods)
-    params: tuple = ()   # inspect parameters (Python functions without a schema)
-    extra: str = ""      # operator / property detail
+from targets import _OPERATORS_BINARY, _OPERATORS_INPLACE, op_name, targets  # noqa: F401
+from values import (BOOLISH, DEVICES, DTYPES, FLOATISH, HOSTILE_CLASSES, INTISH, STR_CHOICES,
+                    TENSORISH, Values, contiguous_strides, numel, plan)
 
 
 @dataclass
@@ -43,187 +31,7 @@ class Case:
     code: str
 
 
-# --- the targets ------------------------------------------------------------------------------
-
-_OPERATORS_BINARY = ["+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<<", ">>",
-                     "<", "<=", "==", "!=", ">", ">="]
-_OPERATORS_INPLACE = ["+=", "-=", "*=", "/=", "//=", "%=", "**=", "@=", "&=", "|=", "^=", "<<=",
-                      ">>="]
-_OPERATORS_OTHER = ["-x", "+x", "~x", "abs(x)", "bool(x)", "int(x)", "float(x)", "complex(x)",
-                    "operator.index(x)", "len(x)", "list(x)", "hash(x)", "round(x)",
-                    "math.floor(x)", "divmod(x, y)", "divmod(y, x)", "pow(x, y, z)", "y in x",
-                    "format(x, y)", "str(x)", "repr(x)", "np.asarray(x)", "np.add(x, y)",
-                    "np.add(y, x)", "copy.deepcopy(x)", "pickle.loads(pickle.dumps(x))",
-                    "reversed(x)", "sum(x)", "x[i]", "x[i] = y", "del x[i]", "x.__getitem__(y)",
-                    "x.__setitem__(i, y)", "x.__setitem__(i)", "torch.Tensor.__getitem__(y, i)",
-                    "x.__array__()", "x.__index__()", "iter(x).__next__()", "x.__dlpack__()"]
-
-
-def _is_op_function(obj):
-    return type(obj).__name__ == "OpFunction"
-
-
-def _schemas_of(opfn):
-    import opscope
-    out = []
-    for full in getattr(opfn, "_overloads", []):
-        try:
-            out.append(schema_mod.parse(opscope._C._op_schema(full)))
-        except ValueError:
-            pass
-    return tuple(out)
-
-
-def _params_of(fn):
-    """The parameters of a Python callable; for a pybind11 one, read from its docstring's first
-    line (`tensor(data: handle, *, dtype: object = None) -> ...`)."""
-    try:
-        return tuple(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):
-        pass
-    doc = (getattr(fn, "__doc__", None) or "").strip().split("\n")[0]
-    m = re.match(r"^\w+\((.*)\)\s*->", doc)
-    if not m:
-        return None
-    params, kind = [], inspect.Parameter.POSITIONAL_OR_KEYWORD
-    for part in re.split(r",\s*(?![^\[]*\])", m.group(1)):
-        part = part.strip()
-        if not part:
-            continue
-        if part == "*":
-            kind = inspect.Parameter.KEYWORD_ONLY
-            continue
-        name, _, rest = part.partition(":")
-        default = inspect.Parameter.empty
-        if "=" in rest:
-            text = rest.split("=", 1)[1].strip()
-            try:
-                default = ast.literal_eval(text)
-            except (ValueError, SyntaxError):
-                default = None
-        try:
-            params.append(inspect.Parameter(name.strip(), kind, default=default))
-        except ValueError:
-            return None
-    return tuple(params)
-
-
-# _C functions that only switch on logging to a file descriptor (every later case would print
-# its dispatch trace): harmless, and slow for the rest of the run.
-_C_LEFT_OUT = {"_set_alloc_log", "_set_dispatch_log"}
-
-
-def targets():
-    """Every target the build offers, in a stable order."""
-    import opscope
-    import opscope.nn.functional as F
-    ts = []
-    # Every op overload, called as torch.ops.<ns>.<op>.<overload>.
-    for full in sorted(opscope._C._all_op_names()):
-        try:
-            s = schema_mod.parse(opscope._C._op_schema(full))
-        except ValueError:
-            continue
-        ns = full.split("::")[0]
-        overload = s.overload or "default"
-        callee = (f"torch.ops.{ns}.{s.name}.{overload}" if not keyword.iskeyword(overload)
-                  else f"getattr(torch.ops.{ns}.{s.name}, {overload!r})")
-        ts.append(Target("op", callee, callee, (s,)))
-    # Public functions.
-    for prefix, module in (("torch", opscope), ("torch.nn.functional", F),
-                           ("torch.linalg", opscope.linalg)):
-        for name in sorted(dir(module)):
-            if name.startswith("__"):
-                continue
-            obj = getattr(module, name)
-            if inspect.ismodule(obj) or not callable(obj):
-                continue
-            if name.startswith("_") and not _is_op_function(obj):
-                continue
-            if module is F and (inspect.isclass(obj) or getattr(obj, "__module__", "") != F.__name__):
-                continue
-            callee = f"{prefix}.{name}"
-            if _is_op_function(obj):
-                ts.append(Target("function", callee, callee, _schemas_of(obj)))
-            else:
-                ts.append(Target("function", callee, callee, (), _params_of(obj) or ()))
-    # The binding module's own functions (opscope._C.*: a REPL user can reach them too), where
-    # they are not the objects already listed under torch.*.
-    public = {id(getattr(opscope, n)) for n in dir(opscope)}
-    for name in sorted(dir(opscope._C)):
-        obj = getattr(opscope._C, name)
-        if name.startswith("__") or inspect.ismodule(obj) or not callable(obj) or id(obj) in public:
-            continue
-        if name in _C_LEFT_OUT:
-            continue
-        ts.append(Target("function", f"torch._C.{name}", f"torch._C.{name}", (),
-                         _params_of(obj) or ()))
-    # Tensor methods (schema-derived, hand-written in C++, and Python ones).
-    for name in sorted(dir(opscope.Tensor)):
-        if name.startswith("__"):
-            continue
-        attr = inspect.getattr_static(opscope.Tensor, name)
-        if isinstance(attr, property) or type(attr).__name__ in ("getset_descriptor",
-                                                                 "member_descriptor"):
-            ts.append(Target("property", f"Tensor.{name}", extra=name))
-            continue
-        obj = getattr(opscope.Tensor, name)
-        if not callable(obj):
-            continue
-        if _is_op_function(obj):
-            ts.append(Target("method", f"Tensor.{name}", f".{name}", _schemas_of(obj)))
-        else:
-            ts.append(Target("method", f"Tensor.{name}", f".{name}", (),
-                             tuple(_params_of(obj) or ())[1:]))
-    for op in _OPERATORS_BINARY:
-        ts.append(Target("operator", f"x {op} y", extra=op))
-    for op in _OPERATORS_INPLACE:
-        ts.append(Target("operator", f"x {op} y", extra=op))
-    for op in _OPERATORS_OTHER:
-        ts.append(Target("operator", op, extra=op))
-    for name in SCENARIOS:
-        ts.append(Target("scenario", f"scenario:{name}", extra=name))
-    return ts
-
-
 # --- one case ----------------------------------------------------------------------------------
-
-def _plan(op, rng):
-    """Argument shapes that fit together for ops that need them (matrix products, losses, norms):
-    {argument name: shape}, "self" standing for self / input."""
-    b, n, k, m = (rng.choice([0, 1, 2, 3, 4]) for _ in range(4))
-    if rng.random() < 0.7:
-        b, n, k, m = (max(x, 1) for x in (b, n, k, m))
-    plans = {
-        "mm": {"self": (n, k), "mat2": (k, m)},
-        "addmm": {"self": (n, m), "mat1": (n, k), "mat2": (k, m)},
-        "bmm": {"self": (b, n, k), "mat2": (b, k, m)},
-        "baddbmm": {"self": (b, n, m), "batch1": (b, n, k), "batch2": (b, k, m)},
-        "mv": {"self": (n, k), "vec": (k,)},
-        "addmv": {"self": (n,), "mat": (n, k), "vec": (k,)},
-        "dot": {"self": (k,), "other": (k,), "tensor": (k,)},
-        "vdot": {"self": (k,), "other": (k,)},
-        "outer": {"self": (n,), "vec2": (m,)},
-        "ger": {"self": (n,), "vec2": (m,)},
-        "matmul": {"self": rng.choice([(k,), (n, k), (b, n, k)]),
-                   "other": rng.choice([(k,), (k, m), (b, k, m)])},
-        "linear": {"self": (n, k), "input": (n, k), "weight": (m, k), "bias": (m,)},
-        "embedding": {"weight": (n + 1, k), "indices": (m,)},
-        "layer_norm": {"self": (n, k), "normalized_shape": (k,), "weight": (k,), "bias": (k,)},
-        "native_layer_norm": {"self": (n, k), "normalized_shape": (k,), "weight": (k,),
-                              "bias": (k,)},
-        "nll_loss": {"self": (n, k + 1), "target": (n,), "weight": (k + 1,)},
-        "nll_loss_nd": {"self": (n, k + 1), "target": (n,), "weight": (k + 1,)},
-        "nll_loss_forward": {"self": (n, k + 1), "target": (n,), "weight": (k + 1,)},
-        "nll_loss2d": {"self": (b, k + 1, n, m), "target": (b, n, m), "weight": (k + 1,)},
-        "cross_entropy_loss": {"self": (n, k + 1), "target": (n,), "weight": (k + 1,)},
-        "cross_entropy": {"self": (n, k + 1), "input": (n, k + 1), "target": (n,),
-                          "weight": (k + 1,)},
-        "nll_loss2d_forward": {"self": (b, k + 1, n, m), "target": (b, n, m), "weight": (k + 1,)},
-    }
-    plan = plans.get(op, {})
-    return {name: list(shape) for name, shape in plan.items()}
-
 
 class Ctx:
     """The state of one case being made: its random stream, setup lines, base shape and dtype."""
@@ -243,7 +51,7 @@ class Ctx:
         self.inplace = op_name.endswith("_") and not op_name.endswith("__")
         if re.search(r"bitwise|shift|gcd|lcm|__and|__or|__xor", self.op_name) and rng.random() < 0.7:
             self.dtype = rng.choice(["int64", "int32", "uint8", "int8", "bool"])
-        self.plan = _plan(self.op_name, rng) if rng.random() < 0.85 else {}
+        self.plan = plan(self.op_name, rng) if rng.random() < 0.85 else {}
         if "self" in self.plan:
             self.shape = list(self.plan["self"])
 
@@ -254,40 +62,6 @@ class Ctx:
         if prefix == "t":
             self.tensors.append(name)
         return name
-
-
-_STR_CHOICES = {
-    "rounding_mode": ["'trunc'", "'floor'"],
-    "reduce": ["'sum'", "'prod'", "'mean'", "'amax'", "'amin'", "'add'", "'multiply'"],
-    "approximate": ["'none'", "'tanh'"],
-    "reduction": ["'mean'", "'sum'", "'none'"],
-    "mode": ["'constant'", "'reflect'", "'replicate'", "'circular'"],
-    "side": ["'left'", "'right'"],
-    "interpolation": ["'linear'", "'lower'", "'higher'", "'midpoint'", "'nearest'"],
-    "indexing": ["'ij'", "'xy'"],
-    "ord": ["'fro'", "'nuc'", "2", "inf"],
-}
-_INT_NAME_SMALL = {"k", "n", "length", "step", "steps", "chunks", "sections", "split_size",
-                   "decimals", "diagonal", "offset", "start", "end", "groups", "from", "to", "high",
-                   "low", "num_samples", "bins", "correction", "repeats", "index", "size"}
-_TENSORISH = {"input", "self", "other", "tensor", "weight", "bias", "target", "x", "y", "grad",
-              "gradient", "mat", "mat1", "mat2", "vec", "vec1", "vec2", "src", "source", "value",
-              "exponent", "min", "max", "end", "start", "elements", "test_elements", "condition",
-              "mask", "index", "indices", "tensors", "input1", "input2", "anchor", "positive",
-              "negative", "log_input", "var", "mean", "running_mean", "running_var", "pos_weight",
-              "a", "b", "A", "B", "data", "obj", "outputs", "inputs", "grad_outputs",
-              "grad_tensors", "tensor1", "tensor2", "batch1", "batch2"}
-_INTISH = {"dim", "dims", "axis", "dim0", "dim1", "start_dim", "end_dim", "num_classes",
-           "padding_idx", "ignore_index", "k", "n", "diagonal", "offset", "groups", "chunks",
-           "sections", "split_size_or_sections", "seed", "max_norm", "size", "shape", "pad",
-           "num_threads", "repeats", "out_int32", "sizes", "indices_or_sections", "correction"}
-_FLOATISH = {"p", "eps", "alpha", "beta", "negative_slope", "lambd", "momentum", "threshold",
-             "min_val", "max_val", "beta1", "beta2", "lr", "weight_decay", "label_smoothing",
-             "norm_type", "scale_grad_by_freq", "rtol", "atol", "margin", "delta"}
-_BOOLISH = {"keepdim", "inplace", "training", "sparse", "unbiased", "sorted", "return_inverse",
-            "return_counts", "requires_grad", "retain_graph", "create_graph", "stable",
-            "descending", "largest", "copy", "non_blocking", "log_target", "full", "pin_memory",
-            "upper", "right", "half_to_float", "allow_unused", "equal_nan", "accumulate"}
 
 
 class Maker:
@@ -400,7 +174,9 @@ class Maker:
         return v.tensor()
 
     def out_value(self):
-        ctx, v = self.ctx, self.v
+        """Something to pass as out=: fresh, resized, of the wrong dtype or shape, expanded,
+        transposed, requiring grad, or an input (or a view of one) again."""
+        ctx = self.ctx
         shape, dtype = ctx.shape, ctx.dtype
         choices = [
             f"torch.empty(0, dtype=torch.{dtype})",
@@ -468,7 +244,7 @@ class Maker:
         if k == "bool":
             return self.pick(["True", "False"])
         if k == "str":
-            return self.pick(_STR_CHOICES.get(a.name, ["'none'", "'sum'"]))
+            return self.pick(STR_CHOICES.get(a.name, ["'none'", "'sum'"]))
         if k == "Scalar":
             if self.chance(0.08):
                 return self.pick(["nan", "inf", "-inf", "-0.0", "2**63 - 1", "1e308", "5e-324"])
@@ -496,19 +272,19 @@ class Maker:
             return self.v.data_value()
         if self.hostile_now():
             return self.v.hostile()
-        if name in _BOOLISH or isinstance(d, bool):
+        if name in BOOLISH or isinstance(d, bool):
             return self.pick(["True", "False"])
         if name in ("dtype",):
             return "torch." + self.pick(DTYPES)
         if name in ("device",):
             return self.pick(["'cpu'", "None", "'cuda'", "'meta'"])
-        if name in _STR_CHOICES and (isinstance(d, str) or d is inspect.Parameter.empty):
-            return self.pick(_STR_CHOICES[name])
+        if name in STR_CHOICES and (isinstance(d, str) or d is inspect.Parameter.empty):
+            return self.pick(STR_CHOICES[name])
         if isinstance(d, str):
             return repr(d)
-        if name in _FLOATISH or isinstance(d, float):
+        if name in FLOATISH or isinstance(d, float):
             return self.pick(["0.5", "1.0", "2.0", "0.0", "1e-5", "-1.0"])
-        if name in _INTISH or isinstance(d, int):
+        if name in INTISH or isinstance(d, int):
             if name in ("size", "shape", "sizes"):
                 return self.shape_like()
             if "dim" in name or name == "axis":
@@ -516,7 +292,7 @@ class Maker:
             if name == "pad":
                 return repr(tuple(self.rng.randint(-1, 2) for _ in range(2 * self.rng.randint(1, 2))))
             return self.small_int(name)
-        if name in _TENSORISH:
+        if name in TENSORISH:
             return self.tensor_value(name)
         if d is None and self.chance(0.5):
             return "None"
@@ -806,27 +582,13 @@ def render(ctx, body_lines, result):
     return head + body + "\n"
 
 
-def _op_name(t):
-    if t.schemas:
-        return t.schemas[0].name
-    if t.kind in ("function", "method"):
-        return t.name.rsplit(".", 1)[-1]
-    if t.kind == "operator":
-        base = {"&": "__and", "|": "__or", "^": "__xor", "<<": "__lshift", ">>": "__rshift",
-                "~x": "bitwise_not", "@": "matmul"}
-        if t.extra in _OPERATORS_INPLACE:
-            return base.get(t.extra[:-1], "__inplace") + "_"
-        return base.get(t.extra, t.extra)
-    return ""
-
-
 def make_case(seed, index, ts):
     n = len(ts)
     order = list(range(n))
     random.Random(f"order:{seed}:{index // n}").shuffle(order)
     t = ts[order[index % n]]
     rng = random.Random(f"case:{seed}:{index}")
-    ctx = Ctx(rng, _op_name(t))
+    ctx = Ctx(rng, op_name(t))
     maker = Maker(ctx)
     lines, result = maker.body(t)
     lines = _wrap(ctx, lines)

@@ -71,6 +71,79 @@ DEVICES = ["'cpu'", "'cpu:0'", "torch.device('cpu')", "'cuda'", "'cuda:0'", "'me
            "'cpu:-1'", "'cpu:99999999999999999999'", "0", "-1", "2**70", "'cuda:1:2'", "''"]
 
 
+# Argument names and what they usually want, for parameters no schema describes (and for
+# string choices).
+STR_CHOICES = {
+    "rounding_mode": ["'trunc'", "'floor'"],
+    "reduce": ["'sum'", "'prod'", "'mean'", "'amax'", "'amin'", "'add'", "'multiply'"],
+    "approximate": ["'none'", "'tanh'"],
+    "reduction": ["'mean'", "'sum'", "'none'"],
+    "mode": ["'constant'", "'reflect'", "'replicate'", "'circular'"],
+    "side": ["'left'", "'right'"],
+    "interpolation": ["'linear'", "'lower'", "'higher'", "'midpoint'", "'nearest'"],
+    "indexing": ["'ij'", "'xy'"],
+    "ord": ["'fro'", "'nuc'", "2", "inf"],
+}
+INT_NAME_SMALL = {"k", "n", "length", "step", "steps", "chunks", "sections", "split_size",
+                   "decimals", "diagonal", "offset", "start", "end", "groups", "from", "to", "high",
+                   "low", "num_samples", "bins", "correction", "repeats", "index", "size"}
+TENSORISH = {"input", "self", "other", "tensor", "weight", "bias", "target", "x", "y", "grad",
+              "gradient", "mat", "mat1", "mat2", "vec", "vec1", "vec2", "src", "source", "value",
+              "exponent", "min", "max", "end", "start", "elements", "test_elements", "condition",
+              "mask", "index", "indices", "tensors", "input1", "input2", "anchor", "positive",
+              "negative", "log_input", "var", "mean", "running_mean", "running_var", "pos_weight",
+              "a", "b", "A", "B", "data", "obj", "outputs", "inputs", "grad_outputs",
+              "grad_tensors", "tensor1", "tensor2", "batch1", "batch2"}
+INTISH = {"dim", "dims", "axis", "dim0", "dim1", "start_dim", "end_dim", "num_classes",
+           "padding_idx", "ignore_index", "k", "n", "diagonal", "offset", "groups", "chunks",
+           "sections", "split_size_or_sections", "seed", "max_norm", "size", "shape", "pad",
+           "num_threads", "repeats", "out_int32", "sizes", "indices_or_sections", "correction"}
+FLOATISH = {"p", "eps", "alpha", "beta", "negative_slope", "lambd", "momentum", "threshold",
+             "min_val", "max_val", "beta1", "beta2", "lr", "weight_decay", "label_smoothing",
+             "norm_type", "scale_grad_by_freq", "rtol", "atol", "margin", "delta"}
+BOOLISH = {"keepdim", "inplace", "training", "sparse", "unbiased", "sorted", "return_inverse",
+            "return_counts", "requires_grad", "retain_graph", "create_graph", "stable",
+            "descending", "largest", "copy", "non_blocking", "log_target", "full", "pin_memory",
+            "upper", "right", "half_to_float", "allow_unused", "equal_nan", "accumulate"}
+
+
+def plan(op, rng):
+    """Argument shapes that fit together for ops that need them (matrix products, losses, norms):
+    {argument name: shape}, "self" standing for self / input."""
+    b, n, k, m = (rng.choice([0, 1, 2, 3, 4]) for _ in range(4))
+    if rng.random() < 0.7:
+        b, n, k, m = (max(x, 1) for x in (b, n, k, m))
+    plans = {
+        "mm": {"self": (n, k), "mat2": (k, m)},
+        "addmm": {"self": (n, m), "mat1": (n, k), "mat2": (k, m)},
+        "bmm": {"self": (b, n, k), "mat2": (b, k, m)},
+        "baddbmm": {"self": (b, n, m), "batch1": (b, n, k), "batch2": (b, k, m)},
+        "mv": {"self": (n, k), "vec": (k,)},
+        "addmv": {"self": (n,), "mat": (n, k), "vec": (k,)},
+        "dot": {"self": (k,), "other": (k,), "tensor": (k,)},
+        "vdot": {"self": (k,), "other": (k,)},
+        "outer": {"self": (n,), "vec2": (m,)},
+        "ger": {"self": (n,), "vec2": (m,)},
+        "matmul": {"self": rng.choice([(k,), (n, k), (b, n, k)]),
+                   "other": rng.choice([(k,), (k, m), (b, k, m)])},
+        "linear": {"self": (n, k), "input": (n, k), "weight": (m, k), "bias": (m,)},
+        "embedding": {"weight": (n + 1, k), "indices": (m,)},
+        "layer_norm": {"self": (n, k), "normalized_shape": (k,), "weight": (k,), "bias": (k,)},
+        "native_layer_norm": {"self": (n, k), "normalized_shape": (k,), "weight": (k,),
+                              "bias": (k,)},
+        "nll_loss": {"self": (n, k + 1), "target": (n,), "weight": (k + 1,)},
+        "nll_loss_nd": {"self": (n, k + 1), "target": (n,), "weight": (k + 1,)},
+        "nll_loss_forward": {"self": (n, k + 1), "target": (n,), "weight": (k + 1,)},
+        "nll_loss2d": {"self": (b, k + 1, n, m), "target": (b, n, m), "weight": (k + 1,)},
+        "cross_entropy_loss": {"self": (n, k + 1), "target": (n,), "weight": (k + 1,)},
+        "cross_entropy": {"self": (n, k + 1), "input": (n, k + 1), "target": (n,),
+                          "weight": (k + 1,)},
+        "nll_loss2d_forward": {"self": (b, k + 1, n, m), "target": (b, n, m), "weight": (k + 1,)},
+    }
+    plan = plans.get(op, {})
+    return {name: list(shape) for name, shape in plan.items()}
+
+
 def numel(shape):
     return math.prod(shape)
 
