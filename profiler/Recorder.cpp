@@ -55,7 +55,7 @@ void on_blas_call(const char* routine, const void* entry) {
       if (std::shared_ptr<TraceRecorder> r = l.weak.lock()) listeners.push_back(std::move(r));
   }
   for (const std::shared_ptr<TraceRecorder>& r : listeners)
-    r->on_blas_call(routine, capture_stack(/*skip=*/1, entry));
+    if (r->recording()) r->on_blas_call(routine, capture_stack(/*skip=*/1, entry));
   // `listeners` may hold a recorder's last reference: it goes here, with no lock held.
 }
 
@@ -78,6 +78,7 @@ Event::Event(EventKind k, uint64_t step)
 
 template <typename Fill>
 void TraceRecorder::record(EventKind k, uint64_t step, Fill&& fill) {
+  if (!recording()) return;  // a thread still holding the list it saw before stop()
   std::lock_guard lock(mutex_);
   fill(recording_.events.emplace_back(k, step));
 }
@@ -112,6 +113,7 @@ EventDetail& TraceRecorder::add_detail(Event& e) {
 }
 
 void TraceRecorder::on_enter(const DispatchStep& s) {
+  if (!recording()) return;
   std::unique_ptr<RawStack> stack;
   if (options_.stacks && runs_backend_kernel(s))
     stack = std::make_unique<RawStack>(capture_stack(/*skip=*/1));  // from the dispatcher
@@ -187,6 +189,7 @@ void TraceRecorder::on_autograd(const AutogradEvent& a) {
 
 void TraceRecorder::start(std::shared_ptr<TraceRecorder> self) {
   OPSCOPE_CHECK(self.get() == this, "TraceRecorder::start: pass the recorder's own shared_ptr");
+  recording_now_.store(true, std::memory_order_relaxed);
   if (options_.stacks) {
     listen_to_blas(this, self, true);
     listening_to_blas_ = true;
@@ -195,6 +198,7 @@ void TraceRecorder::start(std::shared_ptr<TraceRecorder> self) {
 }
 
 void TraceRecorder::stop() {
+  recording_now_.store(false, std::memory_order_relaxed);
   if (listening_to_blas_) {
     listen_to_blas(this, {}, false);
     listening_to_blas_ = false;

@@ -19,6 +19,7 @@
 // nanoseconds.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -127,10 +128,14 @@ class TraceRecorder final : public DispatchObserver {
   // Called (from the BLAS call hook) right before a BLAS routine runs, with the stack there.
   void on_blas_call(const char* routine, RawStack stack);
 
-  // Starts recording (installs the recorder) / stops it; events stay until taken.
+  // Starts recording (installs the recorder) / stops it; events stay until taken. Once stopped
+  // it records nothing more, also from threads that still hold the observer list they saw
+  // before (they let it go on their next op): no event comes after take(), and no stack is kept
+  // alive in a recorder nobody will read.
   void start(std::shared_ptr<TraceRecorder> self);
   void stop();
   Recording take();
+  bool recording() const { return recording_now_.load(std::memory_order_relaxed); }
 
  private:
   // Appends an event of kind k, now, and lets fill(event) complete it, under the lock.
@@ -140,6 +145,7 @@ class TraceRecorder final : public DispatchObserver {
   EventDetail& add_detail(Event& e);         // a new detail for e
   RecorderOptions options_;
   bool listening_to_blas_ = false;
+  std::atomic<bool> recording_now_{false};
   std::mutex mutex_;
   Recording recording_;
   ObserverHandle handle_;

@@ -14,7 +14,9 @@
 // In implementation terms: a fixed array of atomic pointers and an atomic count. With nothing
 // set, call() is one relaxed load and a predicted branch. add / remove take a mutex; a hook being
 // removed may still be called once by a thread already past the count check, so a hook must stay
-// callable after removal (plain functions always are).
+// callable after removal (plain functions always are). The mutex is a leaf: it is taken with other
+// locks held (the observer list's, the BLAS listeners') and nothing under it takes another lock,
+// the GIL included (see Note [No Python object dies under a lock] in core/dispatch/Observer.cpp).
 #pragma once
 
 #include <atomic>

@@ -10,11 +10,13 @@ tests caught.
 
 OPSCOPE_THREADS_SECONDS sets the length of the long run (default 20 s)."""
 import os
+import queue
 import shutil
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -130,29 +132,69 @@ def _native_stacks(pid):
 def run_child(body, timeout, on_ready=None):
     """Runs PRELUDE + body in a fresh interpreter. A child still running after `timeout` seconds
     counts as deadlocked: its faulthandler has printed the Python stacks by then; the native ones
-    are added and the test fails. `on_ready(proc)` is called once the child prints READY."""
+    are added and the test fails. With on_ready, once the child prints READY, on_ready(proc,
+    next_line) is called, next_line(timeout) giving the child's next line of output."""
     code = PRELUDE + textwrap.dedent(body)
     env = dict(os.environ, CHILD_TIMEOUT=str(timeout), PYTHONUNBUFFERED="1",
                PYTHONPATH=os.pathsep.join(p for p in [os.path.join(ROOT, "core", "python"),
                                                       os.environ.get("PYTHONPATH", "")] if p))
     proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+    # Both pipes are read by threads (a full pipe would block the child); stdout's lines also go
+    # to a queue for on_ready.
+    out, err, lines = [], [], queue.Queue()
+
+    def pump(stream, sink, q=None):
+        for line in stream:
+            sink.append(line)
+            if q is not None:
+                q.put(line)
+
+    pumps = [threading.Thread(target=pump, args=(proc.stdout, out, lines), daemon=True),
+             threading.Thread(target=pump, args=(proc.stderr, err), daemon=True)]
+    for p in pumps:
+        p.start()
+
+    def next_line(wait):
+        try:
+            return lines.get(timeout=wait)
+        except queue.Empty:
+            return ""
+
+    def output():
+        proc.wait()
+        for p in pumps:
+            p.join(timeout=10)
+        return "".join(out), "".join(err)
+
     t0 = time.monotonic()
-    if on_ready is not None:
-        line = proc.stdout.readline()
-        assert line.strip() == "READY", f"child said {line!r}; stderr:\n{proc.stderr.read()}"
-        on_ready(proc)
     try:
-        out, err = proc.communicate(timeout=max(1.0, timeout + 3 - (time.monotonic() - t0)))
+        if on_ready is not None:
+            line = next_line(timeout)
+            if line.strip() != "READY":
+                proc.kill()
+                o, e = output()
+                pytest.fail(f"child said {line!r}\nstdout:\n{o[-3000:]}\nstderr:\n{e[-10000:]}")
+            try:
+                on_ready(proc, next_line)
+            except AssertionError as failure:
+                proc.kill()
+                o, e = output()
+                pytest.fail(f"{failure}\nstdout:\n{o[-3000:]}\nstderr:\n{e[-10000:]}")
+        proc.wait(timeout=max(1.0, timeout + 3 - (time.monotonic() - t0)))
     except subprocess.TimeoutExpired:
         native = _native_stacks(proc.pid)
         proc.kill()
-        out, err = proc.communicate()
+        o, e = output()
         pytest.fail(f"deadlock: the child did not finish in {timeout} s\n--- Python stacks "
-                    f"(faulthandler) ---\n{err[-20000:]}\n--- native stacks ---\n{native}")
-    assert proc.returncode == 0 and out.strip().endswith("OK"), (
-        f"child exited with {proc.returncode}\nstdout:\n{out[-5000:]}\nstderr:\n{err[-20000:]}")
-    return out
+                    f"(faulthandler) ---\n{e[-20000:]}\n--- native stacks ---\n{native}")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    o, e = output()
+    assert proc.returncode == 0 and o.strip().endswith("OK"), (
+        f"child exited with {proc.returncode}\nstdout:\n{o[-5000:]}\nstderr:\n{e[-20000:]}")
+    return o
 
 
 def test_ops_and_backward_on_four_threads_are_right():
@@ -303,11 +345,11 @@ def test_stacks_recordings_ending_while_threads_run_backward(kind):
 def test_ctrl_c_during_a_long_op():
     # SIGINT arrives while a long matmul / sum / backward runs: KeyboardInterrupt is raised when the
     # op returns, the process goes on, and the next op is right. Three rounds, one per kind of op.
-    def interrupt(proc):
+    def interrupt(proc, next_line):
         for _ in range(3):
             time.sleep(0.6)
             proc.send_signal(signal.SIGINT)
-            line = proc.stdout.readline()
+            line = next_line(40)
             assert line.startswith("caught"), f"child said {line!r}"
 
     run_child("""
