@@ -42,6 +42,28 @@
 // product ran 3-10x slower until their workers slept (~0.1 s) — OpenMP's barriers wait for the
 // thread that lost its core. On an idle machine both builds run gemm at the same speed (same
 // kernels); OMP_WAIT_POLICY=PASSIVE makes the OpenMP side yield instead of spin.
+//
+// Note [OpenBLAS binds to itself]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// OpenBLAS calls its own kernels through exported globals (gotoblas, the kernel table its
+// constructor fills) and exported functions, and an ELF library's references to its own exported
+// symbols are looked up like anyone's: the global scope first (the executable, its libraries,
+// LD_PRELOAD, libraries opened RTLD_GLOBAL), then the library's own dlopen group. If another
+// OpenBLAS sits in the global scope, our copy would read *its* kernel table: the kernels it chose,
+// not ours (the private copy of Note [Choosing OpenBLAS's kernels] would be pointless). So opscope
+// loads with RTLD_DEEPBIND: the library's own group comes first, and it binds to itself.
+//
+// AddressSanitizer refuses RTLD_DEEPBIND (a deep-bound library would call libc's malloc and
+// memcpy, not ASan's interceptors, and ASan would see frees of memory it never allocated), and
+// aborts at the dlopen. The sanitizer build (OPSCOPE_SANITIZE, `make test-sanitize`; ASan is
+// detected at compile time, kAddressSanitizer below) therefore loads without it and keeps the
+// binding right another way: it looks for an OpenBLAS in the global scope first
+// (dlsym(RTLD_DEFAULT, "openblas_get_config")). With none there — the usual case: Python, NumPy
+// and torch open their libraries RTLD_LOCAL — the lookup order above finds our copy's own
+// symbols before any other copy's, as DEEPBIND would. With one there, opscope uses that copy
+// instead of loading its own: it binds to itself, being first in the global scope, at the price
+// of its kernel choice (Info::library_why says so).
+
 #include "core/runtime/Blas.h"
 
 #include <dlfcn.h>
@@ -75,6 +97,20 @@
 namespace opscope::blas {
 
 namespace {
+
+// See Note [OpenBLAS binds to itself]. GCC defines __SANITIZE_ADDRESS__; Clang says so through
+// __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
 
 // --- the CPU -----------------------------------------------------------------------------------
 
@@ -208,13 +244,15 @@ std::pair<std::string, std::string> choose_library(const std::set<std::string>& 
 }
 
 // dlopen with OPENBLAS_CORETYPE = coretype ("" leaves the environment as it is) for the load
-// only. RTLD_DEEPBIND: OpenBLAS's references to its own exported globals (gotoblas, the kernel
-// table) bind to this copy even when another copy of OpenBLAS is in the global scope.
+// only. RTLD_DEEPBIND (not under ASan): OpenBLAS's references to its own exported globals bind to
+// this copy even when another copy of OpenBLAS is in the global scope. See
+// Note [OpenBLAS binds to itself].
 void* open_with_coretype(const std::string& path, const std::string& coretype) {
   const char* previous = std::getenv("OPENBLAS_CORETYPE");
   std::string saved = previous ? previous : "";
   if (!coretype.empty()) ::setenv("OPENBLAS_CORETYPE", coretype.c_str(), 1);
-  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+  constexpr int kBind = kAddressSanitizer ? 0 : RTLD_DEEPBIND;
+  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | kBind);
   if (previous)
     ::setenv("OPENBLAS_CORETYPE", saved.c_str(), 1);
   else
@@ -255,6 +293,27 @@ void resolve_all(void* handle, Table& t, const std::string& library) {
   resolve(handle, "openblas_set_num_threads", t.set_num_threads, library);
 }
 
+// Under ASan only: when an OpenBLAS is in the global scope, fills t from it and says so in
+// t.info, and returns true — a copy loaded without RTLD_DEEPBIND would bind to it anyway. See
+// Note [OpenBLAS binds to itself].
+bool use_global_copy(Table& t) {
+  if (!kAddressSanitizer) return false;
+  Dl_info where{};
+  void* global = ::dlsym(RTLD_DEFAULT, "openblas_get_config");
+  if (!global || !::dladdr(global, &where) || !where.dli_fname) return false;
+  std::string file = real_path(where.dli_fname);
+  if (file.empty()) file = where.dli_fname;
+  resolve_all(RTLD_DEFAULT, t, file);
+  t.info.library = file;
+  t.info.library_why =
+      "AddressSanitizer build (no RTLD_DEEPBIND): the OpenBLAS already in the "
+      "global scope, since a copy of ours would bind to it";
+  t.info.shared = true;
+  t.info.requested.clear();
+  t.info.reason = "chosen when that copy loaded";
+  return true;
+}
+
 bool same_core(std::string a, std::string b) {
   auto lower = [](std::string& s) {
     for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -279,24 +338,28 @@ Table load() {
   info.requested = coretype;
   info.reason = reason;
 
-  void* handle = open_with_coretype(library, coretype);
-  if (!handle) {
-    const char* err = ::dlerror();
-    OPSCOPE_CHECK(false, "opscope: cannot load OpenBLAS (", err ? err : library,
-                  "). On Debian / Ubuntu: apt-get install libopenblas0-openmp, or point "
-                  "OPSCOPE_BLAS_LIBRARY at a libopenblas.so");
-  }
-  resolve_all(handle, t, library);
-  if (info.shared && !coretype.empty() && !same_core(t.get_corename(), coretype)) {
-    // Someone loaded this file first, and it chose other kernels: load a copy of our own.
-    std::string shared_core = t.get_corename();
-    if (void* own = open_private_copy(info.library, coretype)) {
-      resolve_all(own, t, library);
-      ::dlclose(handle);  // only drops our reference: the other library keeps its copy
-      info.shared = false;
-      info.library_why += "; loaded as a private copy, since the copy already loaded runs " +
-                          shared_core + " kernels";
+  if (!use_global_copy(t)) {
+    void* handle = open_with_coretype(library, coretype);
+    if (!handle) {
+      const char* err = ::dlerror();
+      OPSCOPE_CHECK(false, "opscope: cannot load OpenBLAS (", err ? err : library,
+                    "). On Debian / Ubuntu: apt-get install libopenblas0-openmp, or point "
+                    "OPSCOPE_BLAS_LIBRARY at a libopenblas.so");
     }
+    resolve_all(handle, t, library);
+    if (info.shared && !coretype.empty() && !same_core(t.get_corename(), coretype)) {
+      // Someone loaded this file first, and it chose other kernels: load a copy of our own.
+      std::string shared_core = t.get_corename();
+      if (void* own = open_private_copy(info.library, coretype)) {
+        resolve_all(own, t, library);
+        ::dlclose(handle);  // only drops our reference: the other library keeps its copy
+        info.shared = false;
+        info.library_why += "; loaded as a private copy, since the copy already loaded runs " +
+                            shared_core + " kernels";
+      }
+    }
+  } else {
+    coretype.clear();  // that copy's kernels were chosen when it loaded
   }
 
   info.corename = t.get_corename();

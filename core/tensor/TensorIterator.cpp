@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/ops/copy.h"
+#include "core/runtime/CheckedMath.h"
 
 namespace opscope {
 
@@ -112,6 +113,8 @@ void assert_no_partial_overlap(const TensorImpl& a, const TensorImpl& b) {
                 "tensor refer to a single memory location. Please clone() the tensor before "
                 "performing the operation.");
 }
+
+constexpr int64_t kMaxInt = std::numeric_limits<int64_t>::max();
 
 // --- out= resizing --------------------------------------------------------------------------
 
@@ -536,7 +539,9 @@ void TensorIterator::compute_strides() {
     for (int64_t d = 0; d < op.impl->dim(); ++d) {
       // A dim of size 1 against a larger broadcast dim repeats its one element: stride 0.
       bool broadcast = op.impl->size(d) == 1 && broadcast_shape_[offset + d] != 1;
-      op.stride_bytes[offset + d] = broadcast ? 0 : op.impl->stride(d) * itemsize;
+      // An empty tensor's stride may be anything, even past INT64_MAX / itemsize: it is never
+      // stepped through. See Note [Size arithmetic is checked].
+      op.stride_bytes[offset + d] = broadcast ? 0 : mul_or(op.impl->stride(d), itemsize, kMaxInt);
     }
   }
 }
@@ -595,16 +600,19 @@ void TensorIterator::allocate_or_resize_outputs() {
     if (op.impl && !op.will_resize) continue;
     // Dense in iteration order: the inputs' memory layout (row-major when perm_ is the identity).
     DimVector sizes(ndim), strides(ndim);
+    // Saturating, as contiguous_strides: only an empty output's strides can overflow, and then
+    // set_output reports the storage size torch reports.
     int64_t next = 1;
     for (int d = 0; d < ndim; ++d) {
       sizes[perm_[d]] = shape_[d];
       strides[perm_[d]] = next;
-      next *= std::max<int64_t>(shape_[d], 1);
+      next = mul_or(next, std::max<int64_t>(shape_[d], 1), kMaxInt);
     }
     set_output(op, sizes, strides);
     auto itemsize = static_cast<int64_t>(element_size(op.dtype));
     op.stride_bytes.resize(ndim);
-    for (int d = 0; d < ndim; ++d) op.stride_bytes[d] = strides[perm_[d]] * itemsize;
+    for (int d = 0; d < ndim; ++d)
+      op.stride_bytes[d] = mul_or(strides[perm_[d]], itemsize, kMaxInt);
   }
 }
 
@@ -614,9 +622,11 @@ void TensorIterator::coalesce_dimensions() {
   // See Note [Iteration dims]: dims d0 (inner) and d1 merge when d1 steps as d0 * shape[d0].
   auto can_merge = [&](int d0, int d1) {
     if (shape_[d0] == 1 || shape_[d1] == 1) return true;
+    int64_t merged, step;  // an empty iteration's sizes and strides may be huge: no merge then
+    if (mul_overflows(shape_[d0], shape_[d1], &merged)) return false;
     for (int k = 0; k < num_; ++k) {
       const DimVector& s = ops_[k].stride_bytes;
-      if (s[d0] * shape_[d0] != s[d1]) return false;
+      if (mul_overflows(s[d0], shape_[d0], &step) || step != s[d1]) return false;
     }
     return true;
   };
@@ -658,8 +668,9 @@ void TensorIterator::make_output_temporaries() {
 }
 
 void TensorIterator::finish() {
-  numel_ = 1;
-  for (int64_t s : shape_) numel_ *= s;
+  // The operands are valid tensors, so this fits — but for a 0 among sizes whose partial
+  // products overflow ([2**62, 2**62, 0]): count the 0 first.
+  numel_ = std::ranges::find(shape_, 0) != shape_.end() ? 0 : check_numel(shape_);
   for (int i = 0; i < num_; ++i) {
     Operand& op = ops_[i];
     op.data =
