@@ -339,14 +339,20 @@ def minimize(code, kind, timeout, max_probes=60):
 
 
 def call_arguments(code):
-    """The argument text of the last statement's outermost call in a minimized reproducer when
+    """The argument text of the last call in a minimized reproducer (not print(repr(r))) when
     it holds something distinctive (not just variables and small numbers), else None:
     `r = torch.seed(**{'\\ud800': 1})` -> `**{'\\ud800': 1}`."""
     try:
-        last = ast.parse(code).body[-1]
-    except (SyntaxError, IndexError):
+        body = ast.parse(code).body
+    except SyntaxError:
         return None
-    call = next((n for n in ast.walk(last) if isinstance(n, ast.Call)), None)
+    call = None
+    for st in reversed(body):  # the last call that is not the printing of the result
+        c = next((n for n in ast.walk(st) if isinstance(n, ast.Call)), None)
+        if c is not None and ast.unparse(c.func) not in ("print", "repr") and \
+                ast.unparse(st) + "\n" != NEXT_LINE:
+            call = c
+            break
     if call is None:
         return None
     parts = [ast.unparse(a) for a in call.args] + [

@@ -5,6 +5,8 @@ Each case runs in a worker process (worker.py) so that a segfault or an abort is
 fatal to pytest; see harness.py for the outcomes and fuzz.py (`make fuzz`) for the long run.
 FUZZ_TEST_CALLS / FUZZ_TEST_SEED change the short run (default 3000 calls, seed 20240601).
 """
+import inspect
+import keyword
 import os
 import sys
 
@@ -93,13 +95,26 @@ def test_cases_are_reproducible_and_standalone():
         assert c.code.startswith("import numpy as np\nimport opscope as torch\n")
 
 
-def test_every_op_overload_is_a_target():
+def test_every_op_overload_method_and_function_is_a_target():
     import opscope
+    import opscope.nn.functional as F
     names = {t.name for t in cases.targets()}
     for full in opscope._C._all_op_names():
-        op, _, overload = full.split("::")[1].partition(".")
-        assert any(f"aten.{op}.{overload or 'default'}" in n or f"'{overload}'" in n
-                   for n in names if f".{op}" in n), full
+        ns, rest = full.split("::")
+        op, _, overload = rest.partition(".")
+        overload = overload or "default"
+        expected = (f"torch.ops.{ns}.{op}.{overload}" if not keyword.iskeyword(overload)
+                    else f"getattr(torch.ops.{ns}.{op}, {overload!r})")
+        assert expected in names, full
+    for n in dir(opscope.Tensor):
+        if not n.startswith("__"):
+            assert f"Tensor.{n}" in names, n
+    for module, prefix in ((opscope, "torch"), (F, "torch.nn.functional")):
+        for n in getattr(module, "__all__", None) or dir(module):
+            obj = getattr(module, n)
+            if not n.startswith("_") and callable(obj) and not inspect.ismodule(obj) and \
+                    getattr(obj, "__module__", prefix) != "warnings":
+                assert f"{prefix}.{n}" in names, n
 
 
 # --- the short run and the corpus -------------------------------------------------------------
