@@ -15,7 +15,10 @@
 // arriving at a node are summed in its input buffer; the gradient a node returns for an edge is
 // checked against the receiving node's InputMetadata, and reduced by summation to the shape of a
 // broadcast input, or converted to its dtype. With create_graph the formulas run with grad mode
-// on, so the gradients have a graph of their own (double backward).
+// on, so the gradients have a graph of their own (double backward). Several threads may run
+// backward at once, each its own graph task; where their graphs share a leaf, its accumulation is
+// serialized (Note [Concurrent accumulation] in Engine.cpp). The engine runs without the GIL:
+// the Python hooks and Functions it calls take it themselves.
 #pragma once
 
 #include <optional>

@@ -172,7 +172,9 @@ py::object ivalue_to_py(const IValue& v);
 py::object wrap_raw_stack(profiler::RawStack&& raw);
 
 // A Python callable held from C++ (a hook inside the graph): it may be dropped on a thread that
-// does not hold the GIL, so dropping takes it (unless the interpreter is already gone).
+// does not hold the GIL, so dropping takes it (unless the interpreter is already gone) — never
+// drop one under a lock a GIL holder can wait for: see Note [No Python object dies under a lock]
+// in core/dispatch/Observer.cpp.
 struct PyCallable {
   py::object fn;
   explicit PyCallable(py::object f) : fn(std::move(f)) {}

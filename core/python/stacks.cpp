@@ -39,7 +39,9 @@ using profiler::PythonFrameRef;
 
 // Appends this thread's Python frames, innermost first. Callable with or without the GIL: the
 // frames of this thread do not change while it runs C++ code, and the references are taken with
-// the GIL (taken here when the thread had released it, as the backward engine does).
+// the GIL (taken here when the thread had released it, as the backward engine does) — so never
+// capture with a lock held that a GIL holder can wait for: see Note [No Python object dies under
+// a lock] in core/dispatch/Observer.cpp.
 void capture_frames(std::vector<PythonFrameRef>& frames, std::vector<uintptr_t>& activations) {
   PyThreadState* ts = PyGILState_GetThisThreadState();  // this thread's, GIL or not
   if (ts == nullptr || ts->cframe == nullptr || ts->cframe->current_frame == nullptr) return;
@@ -61,6 +63,8 @@ void capture_frames(std::vector<PythonFrameRef>& frames, std::vector<uintptr_t>&
   if (!held) PyGILState_Release(gil);
 }
 
+// Takes the GIL when the thread does not hold it: a RawStack holding frames is not destroyed
+// under a lock (Note [No Python object dies under a lock] in core/dispatch/Observer.cpp).
 void release_frames(const PythonFrameRef* frames, size_t n) {
   if (!Py_IsInitialized() || _Py_IsFinalizing()) return;  // the interpreter is going: leave them
   PyGILState_STATE gil = PyGILState_Ensure();
