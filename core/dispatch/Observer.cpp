@@ -210,6 +210,7 @@ ObservedCall::~ObservedCall() {
 }  // namespace detail
 
 ObserverHandle add_dispatch_observer(std::shared_ptr<DispatchObserver> observer) {
+  OPSCOPE_CHECK(observer != nullptr, "add_dispatch_observer: the observer is null");
   detail::DoomedLists doomed;  // let go after the unlock: Note [No Python object dies under a lock]
   {
     std::lock_guard lock(detail::g_observers_mutex);
