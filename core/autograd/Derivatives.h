@@ -43,7 +43,9 @@
 // (`w[0] = 5`) in grad mode is an error, since the leaf's value would no longer be what its
 // gradient is about. The in-place ops without a derivative entry here would otherwise fall
 // through the Autograd keys unchecked, so Library::def gives each of them the checking kernel of
-// inplace_autograd_kernel() on the Autograd key (it checks, then runs the op below autograd).
+// inplace_autograd_kernel() on the Autograd key (it checks, then runs the op below autograd). The
+// same holds for the out= overloads of ops without a derivative (`argmax(x, 0, out=w[0])`): every
+// tensor an op writes is checked.
 #pragma once
 
 #include <optional>
@@ -136,8 +138,8 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
 // schemas). See Note [out= overloads and autograd].
 std::optional<KernelFunction> out_variant_autograd_kernel(const FunctionSchema& schema);
 
-// The Autograd kernel of an in-place op (one that writes its first argument, not an out=
-// overload) without a derivative entry: the leaf checks only. None for other schemas.
+// The Autograd kernel of an op that writes an argument (in place or out=) and has no derivative
+// entry (nor out_variant_autograd_kernel's): the leaf checks only. None for other schemas.
 // See Note [In-place ops without a derivative].
 std::optional<KernelFunction> inplace_autograd_kernel(const FunctionSchema& schema);
 

@@ -216,11 +216,14 @@ bool has_own_derivative(const std::string& full_name) {
 
 // See Note [In-place ops without a derivative] in core/autograd/Derivatives.h.
 void inplace_check_kernel(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
-  const size_t base = stack->size() - op.schema().arguments.size();
-  const Tensor* self = tensor_at(*stack, base);
-  if (self && grad_mode_enabled() && (*self)->requires_grad()) {
-    if (is_differentiable_view(*self)) check_inplace_on_view(*self);
-    OPSCOPE_CHECK(!is_leaf(*self),
+  const FunctionSchema& schema = op.schema();
+  const size_t base = stack->size() - schema.arguments.size();
+  for (size_t i = 0; i < schema.arguments.size() && grad_mode_enabled(); ++i) {
+    const Argument& a = schema.arguments[i];
+    const Tensor* written = a.alias && a.alias->is_write ? tensor_at(*stack, base + i) : nullptr;
+    if (!written || !(*written)->requires_grad()) continue;
+    if (is_differentiable_view(*written)) check_inplace_on_view(*written);
+    OPSCOPE_CHECK(!is_leaf(*written),
                   "a leaf Variable that requires grad is being used in an in-place operation.");
   }
   AutoDispatchBelowAutograd guard;  // ADInplaceOrView still runs: it bumps versions
@@ -257,7 +260,9 @@ std::optional<KernelFunction> out_variant_autograd_kernel(const FunctionSchema& 
 }
 
 std::optional<KernelFunction> inplace_autograd_kernel(const FunctionSchema& schema) {
-  if (schema.is_out_variant() || !writes_self(schema) || has_own_derivative(schema.full_name()))
+  bool writes = false;
+  for (const Argument& a : schema.arguments) writes = writes || (a.alias && a.alias->is_write);
+  if (!writes || has_own_derivative(schema.full_name()) || out_variant_autograd_kernel(schema))
     return std::nullopt;
   return KernelFunction::autograd(&inplace_check_kernel, "opscope::autograd::inplace_check_kernel");
 }

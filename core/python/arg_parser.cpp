@@ -514,6 +514,9 @@ PyObject* returns_to_py(const FunctionSchema& schema, Stack& stack, size_t first
   };
   if (n == 0) Py_RETURN_NONE;
   if (n == 1 && schema.returns.size() <= 1) return one(stack[first]);
+  // A named result has exactly the schema's fields: more values would be written past it.
+  OPSCOPE_CHECK(!named || n == schema.returns.size(), schema.name, " returned ", n,
+                " values, its schema has ", schema.returns.size());
   PyObject* tuple = named ? PyStructSequence_New(named) : PyTuple_New(static_cast<Py_ssize_t>(n));
   if (!tuple) return nullptr;
   for (size_t i = 0; i < n; ++i)

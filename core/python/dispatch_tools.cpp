@@ -100,22 +100,45 @@ KernelFunction python_kernel(py::function f, std::string name) {
         }
         py::object r = shared->fn(*args);
         stack->resize(base);
-        auto push = [&](py::handle h) {
-          if (is_tensor(h.ptr()))
-            stack->emplace_back(unwrap(h.ptr()));
-          else if (h.is_none())
+        // The results must be what the schema returns, in number and kind: callers read the
+        // stack by the schema (a 2-return op's result is built as a 2-field tuple).
+        const std::vector<Argument>& returns = schema.returns;
+        auto push = [&](py::handle h, const Argument& ret) {
+          const SchemaType& type = ret.type;
+          auto refuse = [&] {
+            throw TypeError(detail::str("a Python kernel for ", op.full_name(), " returned ",
+                                        Py_TYPE(h.ptr())->tp_name, " where its schema has ",
+                                        type.str()));
+          };
+          if (h.is_none() && (type.optional || returns.empty())) {
             stack->emplace_back();
-          else {
-            Scalar s;
-            OPSCOPE_CHECK_TYPE(to_scalar(h.ptr(), &s, false), "a Python kernel for ",
-                               op.full_name(), " returned ", std::string(py::str(py::type::of(h))));
-            stack->emplace_back(s);
+          } else if (type.kind == TypeKind::Tensor && type.is_list) {
+            if (!py::isinstance<py::sequence>(h) || py::isinstance<py::str>(h)) refuse();
+            std::vector<Tensor> list;
+            for (py::handle e : h) {
+              if (!is_tensor(e.ptr())) refuse();
+              list.push_back(unwrap(e.ptr()));
+            }
+            stack->emplace_back(std::move(list));
+          } else if (type.kind == TypeKind::Tensor) {
+            if (!is_tensor(h.ptr())) refuse();
+            stack->emplace_back(unwrap(h.ptr()));
+          } else {
+            Scalar value;
+            if (type.is_list || !to_scalar(h.ptr(), &value, false)) refuse();
+            stack->emplace_back(value);
           }
         };
-        if (schema.returns.size() > 1) {
-          for (py::handle h : r) push(h);
-        } else if (!schema.returns.empty()) {
-          push(r);
+        if (returns.size() > 1) {
+          OPSCOPE_CHECK_TYPE(PyTuple_Check(r.ptr()) || PyList_Check(r.ptr()), "a Python kernel for ",
+                             op.full_name(), " must return a tuple of ", returns.size(),
+                             " values, not ", Py_TYPE(r.ptr())->tp_name);
+          py::sequence values = r;
+          OPSCOPE_CHECK(values.size() == returns.size(), "a Python kernel for ", op.full_name(),
+                        " returned ", values.size(), " values, its schema has ", returns.size());
+          for (size_t i = 0; i < returns.size(); ++i) push(values[i], returns[i]);
+        } else if (returns.size() == 1) {
+          push(r, returns[0]);
         }
       },
       name);
@@ -192,7 +215,10 @@ void init_dispatch_tools(py::module_& m) {
   py::class_<ObserverHandle>(m, "_ObserverHandle").def("remove", &ObserverHandle::reset);
   m.def(
       "_add_dispatch_observer",
-      [](std::shared_ptr<StepRecorder> r) { return add_dispatch_observer(r); },
+      [](std::shared_ptr<StepRecorder> r) {
+        OPSCOPE_CHECK_TYPE(r != nullptr, "_add_dispatch_observer expects a _DispatchRecorder");
+        return add_dispatch_observer(r);
+      },
       "Installs a recorder until the returned handle's remove() is called.");
 
   py::class_<Library>(m, "_Library")

@@ -479,8 +479,14 @@ void set_num_threads(int n) {
 
 namespace opscope {
 
+// More threads than this and the next parallel region would stall a session creating them (or
+// libgomp would abort when the system refuses one); torch 1.13 takes any positive int.
+constexpr int kMaxThreads = 1024;
+
 void set_num_threads(int n) {
   OPSCOPE_CHECK(n > 0, "set_num_threads expects a positive integer");
+  OPSCOPE_CHECK(n <= kMaxThreads, "set_num_threads: ", n, " threads requested, opscope starts at most ",
+                kMaxThreads, " (this machine has ", omp_get_num_procs(), " processors)");
   omp_set_num_threads(n);
   blas::set_num_threads(n);
 }

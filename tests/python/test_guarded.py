@@ -338,3 +338,48 @@ def test_backward_inside_a_hook_needs_create_graph_as_in_torch():
     y.register_hook(hook)
     with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad"):
         y.sum().backward()
+
+
+# --- found by tests/fuzz ------------------------------------------------------------------------
+
+def test_out_of_an_op_without_derivative_into_a_leaf():
+    a = torch.ones(2, 2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=re.escape(VIEW_OF_LEAF)):
+        torch.ops.aten.count_nonzero.out(torch.ones(2, 2), 0, out=a.view(-1)[:2])
+    assert a.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+
+
+def test_reshape_alias_stays_inside_the_storage():
+    t = torch.tensor([[1, 2], [3, 4]])
+    with pytest.raises(RuntimeError, match="out of bounds for storage of size 32"):
+        torch.ops.aten._reshape_alias.default(t, [2, 2], [2**31, 2**31])
+    assert torch.ops.aten._reshape_alias.default(t, [4], [1]).tolist() == [1, 2, 3, 4]
+
+
+def test_null_dispatch_observer_is_refused():
+    with pytest.raises(TypeError, match="expects a _DispatchRecorder"):
+        torch._C._add_dispatch_observer(None)
+    assert (torch.ones(2) + 1).tolist() == [2.0, 2.0]
+
+
+@pytest.mark.parametrize("result, text", [
+    (lambda *a: torch.ones(1000), "must return a tuple of 2 values"),
+    (lambda *a: (torch.ones(2),) * 3, "returned 3 values, its schema has 2"),
+    (lambda *a: (torch.ones(2), "x"), "returned str where its schema has Tensor"),
+])
+def test_python_kernel_results_must_match_the_schema(result, text):
+    lib = torch._C._Library("IMPL", "aten")
+    handle = lib.impl("sort", "CPU", result)
+    try:
+        with pytest.raises((RuntimeError, TypeError), match=re.escape(text)):
+            torch.ones(2).sort()
+    finally:
+        handle.remove()
+    assert torch.tensor([2.0, 1.0]).sort().values.tolist() == [1.0, 2.0]
+
+
+def test_thread_counts_a_session_cannot_start_are_refused():
+    n = torch.get_num_threads()
+    with pytest.raises(RuntimeError, match="opscope starts at most 1024"):
+        torch.set_num_threads(2**31 - 1)
+    assert torch.get_num_threads() == n

@@ -129,6 +129,9 @@ std::optional<DimVector> compute_stride(IntArrayRef oldshape, IntArrayRef oldstr
 
 namespace composite {
 
+static void check_inside_storage(const Tensor& self, IntArrayRef size, IntArrayRef stride,
+                                 int64_t offset);
+
 // --- views that build their result directly -------------------------------------------------
 
 // self (N elements) -> size (N elements)
@@ -143,7 +146,9 @@ Tensor view(const Tensor& self, IntArrayRef size) {
 }
 
 Tensor _reshape_alias(const Tensor& self, IntArrayRef size, IntArrayRef stride) {
-  // Only reshape calls this, with strides compute_stride found: nothing left to check.
+  // reshape calls this with strides compute_stride found; a user calling
+  // opscope.ops.aten._reshape_alias may pass any, so they are checked like as_strided's.
+  check_inside_storage(self, size, stride, self->storage_offset());
   return alias_with_sizes_and_strides(self, size, stride);
 }
 
@@ -160,10 +165,9 @@ Tensor alias(const Tensor& self) {
   return alias_with_sizes_and_strides(self, self.sizes(), self.strides());
 }
 
-// Any geometry that stays inside self's storage.
-Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride,
-                  std::optional<int64_t> storage_offset) {
-  int64_t offset = storage_offset.value_or(self->storage_offset());
+// Refuses a geometry that reaches outside self's storage (as_strided's checks, torch's texts).
+static void check_inside_storage(const Tensor& self, IntArrayRef size, IntArrayRef stride,
+                          int64_t offset) {
   OPSCOPE_CHECK(size.size() == stride.size(), "mismatch in length of strides and shape");
   for (int64_t s : stride)
     OPSCOPE_CHECK(s >= 0,
@@ -184,6 +188,13 @@ Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride,
   }
   OPSCOPE_CHECK(offset >= 0, "Tensor: invalid storage offset ", offset);
   check_numel(size);
+}
+
+// Any geometry that stays inside self's storage.
+Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride,
+                  std::optional<int64_t> storage_offset) {
+  int64_t offset = storage_offset.value_or(self->storage_offset());
+  check_inside_storage(self, size, stride, offset);
   return make_view(self, size, stride, offset);
 }
 
