@@ -29,7 +29,7 @@ class StepRecorder final : public DispatchObserver {
   // its lists are let go with the GIL. See Note [No Python object dies under a lock] in
   // core/dispatch/Observer.cpp.
   ~StepRecorder() override {
-    if (!Py_IsInitialized()) {  // the interpreter is gone: leave them
+    if (python_is_going()) {  // leave them
       steps.release();
       events.release();
       return;

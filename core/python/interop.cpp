@@ -226,7 +226,7 @@ Tensor from_numpy(py::array a) {
   Py_INCREF(owner);
   auto storage = make_intrusive<StorageImpl>(
       a.mutable_data(), static_cast<size_t>(extent) * itemsize, Device(DeviceType::CPU), [owner] {
-        if (!Py_IsInitialized()) return;
+        if (python_is_going()) return;  // leave it
         PyGILState_STATE s = PyGILState_Ensure();
         Py_DECREF(owner);
         PyGILState_Release(s);

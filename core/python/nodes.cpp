@@ -42,7 +42,7 @@ class PyFunctionNode final : public Node {
     Py_INCREF(ctx_);
   }
   ~PyFunctionNode() override {
-    if (!Py_IsInitialized()) return;  // the interpreter is gone: nothing to release
+    if (python_is_going()) return;  // nothing to release
     py::gil_scoped_acquire gil;
     saved.clear();  // their hooks may hold Python objects
     Py_DECREF(ctx_);

@@ -171,6 +171,13 @@ py::object ivalue_to_py(const IValue& v);
 // A captured stack as Python's opscope._C._RawStack (core/python/stacks.cpp).
 py::object wrap_raw_stack(profiler::RawStack&& raw);
 
+// Whether the interpreter is gone or shutting down. A C++ destructor that would take the GIL to
+// release Python objects leaves them instead: during finalization a thread other than the main
+// one that asks for the GIL is ended on the spot — inside the destructor (a crash at exit).
+inline bool python_is_going() {
+  return !Py_IsInitialized() || _Py_IsFinalizing();
+}
+
 // A Python callable held from C++ (a hook inside the graph): it may be dropped on a thread that
 // does not hold the GIL, so dropping takes it (unless the interpreter is already gone) — never
 // drop one under a lock a GIL holder can wait for: see Note [No Python object dies under a lock]
@@ -179,7 +186,7 @@ struct PyCallable {
   py::object fn;
   explicit PyCallable(py::object f) : fn(std::move(f)) {}
   ~PyCallable() {
-    if (!Py_IsInitialized()) {
+    if (python_is_going()) {
       fn.release();
       return;
     }

@@ -66,7 +66,7 @@ void capture_frames(std::vector<PythonFrameRef>& frames, std::vector<uintptr_t>&
 // Takes the GIL when the thread does not hold it: a RawStack holding frames is not destroyed
 // under a lock (Note [No Python object dies under a lock] in core/dispatch/Observer.cpp).
 void release_frames(const PythonFrameRef* frames, size_t n) {
-  if (!Py_IsInitialized() || _Py_IsFinalizing()) return;  // the interpreter is going: leave them
+  if (python_is_going()) return;  // leave them
   PyGILState_STATE gil = PyGILState_Ensure();
   for (size_t i = 0; i < n; ++i)
     Py_DECREF(static_cast<PyObject*>(const_cast<void*>(frames[i].code)));
