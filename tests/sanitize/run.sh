@@ -29,6 +29,13 @@ asan_options=allocator_may_return_null=1:halt_on_error=1:strict_string_checks=1:
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:report_error_type=1
 export LSAN_OPTIONS=suppressions=$root/tests/sanitize/lsan.supp:print_suppressions=0
 
+# Reports go to files too: pytest captures a test's stderr, and a report that halts the process
+# would die with the capture. They are printed at the end.
+reports=$root/$(basename "$build")-reports
+rm -rf "$reports" && mkdir -p "$reports"
+export UBSAN_OPTIONS=$UBSAN_OPTIONS:log_path=$reports/ubsan
+asan_options=$asan_options:log_path=$reports/asan
+
 status=0
 if [ "$what" = cpp ] || [ "$what" = all ]; then
   start=$(date +%s)
@@ -48,7 +55,16 @@ if [ "$what" = python ] || [ "$what" = all ]; then
   ASAN_OPTIONS=$asan_options:detect_leaks=${SANITIZE_PYTHON_LEAKS:-0} \
   LD_PRELOAD="$asan $ubsan" PYTHONMALLOC=malloc \
     PYTHONPATH="$root/core/python:$build/python" \
-    $python -m pytest -q -p no:cacheprovider tests/python "$@" || status=1
+    $python -m pytest -q -p no:cacheprovider tests/python "$@" \
+    --deselect tests/python/test_leaks.py::test_memory_stays_flat || status=1
+  # (test_leaks measures RSS growth: ASan's quarantine of freed memory grows it by design.)
   echo "test-sanitize: Python suite took $(($(date +%s) - start)) s"
 fi
+# ASan's "failed to allocate" warnings are the TiB-sized tests working as meant: not reports.
+for f in "$reports"/*; do
+  [ -e "$f" ] || continue
+  if grep -q "ERROR\|runtime error" "$f"; then
+    echo "== sanitizer report: $f"; cat "$f"; status=1
+  fi
+done
 exit $status
