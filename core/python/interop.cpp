@@ -348,7 +348,8 @@ py::object tensor_from_data(py::handle data, py::object dtype, py::object device
     py::array a = py::array::ensure(data, py::array::c_style | py::array::forcecast);
     Tensor shared = from_numpy(a);
     out = make_empty(shared.sizes(), shared.dtype());
-    std::memcpy(out.data(), shared.data(), static_cast<size_t>(out.numel()) * out->itemsize());
+    if (out.numel() > 0)  // an empty tensor's data() may be null, which memcpy may not get
+      std::memcpy(out.data(), shared.data(), static_cast<size_t>(out.numel()) * out->itemsize());
   } else {
     Inferred inf;
     infer(data.ptr(), 0, inf);

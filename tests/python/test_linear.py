@@ -334,7 +334,9 @@ def test_addmv_size_mismatch_with_0d_self_is_an_index_error():
 
 def run_python(code, **env):
     here = os.path.dirname(os.path.abspath(__file__))
-    environment = dict(os.environ, PYTHONPATH=os.path.join(here, "..", "..", "core", "python"))
+    # The build under test: the caller's PYTHONPATH (make's names its build folder), else the tree.
+    environment = dict(os.environ, PYTHONPATH=os.environ.get(
+        "PYTHONPATH", os.path.join(here, "..", "..", "core", "python")))
     for key in ("OPENBLAS_CORETYPE", "OPSCOPE_BLAS_LIBRARY", "OPSCOPE_LOG"):
         environment.pop(key, None)
     environment.update(env)
