@@ -70,6 +70,7 @@
 #include <fcntl.h>
 #include <omp.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -483,10 +484,29 @@ namespace opscope {
 // libgomp would abort when the system refuses one); torch 1.13 takes any positive int.
 constexpr int kMaxThreads = 1024;
 
+// Note [OpenBLAS under an address-space limit]
+// OpenBLAS gives each of its threads a work buffer (Debian's 0.3.21 mallocs 128 MiB) when the
+// count grows, and when malloc refuses one — an address-space limit, `ulimit -v` — its allocator
+// tries again forever: the session hangs at the next product. So under such a limit, a count is
+// refused unless the address space for its buffers (kBufferMiB a thread) can be mapped.
+constexpr size_t kBufferMiB = 136;
+static bool address_space_for(int threads) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return true;
+  const size_t bytes = static_cast<size_t>(threads) * (kBufferMiB << 20);
+  void* probe = ::mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (probe == MAP_FAILED) return false;
+  ::munmap(probe, bytes);
+  return true;
+}
+
 void set_num_threads(int n) {
   OPSCOPE_CHECK(n > 0, "set_num_threads expects a positive integer");
   OPSCOPE_CHECK(n <= kMaxThreads, "set_num_threads: ", n, " threads requested, opscope starts at most ",
                 kMaxThreads, " (this machine has ", omp_get_num_procs(), " processors)");
+  OPSCOPE_CHECK(address_space_for(n), "set_num_threads: ", n,
+                " threads need about ", n * kBufferMiB, " MiB of address space for OpenBLAS's buffers, "
+                "more than this process's limit (ulimit -v) leaves");
   omp_set_num_threads(n);
   blas::set_num_threads(n);
 }

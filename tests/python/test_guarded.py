@@ -383,3 +383,24 @@ def test_thread_counts_a_session_cannot_start_are_refused():
     with pytest.raises(RuntimeError, match="opscope starts at most 1024"):
         torch.set_num_threads(2**31 - 1)
     assert torch.get_num_threads() == n
+
+
+def test_thread_counts_past_an_address_space_limit_are_refused_not_hung():
+    # Note [OpenBLAS under an address-space limit]: OpenBLAS would retry its buffers forever.
+    code = r'''
+import resource
+import opscope as torch
+a = torch.ones(64, 64)
+a @ a
+used = int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (used + (400 << 20), resource.RLIM_INFINITY))
+try:
+    torch.set_num_threads(7)
+    print("set")
+except RuntimeError as e:
+    print("refused" if "ulimit -v" in str(e) else e)
+print((a @ a).sum().item())
+'''
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["refused", "262144.0"]
