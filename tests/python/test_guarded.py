@@ -404,3 +404,12 @@ print((a @ a).sum().item())
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["refused", "262144.0"]
+
+
+def test_random_from_the_top_of_int64_into_float_does_not_hang():
+    # torch 1.13 loops forever here (std::abs(from + 1) of an overflowed int64).
+    t = torch.ones(3)
+    with pytest.raises(RuntimeError, match="random_ expects 'from' casted to dtype"):
+        getattr(torch.ops.aten.random_, "from")(t, 2**63 - 1, None)
+    r = getattr(torch.ops.aten.random_, "from")(torch.ones(3, dtype=torch.int64), 2**63 - 1, None)
+    assert r.tolist() == [2**63 - 1] * 3

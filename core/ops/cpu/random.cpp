@@ -159,36 +159,48 @@ void normal_impl(const Tensor& self, double mean, double std, const Generator& g
 
 // --- random_ -----------------------------------------------------------------------------------
 
-// An int64 rounded to T and back (through float for half / bfloat16, as c10 converts).
+// An int64 rounded to T and back (through float for half / bfloat16, as c10 converts), in 128
+// bits: a bound near int64's ends may round to 2**63, which int64 cannot hold.
 template <typename T>
-int64_t round_trip(int64_t v) {
+__int128 round_trip(int64_t v) {
   if constexpr (std::is_same_v<T, double>)
-    return static_cast<int64_t>(static_cast<double>(v));
+    return static_cast<__int128>(static_cast<double>(v));
   else
-    return static_cast<int64_t>(static_cast<float>(static_cast<T>(static_cast<float>(v))));
+    return static_cast<__int128>(static_cast<float>(static_cast<T>(static_cast<float>(v))));
 }
 
-// torch's update_from / update_to: move a bound that T cannot hold exactly to one it can.
+// The distance from |v| to the next value of T above it (v's ulp in T), for v != 0.
+template <typename T>
+__int128 ulp_above(__int128 v) {
+  const unsigned __int128 magnitude = v < 0 ? -static_cast<unsigned __int128>(v) : v;
+  int bits = 0;
+  for (unsigned __int128 m = magnitude; m >>= 1;) ++bits;
+  return static_cast<__int128>(1) << std::max(0, bits - mantissa_digits<T>() + 1);
+}
+
+// Back to int64, saturating: a bound past int64's ends is then refused by the range checks.
+int64_t saturate(__int128 v) {
+  constexpr int64_t lo = std::numeric_limits<int64_t>::lowest(), hi = std::numeric_limits<int64_t>::max();
+  return v < lo ? lo : v > hi ? hi : static_cast<int64_t>(v);
+}
+
+// torch's update_from / update_to: move a bound that T cannot hold exactly to one it can. In 128
+// bits: torch 1.13's int64 version overflows at the ends (from + 1 for from = 2**63 - 1, whose
+// std::abs then loops forever: random_(2**63 - 1) on a float tensor hangs torch).
 template <typename T>
 int64_t update_from(int64_t from) {
-  const int64_t from_plus_1 = round_trip<T>(from + 1);
-  if (from_plus_1 < from) {
-    int64_t f = std::abs(from + 1);
-    int bits = 0;
-    while (f >>= 1) ++bits;
-    from = from_plus_1 + (int64_t(1) << (bits - mantissa_digits<T>() + 1));
-  }
+  const __int128 next = static_cast<__int128>(from) + 1;
+  if (next > std::numeric_limits<int64_t>::max()) return from;  // refused by the range checks
+  const __int128 from_plus_1 = round_trip<T>(static_cast<int64_t>(next));
+  if (from_plus_1 < from) return saturate(from_plus_1 + ulp_above<T>(next));
   return from;
 }
 template <typename T>
 int64_t update_to(int64_t to) {
-  const int64_t to_minus_1 = round_trip<T>(to - 1);
-  if (to_minus_1 >= to) {
-    int64_t t = std::abs(to - 1);
-    int bits = 0;
-    while (t >>= 1) ++bits;
-    to = to_minus_1 - (int64_t(1) << (bits - mantissa_digits<T>() + 1));
-  }
+  const __int128 prev = static_cast<__int128>(to) - 1;
+  if (prev < std::numeric_limits<int64_t>::lowest()) return to;  // refused by the range checks
+  const __int128 to_minus_1 = round_trip<T>(static_cast<int64_t>(prev));
+  if (to_minus_1 >= to) return saturate(to_minus_1 - ulp_above<T>(prev));
   return to;
 }
 
