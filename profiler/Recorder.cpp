@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <ctime>
+#include <functional>
+#include <unordered_map>
 #include <utility>
 
 #include "core/runtime/Blas.h"
@@ -55,7 +58,7 @@ void on_blas_call(const char* routine, const void* entry) {
       if (std::shared_ptr<TraceRecorder> r = l.weak.lock()) listeners.push_back(std::move(r));
   }
   for (const std::shared_ptr<TraceRecorder>& r : listeners)
-    if (r->recording()) r->on_blas_call(routine, capture_stack(/*skip=*/1, entry));
+    if (r->recording() && r->take_stack_slot()) r->on_blas_call(routine, capture_stack(/*skip=*/1, entry));
   // `listeners` may hold a recorder's last reference: it goes here, with no lock held.
 }
 
@@ -76,11 +79,52 @@ void listen_to_blas(const TraceRecorder* r, std::weak_ptr<TraceRecorder> weak, b
 Event::Event(EventKind k, uint64_t step)
     : kind(k), t_ns(now_ns()), thread(trace_thread_id()), step_id(step) {}
 
+// Note [A bounded recording]
+// The REPL and the kernel record every line a user runs, for hours: a 10^6-iteration loop must
+// not keep 10^7 events (a gigabyte) nor a stack per op. So a recorder may have a bound: past
+// max_events it keeps no new top-level item — the item being recorded when the bound is reached
+// is kept whole, so that no kept item is cut — and counts the items it leaves out with their
+// time, for the view's "… N more ops" line; events outside any item (another thread's
+// allocations) are dropped too. The count needs to know when a thread enters and leaves a
+// top-level item, so every event says whether it opens one (an op's first step, a backward node's
+// run, a user scope), closes one, or neither; a depth per thread does the rest.
 template <typename Fill>
-void TraceRecorder::record(EventKind k, uint64_t step, Fill&& fill) {
+void TraceRecorder::record(EventKind k, uint64_t step, Edge edge, Fill&& fill) {
   if (!recording()) return;  // a thread still holding the list it saw before stop()
+  uint32_t thread = trace_thread_id();
   std::lock_guard lock(mutex_);
+  if (options_.max_events != 0 && !keep_event(thread, edge, now_ns())) return;
   fill(recording_.events.emplace_back(k, step));
+}
+
+bool TraceRecorder::keep_event(uint32_t thread, Edge edge, uint64_t t_ns) {
+  if (threads_.size() <= thread) threads_.resize(thread + 1);
+  ThreadState& t = threads_[thread];
+  bool full = recording_.events.size() >= options_.max_events;
+  if (edge == Edge::Opens && t.depth++ == 0) {
+    t.keeping = !full;
+    t.item_start_ns = t_ns;
+    if (full) ++dropped_items_;
+  }
+  bool keep = t.depth > 0 ? t.keeping : !full;
+  if (edge == Edge::Closes && t.depth > 0 && --t.depth == 0 && !t.keeping)
+    dropped_ns_ += t_ns - t.item_start_ns;
+  return keep;
+}
+
+bool TraceRecorder::take_stack_slot() {
+  return options_.max_stacks == 0 ||
+         stacks_taken_.fetch_add(1, std::memory_order_relaxed) < options_.max_stacks;
+}
+
+uint64_t TraceRecorder::dropped_items() const {
+  std::lock_guard lock(const_cast<std::mutex&>(mutex_));
+  return dropped_items_;
+}
+
+uint64_t TraceRecorder::dropped_ns() const {
+  std::lock_guard lock(const_cast<std::mutex&>(mutex_));
+  return dropped_ns_;
 }
 
 uint32_t TraceRecorder::keep_values(const Stack& stack) {
@@ -115,9 +159,10 @@ EventDetail& TraceRecorder::add_detail(Event& e) {
 void TraceRecorder::on_enter(const DispatchStep& s) {
   if (!recording()) return;
   std::unique_ptr<RawStack> stack;
-  if (options_.stacks && runs_backend_kernel(s))
+  if (options_.stacks && runs_backend_kernel(s) && take_stack_slot())
     stack = std::make_unique<RawStack>(capture_stack(/*skip=*/1));  // from the dispatcher
-  record(EventKind::Enter, s.id, [&](Event& e) {
+  Edge edge = first_step_of_op(s.kind) ? Edge::Opens : Edge::None;
+  record(EventKind::Enter, s.id, edge, [&](Event& e) {
     e.op = *s.op;
     e.call = s.kind;
     e.key_set = s.key_set;
@@ -139,7 +184,8 @@ void TraceRecorder::on_enter(const DispatchStep& s) {
 }
 
 void TraceRecorder::on_exit(const DispatchStep& s, const Stack* returns) {
-  record(EventKind::Exit, s.id, [&](Event& e) {
+  Edge edge = first_step_of_op(s.kind) ? Edge::Closes : Edge::None;
+  record(EventKind::Exit, s.id, edge, [&](Event& e) {
     e.threw = returns == nullptr;
     if (returns && first_step_of_op(s.kind)) {
       e.values_begin = keep_values(*returns);
@@ -149,7 +195,7 @@ void TraceRecorder::on_exit(const DispatchStep& s, const Stack* returns) {
 }
 
 void TraceRecorder::on_blas_call(const char* routine, RawStack stack) {
-  record(EventKind::BlasCall, 0, [&](Event& e) {
+  record(EventKind::BlasCall, 0, Edge::None, [&](Event& e) {
     EventDetail& d = add_detail(e);
     d.routine = routine;
     d.stack = std::make_unique<RawStack>(std::move(stack));
@@ -158,7 +204,7 @@ void TraceRecorder::on_blas_call(const char* routine, RawStack stack) {
 
 void TraceRecorder::on_memory(const MemoryEvent& m) {
   if (!options_.memory) return;
-  record(m.is_alloc ? EventKind::Alloc : EventKind::Free, 0, [&](Event& e) {
+  record(m.is_alloc ? EventKind::Alloc : EventKind::Free, 0, Edge::None, [&](Event& e) {
     e.ptr = reinterpret_cast<uintptr_t>(m.ptr);
     e.bytes = m.bytes;
     e.total_bytes = m.total_bytes;
@@ -167,7 +213,8 @@ void TraceRecorder::on_memory(const MemoryEvent& m) {
 }
 
 void TraceRecorder::on_scope(const ScopeEvent& s) {
-  record(s.begin ? EventKind::ScopeBegin : EventKind::ScopeEnd, 0, [&](Event& e) {
+  record(s.begin ? EventKind::ScopeBegin : EventKind::ScopeEnd, 0,
+         s.begin ? Edge::Opens : Edge::Closes, [&](Event& e) {
     EventDetail& d = add_detail(e);
     d.name = std::string(s.name);
     d.id = s.id;
@@ -178,7 +225,10 @@ void TraceRecorder::on_autograd(const AutogradEvent& a) {
   EventKind kind = a.kind == AutogradEventKind::NodeCreated ? EventKind::NodeCreated
                    : a.kind == AutogradEventKind::NodeBegin ? EventKind::NodeBegin
                                                             : EventKind::NodeEnd;
-  record(kind, 0, [&](Event& e) {
+  Edge edge = kind == EventKind::NodeBegin ? Edge::Opens
+              : kind == EventKind::NodeEnd ? Edge::Closes
+                                           : Edge::None;
+  record(kind, 0, edge, [&](Event& e) {
     EventDetail& d = add_detail(e);
     d.name = a.node;
     d.sequence_nr = a.sequence_nr;
@@ -213,6 +263,169 @@ TraceRecorder::~TraceRecorder() {
 Recording TraceRecorder::take() {
   std::lock_guard lock(mutex_);
   return std::exchange(recording_, Recording());
+}
+
+// Note [Folding a loop]
+// The default view after a REPL line or a cell gives one line per top-level item; after a loop
+// of 100,000 iterations it gives one line per distinct way the items ran, with counts and total
+// times — within half a second, which turning 10^6 events into Python objects cannot do. So the
+// grouping is done here, on the raw events, and Python renders only each group's first item.
+// Two items are in one group when they ran the same way: the same ops entered in the same order,
+// with the same dispatch keys and table entries (so the same kernels), the same argument
+// tensors' dtypes and shapes, the same nodes created and the same exceptions — everything a
+// summary line shows except timings and non-tensor argument values. Those values are hashed
+// apart: when they differ within a group (`x * i`), the group says so and the view shows "…".
+namespace {
+
+inline void mix(uint64_t& h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+}
+
+uint64_t hash_value(const IValue& v) {
+  uint64_t h = static_cast<uint64_t>(v.tag());
+  switch (v.tag()) {
+    case IValue::Tag::Double: {
+      double d = v.to_double();
+      uint64_t bits;
+      std::memcpy(&bits, &d, sizeof bits);
+      mix(h, bits);
+      break;
+    }
+    case IValue::Tag::Int:
+      mix(h, static_cast<uint64_t>(v.to_int()));
+      break;
+    case IValue::Tag::Bool:
+      mix(h, v.to_bool());
+      break;
+    case IValue::Tag::String:
+      mix(h, std::hash<std::string>()(v.to_string()));
+      break;
+    case IValue::Tag::IntList:
+      for (int64_t x : v.to_int_list()) mix(h, static_cast<uint64_t>(x));
+      break;
+    case IValue::Tag::ScalarType:
+      mix(h, static_cast<uint64_t>(v.to_scalar_type()));
+      break;
+    default:  // lists of doubles and tensors, devices, generators: by kind
+      break;
+  }
+  return h;
+}
+
+// What one thread is inside while the events are walked.
+struct OpenItems {
+  struct Open {
+    EventKind kind;  // Enter, NodeBegin or ScopeBegin
+    uint64_t id;     // the step id, or the node's / scope's id
+  };
+  std::vector<Open> stack;
+  ItemSpan span;
+  uint64_t shape_hash = 0, value_hash = 0;
+};
+
+}  // namespace
+
+ItemGroups group_items(const Recording& r, size_t keep_items) {
+  ItemGroups out;
+  std::vector<OpenItems> threads;
+  std::unordered_map<uint64_t, size_t> group_of;   // shape hash -> index in out.groups
+  std::vector<uint64_t> group_value_hash;          // the first item's value hash, per group
+  for (size_t i = 0; i < r.events.size(); ++i) {
+    const Event& e = r.events[i];
+    if (threads.size() <= e.thread) threads.resize(e.thread + 1);
+    OpenItems& t = threads[e.thread];
+    const EventDetail* detail = r.detail_of(e);
+    bool opens = false;
+    uint64_t closes = 0;  // the id the event closes, with closing_kind
+    EventKind closing_kind = EventKind::Enter;
+    bool is_close = false;
+    switch (e.kind) {
+      case EventKind::Enter:
+        opens = e.call == DispatchCallKind::Call || e.call == DispatchCallKind::CallBoxed;
+        break;
+      case EventKind::Exit:
+        is_close = true, closes = e.step_id, closing_kind = EventKind::Enter;
+        break;
+      case EventKind::NodeBegin:
+      case EventKind::ScopeBegin:
+        opens = true;
+        break;
+      case EventKind::NodeEnd:
+        is_close = true, closes = detail->id, closing_kind = EventKind::NodeBegin;
+        break;
+      case EventKind::ScopeEnd:
+        is_close = true, closes = detail->id, closing_kind = EventKind::ScopeBegin;
+        break;
+      default:
+        break;
+    }
+    if (opens && t.stack.empty()) {
+      t.span = ItemSpan{i, i, e.thread, e.t_ns, 0, 0};
+      t.shape_hash = t.value_hash = 0;
+    }
+    if (t.stack.empty() && !opens) continue;  // outside any item: not part of one
+    // What this event says about how the item ran.
+    switch (e.kind) {
+      case EventKind::Enter:
+        mix(t.shape_hash, reinterpret_cast<uintptr_t>(e.entry));
+        mix(t.shape_hash, static_cast<uint64_t>(e.chosen));
+        mix(t.shape_hash, static_cast<uint64_t>(e.call));
+        for (uint32_t v = e.values_begin; v < e.values_begin + e.values_count; ++v) {
+          const ValueRecord& val = r.values[v];
+          if (!val.is_tensor) {
+            mix(t.value_hash, hash_value(val.value));
+            mix(t.shape_hash, static_cast<uint64_t>(val.value.tag()));
+            continue;
+          }
+          mix(t.shape_hash, val.defined);
+          if (!val.defined) continue;
+          mix(t.shape_hash, static_cast<uint64_t>(val.dtype));
+          mix(t.shape_hash, val.requires_grad);
+          mix(t.shape_hash, val.ndim);
+          for (uint32_t d = 0; d < val.ndim; ++d)
+            mix(t.shape_hash, static_cast<uint64_t>(r.dims[val.dims_begin + d]));
+        }
+        break;
+      case EventKind::Exit:
+        mix(t.shape_hash, e.threw);
+        break;
+      case EventKind::NodeCreated:
+      case EventKind::NodeBegin:
+      case EventKind::ScopeBegin:
+        mix(t.shape_hash, std::hash<std::string>()(detail->name));
+        break;
+      default:
+        break;
+    }
+    if (opens) {
+      uint64_t id = e.kind == EventKind::Enter ? e.step_id : detail->id;
+      t.stack.push_back({e.kind, id});
+      continue;
+    }
+    if (!is_close) continue;
+    auto it = std::find_if(t.stack.rbegin(), t.stack.rend(), [&](const OpenItems::Open& o) {
+      return o.kind == closing_kind && o.id == closes;
+    });
+    if (it == t.stack.rend()) continue;  // a redispatch's exit, or an item opened before
+    t.stack.erase(std::prev(it.base()), t.stack.end());
+    if (!t.stack.empty()) continue;
+    // The item is complete.
+    t.span.end = i;
+    t.span.duration_ns = e.t_ns - t.span.start_ns;
+    auto [slot, inserted] = group_of.try_emplace(t.shape_hash, out.groups.size());
+    if (inserted) {
+      out.groups.push_back(ItemGroup{t.span, 0, 0, false});
+      group_value_hash.push_back(t.value_hash);
+    }
+    ItemGroup& g = out.groups[slot->second];
+    g.count += 1;
+    g.total_ns += t.span.duration_ns;
+    g.values_vary = g.values_vary || group_value_hash[slot->second] != t.value_hash;
+    t.span.group = slot->second;
+    if (out.items.size() < keep_items) out.items.push_back(t.span);
+    ++out.item_count;
+  }
+  return out;
 }
 
 }  // namespace opscope::profiler

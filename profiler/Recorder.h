@@ -114,7 +114,39 @@ struct Recording {
 struct RecorderOptions {
   bool stacks = false;  // capture stacks at backend kernels and BLAS calls
   bool memory = true;   // record allocations and frees
+  // Bounds, for recorders that run all the time (the REPL's and the kernel's, one per line or
+  // cell): past max_events events no new top-level item is kept — only counted (dropped_items,
+  // dropped_ns) —, and past max_stacks stacks none is captured. 0: no bound. See Note [A bounded
+  // recording].
+  size_t max_events = 0;
+  size_t max_stacks = 0;
 };
+
+// Where a recording's top-level items are, and which of them ran the same way: what a loop's
+// view folds together (opscope.interactive's default view). A top-level item is an op called
+// from outside any op, a backward node the engine ran, or a user scope, with everything inside
+// it on its thread.
+struct ItemSpan {
+  size_t begin = 0, end = 0;  // its first and last event (other threads' events may lie between)
+  uint32_t thread = 0;
+  uint64_t start_ns = 0, duration_ns = 0;
+  size_t group = 0;  // its index in ItemGroups::groups
+};
+struct ItemGroup {
+  ItemSpan first;         // the first item that ran this way
+  uint64_t count = 0;     // how many did
+  uint64_t total_ns = 0;  // and their time together
+  // The same ops, keys, kernels, nodes and tensor shapes, but not the same non-tensor arguments
+  // (`x * i` in a loop over i): a view shows those arguments as "…".
+  bool values_vary = false;
+};
+struct ItemGroups {
+  std::vector<ItemGroup> groups;  // in order of first appearance
+  std::vector<ItemSpan> items;    // the first `keep_items` items, in order
+  uint64_t item_count = 0;
+};
+// Finds the top-level items and groups them by what ran (see Note [Folding a loop]).
+ItemGroups group_items(const Recording& r, size_t keep_items);
 
 class TraceRecorder final : public DispatchObserver {
  public:
@@ -136,11 +168,22 @@ class TraceRecorder final : public DispatchObserver {
   void stop();
   Recording take();
   bool recording() const { return recording_now_.load(std::memory_order_relaxed); }
+  // Whether max_stacks allows one more stack (counts it).
+  bool take_stack_slot();
+  // Top-level items left out past max_events, and their time (see RecorderOptions).
+  uint64_t dropped_items() const;
+  uint64_t dropped_ns() const;
 
  private:
-  // Appends an event of kind k, now, and lets fill(event) complete it, under the lock.
+  // Whether an event opens a top-level item, closes it, or neither (what the bound counts).
+  enum class Edge : uint8_t { None, Opens, Closes };
+  // Appends an event of kind k, now, and lets fill(event) complete it, under the lock — unless
+  // the bound leaves it out.
   template <typename Fill>
-  void record(EventKind k, uint64_t step, Fill&& fill);
+  void record(EventKind k, uint64_t step, Edge edge, Fill&& fill);
+  // Under the lock: whether an event on this thread is kept, counting the items left out.
+  bool keep_event(uint32_t thread, Edge edge, uint64_t t_ns);
+
   uint32_t keep_values(const Stack& stack);  // appends to recording_.values; returns the begin
   EventDetail& add_detail(Event& e);         // a new detail for e
   RecorderOptions options_;
@@ -149,6 +192,16 @@ class TraceRecorder final : public DispatchObserver {
   std::mutex mutex_;
   Recording recording_;
   ObserverHandle handle_;
+  // The bound's book-keeping, under mutex_: per thread (by trace_thread_id), how deep in
+  // top-level items it is and whether the one it is in is kept.
+  struct ThreadState {
+    uint32_t depth = 0;
+    bool keeping = true;
+    uint64_t item_start_ns = 0;
+  };
+  std::vector<ThreadState> threads_;
+  uint64_t dropped_items_ = 0, dropped_ns_ = 0;
+  std::atomic<size_t> stacks_taken_{0};
 };
 
 // Nanoseconds of CLOCK_MONOTONIC.

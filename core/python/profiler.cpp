@@ -94,7 +94,9 @@ std::string_view kind_name(EventKind k) {
   return "?";
 }
 
-py::dict event_to_py(const Event& e, profiler::Recording& r) {
+// `stacks`: whether stacks go with the events — taken out of the recording, so once only; a
+// view that needs no stack leaves them there for a later full conversion (None in their place).
+py::dict event_to_py(const Event& e, profiler::Recording& r, bool stacks = true) {
   profiler::EventDetail* detail = e.detail == Event::kNoDetail ? nullptr : &r.details[e.detail];
   py::dict d;
   d["kind"] = std::string(kind_name(e.kind));
@@ -124,12 +126,13 @@ py::dict event_to_py(const Event& e, profiler::Recording& r) {
       } else {
         d["args"] = values_to_py(r, e.values_begin, e.values_count);
       }
-      if (detail && detail->stack) d["stack"] = wrap_raw_stack(std::move(*detail->stack));
+      if (detail && detail->stack)
+        d["stack"] = stacks ? wrap_raw_stack(std::move(*detail->stack)) : py::none();
       break;
     }
     case EventKind::BlasCall:
       d["routine"] = detail->routine;
-      d["stack"] = wrap_raw_stack(std::move(*detail->stack));
+      d["stack"] = stacks ? wrap_raw_stack(std::move(*detail->stack)) : py::none();
       break;
     case EventKind::Alloc:
     case EventKind::Free:
@@ -156,6 +159,17 @@ py::dict event_to_py(const Event& e, profiler::Recording& r) {
       break;
   }
   return d;
+}
+
+// A recording taken from a recorder, kept in C++ until Python asks for its events (all, or the
+// range of one top-level item: opscope.interactive renders a loop from its groups' first items).
+struct PyRecording {
+  profiler::Recording rec;
+  uint64_t dropped_items = 0, dropped_ns = 0;
+};
+
+py::tuple span_to_py(const profiler::ItemSpan& s) {
+  return py::make_tuple(s.begin, s.end, s.thread, s.start_ns, s.duration_ns, s.group);
 }
 
 // What a Python op hook receives (opscope.profiler.add_hook): one call of an op. The values are
@@ -201,10 +215,12 @@ void init_profiler(py::module_& m) {
   using profiler::TraceRecorder;
   py::class_<TraceRecorder, std::shared_ptr<TraceRecorder>>(
       m, "_TraceRecorder", "Records dispatch steps and autograd events between start and stop.")
-      .def(py::init([](bool stacks, bool memory) {
-             return std::make_shared<TraceRecorder>(profiler::RecorderOptions{stacks, memory});
+      .def(py::init([](bool stacks, bool memory, size_t max_events, size_t max_stacks) {
+             return std::make_shared<TraceRecorder>(
+                 profiler::RecorderOptions{stacks, memory, max_events, max_stacks});
            }),
-           py::arg("stacks") = false, py::arg("memory") = true)
+           py::arg("stacks") = false, py::arg("memory") = true, py::arg("max_events") = 0,
+           py::arg("max_stacks") = 0)
       .def("start", [](std::shared_ptr<TraceRecorder> r) { r->start(r); })
       .def("stop", &TraceRecorder::stop)
       .def(
@@ -216,7 +232,51 @@ void init_profiler(py::module_& m) {
               l.append(event_to_py(rec.events[i], rec));
             return l;
           },
-          "The events recorded so far, as dicts (and forgets them).");
+          "The events recorded so far, as dicts (and forgets them).")
+      .def(
+          "take",
+          [](TraceRecorder& r) {
+            auto out = std::make_shared<PyRecording>();
+            out->rec = r.take();
+            out->dropped_items = r.dropped_items();
+            out->dropped_ns = r.dropped_ns();
+            return out;
+          },
+          "The recording so far, kept in C++ (and forgets it): a _Recording.");
+  py::class_<PyRecording, std::shared_ptr<PyRecording>>(
+      m, "_Recording", "A trace recorder's events, kept in C++ until asked for.")
+      .def("__len__", [](const PyRecording& r) { return r.rec.events.size(); })
+      .def_readonly("dropped_items", &PyRecording::dropped_items,
+                    "Top-level items left out past the recorder's max_events.")
+      .def_readonly("dropped_ns", &PyRecording::dropped_ns, "Their time, in ns.")
+      .def(
+          "events",
+          [](PyRecording& r, size_t begin, std::optional<size_t> end, bool stacks) {
+            size_t n = r.rec.events.size();
+            size_t stop = std::min(end.value_or(n), n);
+            py::list l;
+            for (size_t i = begin; i < stop; ++i)
+              l.append(event_to_py(r.rec.events[i], r.rec, stacks));
+            return l;
+          },
+          py::arg("begin") = 0, py::arg("end") = py::none(), py::arg("stacks") = true,
+          "Events [begin, end) as dicts. With stacks=True their stacks are handed over (once); "
+          "with stacks=False they stay, and the dicts say None.")
+      .def(
+          "group_items",
+          [](const PyRecording& r, size_t keep_items) {
+            profiler::ItemGroups g = profiler::group_items(r.rec, keep_items);
+            py::list groups, items;
+            for (const profiler::ItemGroup& x : g.groups)
+              groups.append(py::make_tuple(span_to_py(x.first), x.count, x.total_ns, x.values_vary));
+            for (const profiler::ItemSpan& s : g.items) items.append(span_to_py(s));
+            return py::make_tuple(groups, items, g.item_count);
+          },
+          py::arg("keep_items"),
+          "The top-level items grouped by how they ran (Note [Folding a loop]): (groups, items, "
+          "count) — groups as (first item, count, total_ns, values_vary) in order of first "
+          "appearance, the first keep_items items, and how many there were; an item is (begin, "
+          "end, thread, start_ns, duration_ns, group), its first and last event's indices.");
   m.def("_now_ns", &profiler::now_ns, "CLOCK_MONOTONIC in ns, the clock of trace timestamps.");
 
   m.def(

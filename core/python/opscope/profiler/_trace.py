@@ -346,7 +346,8 @@ class Trace:
                 owner = _innermost_op(stack)
                 if owner is not None and owner.blas_routine is None:
                     owner.blas_routine = e["routine"]
-                    owner._stack = _stack_of(e["stack"])
+                    if e.get("stack") is not None:  # None: converted without stacks
+                        owner._stack = _stack_of(e["stack"])
 
     @staticmethod
     def _close(stack, cls, ident, t_ns):
