@@ -10,6 +10,7 @@ The lines are data (ViewLine); ``text()`` draws them for a terminal (ANSI colour
 width) and ``html()`` for a notebook (inline styles only, so a sanitized output still reads).
 """
 import html as _html
+import re
 
 from opscope.profiler._trace import (_UNSHOWN_ARGUMENTS, _UNSHOWN_VALUES, NodeRun, OpRecord,
                                      Trace, _duration_str, gc_paused)
@@ -180,6 +181,7 @@ def _folded_lines(recording, groups, count, max_lines, slow_ns):
 
 # --- text ------------------------------------------------------------------------------------
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _SGR = {"op": "1", "key": "36", "node": "35", "time": "2", "slow": "33", "threw": "31",
         "arrow": "2", "count": "1", "note": "2"}
 
@@ -188,14 +190,31 @@ def _paint(text, role, color):
     return f"\x1b[{_SGR[role]}m{text}\x1b[0m" if color and text else text
 
 
-def _fit_title(title, room):
-    """Shortens "mm(f32[2,3], f32[3,4])" to fit `room` columns, keeping the op's name: its
-    arguments go first."""
-    if len(title) <= room:
-        return title
-    name = title.split("(", 1)[0]
-    short = f"{name}(…)"
-    return short if len(short) <= room or room < len(name) else title[:room]
+def _fit(count, title, path, tail, width):
+    """Shortens a line's parts to fit `width` columns, giving up first what says least: the
+    middle of the dispatch path (its first and last steps say where it started and which kernel
+    ran), then the op's arguments, then the nodes, then the path's first step. The op's name and
+    the last step's key stay; only a line still too long is cut at its end."""
+    path, tail = list(path), list(tail)
+
+    def length():
+        return (len(count) + len(title) + sum(3 + len(p) for p in path) +
+                sum(3 + len(t) for _, t in tail))
+
+    while length() > width and len(path) > 2:
+        if path[1] != "…":
+            path[1] = "…"
+        elif len(path) > 3:
+            del path[2]
+        else:
+            break
+    if length() > width and "(" in title:
+        title = title.split("(", 1)[0] + "(…)"
+    if length() > width:
+        tail = [(role, t) for role, t in tail if role != "node"]
+    while length() > width and len(path) > 1:
+        del path[0]
+    return title, path, tail
 
 
 def _text_line(line, width, color):
@@ -214,25 +233,9 @@ def _text_line(line, width, color):
         time = _duration_str(line.ns)
         tail.append(("slow" if line.slow else "time",
                      f"total {time}" if line.count is not None else time))
-    path = list(line.path)
-    title = line.title
-
-    def length(path, title):
-        n = len(count) + len(title) + sum(3 + len(p) for p in path)
-        return n + sum(3 + len(t) for _, t in tail)
-
+    title, path = line.title, line.path
     if width is not None:
-        # Too long: the middle of the path goes first (its first and last steps say where it
-        # started and which kernel ran), then the title's arguments; the op and keys stay.
-        while length(path, title) > width and len(path) > 2:
-            if path[1] != "…":
-                path[1] = "…"
-            elif len(path) > 3:
-                del path[2]
-            else:
-                break
-        if length(path, title) > width:
-            title = _fit_title(title, max(8, width - (length(path, title) - len(title))))
+        title, path, tail = _fit(count, title, path, tail, width)
     parts = [_paint(count, "count", color) if count else ""]
     name, _, rest = title.partition("(")
     if line.kind == "op" and rest:
@@ -246,7 +249,14 @@ def _text_line(line, width, color):
     dot = _paint(" · ", "arrow", color)
     for role, t in tail:
         parts.append(dot + _paint(t, role, color))
-    return "".join(parts)
+    out = "".join(parts)
+    if width is not None and len(_plain(out)) > width:  # narrower than any fitting
+        out = _plain(out)[:width - 1] + "…"
+    return out
+
+
+def _plain(text):
+    return _ANSI.sub("", text)
 
 
 def text(lines, width=None, color=False):
