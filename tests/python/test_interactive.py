@@ -123,6 +123,9 @@ def test_html_renderer_gives_a_self_contained_bundle(shell, capsys, monkeypatch)
     assert "<style" not in html and "<script" not in html
     assert html.count('<div style="white-space:pre-wrap') == 2
     assert "[AutogradCPU]" in html and text.splitlines()[0].startswith("matmul(")
+    data = bundles[0]["application/vnd.opscope.trace+json"]
+    assert data["schema"] == "opscope.view/1" and data["lines"][0]["path"][-1] == "mm[CPU]"
+    assert len(json.dumps(data)) < 2000
 
 
 # --- the trace as data -------------------------------------------------------------------------

@@ -81,9 +81,10 @@ class Frontend:
         else:
             self._print(text)
 
-    def show_lines(self, lines):
+    def show_lines(self, lines, execution=None):
         if self.html():
-            self._display({"text/plain": _view.text(lines), "text/html": _view.html(lines)})
+            self._display({"text/plain": _view.text(lines), "text/html": _view.html(lines),
+                           _view.MIME: _view.to_json(lines, execution)})
         else:
             self._print(_view.text(lines, self.width(), self.color()))
 
@@ -119,7 +120,7 @@ class Frontend:
             table = events.key_averages()
             self.show_text(table.table(sort_by="self_cpu_time_total", row_limit=15), table)
             return
-        self.show_lines(execution.lines)
+        self.show_lines(execution.lines, execution)
         if mode == "stack":
             trace = execution.trace
             op = next((o for o in trace.ops if o.blas_routine and o.stack is not None), None) \

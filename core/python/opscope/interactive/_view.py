@@ -15,7 +15,10 @@ import re
 from opscope.profiler._trace import (_UNSHOWN_ARGUMENTS, _UNSHOWN_VALUES, NodeRun, OpRecord,
                                      Trace, _duration_str, gc_paused)
 
-__all__ = ["ViewLine", "build_lines", "text", "html", "NO_SEQUENCE_NR"]
+__all__ = ["ViewLine", "build_lines", "text", "html", "to_json", "MIME", "NO_SEQUENCE_NR"]
+
+# The mime type of the view as data in a notebook output (to_json()).
+MIME = "application/vnd.opscope.trace+json"
 
 # The sequence number of a node no forward op made (AccumulateGrad): shown as none.
 NO_SEQUENCE_NR = 2 ** 64 - 1
@@ -309,3 +312,18 @@ def html(lines):
                    for line in lines)
     return ('<div class="opscope-view" style="font-family:monospace;font-size:12px;'
             f'line-height:1.45">{body}</div>')
+
+
+# --- data ------------------------------------------------------------------------------------
+
+def to_json(lines, execution=None):
+    """The view as data, for a notebook output's MIME part: the summary lines and what the
+    execution recorded — small whatever ran (a 100,000-op loop is a few lines); the full trace is
+    ``_trace.save(path)``'s (share/opscope.trace-1.md)."""
+    doc = {"schema": "opscope.view/1",
+           "lines": [{k: getattr(line, k) for k in ViewLine.__slots__
+                      if getattr(line, k) not in (None, [], False)} for line in lines]}
+    if execution is not None:
+        doc.update(execution=execution.number, events=execution.events,
+                   wall_ns=execution.wall_ns)
+    return doc
