@@ -150,3 +150,45 @@ TEST_CASE("a hook that refuses an op: the call throws, and a recorder sees the s
   }
   CHECK(open == 0);
 }
+
+TEST_CASE("a bounded recorder keeps whole items up to its bound and counts the rest") {
+  Tensor a = ops::ones({4});
+  profiler::RecorderOptions options;
+  options.memory = false;
+  options.max_events = 10;  // an add is 4 events (enter, redispatch, exit, exit)
+  auto r = std::make_shared<profiler::TraceRecorder>(options);
+  r->start(r);
+  for (int i = 0; i < 5; ++i) Tensor b = ops::add(a, a);
+  r->stop();
+  profiler::Recording rec = r->take();
+  CHECK(rec.events.size() == 12);  // three whole adds: the third began below the bound
+  CHECK(r->dropped_items() == 2);
+  CHECK(r->dropped_ns() > 0);
+  profiler::ItemGroups g = profiler::group_items(rec, 100);
+  CHECK(g.item_count == 3);
+}
+
+TEST_CASE("group_items: one group per way the items ran, in order of first appearance") {
+  Tensor a = ops::ones({4}), b = ops::ones({2, 2});
+  auto r = std::make_shared<profiler::TraceRecorder>(profiler::RecorderOptions{false, false});
+  r->start(r);
+  for (int i = 0; i < 3; ++i) {
+    Tensor x = ops::add(a, a);  // same path, same shapes
+    Tensor y = ops::add(b, b);  // same path, other shapes
+    Tensor z = ops::mul(a, a);
+  }
+  r->stop();
+  profiler::Recording rec = r->take();
+  profiler::ItemGroups g = profiler::group_items(rec, 4);
+  CHECK(g.item_count == 9);
+  REQUIRE(g.groups.size() == 3);
+  for (const profiler::ItemGroup& group : g.groups) {
+    CHECK(group.count == 3);
+    CHECK_FALSE(group.values_vary);
+  }
+  CHECK(rec.events[g.groups[0].first.begin].op.full_name() == "aten::add.Tensor");
+  CHECK(rec.events[g.groups[2].first.begin].op.full_name() == "aten::mul.Tensor");
+  REQUIRE(g.items.size() == 4);  // only the first keep_items
+  CHECK(g.items[3].group == 0);
+  CHECK(g.items[1].begin > g.items[0].end);
+}
