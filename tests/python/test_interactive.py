@@ -317,3 +317,21 @@ def test_environment_has_no_stray_config(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     from opscope.interactive._settings import config_path
     assert config_path() == os.path.join(str(tmp_path), "opscope", "interactive.json")
+
+
+def test_a_cell_running_cells_is_one_execution(shell, capsys):
+    _, lines = run(shell, capsys, "get_ipython().run_cell('y = x + 1')\nz = x * 2")
+    assert [line.split("(")[0] for line in lines] == ["add", "mul"]
+    assert [r.name for r in oi.last().roots] == ["aten::add.Tensor", "aten::mul.Tensor"]
+
+
+def test_a_failing_view_is_reported_once_and_the_session_goes_on(shell, capsys, monkeypatch):
+    def broken(execution):
+        raise ValueError("drawing failed")
+    monkeypatch.setattr(oi._frontend.session, "show", broken)
+    result = shell.run_cell("c = a @ b", store_history=False)
+    result2 = shell.run_cell("c = a @ b", store_history=False)
+    err = capsys.readouterr().err
+    assert result.success and result2.success
+    assert err.count("opscope: the view after this execution failed (ValueError: drawing "
+                     "failed)") == 1

@@ -13,6 +13,7 @@ is built from the recording only when asked for (a 100,000-op loop's events take
 become Python objects; its view takes milliseconds, Note [Folding a loop]).
 """
 import collections
+import sys
 import time
 
 from opscope import _C
@@ -75,15 +76,33 @@ class Session:
         self.suppress_view = False       # a magic drew this execution's view itself
         self._recorder = None
         self._started_ns = 0
-        self._paused = 0
+        self._depth = 0                  # pre_run_cell events not yet matched by a post
+        self._reported_failure = False
 
     # --- the IPython events ----------------------------------------------------------------
 
     def pre_run_cell(self, info=None):
+        # A cell that runs cells (get_ipython().run_cell(...) in user code): the outer one
+        # records them all, and its view comes once, at its end.
+        self._depth += 1
+        if self._depth > 1:
+            return
         self.suppress_view = False
         self.start()
 
     def post_run_cell(self, result=None):
+        self._depth = max(self._depth - 1, 0)
+        if self._depth > 0:
+            return
+        try:
+            self._after(result)
+        except Exception as e:  # noqa: BLE001 — a view must never break the user's session
+            if not self._reported_failure:
+                self._reported_failure = True
+                print(f"opscope: the view after this execution failed ({type(e).__name__}: {e}); "
+                      "the next failures are not reported", file=sys.stderr)
+
+    def _after(self, result):
         execution = self.stop(getattr(getattr(result, "info", None), "raw_cell", "") or "",
                               getattr(result, "execution_count", None))
         if execution is None:
