@@ -17,6 +17,8 @@ packages=(
   python3-sklearn                       # the digits data set (tests/python/test_digits.py)
   python3-jsonschema                    # checks saved traces against share/*.schema.json
   graphviz                              # `dot`: the autograd graph view (opscope.profiler.graph)
+  python3-ipython python3-prompt-toolkit  # the REPL's shell (bin/opscope) and opscope.interactive
+  python3-pexpect                       # tests/repl drive the REPL in a pty
 )
 for arg in "$@"; do
   case "$arg" in
