@@ -227,17 +227,19 @@ class EventList(list):
         """The events as torch's text table (see opscope/profiler/_table.py). `sort_by`: an
         attribute to sort by, largest first (``self_cpu_time_total``, ``cpu_time_total``,
         ``cpu_time``, ``count``, ``cpu_memory_usage``, ``self_cpu_memory_usage``, ...); None
-        keeps the recorded order. `top_level_events_only`: only rows without a parent."""
+        keeps the recorded order. `top_level_events_only`: only rows without a parent. A
+        TextView: a str that, typed at a prompt, shows itself (see _textview.py)."""
         from opscope.profiler._table import build_table
-        return build_table(self, sort_by=sort_by, row_limit=row_limit,
+        from opscope.profiler._textview import TextView
+        return TextView(build_table(self, sort_by=sort_by, row_limit=row_limit,
                            max_src_column_width=max_src_column_width,
                            max_name_column_width=max_name_column_width,
                            max_shapes_column_width=max_shapes_column_width, header=header,
                            profile_memory=self._profile_memory, with_flops=self._with_flops,
-                           top_level_events_only=top_level_events_only)
+                           top_level_events_only=top_level_events_only))
 
     def __str__(self):
-        return self.table()
+        return str.__str__(self.table())
 
     def _repr_html_(self):
         from opscope.profiler import _html

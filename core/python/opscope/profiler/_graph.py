@@ -34,8 +34,9 @@ _DTYPES = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf
 # Node fills (light, with dark text: readable in light and dark notebooks), as torchviz has them.
 _FILL = {"root": "#c6f1a4", "leaf": "#bfe0f7", "saved": "#fbd29a", "fn": "#e2e6eb"}
 
-_LEGEND = ('<div class="os-legend">' + " ".join(
-    f'<span class="os-swatch" style="background:{_FILL[k]}"></span> {text}' for k, text in (
+_LEGEND = ('<div class="os-legend">' + " · ".join(
+    f'<span style="border-left:10px solid {_FILL[k]};padding-left:3px">{text}</span>'
+    for k, text in (
         ("root", "the tensor"), ("fn", "backward node (grad_fn)"),
         ("leaf", "a leaf's AccumulateGrad"), ("saved", "saved for backward (dashed)"))) +
     " · arrows: the forward direction; backward runs them in reverse</div>")
@@ -248,14 +249,26 @@ class Graph:
         return s.strip()
 
     def _repr_html_(self):
-        from opscope.profiler import _html
+        """The graph as an image (an SVG document in a data URI: an untrusted notebook's
+        sanitizer removes inline <svg>, see Note [Views without their style sheet] in
+        _css.py), the legend, and the text form folded below; the text alone without dot."""
+        from opscope.profiler import _html, _svg
         head = (f'<div class="os-title"><b>autograd graph</b> · {len(self.nodes)} nodes · '
                 f'root {escape(self.root)}</div>')
+        text = f'<pre class="os-text">{escape(str(self))}</pre>'
         try:
-            body = f'<div class="os-graph os-scroll">{self._inline_svg()}</div>' + _LEGEND
+            image = _svg.img(self._standalone_svg(), f"the autograd graph of {self.root}")
+            body = (f'<div class="os-graph">{image}</div>{_LEGEND}'
+                    f'{_html._fold("as text", text, "os-section")}')
         except (RuntimeError, OSError, subprocess.SubprocessError):
-            body = f'<pre class="os-text">{escape(str(self))}</pre>'
+            body = text
         return _html.view(head + body)
+
+    def _standalone_svg(self):
+        """dot's SVG without its XML prolog, DOCTYPE and comments (an image's document)."""
+        s = self.svg()
+        s = s[s.index("<svg"):]
+        return re.sub(r"<!--.*?-->", "", s, flags=re.S).strip()
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         from opscope.profiler import _html

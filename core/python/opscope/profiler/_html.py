@@ -1,13 +1,26 @@
-"""HTML views for notebooks: self-contained (inline CSS from _css.py, inline SVG from _svg.py),
-no JavaScript, no network; folding with <details>. They say what the text views say
-(_views_text.py, _stack.py) and read the data through the same helpers (_views.py).
+"""HTML views for notebooks: self-contained (a small inline style sheet from _css.py, charts as
+<img> of SVG documents from _svg.py), no JavaScript, no network; folding with <details>. They
+say what the text views say (_views_text.py, _stack.py) and read the data through the same
+helpers (_views.py).
 
     trace_html(t)            the dispatch tree: one folded line per top-level item (the summary
                              str(t) prints), unfolding to every step, key set, kernel, nested op,
                              autograd node; then the timeline and memory, folded
-    stack_html(s)            a Stack as a table, layers coloured, language crossings marked
+    stack_html(s)            a Stack as a table, layers coloured, language crossings marked, the
+                             front end's frames folded into one row
     key_averages_html(rows)  a profile table from key_averages() rows
+    text_html(text)          a text view (t.tree(), s.table()) as a <pre>
     page(title, html)        a whole document around views, for files
+
+Every view reads without its style sheet: see Note [Views without their style sheet] in
+_css.py. Tags carry the meaning the sheet colours: <b> the chosen key, <s> a key left out,
+<em> a key this op falls through, <i> a step's label, <code> a kernel, <small> where it was
+registered.
+
+Note [Output size]: a view is saved in the notebook with every run, so each has a budget
+(OUTPUT_BUDGET): past it, the trees of the remaining top-level calls are left out (their summary
+lines stay) with a line saying how to see them. The trace's JSON goes into the mime bundle only
+when asked for (include=[TRACE_MIME]); t.save(path) writes it.
 """
 import json
 from html import escape
@@ -18,7 +31,10 @@ from opscope.profiler._css import CSS, LAYER_COLORS
 from opscope.profiler._trace import OpRecord, gc_paused
 
 __all__ = ["view", "page", "trace_html", "trace_bundle", "trace_json", "stack_html",
-           "stack_table", "key_averages_html", "bundle"]
+           "stack_table", "key_averages_html", "key_averages_body", "text_html", "bundle",
+           "TRACE_MIME", "OUTPUT_BUDGET"]
+
+TRACE_MIME = "application/vnd.opscope.trace+json"
 
 # A grouped trace (a loop) shows this many distinct paths with the first call's tree, and lists
 # up to LISTED_GROUPS in all.
@@ -28,13 +44,12 @@ LISTED_GROUPS = 40
 # A trace of more recorded events than this goes into a mime bundle as a summary (trace_json).
 JSON_EMBED_EVENTS = 5000
 
-# A key's mark (see Note [Key marks] in _views.py): <b> and <s> say it without the style sheet.
-_MARK_HTML = {
-    "chosen": '<b class="os-key os-chosen" title="{why}">{key}</b>',
-    "fallthrough": '<span class="os-key os-fallthrough" title="{why}">{key}↓</span>',
-    "excluded": '<s class="os-key os-excluded" title="{why}">{key}</s>',
-    "below": '<span class="os-key os-below" title="{why}">{key}</span>',
-}
+# Bytes of dispatch trees one trace view may hold (see Note [Output size]).
+OUTPUT_BUDGET = 60 * 1024
+
+# A key's mark (see Note [Key marks] in _views.py): the tag says it without the style sheet.
+_MARK_HTML = {"chosen": "<b>{}</b>", "fallthrough": "<em>{}↓</em>", "excluded": "<s>{}</s>",
+              "below": "{}"}
 
 
 def view(body, classes=""):
@@ -45,16 +60,12 @@ def view(body, classes=""):
 
 def page(title, body, dark=None):
     """A whole HTML document around `body` (views), for files and screenshots. `dark`: None
-    follows the system's colour scheme (prefers-color-scheme), True / False force one."""
+    follows the view's own rule (light unless the page says dark), True / False mark the page
+    as VS Code does (body.vscode-dark / vscode-light)."""
     light_css = "background: #ffffff; color: #1f2328;"
     dark_css = "background: #0d1117; color: #e6edf3;"
-    if dark is None:
-        colors = (f"body {{ {light_css} }} @media (prefers-color-scheme: dark) "
-                  f"{{ body {{ {dark_css} }} }}")
-        theme = ""
-    else:
-        colors = f"body {{ {dark_css if dark else light_css} }}"
-        theme = f' class="{"vscode-dark" if dark else "vscode-light"}"'
+    colors = f"body {{ {dark_css if dark else light_css} }}"
+    theme = "" if dark is None else f' class="{"vscode-dark" if dark else "vscode-light"}"'
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<title>{escape(title)}</title><style>{colors} body {{ margin: 16px 20px; '
             f'font-family: system-ui, sans-serif; }} h2 {{ font-size: 15px; margin: 18px 0 6px; '
@@ -72,48 +83,65 @@ def bundle(data, include=None, exclude=None):
     return out
 
 
+def _fold(summary, body, cls, opened=False):
+    """A <details> whose summary starts with our own fold mark (see _css.py: front ends hide or
+    restyle the native one); list-style:none keeps JupyterLab's native mark away when the style
+    sheet is stripped and the attribute is not."""
+    return (f'<details class="{cls}"{" open" if opened else ""}><summary style="list-style:none">'
+            f'<span class="os-tri">▸</span> {summary}</summary>{body}</details>')
+
+
 # --- the dispatch tree ----------------------------------------------------------------------------
 
 def _label_html(label):
-    """mm[AutogradCPU] with the key highlighted; other path entries as they are."""
-    if label.endswith("]") and "[" in label:
-        name, key = label[:-1].split("[", 1)
-        return f'{escape(name)}<span class="os-kc">[{escape(key)}]</span>'
+    """mm[AutogradCPU]: the op's name and the chosen key, as text (the tree says the same)."""
     return escape(label)
 
 
-def _time(item):
-    return f'<span class="os-time">{V.duration_str(item.duration_ns)}</span>'
+def _time(ns, prefix=""):
+    """The duration first in the line, floated right by the style sheet; without it the
+    separator keeps it apart from the name."""
+    return (f'<span class="os-time">{prefix}{V.duration_str(ns)}<span class="os-sep"> · '
+            f'</span></span>')
 
 
 def _memory(op):
     n = getattr(op, "memory_bytes", None)
     if not n:
         return ""
-    return (f'<span class="os-mem" title="bytes allocated minus freed by this op and the ops '
-            f'below it">{"+" if n > 0 else ""}{V.bytes_str(n)}</span>')
+    return f' <span class="os-mem">{"+" if n > 0 else ""}{V.bytes_str(n)}</span>'
+
+
+def _threw(op):
+    return f' · <span class="os-threw">{escape(op.threw_str())}</span>'
 
 
 def _root_summary(item, timed=True):
     """The root's one line, as str(t) has it: signature → dispatch path · nodes · time (and
     bytes). Untimed, for a group's line, it leaves out what differs between calls."""
-    time = _time(item) if timed else ""
+    time = _time(item.duration_ns) if timed else ""
     k = V.kind(item)
     if k == "op":
         cls = "os-threw" if item.threw else "os-op"
         parts = [f'<span class="{cls}">{escape(item.signature())}</span>']
         path = item.path()
         if path:
-            parts.append(' <span class="os-path">→ ' +
-                         " → ".join(_label_html(p) for p in path) + "</span>")
+            parts.append(' <span class="os-path">→ ' + escape(" → ".join(path)) + "</span>")
         nodes = [n.name for op in item.walk() if isinstance(op, OpRecord)
                  for n in op.nodes_created if n.name != "AccumulateGrad"]
         if nodes:
             parts.append(f' · <span class="os-node">{escape(", ".join(nodes))}</span>')
         if item.threw:
-            parts.append(' · <span class="os-threw">threw</span>')
-        return time + "".join(parts) + (_memory(item) if timed else "")
+            parts.append(_threw(item))
+        return time + "".join(parts) + (_memory(item) if timed else "") + _one_off(item)
     return time + _header(item)
+
+
+def _one_off(item):
+    """A mark on the call during which OpenBLAS was loaded (Note [OpenBLAS's one-off load])."""
+    if not V.loads_blas(item):
+        return ""
+    return f' <span class="os-muted">· {escape(V.BLAS_ONE_OFF)}</span>'
 
 
 def _header(item):
@@ -121,114 +149,174 @@ def _header(item):
     if k == "op":
         cls = "os-threw" if item.threw else "os-op"
         return f'<span class="{cls}">{escape(V.op_title(item))}</span>{_memory(item)}'
-    if k == "backward":
-        nr = item.sequence_nr
-        seq = "" if nr is None or nr == V.NO_SEQUENCE_NR else f" #{nr}"
-        ops = sum(1 for c in item.walk() if isinstance(c, OpRecord))
-        return (f'<span class="os-bwd">◀ backward {escape(item.name)}</span>'
-                f'<span class="os-muted">{seq} · {ops} ops</span>')
     ops = sum(1 for c in item.walk() if isinstance(c, OpRecord))
+    if k == "backward":
+        return (f'<span class="os-bwd">◀ backward {escape(item.name)}</span>'
+                f'<span class="os-muted">{V.sequence_str(item.sequence_nr)} · {ops} ops</span>')
+    if k == "pass":
+        return f'<span class="os-bwd">◀ {escape(item.summary(timed=False))}</span>'
     return (f'<span class="os-scope">▣ record_function {escape(item.name)}</span>'
             f'<span class="os-muted"> · {ops} ops</span>')
 
 
-def _steps(op, out):
+def _steps(op, out, ctx):
+    """Each step: <li>, its call mark, <i>label</i>, provenance, <code>kernel</code>, <small>
+    site</small>, and its keys in a <div> (see _MARK_HTML). A step the view has drawn already
+    (the same kernel and keys, for another op) is its label and a ditto mark (see Note [Output
+    size])."""
     base = V.op_base_keys(op)
     for step in op.steps:
         call, provenance, kernel, registered, site = V.kernel_parts(step)
-        out.append(f'<div class="os-step"><span class="os-call" title="{call}">'
-                   f'{"▸" if call == "call" else "↳"}</span>'
-                   f'<span class="os-label">{_label_html(step.label)}</span>'
-                   f' <span class="os-muted">→ {escape(provenance)}</span> ')
-        if registered:
-            out.append(f'<span class="os-muted">({escape(registered)})</span> ')
-        out.append(f'<code class="os-kernel">{escape(kernel)}</code>')
-        if site:
-            out.append(f'<span class="os-site">{escape(site)}</span>')
-        out.append('<div class="os-keys"><span class="os-muted">keys </span>')
-        for key, mark, why in V.key_marks(op, step, base):
-            out.append(_MARK_HTML[mark].format(key=escape(key), why=escape(why)))
-        out.append("</div></div>")
+        marks = V.key_marks(op, step, base)
+        head = f"<li>{V.CALL_MARK[call]} <i>{escape(step.label)}</i>"
+        key = (provenance, kernel, site, tuple((k, m) for k, m, _ in marks))
+        if key in ctx.seen_steps:
+            out.append(f"{head} <small>= kernel and keys as above</small></li>")
+            continue
+        ctx.seen_steps.add(key)
+        out.append(f"{head} → {escape(provenance)}"
+                   + (f" ({escape(registered)})" if registered else "")
+                   + f" <code>{escape(_kernel_name(kernel))}</code>"
+                   + (f" <small>{escape(site)}</small>" if site else "")
+                   + "<div>keys " + " ".join(_MARK_HTML[mark].format(escape(key))
+                                             for key, mark, _ in marks)
+                   + "</div></li>")
 
 
-def _body(item, out, open_all):
-    """What is inside an item: its steps, nodes, stack, then its children (folded details)."""
+def _kernel_name(name):
+    """A kernel's name without the opscope:: every one of ours starts with."""
+    return name[9:] if name.startswith("opscope::") else name
+
+
+class _Context:
+    """What drawing one view carries along: whether folds start open, and the bodies drawn so
+    far (see Note [Output size]: a body drawn before is named, not drawn again)."""
+
+    def __init__(self, open_all):
+        self.open_all = open_all
+        self.seen = {}
+        self.seen_steps = set()
+
+
+def _body(item, out, ctx):
+    """What is inside an item, as a list: its steps, nodes, stack, then its children. A body
+    the view has drawn already (the same steps and calls: another zero_ of another shape) is
+    one line naming the first."""
+    inner = ["<ul>"]
     if isinstance(item, OpRecord):
-        _steps(item, out)
+        _steps(item, inner, ctx)
         for node in item.nodes_created:
-            out.append(f'<div class="os-step"><span class="os-call">+</span>'
-                       f'<span class="os-muted">autograd node </span>'
-                       f'<span class="os-node">{escape(V.node_line(node))}</span></div>')
+            inner.append(f'<li class="os-node">+ autograd node {escape(V.node_line(node))}</li>')
         stack = getattr(item, "stack", None)
         if stack is not None and not any(getattr(c, "stack", None) is stack
                                          for c in item.children):  # else a child shows it
             where = getattr(item, "blas_routine", None) or "the kernel"
-            out.append(f'<details class="os-section"{" open" if open_all else ""}><summary>'
-                       f'call stack at {escape(where)} · {len(stack)} frames</summary>'
-                       f'{stack_table(stack)}</details>')
+            inner.append("<li>" + _fold(f"call stack at {escape(where)} · {len(stack)} frames",
+                                        stack_table(stack), "os-section", ctx.open_all)
+                         + "</li>")
     for child in item.children:
-        _item(child, out, open_all)
+        inner.append("<li>")
+        _item(child, inner, ctx)
+        inner.append("</li>")
+    inner.append("</ul>")
+    body = "".join(inner)
+    first = ctx.seen.get(body)
+    if first is not None and len(body) > 120:
+        out.append(f'<ul><li class="os-muted">the same steps and calls as {escape(first)} '
+                   f'above</li></ul>')
+        return
+    ctx.seen.setdefault(body, V.op_title(item) if isinstance(item, OpRecord) else item.name)
+    out.append(body)
 
 
-def _item(item, out, open_all, root=False, summary=None):
-    """An item as a <details>: a root folded unless `open_all`, the items below it open (what
-    unfolding a root shows); the call stacks inside folded unless `open_all`."""
-    opened = " open" if open_all or not root else ""
-    cls = "os-root" if root else "os-item"
-    out.append(f'<details class="{cls} os-k-{V.kind(item)}"{opened}><summary>')
-    out.append(summary if summary is not None else _time(item) + _header(item))
-    out.append('</summary><div class="os-body">')
-    _body(item, out, open_all)
-    out.append("</div></details>")
+def _item(item, out, ctx):
+    """A nested item: its header line (its time last), then its body (open: unfolding a root
+    shows it all)."""
+    k = V.kind(item)
+    if k == "op":  # the line's class colours it: no inner spans (see Note [Output size])
+        cls = "os-threw" if item.threw else "os-op"
+        n = getattr(item, "memory_bytes", None)
+        mem = f' <small>{"+" if n > 0 else ""}{V.bytes_str(n)}</small>' if n else ""
+        threw = f" · {escape(item.threw_str())}" if item.threw else ""
+        out.append(f'<div class="{cls}">{escape(V.op_title(item))}{mem}{threw} · '
+                   f'{V.duration_str(item.duration_ns)}</div>')
+    else:
+        out.append(f'<div class="os-k-{k}">{_header(item)} · '
+                   f'{V.duration_str(item.duration_ns)}</div>')
+    _body(item, out, ctx)
+
+
+def _root(item, out, ctx, summary):
+    inner = []
+    _body(item, inner, ctx)
+    out.append(_fold(summary, "".join(inner), f"os-root os-k-{V.kind(item)}", ctx.open_all))
 
 
 def _legend():
-    marks = "".join(_MARK_HTML[m].format(key="K", why="") + f" {text} · " for m, text in (
-        ("chosen", "chosen key"), ("fallthrough", "falls through"), ("excluded", "left out"),
-        ("below", "not reached")))
-    return (f'<div class="os-legend">{marks}▸ call ↳ redispatch · '
-            f'<span class="os-node">+ node created</span> · '
-            f'<span class="os-bwd">◀ backward</span></div>')
+    """The marks' words, as the text tree's legend says them (Note [One legend])."""
+    glyphs = {"call": V.CALL_MARK["call"], "redispatch": V.CALL_MARK["redispatch"],
+              "node": '<span class="os-node">+</span>', "backward": '<span class="os-bwd">◀</span>'}
+    parts = []
+    for what, words in V.LEGEND:
+        mark = glyphs.get(what) or _MARK_HTML[what].format("K")
+        parts.append(f"{mark} {words}")
+    return f'<div class="os-legend">{" · ".join(parts)}</div>'
 
 
-def trace_body(trace, open_all=False, width=960):
+def trace_body(trace, open_all=False, width=960, budget=None):
     """The trace view's content (without the style sheet): see the module's docstring."""
+    if budget is None:
+        budget = OUTPUT_BUDGET
     first, last = V.time_span(trace)
+    items = V.top_level(trace)
     out = [f'<div class="os-title"><b>opscope trace</b> · {len(trace.ops)} ops · '
-           f'{len(trace.roots)} top-level · {V.duration_str(last - first)}</div>']
+           f'{len(items)} top-level · {V.duration_str(last - first)}</div>']
     groups = V.root_groups(trace)
     grouped = bool(groups) and groups[0].key is not None
     if grouped:
         paths = "1 distinct dispatch path" if len(groups) == 1 else \
             f"{len(groups)} distinct dispatch paths"
-        out.append(f'<div class="os-muted">{paths}; each folds open to its first call</div>')
+        out.append(f'<div class="os-muted">{len(items)} top-level calls, {paths}; each folds '
+                   f'open to its first call</div>')
+    used, left_out, ctx = 0, 0, _Context(open_all)
     for n, g in enumerate(groups):
         if grouped and n >= LISTED_GROUPS:
             out.append(f'<div class="os-muted">… {len(groups) - n} more distinct paths</div>')
             break
-        if not grouped or g.count == 1:
-            _item(g.first, out, open_all, root=True, summary=_root_summary(g.first))
+        single = not grouped or g.count == 1
+        summary = _root_summary(g.first) if single else (
+            f'{_time(g.total_ns, "total ")}<span class="os-count">×{g.count}</span> '
+            f'{_root_summary(g.first, False)}')
+        if used > budget or (not single and n >= FULL_GROUPS):
+            out.append(f'<div class="os-root os-line">{summary}</div>')
+            left_out += used > budget
             continue
-        line = (f'<span class="os-time">total {V.duration_str(g.total_ns)}</span>'
-                f'<span class="os-count">×{g.count}</span>{_root_summary(g.first, False)}')
-        if n >= FULL_GROUPS:
-            out.append(f'<div class="os-root os-line">{line}</div>')
-            continue
-        out.append(f'<details class="os-root os-group"{" open" if open_all else ""}>'
-                   f'<summary>{line}</summary><div class="os-body">'
-                   f'<div class="os-muted">first call:</div>')
-        _item(g.first, out, open_all)
-        out.append("</div></details>")
+        start = len(out)
+        if single:
+            _root(g.first, out, ctx, summary)
+        else:
+            inner = ['<ul><li class="os-muted">first call:</li><li>']
+            _item(g.first, inner, ctx)
+            inner.append("</li></ul>")
+            out.append(_fold(summary, "".join(inner), "os-root os-group", open_all))
+        used += sum(len(s) for s in out[start:])
+    if left_out:
+        out.append(f'<div class="os-muted">the trees of {left_out} more calls are left out to '
+                   f'keep this output small: print(t.tree()) shows them all</div>')
     timeline = _svg.timeline_svg(trace, width)
     if timeline:
-        out.append(f'<details class="os-section"{" open" if open_all else ""}><summary>timeline'
-                   f'</summary><div class="os-scroll">{timeline}</div></details>')
+        out.append(_fold("timeline", _svg.img(timeline, _alt(timeline)), "os-section", open_all))
     memory = _svg.memory_svg(trace, width)
     if memory:
-        out.append(f'<details class="os-section"{" open" if open_all else ""}><summary>memory'
-                   f'</summary><div class="os-scroll">{memory}</div></details>')
+        out.append(_fold("memory", _svg.img(memory, _alt(memory)), "os-section", open_all))
     out.append(_legend())
     return "".join(out)
+
+
+def _alt(svg):
+    """An SVG's <title>, for its image's alt text."""
+    start = svg.find("<title>")
+    return svg[start + 7:svg.index("</title>")] if start >= 0 else ""
 
 
 def trace_html(trace, open_all=False, width=960, classes=""):
@@ -275,49 +363,62 @@ def trace_json(trace, max_events=None):
 
 
 def trace_bundle(trace, include=None, exclude=None):
+    """The trace's mime bundle: text/plain (str(t)) and text/html; the trace's JSON only when
+    `include` names TRACE_MIME (see Note [Output size])."""
+    data = {"text/plain": lambda: str(trace), "text/html": lambda: trace_html(trace)}
+    if include and TRACE_MIME in include:
+        data[TRACE_MIME] = lambda: trace_json(trace)
     with gc_paused():
-        return bundle({"text/plain": lambda: str(trace), "text/html": lambda: trace_html(trace),
-                       "application/vnd.opscope.trace+json": lambda: trace_json(trace)},
-                      include, exclude)
+        return bundle(data, include, exclude)
 
 
 # --- the call stack -------------------------------------------------------------------------------
 
 def _swatches(layers):
-    badges = "".join(f'<span class="os-badge os-L-{lay}">{lay}</span>' for lay in layers)
-    return f'<div class="os-swatches">layers: {badges}</div>'
+    badges = " · ".join(f'<span class="os-L-{lay}" style="border-left:4px solid '
+                        f'{LAYER_COLORS.get(lay, LAYER_COLORS["other"])};padding-left:3px">'
+                        f'{lay}</span>' for lay in layers)
+    return f'<div class="os-legend">layers: {badges}</div>'
+
+
+# Cells that must read left-aligned even where the style sheet is stripped and the front end's
+# own rule right-aligns every cell (JupyterLab keeps this attribute; classic Notebook strips it).
+_LEFT = ' style="text-align:left"'
 
 
 def stack_table(stack, full=False):
     """A Stack as a table (#, frame, file:line, layer) with the text table's folds and crossing
-    lines (_stack.py's rows), and the legend of its layers."""
+    lines (_stack.py's rows), and the legend of its layers. It fits the width it is given: names
+    and paths wrap rather than widen the table."""
     from opscope.profiler import _stack as S
     frames = stack.frames
-    rows = S._rows(frames, full)
-    marks = S._crossings(frames)
-    out = ['<div class="os-scroll"><table class="os-stack"><thead><tr><th class="os-num">#</th><th>frame</th>'
-           '<th>file:line</th><th>layer</th></tr></thead><tbody>']
+    rows = S.table_rows(frames, full)
+    marks = S.crossings(frames)
+    out = ['<table class="os-stack"><thead><tr><th class="os-num">#</th>'
+           f'<th{_LEFT}>frame</th><th{_LEFT}>file:line</th><th{_LEFT}>layer</th></tr></thead>'
+           '<tbody>']
     for row in rows:
         kind, a, b, fs = row
-        layer = fs[0].layer if fs[0].layer in LAYER_COLORS else "other"
-        name = escape(S._row_name(row))
-        if kind == "fold":
-            inner = "".join(f'<li value="{a + i}">{escape(f.short_name)} '
-                            f'<span class="os-loc">{escape(f.location)}</span></li>'
+        layer = S.row_layer(row)
+        css_layer = layer if layer in LAYER_COLORS else "other"
+        name = escape(S.row_name(row))
+        if kind != "frame":
+            inner = "".join(f'<li value="{a + i}">{escape(S.display_name(f))} '
+                            f'<small class="os-loc">{escape(S.frame_location(f))}</small></li>'
                             for i, f in enumerate(fs))
-            name = f'<details><summary>{name}</summary><ol>{inner}</ol></details>'
-        else:
-            name = f'<span title="{escape(fs[0].name[:600])}">{name}</span>'
-        out.append(f'<tr class="os-row os-L-{layer}"><td class="os-idx os-num">'
-                   f'{S._row_index(row)}</td><td>{name}</td>'
-                   f'<td class="os-loc">{escape(S._row_location(row))}</td>'
-                   f'<td><span class="os-badge os-L-{layer}">{escape(fs[0].layer)}</span></td>'
-                   f'</tr>')
+            name = (f'<details><summary style="list-style:none"><span class="os-tri">▸</span> '
+                    f'{name}</summary><ol>{inner}</ol></details>')
+        color = LAYER_COLORS[css_layer]
+        out.append(f'<tr class="os-row os-L-{css_layer}" style="background:{color}1f">'
+                   f'<td class="os-num" style="border-left:4px solid {color}">'
+                   f'{S.row_index(row)}</td><td{_LEFT}>{name}</td>'
+                   f'<td class="os-loc"{_LEFT}>{escape(S.row_location(row))}</td>'
+                   f'<td{_LEFT}>{escape(layer)}</td></tr>')
         if b in marks and row is not rows[-1]:
-            out.append(f'<tr class="os-cross"><td></td><td colspan="3">── {escape(marks[b])}'
-                       f'</td></tr>')
-    out.append("</tbody></table></div>")
-    layers = list(dict.fromkeys(f.layer for f in frames))
+            out.append(f'<tr class="os-cross"><td class="os-num"></td><td colspan="3"{_LEFT}>── '
+                       f'{escape(marks[b])}</td></tr>')
+    out.append("</tbody></table>")
+    layers = list(dict.fromkeys(S.row_layer(r) for r in rows))
     out.append(_swatches(layers))
     return "".join(out)
 
@@ -331,6 +432,15 @@ def stack_html(stack, full=False, classes=""):
     return view(title + stack_table(stack, full), classes)
 
 
+# --- text views -----------------------------------------------------------------------------------
+
+def text_html(text, title=None, classes=""):
+    """A text view (the tree, a stack table) as HTML: the text in a <pre>, which keeps its
+    columns in every front end."""
+    head = f'<div class="os-title"><b>{escape(title)}</b></div>' if title else ""
+    return view(f'{head}<pre class="os-text">{escape(text)}</pre>', classes)
+
+
 # --- the profile ---------------------------------------------------------------------------------
 
 def _us(us):
@@ -339,17 +449,12 @@ def _us(us):
 
 def _pct_cell(value, total):
     pct = 100.0 * value / total if total else 0.0
-    return (f'<td class="os-num os-pct"><i style="width:{min(pct, 100):.1f}%"></i>'
-            f'{pct:.2f}%</td>')
+    return f'<td class="os-num">{pct:.2f}%</td>'
 
 
-def key_averages_html(rows, sort_by="cpu_time_total", row_limit=100, show_shapes=None,
-                      show_memory=None, title="profile", classes=""):
-    """A key_averages() table as a self-contained HTML view. `rows`: objects with torch's
-    FunctionEventAvg attributes (key, count, cpu_time_total, self_cpu_time_total, cpu_time —
-    all times in µs —, cpu_memory_usage, self_cpu_memory_usage, input_shapes). Sorted by
-    `sort_by` (descending), at most `row_limit` rows; the shapes and memory columns appear when
-    some row has them, unless told."""
+def key_averages_body(rows, sort_by="cpu_time_total", row_limit=100, show_shapes=None,
+                      show_memory=None, title="profile"):
+    """key_averages_html's content, without the style sheet."""
     rows = list(rows)
     total_self = sum(r.self_cpu_time_total for r in rows)
     total_cpu = max([r.cpu_time_total for r in rows] + [0])
@@ -367,14 +472,14 @@ def key_averages_html(rows, sort_by="cpu_time_total", row_limit=100, show_shapes
     heads.append("# of Calls")
     if show_shapes:
         heads.append("Input Shapes")
-    out = ['<div class="os-scroll"><table class="os-prof"><thead><tr>']
+    out = ['<table class="os-prof"><thead><tr>']
     for h in heads:
-        cls = "" if h in ("Name", "Input Shapes") else ' class="os-num"'
+        cls = _LEFT if h in ("Name", "Input Shapes") else ' class="os-num"'
         sort_mark = " ▾" if sort_by and _SORT_HEAD.get(sort_by) == h else ""
         out.append(f"<th{cls}>{h}{sort_mark}</th>")
     out.append("</tr></thead><tbody>")
     for r in shown:
-        out.append(f'<tr><td class="os-op os-name">{escape(str(r.key))}</td>')
+        out.append(f'<tr><td class="os-op"{_LEFT}>{escape(str(r.key))}</td>')
         out.append(_pct_cell(r.self_cpu_time_total, total_self))
         out.append(f'<td class="os-num">{_us(r.self_cpu_time_total)}</td>')
         out.append(_pct_cell(r.cpu_time_total, total_self or total_cpu))
@@ -385,13 +490,24 @@ def key_averages_html(rows, sort_by="cpu_time_total", row_limit=100, show_shapes
                        f'<td class="os-num">{V.bytes_str(r.self_cpu_memory_usage)}</td>')
         out.append(f'<td class="os-num">{r.count}</td>')
         if show_shapes:
-            out.append(f'<td>{escape(str(getattr(r, "input_shapes", "") or ""))}</td>')
+            out.append(f'<td{_LEFT}>{escape(str(getattr(r, "input_shapes", "") or ""))}</td>')
         out.append("</tr>")
-    out.append("</tbody></table></div>")
+    out.append("</tbody></table>")
     more = f" · {len(rows) - len(shown)} more rows not shown" if len(shown) < len(rows) else ""
     out.append(f'<div class="os-legend">Self CPU time total: {_us(total_self)}{more}</div>')
     head = f'<div class="os-title"><b>{escape(title)}</b> · {len(rows)} keys</div>'
-    return view(head + "".join(out), classes)
+    return head + "".join(out)
+
+
+def key_averages_html(rows, sort_by="cpu_time_total", row_limit=100, show_shapes=None,
+                      show_memory=None, title="profile", classes=""):
+    """A key_averages() table as a self-contained HTML view. `rows`: objects with torch's
+    FunctionEventAvg attributes (key, count, cpu_time_total, self_cpu_time_total, cpu_time —
+    all times in µs —, cpu_memory_usage, self_cpu_memory_usage, input_shapes). Sorted by
+    `sort_by` (descending), at most `row_limit` rows; the shapes and memory columns appear when
+    some row has them, unless told."""
+    return view(key_averages_body(rows, sort_by, row_limit, show_shapes, show_memory, title),
+                classes)
 
 
 _SORT_HEAD = {"self_cpu_time_total": "Self CPU", "cpu_time_total": "CPU total",

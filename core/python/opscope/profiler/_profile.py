@@ -283,12 +283,13 @@ class profile:
         if self._finished is None:
             return _html.view('<div class="os-muted">opscope profile: nothing recorded yet</div>')
         recorded = self._finished[0]
-        parts = [_html.key_averages_html(self.key_averages(), sort_by="cpu_time_total",
+        parts = [_html.key_averages_body(self.key_averages(), sort_by="cpu_time_total",
                                          row_limit=30)]
-        for svg in (_svg.timeline_svg(recorded), _svg.memory_svg(recorded)):
+        for name, svg in (("timeline", _svg.timeline_svg(recorded)),
+                          ("memory", _svg.memory_svg(recorded))):
             if svg:
-                parts.append(_html.view(f'<div class="os-scroll">{svg}</div>'))
-        return "".join(parts)
+                parts.append(_html._fold(name, _svg.img(svg, name), "os-section", True))
+        return _html.view("".join(parts))
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         from opscope.profiler import _html

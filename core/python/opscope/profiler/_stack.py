@@ -22,6 +22,7 @@ cpython, libc — and profiler, other.
 import os
 import re
 import shutil
+import sys
 
 from opscope import _C
 
@@ -30,6 +31,9 @@ __all__ = ["Frame", "Stack", "stack", "LAYERS"]
 # Every layer a frame can have, from the top of a typical stack down.
 LAYERS = ("python", "binding", "dispatcher", "autograd", "kernel", "runtime", "blas", "cpython",
           "libc", "profiler", "other")
+
+# The layer of a table row that folds a front end's own frames (see Note [Front-end frames]).
+FRONTEND = "frontend"
 
 # The language a layer is written in, for the boundary marks of the table (None: neither side,
 # e.g. libc between the interpreter and main()).
@@ -51,9 +55,11 @@ class Frame:
     call the compiler inlined into the next (outer) frame. ``index``: 0 is the innermost frame.
     """
 
-    __slots__ = ("index", "name", "file", "line", "module", "layer", "is_python", "inlined", "pc")
+    __slots__ = ("index", "name", "file", "line", "module", "layer", "is_python", "inlined", "pc",
+                 "cell")
 
-    def __init__(self, index, name, file, line, module, layer, is_python, inlined, pc):
+    def __init__(self, index, name, file, line, module, layer, is_python, inlined, pc,
+                 cell=None):
         self.index = index
         self.name = name
         self.file = file
@@ -63,6 +69,7 @@ class Frame:
         self.is_python = is_python
         self.inlined = inlined
         self.pc = pc
+        self.cell = cell  # IPython's execution count of the cell this frame runs, else None
 
     @property
     def short_name(self):
@@ -70,7 +77,10 @@ class Frame:
 
     @property
     def location(self):
-        """``file:line``, or the module when there is no line information."""
+        """``file:line``; a notebook or IPython cell as IPython's tracebacks name it (``Cell In
+        [4], line 3``); the module when there is no line information."""
+        if self.cell is not None:
+            return f"Cell In [{self.cell}], line {self.line}"
         if self.file:
             return f"{self.file}:{self.line}" if self.line else self.file
         return f"({self.module})" if self.module else ""
@@ -96,19 +106,25 @@ class Stack:
         holds them."""
         s = cls(None)
         s._frames = [Frame(i, f["name"], f["file"], f["line"], f["module"], f["layer"],
-                           f["is_python"], f["inlined"], f["pc"]) for i, f in enumerate(frames)]
+                           f["is_python"], f["inlined"], f["pc"], f.get("cell"))
+                     for i, f in enumerate(frames)]
         return s
 
     def to_dicts(self):
         """The frames as JSON-ready dicts (the inverse of from_frames)."""
-        return [{"name": f.name, "file": f.file, "line": f.line, "module": f.module,
-                 "layer": f.layer, "is_python": f.is_python, "inlined": f.inlined, "pc": f.pc}
+        return [dict({"name": f.name, "file": f.file, "line": f.line, "module": f.module,
+                      "layer": f.layer, "is_python": f.is_python, "inlined": f.inlined,
+                      "pc": f.pc}, **({"cell": f.cell} if f.cell is not None else {}))
                 for f in self.frames]
 
     @property
     def frames(self):
         if self._frames is None:
+            cells = _ipython_cells()
             self._frames = [Frame(i, *f) for i, f in enumerate(self._raw.symbolize())]
+            for f in self._frames:
+                if f.is_python and f.file in cells:
+                    f.cell = cells[f.file]
         return self._frames
 
     def __len__(self):
@@ -126,19 +142,21 @@ class Stack:
         return f"<opscope.profiler.Stack: {n} frames ({python} Python, {n - python} C++)>"
 
     def __str__(self):
-        return self.table()
+        return str(self.table())
 
     def table(self, width=None, full=False):
         """The stack as a text table ``#  frame  file:line  layer``, fitting `width` columns
-        (default: the terminal's). Lines mark where the stack crosses languages (Python → C++,
-        C++ → Python, host → BLAS). Unless `full`, runs of glue frames are folded into one row:
-        the dispatcher's templates ("dispatch logic ×4"), the interpreter's call machinery,
-        pybind11 and the standard library."""
-        if width is None:
-            width = shutil.get_terminal_size((120, 24)).columns
-        rows = _rows(self.frames, full)
-        marks = _crossings(self.frames)
-        return _render(rows, marks, width)
+        (default: the terminal's, see text_width()). Lines mark where the stack crosses
+        languages (Python → C++, C++ → Python, host → BLAS). Unless `full`, runs of glue frames
+        are folded into one row: the dispatcher's templates ("dispatch logic ×4"), the
+        interpreter's call machinery, pybind11 and the standard library, and the front end's
+        own frames below the user's code ("Jupyter kernel ×66", see Note [Front-end frames]).
+        Returns a TextView: print() it, or let a notebook show it."""
+        from opscope.profiler._textview import TextView, text_width
+        width = text_width(width)
+        rows = table_rows(self.frames, full)
+        marks = crossings(self.frames)
+        return TextView(_render(rows, marks, width), html=lambda: self._repr_html_())
 
     # --- views: the HTML table is _html.stack_html ---
 
@@ -265,9 +283,86 @@ def _last_component(name):
     return name.rsplit("::", 1)[-1] if "::" in name else name
 
 
+def display_name(frame):
+    """A frame's name as the tables show it: short_name without the ``opscope::`` every one of
+    our frames would start with."""
+    name = frame.short_name
+    return name[9:] if name.startswith("opscope::") else name
+
+
+def frame_location(frame):
+    return frame.location
+
+
+def _ipython_cells():
+    """{code file name: execution count} of the cells IPython has run in this process (what its
+    tracebacks use to print ``Cell In [4], line 3``); {} outside IPython."""
+    ipython = sys.modules.get("IPython")
+    get = getattr(ipython, "get_ipython", None) if ipython is not None else None
+    shell = get() if get is not None else None
+    return dict(getattr(getattr(shell, "compile", None), "_filename_map", None) or {})
+
+
 # --- the table -----------------------------------------------------------------------------------
 
 _FOLD_LABEL = {"dispatcher": "dispatch logic", "cpython": "CPython", "libc": "libc"}
+
+# Note [Front-end frames]: under a notebook cell, most of the stack is the front end running it:
+# IPython's run_cell, ipykernel's handlers, tornado's and asyncio's event loops, runpy, and the
+# interpreter and libc frames between them (66 of 108 frames for one matmul in ipykernel). They
+# are the same for every op, so the table folds them into one row, named after the front end
+# ("Jupyter kernel ×66"), openable. A frame belongs to them when it is outside the user's code:
+# every Python frame from there outwards lives in one of these packages.
+_FRONTENDS = (  # (a part of the file's path, the front end it means), most specific first
+    ("/opscope/interactive/", "opscope session"), ("xopscope", "opscope kernel"),
+    ("/ipykernel/", "Jupyter kernel"), ("/ipykernel_launcher.py", "Jupyter kernel"),
+    ("/tornado/", "Jupyter kernel"), ("/zmq/", "Jupyter kernel"),
+    ("/jupyter_client/", "Jupyter kernel"), ("/xeus_python", "Jupyter kernel"),
+    ("/IPython/", "IPython"), ("/prompt_toolkit/", "IPython"), ("/traitlets/", None),
+    ("/asyncio/", None), ("/concurrent/futures/", None), ("runpy", None),
+    ("/_pytest/", "pytest"), ("/pluggy/", "pytest"), ("/pytest/", "pytest"),
+)
+# Which name a fold gets when several front ends are in it: the outermost program wins.
+_FRONTEND_RANK = ("Jupyter kernel", "opscope kernel", "pytest", "IPython", "opscope session")
+
+
+def _frontend_of(frame):
+    """The front end a Python frame belongs to ("IPython", ...), "" for one of the shared
+    machinery (asyncio, runpy), None for user code."""
+    for part, name in _FRONTENDS:
+        if part in frame.file:
+            return name or ""
+    return None
+
+
+def _frontend_start(frames):
+    """The index of the innermost frame of the front end below the user's code (see Note
+    [Front-end frames]), or None."""
+    start = None
+    for k in range(len(frames) - 1, -1, -1):
+        f = frames[k]
+        if not f.is_python:
+            continue
+        if _frontend_of(f) is None:
+            break
+        start = k
+    if start is None:
+        return None
+    # the C++ frames just inside it (the interpreter calling it) belong to it too
+    while start > 0 and not frames[start - 1].is_python and frames[start - 1].layer in (
+            "cpython", "libc"):
+        start -= 1
+    if not any(f.is_python and _frontend_of(f) is None for f in frames[:start]):
+        return None  # nothing of the user's: fold nothing
+    return start
+
+
+def frontend_name(frames):
+    names = {_frontend_of(f) for f in frames if f.is_python} - {None, ""}
+    for name in _FRONTEND_RANK:
+        if name in names:
+            return name
+    return "front end"
 
 
 def _foldable(f):
@@ -283,14 +378,16 @@ def _foldable(f):
     return f.layer in ("binding", "autograd", "kernel", "runtime") and outside_tree
 
 
-def _rows(frames, full):
-    """('frame', Frame) and ('fold', first, last, frames) rows, innermost first."""
+def table_rows(frames, full=False):
+    """('frame', i, i, [Frame]), ('fold', first, last, frames) and ('frontend', first, last,
+    frames) rows, innermost first. `full`: every frame a row of its own."""
     rows, i = [], 0
-    while i < len(frames):
+    end = len(frames) if full else (_frontend_start(frames) or len(frames))
+    while i < end:
         f = frames[i]
         j = i
         if not full and _foldable(f):
-            while (j + 1 < len(frames) and frames[j + 1].layer == f.layer
+            while (j + 1 < end and frames[j + 1].layer == f.layer
                    and _foldable(frames[j + 1])):
                 j += 1
         if j - i + 1 >= 2:
@@ -298,10 +395,15 @@ def _rows(frames, full):
         else:
             rows.append(("frame", i, i, [f]))
         i = j + 1
+    if end < len(frames):
+        rows.append(("frontend", end, len(frames) - 1, frames[end:]))
     return rows
 
 
-def _crossings(frames):
+_rows = table_rows
+
+
+def crossings(frames):
     """{k: label} for each change of language: frame k is the outermost frame of the inner (callee)
     side, so the table draws the line just below it. Walks from the outermost frame in; frames of
     no language (libc) do not count."""
@@ -324,26 +426,70 @@ def _fit(text, n, left=False):
     return ("…" + text[-(n - 1):]) if left else (text[: n - 1] + "…")
 
 
-def _row_index(row):
+def _top_level_parts(name):
+    """A C++ name split at its "::" outside <…> and (…)."""
+    parts, start = [], 0
+    for i, c in _top_level(name):
+        if c == ":" and name[i:i + 2] == "::" and (i == 0 or name[i - 1] != ":"):
+            parts.append(name[start:i])
+            start = i + 2
+    parts.append(name[start:])
+    return [p for p in parts if p]
+
+
+def elide_name(name, n):
+    """A name in at most n columns, keeping what identifies it: the first namespace and as many
+    of the last components as fit, the middle ones as "…" (``cpu::…::cblas_gemm_rows<float>``);
+    a last component that is itself too long loses its middle."""
+    if len(name) <= n:
+        return name
+    parts = _top_level_parts(name)
+    if len(parts) >= 2:
+        for keep in range(len(parts) - 1, 0, -1):
+            text = "::".join([parts[0], "…"] + parts[-keep:])
+            if len(text) <= n:
+                return text
+            text = "…::" + "::".join(parts[-keep:])
+            if len(text) <= n:
+                return text
+    last = parts[-1] if parts else name
+    if n < 3:
+        return last[:n]
+    head = (n - 1) // 2
+    return last[:head] + "…" + last[len(last) - (n - 1 - head):]
+
+
+def row_index(row):
     """"12" for a frame, "12-17" for a fold."""
     _, a, b, _ = row
     return str(a) if a == b else f"{a}-{b}"
 
 
-def _row_name(row):
-    """A frame's short name; a fold's label, count and first and last names."""
+def row_layer(row):
+    return FRONTEND if row[0] == "frontend" else row[3][0].layer
+
+
+def row_name(row, short=True):
+    """A frame's name (display_name, or short_name with its opscope:: unless `short`); a fold's
+    label, count and first and last names."""
     kind, _, _, fs = row
     if kind == "frame":
-        return fs[0].short_name
+        return display_name(fs[0]) if short else fs[0].short_name
+    if kind == "frontend":
+        python = [f.name for f in fs if f.is_python]
+        detail = f" ({python[0]} … {python[-1]})" if len(python) >= 2 else ""
+        return f"{frontend_name(fs)} ×{len(fs)}{detail}"
     label = _FOLD_LABEL.get(fs[0].layer, f"{fs[0].layer} glue")
     names = [_last_component(f.short_name) for f in fs if f.name]
     detail = f" ({names[0]} … {names[-1]})" if len(names) >= 2 else ""
     return f"{label} ×{len(fs)}{detail}"
 
 
-def _row_location(row):
+def row_location(row):
     """file:line; a fold shows where it is entered from, in the source tree if it can."""
     fs = row[3]
+    if row[0] == "frontend":
+        return next((f.location for f in fs if f.is_python), fs[0].location)
     for f in reversed(fs):
         if f.file and not os.path.isabs(f.file):
             return f.location
@@ -351,18 +497,42 @@ def _row_location(row):
 
 
 def _render(rows, marks, width):
-    cells = [(_row_index(r), _row_name(r), _row_location(r), r[3][0].layer) for r in rows]
+    """The table in `width` columns: one line per row while names get at least NAME_MIN
+    columns beside file:line, else each row's file:line on a line of its own below its name."""
+    cells = [(row_index(r), row_name(r, short=False), row_location(r), row_layer(r))
+             for r in rows]
     w_index = max([1] + [len(c[0]) for c in cells])
     w_layer = max([5] + [len(c[3]) for c in cells])
-    w_loc = min(max([9] + [len(c[2]) for c in cells]),
-                max(20, (width - w_index - w_layer) * 2 // 5))
-    w_name = max(16, width - w_index - w_loc - w_layer - 6)
-    lines = [f"{'#'.ljust(w_index)}  {'frame'.ljust(w_name)}  {'file:line'.ljust(w_loc)}  layer"]
+    avail = width - w_index - w_layer - 6
+    w_loc = min(max([9] + [len(c[2]) for c in cells]), max(20, avail * 2 // 5))
+    w_name = avail - w_loc
+    stacked = w_name < NAME_MIN
+    if stacked:
+        w_name = max(8, width - w_index - w_layer - 4)
+        header = f"{'#'.ljust(w_index)}  {'frame / file:line'.ljust(w_name)}  layer"
+    else:
+        header = f"{'#'.ljust(w_index)}  {'frame'.ljust(w_name)}  {'file:line'.ljust(w_loc)}  layer"
+    lines = [header]
     for row, (i, n, loc, layer) in zip(rows, cells):
-        lines.append(f"{i.ljust(w_index)}  {_fit(n, w_name)}  {_fit(loc, w_loc, left=True)}"
-                     f"  {layer}")
+        if row[0] != "frame":
+            name = _fit(n, w_name).rstrip()
+        elif len(n) <= w_name:
+            name = n
+        else:  # drop the opscope:: of our names first, then elide namespaces
+            name = elide_name(n[9:] if n.startswith("opscope::") else n, w_name)
+        if stacked:
+            lines.append(f"{i.ljust(w_index)}  {name.ljust(w_name)}  {layer}")
+            indent = " " * (w_index + 4)
+            lines.append(indent + _fit(loc, width - len(indent), left=True).rstrip())
+        else:
+            lines.append(f"{i.ljust(w_index)}  {name.ljust(w_name)}  "
+                         f"{_fit(loc, w_loc, left=True)}  {layer}")
         if row[2] in marks and row is not rows[-1]:
             label = f"── {marks[row[2]]} "
-            rule = "─" * max(0, w_name + w_loc + w_layer + 4 - len(label))
+            rule = "─" * max(0, width - w_index - 2 - len(label))
             lines.append(" " * (w_index + 2) + label + rule)
     return "\n".join(line.rstrip() for line in lines)
+
+
+# The fewest columns a frame's name gets beside file:line (else the table stacks them).
+NAME_MIN = 28

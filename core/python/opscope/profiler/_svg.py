@@ -1,21 +1,28 @@
-"""A trace over time, as inline SVG: the timeline (ops per thread as nested bars) and memory
+"""A trace over time, as SVG: the timeline (ops per thread as nested bars) and memory
 (the allocator's total bytes as a step line), on one time axis so they line up.
 
 Timeline: one lane per thread, one row per nesting depth; a bar per op, backward node run and
 record_function scope, coloured by kind (forward op, backward node, op inside a backward node,
-scope), labelled where the label fits, with a <title> tooltip (full name, shapes, duration).
-Bars narrower than MERGE_PX next to each other in a row are drawn as one bar whose tooltip counts
-them, so a 10,000-op loop stays a few hundred elements.
+scope), labelled where the label fits. Bars narrower than MERGE_PX next to each other in a row
+are drawn as one bar (labelled "add ×300" when they are calls of one op), so a 10,000-op loop
+stays a few hundred elements.
 
-Only presentation attributes the themes do not change are inline (the bars' fills); text and
-grid take their colours from the view's style sheet (_css.py).
+Each chart is a standalone SVG document with its own colours (mid greys for text and grid, light
+fills with dark labels: readable on light and dark pages), because the HTML views show it as an
+<img> (``img()``): a front end's sanitizer removes inline <svg> from an untrusted notebook but
+keeps images (see Note [Views without their style sheet] in _css.py). An image shows no
+tooltips, so bars carry none; the tree beside the chart names every call.
 """
-from collections import Counter
+from urllib.parse import quote
 from html import escape
 
 from opscope.profiler import _views as V
 
-__all__ = ["timeline_svg", "memory_svg", "BAR_FILLS"]
+__all__ = ["timeline_svg", "memory_svg", "img", "BAR_FILLS"]
+
+_TEXT = "#777777"    # axis labels and lane names: mid grey reads on light and dark
+_GRID = "#8888884d"
+_FONT = "DejaVu Sans Mono,Menlo,Consolas,monospace"
 
 MERGE_PX = 2.0      # bars narrower than this may merge with their neighbours
 ROW = 18            # height of a nesting level
@@ -77,14 +84,15 @@ def _axis(scale, top, bottom, out):
     span = scale.t1 - scale.t0
     step = _nice_step(span)
     unit = _unit(step)
+    labels = []
+    out.append(f'<g class="os-grid" stroke="{_GRID}" stroke-width="1">')
     t = 0
     while t <= span:
         x = scale.x(scale.t0 + t)
-        out.append(f'<line class="os-grid" x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}" '
-                   f'stroke="#8884" stroke-width="1"/>')
-        out.append(f'<text class="os-axis" x="{x:.1f}" y="{top - 6}" text-anchor="middle">'
-                   f'{_time_label(t, unit)}</text>')
+        out.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}"/>')
+        labels.append(f'<text x="{x:.1f}" y="{top - 6}">{_time_label(t, unit)}</text>')
         t += step
+    out.append('</g><g class="os-axis" text-anchor="middle">' + "".join(labels) + "</g>")
 
 
 def _bar_kind(bar):
@@ -110,16 +118,15 @@ def _rows(bars, scale):
     return rows
 
 
-def _cluster_title(members):
-    names = Counter(V.item_label(b.item) for b in members)
-    total = sum(b.end_ns - b.start_ns for b in members)
-    parts = ", ".join(f"{n} ×{c}" for n, c in names.most_common(4))
-    more = " …" if len(names) > 4 else ""
-    return f"{len(members)} calls: {parts}{more} · {V.duration_str(total)} in all"
+def _svg_open(cls, width, height, title):
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" width="{width}" '
+            f'height="{height}" viewBox="0 0 {width} {height}" font-family="{_FONT}" '
+            f'font-size="11" fill="{_TEXT}" role="img"><title>{escape(title)}</title>')
 
 
 def timeline_svg(trace, width=960):
-    """The trace's timeline as an <svg> element (a string); "" when nothing was recorded."""
+    """The trace's timeline as a standalone SVG document (a string); "" when nothing was
+    recorded."""
     bars = V.bars(trace)
     if not bars:
         return ""
@@ -139,42 +146,52 @@ def timeline_svg(trace, width=960):
     legend_y = y + 4
     height = legend_y + 18
 
-    out = [f'<svg class="os-timeline" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" role="img">',
-           f'<title>timeline: {len(bars)} calls on {len(threads)} thread(s), '
-           f'{V.duration_str(t1 - t0)}</title>']
+    title = (f"timeline: {len(bars)} calls on {len(threads)} thread(s), "
+             f"{V.duration_str(t1 - t0)}")
+    out = [_svg_open("os-timeline", width, height, title)]
     _axis(scale, AXIS, y - 4, out)
-    for th in threads:
-        out.append(f'<text class="os-lane" x="6" y="{lane_y[th] + 12}">thread {th}</text>')
-    for (th, d), rects in rows.items():
+    out.append('<g class="os-lane" font-weight="bold">' + "".join(
+        f'<text x="6" y="{lane_y[th] + 12}">thread {th}</text>' for th in threads) + "</g>")
+    rects, labels = {}, []
+    for (th, d), drawn in rows.items():
         ry = lane_y[th] + d * ROW
-        for x, w, k, members in rects:
+        for x, w, k, members in drawn:
             if len(members) > 1:
                 kinds = {_bar_kind(b) for b in members}
                 k = kinds.pop() if len(kinds) == 1 else "cluster"
                 names = {V.item_label(b.item) for b in members}
                 label = f"{names.pop()} ×{len(members)}" if len(names) == 1 else ""
-                title = _cluster_title(members)
             else:
-                title, label = V.item_title(members[0].item), V.item_label(members[0].item)
-            cls, fill, _ = BAR_FILLS[k]
+                label = V.item_label(members[0].item)
             w = max(w, 1.0)
-            out.append(f'<rect class="os-bar {cls}" x="{x:.2f}" y="{ry}" width="{w:.2f}" '
-                       f'height="{BAR}" fill="{fill}" stroke="#0003" stroke-width="0.5">'
-                       f'<title>{escape(title)}</title></rect>')
+            rects.setdefault(k, []).append(f"M{x:.1f} {ry}h{w:.1f}v{BAR}h{-w:.1f}z")
             if label and w >= len(label) * 6.7 + 6:
-                out.append(f'<text class="os-bar-text" x="{x + 3:.2f}" y="{ry + 11}" '
-                           f'fill="#111">{escape(label)}</text>')
+                labels.append(f'<text x="{x + 3:.1f}" y="{ry + 11}">{escape(label)}</text>')
+    for k, drawn in rects.items():  # one path per kind: a bar is 20 bytes
+        cls, fill, _ = BAR_FILLS[k]
+        out.append(f'<path class="os-bar {cls}" fill="{fill}" stroke="#0003" '
+                   f'stroke-width="0.5" d="{"".join(drawn)}"/>')
+    if labels:
+        out.append('<g class="os-bar-text" fill="#111111">' + "".join(labels) + "</g>")
     x = GUTTER
     present = {_bar_kind(b) for b in bars}
     for k in [k for k in ("op", "node", "backward", "scope") if k in present]:
         _, fill, text = BAR_FILLS[k]
         out.append(f'<rect x="{x}" y="{legend_y + 3}" width="12" height="10" fill="{fill}" '
-                   f'stroke="#0003"/><text class="os-axis" x="{x + 16}" y="{legend_y + 12}">'
-                   f'{text}</text>')
+                   f'stroke="#0003"/><text x="{x + 16}" y="{legend_y + 12}">{text}</text>')
         x += 16 + len(text) * 7 + 18
     out.append("</svg>")
     return "".join(out)
+
+
+def img(svg, alt):
+    """An SVG document as an <img> with a data URI: what survives a notebook's sanitizer (see
+    Note [Views without their style sheet] in _css.py). `alt` says what the chart shows, for
+    when the image is not drawn. The URI is the SVG percent-encoded where it must be (a
+    quarter smaller than base64)."""
+    data = quote(svg.replace('"', "'"), safe=" /:=',.()-;#_!*~[]")
+    data = data.replace("#", "%23")
+    return f'<img src="data:image/svg+xml,{data}" alt="{escape(alt)}">'
 
 
 def _memory_points(events, scale):
@@ -199,8 +216,8 @@ def _memory_points(events, scale):
 
 
 def memory_svg(trace, width=960, height=120):
-    """The allocator's total bytes over the trace's time, as an <svg> step line; "" when the
-    trace has no memory events."""
+    """The allocator's total bytes over the trace's time, as a standalone SVG document (a step
+    line); "" when the trace has no memory events."""
     events = getattr(trace, "memory_events", None) or []
     if not events:
         return ""
@@ -225,19 +242,18 @@ def memory_svg(trace, width=960, height=120):
     title = (f"memory: peak {V.bytes_str(peak_event.total_bytes)} at "
              f"{V.duration_str(peak_event.t_ns - t0)}; {allocs} allocations, "
              f"{len(events) - allocs} frees")
-    out = [f'<svg class="os-memory" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" role="img"><title>{escape(title)}</title>']
+    out = [_svg_open("os-memory", width, height, title)]
     _axis(scale, AXIS, bottom, out)
     for b in (0, peak_event.total_bytes):
-        out.append(f'<text class="os-axis" x="{GUTTER - 6}" y="{y(b) + 4:.1f}" '
+        out.append(f'<text x="{GUTTER - 6}" y="{y(b) + 4:.1f}" '
                    f'text-anchor="end">{V.bytes_str(b)}</text>')
     out.append(f'<path class="os-memarea" d="{line}V{bottom}H{scale.x0:.1f}Z" fill="#0969da" '
                f'fill-opacity="0.15"/>')
     out.append(f'<path class="os-memline" d="{line}" fill="none" stroke="#0969da" '
-               f'stroke-width="1.5"><title>{escape(title)}</title></path>')
+               f'stroke-width="1.5"/>')
     px = scale.x(peak_event.t_ns)
     out.append(f'<circle cx="{px:.1f}" cy="{y(peak_event.total_bytes):.1f}" r="3" '
-               f'fill="#cf222e"><title>peak {V.bytes_str(peak_event.total_bytes)}</title>'
-               f'</circle>')
-    out.append(f'<text class="os-lane" x="6" y="{AXIS - 6}">memory</text></svg>')
+               f'fill="#cf222e"/>')
+    out.append(f'<text x="6" y="{AXIS - 6}" font-weight="bold">memory · peak '
+               f'{V.bytes_str(peak_event.total_bytes)}</text></svg>')
     return "".join(out)

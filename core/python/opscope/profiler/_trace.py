@@ -7,6 +7,8 @@ into a tree:
 
     t.roots    what ran at the top: OpRecord (a forward op) or NodeRun (a backward node)
     t.ops      every OpRecord, nested ones included, in call order
+    t.top_level  the roots as the views show them: each backward() call's node runs and the
+               ops its engine ran between them gathered into one BackwardPass
 
 An OpRecord is one call of an op (``aten::mm``): its first dispatch step and the redispatches
 below it (``mm[AutogradCPU] → mm[CPU]``) are its ``steps``; ops its kernels called are its
@@ -27,7 +29,7 @@ from opscope import _C
 from opscope.profiler._stack import Stack
 
 __all__ = ["trace", "Trace", "OpRecord", "StepRecord", "NodeRecord", "NodeRun", "ScopeRecord",
-           "MemoryRecord", "load", "SCHEMA"]
+           "BackwardPass", "MemoryRecord", "load", "SCHEMA", "NO_SEQUENCE_NR"]
 
 # The JSON format to_json writes and load reads (share/opscope.trace-1.md).
 SCHEMA = "opscope.trace/1"
@@ -36,6 +38,16 @@ SCHEMA = "opscope.trace/1"
 # Arguments a summary line leaves out: unset options, and options that rarely matter.
 _UNSHOWN_VALUES = ("None", "False")
 _UNSHOWN_ARGUMENTS = ("layout", "pin_memory", "memory_format", "non_blocking")
+
+
+# The sequence_nr of a node made outside a forward op (AccumulateGrad): UINT64_MAX, which the
+# views show as no number at all.
+NO_SEQUENCE_NR = 2 ** 64 - 1
+
+
+def _sequence_str(nr):
+    """" #12", or "" for a node without a sequence number."""
+    return "" if nr is None or nr == NO_SEQUENCE_NR else f" #{nr}"
 
 
 def _short(name):
@@ -137,8 +149,10 @@ class OpRecord(_Timed):
         self.outputs = None
         self.nodes_created = []
         self.threw = False
+        self.error = None         # "RuntimeError: …" when the exception left the trace's block
         self.memory_events = []
         self.blas_routine = None
+        self.loaded_blas = False  # see Note [OpenBLAS's one-off load] in _views.py
         self._stack = None
 
     @property
@@ -191,10 +205,27 @@ class OpRecord(_Timed):
         if nodes:
             parts.append(", ".join(nodes))
         if self.threw:
-            parts.append("threw")
+            parts.append(self.threw_str())
         if timed:
             parts.append(_duration_str(self.duration_ns))
         return " · ".join(parts)
+
+    def failing_step(self):
+        """The label of the step that raised: the last step of the innermost op that threw
+        (mm[CPU]); None when nothing threw."""
+        if not self.threw:
+            return None
+        inner = self
+        while True:
+            below = [c for c in inner.children if isinstance(c, OpRecord) and c.threw]
+            if not below:
+                return inner.steps[-1].label
+            inner = below[-1]
+
+    def threw_str(self):
+        """threw at mm[CPU]: RuntimeError: … (the message when the exception left the block)"""
+        text = f"threw at {self.failing_step()}"
+        return f"{text}: {self.error}" if self.error else text
 
     def __repr__(self):
         return f"<op {self.summary()}>"
@@ -258,13 +289,95 @@ class NodeRun(_Timed):
         labels = [lab for c in self.children if isinstance(c, OpRecord) for lab in c.path()]
         if len(labels) > 8:
             labels = labels[:8] + [f"… ({len(labels) - 8} more)"]
-        text = f"backward {self.name} #{self.sequence_nr}"
+        text = f"backward {self.name}{_sequence_str(self.sequence_nr)}"
         if labels:
             text += ": " + " → ".join(labels)
         return text + (f" · {_duration_str(self.duration_ns)}" if timed else "")
 
     def __repr__(self):
         return f"<{self.summary()}>"
+
+
+class BackwardPass:
+    """One backward() (or autograd.grad()) call as the views show it: the node runs of its
+    engine, the ops the engine ran between nodes (summing a broadcast gradient, accumulating
+    into .grad), and the seed gradient (ones) made right before. See Note [Backward passes].
+
+    Not recorded as such: the recorder sees node runs and ops, so Trace.top_level gathers them."""
+
+    def __init__(self, children):
+        self.children = children
+        self.name = "backward()"
+        self.thread = children[0].thread
+        self.start_ns = children[0].start_ns
+        self.end_ns = max((c.end_ns or c.start_ns) for c in children)
+        self.parent = None
+
+    @property
+    def duration_ns(self):
+        return self.end_ns - self.start_ns
+
+    def walk(self):
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+    @property
+    def node_runs(self):
+        return [c for c in self.children if isinstance(c, NodeRun)]
+
+    def summary(self, timed=True):
+        """backward(): MseLossBackward0 → AddmmBackward0 → … · 10 nodes, 6 ops · 1.2 ms"""
+        names = [n.name for n in self.node_runs if n.name != "AccumulateGrad"]
+        if len(names) > 6:
+            names = names[:6] + ["…"]
+        ops = sum(1 for c in self.walk() if isinstance(c, OpRecord))
+        nodes = len(self.node_runs)
+        text = (f"backward(): {' → '.join(names) or 'AccumulateGrad'} · {nodes} node"
+                f"{'s' if nodes != 1 else ''}, {ops} op{'s' if ops != 1 else ''}")
+        return text + (f" · {_duration_str(self.duration_ns)}" if timed else "")
+
+    def __repr__(self):
+        return f"<{self.summary()}>"
+
+
+# Note [Backward passes]: the recorder marks where each backward node runs, but not the
+# backward() call around them, so ops its engine runs between nodes (the sum that reduces a
+# broadcast gradient to a bias's shape, the seed gradient ones([]) made just before) would stand
+# at top level among the forward ops. The engine holds the thread from the first node to the
+# last: every top-level op between two node runs of one thread is its work. A seed is an
+# aten::ones / ones_like of a 0-dim result right before the first node run.
+_SEEDS = ("aten::ones", "aten::ones_like")
+
+
+def _is_seed(item):
+    if not isinstance(item, OpRecord) or item.name not in _SEEDS or item.threw:
+        return False
+    out = (item.outputs or [None])[0]
+    return isinstance(out, dict) and tuple(out.get("shape", (1,))) == ()
+
+
+def _gather_backward_passes(roots):
+    """roots with each run of node runs (and the ops between them) as one BackwardPass."""
+    out, i = [], 0
+    while i < len(roots):
+        r = roots[i]
+        if not isinstance(r, NodeRun):
+            out.append(r)
+            i += 1
+            continue
+        j, last = i, i
+        while j + 1 < len(roots) and roots[j + 1].thread == r.thread and \
+                isinstance(roots[j + 1], (NodeRun, OpRecord)):
+            j += 1
+            if isinstance(roots[j], NodeRun):
+                last = j
+        members = roots[i:last + 1]
+        if out and _is_seed(out[-1]) and out[-1].thread == r.thread:
+            members.insert(0, out.pop())
+        out.append(BackwardPass(members))
+        i = last + 1
+    return out
 
 
 class Trace:
@@ -358,6 +471,14 @@ class Trace:
             stack.pop()
         stack.pop().end_ns = t_ns
 
+    @property
+    def top_level(self):
+        """The roots as the views show them: see Note [Backward passes]."""
+        cached = getattr(self, "_top_level", None)
+        if cached is None or cached[0] != len(self.roots):
+            cached = self._top_level = (len(self.roots), _gather_backward_passes(self.roots))
+        return cached[1]
+
     def find(self, name):
         """The first recorded call of an op (``"aten::mm"``, ``"mm"`` or ``"aten::add.Tensor"``)."""
         for op in self.ops:
@@ -389,17 +510,19 @@ class Trace:
             f.write(self.to_json())
 
     def summary_lines(self):
-        """One line per top-level op or backward node; past GROUP_ABOVE, one line per distinct
-        dispatch path with its count and total time."""
-        if len(self.roots) <= self.GROUP_ABOVE:
-            return [r.summary() for r in self.roots]
+        """One line per top-level op, backward() pass or scope (top_level); past GROUP_ABOVE,
+        one line per distinct dispatch path with its count and total time, in order of first
+        appearance."""
+        items = self.top_level
+        if len(items) <= self.GROUP_ABOVE:
+            return [r.summary() for r in items]
         groups = {}
-        for r in self.roots:
+        for r in items:
             key = r.summary(timed=False)
             count, total = groups.get(key, (0, 0))
             groups[key] = (count + 1, total + r.duration_ns)
-        lines = [f"{len(self.roots)} top-level calls, {len(groups)} distinct paths:"]
-        for key, (count, total) in sorted(groups.items(), key=lambda kv: -kv[1][1]):
+        lines = [f"{len(items)} top-level calls, {len(groups)} distinct paths:"]
+        for key, (count, total) in groups.items():  # first appearance, as the tree's groups
             lines.append(f"  ×{count:<6} {key} · total {_duration_str(total)}")
         return lines
 
@@ -441,6 +564,37 @@ def gc_paused():
     finally:
         if was_on:
             gc.enable()
+
+
+def _blas_loaded():
+    """Whether opscope's OpenBLAS (the OpenMP build, which it prefers; NumPy's is the pthread
+    one) is mapped into this process (see Note [OpenBLAS's one-off load] in _views.py): read
+    from /proc/self/maps, which does not load it."""
+    try:
+        with open("/proc/self/maps", "rb") as f:
+            return b"openblas-openmp/" in f.read()
+    except OSError:
+        return True  # unknown: claim nothing
+
+
+# The ops whose CPU kernels call OpenBLAS (core/ops/cpu/gemm.h).
+_BLAS_OPS = {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::mv", "aten::addmv",
+             "aten::dot", "aten::vdot", "aten::addr", "aten::ger"}
+
+
+def _mark_blas_load(trace):
+    """Marks the first product of the trace as the one that loaded OpenBLAS."""
+    op = next((o for o in trace.ops if o.blas_routine or o.name in _BLAS_OPS), None)
+    if op is not None:
+        op.loaded_blas = True
+
+
+def _ancestors(item):
+    out, p = [], item.parent
+    while p is not None:
+        out.append(p)
+        p = p.parent
+    return out
 
 
 def _innermost_op(stack):
@@ -526,13 +680,23 @@ class trace(contextlib.AbstractContextManager):
         self._trace = None
 
     def __enter__(self):
+        self._blas_before = _blas_loaded()
         self._recorder.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, exc, tb):
         self._recorder.stop()
         with gc_paused():
             self._trace = Trace(self._recorder.events())
+        if not self._blas_before and _blas_loaded():
+            _mark_blas_load(self._trace)
+        if exc is not None:  # the op that raised it is the last one that threw
+            threw = [op for op in self._trace.ops if op.threw]
+            if threw:
+                message = f"{exc_type.__name__}: {exc}".splitlines()[0]
+                for op in threw:
+                    if op is threw[-1] or op in _ancestors(threw[-1]):
+                        op.error = message
         return False
 
     def __getattr__(self, name):  # the Trace's attributes, once the block is over

@@ -10,26 +10,55 @@ Note [Key marks]: a dispatch step's keys are listed highest priority first, each
                  set removed it (AutogradCPU below the Autograd kernel) or the redispatch left it
                  out (everything above the redispatching kernel)
     below        in the set, below the chosen key: not looked at
+
+Note [One legend]: the terminal tree and the HTML view explain their marks with the same words
+(LEGEND); only the way a mark is drawn differs (KEY_TEXT in text, chips in HTML).
 """
-from opscope.profiler._trace import NodeRun, OpRecord, _duration_str, _short, _value_str
+from opscope.profiler._trace import (NO_SEQUENCE_NR, BackwardPass, NodeRun, OpRecord,
+                                     _duration_str, _sequence_str, _short, _value_str)
 
 __all__ = ["kind", "op_title", "outputs_str", "op_base_keys", "key_marks", "kernel_parts",
            "node_line", "item_label", "item_title", "root_groups", "bars", "time_span",
-           "duration_str", "bytes_str", "NO_SEQUENCE_NR"]
+           "duration_str", "bytes_str", "NO_SEQUENCE_NR", "LEGEND", "CALL_MARK", "KEY_TEXT",
+           "sequence_str", "loads_blas", "BLAS_ONE_OFF"]
 
 duration_str = _duration_str
+sequence_str = _sequence_str
 
-# sequence_nr of nodes made outside forward ops (AccumulateGrad): UINT64_MAX, shown as nothing.
-NO_SEQUENCE_NR = 2 ** 64 - 1
+# How a step was called, as the views mark it (not a triangle: those are fold marks).
+CALL_MARK = {"call": "•", "redispatch": "↳"}
+
+# A key's mark in text (see Note [Key marks]); the HTML view draws chips with the same meaning.
+KEY_TEXT = {"chosen": "[{}]", "fallthrough": "{}↓", "excluded": "~{}~", "below": "{}"}
+
+# (what, the words): see Note [One legend].
+LEGEND = (("call", "call"), ("redispatch", "redispatch"), ("chosen", "chosen"),
+          ("fallthrough", "falls through"), ("excluded", "excluded / not redispatched"),
+          ("below", "not reached"), ("node", "node created"), ("backward", "backward"))
 
 
 def kind(item):
-    """"op" (an OpRecord), "backward" (a NodeRun) or "scope" (a record_function ScopeRecord)."""
+    """"op" (an OpRecord), "backward" (a NodeRun), "pass" (a BackwardPass: one backward() call)
+    or "scope" (a record_function ScopeRecord)."""
     if isinstance(item, OpRecord):
         return "op"
     if isinstance(item, NodeRun):
         return "backward"
+    if isinstance(item, BackwardPass):
+        return "pass"
     return "scope"
+
+
+# Note [OpenBLAS's one-off load]: opscope loads OpenBLAS with dlopen at its first product in the
+# process; that call pays 3-9 ms that no later product pays. The trace notes which op it was
+# (OpRecord.loaded_blas, set by trace() when the library appeared during the block), and the
+# views say so beside its time.
+BLAS_ONE_OFF = "includes loading OpenBLAS (once per process)"
+
+
+def loads_blas(item):
+    """Whether OpenBLAS was loaded during this item (see Note [OpenBLAS's one-off load])."""
+    return any(getattr(op, "loaded_blas", False) for op in item.walk())
 
 
 def bytes_str(n):
@@ -44,9 +73,10 @@ def bytes_str(n):
 
 
 def outputs_str(op):
-    """"f32[2,4]", "(f32[2], i64[2])", or "threw" for an op that raised."""
+    """"f32[2,4]", "(f32[2], i64[2])", or "threw at mm[CPU]: RuntimeError: …" for an op that
+    raised."""
     if op.threw:
-        return "threw"
+        return op.threw_str()
     outs = [_value_str(v) for v in (op.outputs or []) if v is not None]
     if not outs:
         return ""
@@ -76,10 +106,6 @@ def item_title(item):
     else:
         text = f"record_function {item.name}"
     return f"{text} · {_duration_str(item.duration_ns)} · thread {item.thread}"
-
-
-def _sequence_str(nr):
-    return "" if nr is None or nr == NO_SEQUENCE_NR else f" #{nr}"
 
 
 def node_line(node):
@@ -162,8 +188,15 @@ def root_groups(trace):
     return groups
 
 
+def top_level(trace):
+    """The trace's top-level items as the views show them (Note [Backward passes] in _trace.py);
+    a trace-like object without top_level gives its roots."""
+    items = getattr(trace, "top_level", None)
+    return list(trace.roots) if items is None else items
+
+
 def _groups(trace):
-    roots = trace.roots
+    roots = top_level(trace)
     if len(roots) <= trace.GROUP_ABOVE:
         groups = [Group(r, None) for r in roots]
         for g in groups:
@@ -209,10 +242,13 @@ def bars(trace):
     """Every item of the trace as a Bar, in call order per thread. An item's kind is "backward"
     when it runs inside a backward node (the ops of a formula are backward work too)."""
     out = []
-    todo = [(r, 0, None) for r in reversed(trace.roots)]
+    todo = [(r, 0, None) for r in reversed(top_level(trace))]
     while todo:
         item, depth, inherited = todo.pop()
         k = kind(item)
+        if k == "pass":  # not a bar of its own: its items, at its depth, are backward work
+            todo.extend((c, depth, "backward") for c in reversed(item.children))
+            continue
         shown = "backward" if (k == "backward" or inherited == "backward") and k != "scope" else k
         out.append(Bar(item, depth, shown))
         passed = "backward" if shown == "backward" else inherited

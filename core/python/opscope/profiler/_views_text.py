@@ -3,24 +3,29 @@
 One block per top-level op, backward node or record_function scope; inside an op, each dispatch
 step on a line (label, how it was called, the kernel that ran and where it was registered) with
 its keys below (see Note [Key marks] in _views.py), the autograd nodes the op created, then the
-ops its kernels called, indented. Every line fits `width` columns. Colour is added on a tty
-(unless NO_COLOR is set) or with color=True; without it the marks carry the meaning:
+ops its kernels called, indented. Every line fits `width` columns. Colour is added with
+color=True (and when a terminal IPython shows the view); without it the marks carry the
+meaning:
 
     [AutogradCPU]      the chosen key
     ADInplaceOrView↓   a key this op falls through
     ~AutogradCPU~      a key the step's set left out (excluded, or masked by the redispatch)
+    •  ↳               a step called, redispatched
 
 A trace of more than Trace.GROUP_ABOVE top-level items shows one block per distinct dispatch
 path: the count and total time, then the first call's tree.
-"""
-import os
-import shutil
-import sys
 
+Lines longer than the width are first shortened where nothing is lost (a kernel's namespaces
+elided in the middle, ``autograd::…::autograd_kernel``; a registration site's folders,
+``core/…/linear.cpp:76``), then wrapped at spaces onto indented lines: an op's name, its shapes and a key are
+never cut.
+"""
 from opscope.profiler import _views as V
+from opscope.profiler._stack import elide_name
+from opscope.profiler._textview import TextView, text_width
 from opscope.profiler._trace import OpRecord, gc_paused
 
-__all__ = ["tree"]
+__all__ = ["tree", "LEGEND"]
 
 # How many distinct dispatch paths a grouped tree shows in full; the rest get one line each.
 FULL_GROUPS = 8
@@ -41,70 +46,130 @@ _SGR = {
     "threw": "1;31",
 }
 
-# A key's mark in text (see Note [Key marks] in _views.py).
-_KEY_TEXT = {"chosen": "[{}]", "fallthrough": "{}↓", "excluded": "~{}~", "below": "{}"}
-
-LEGEND = "▸ call  ↳ redispatch  [K] chosen  K↓ fell through  ~K~ excluded / not redispatched"
+_KEY_TEXT = V.KEY_TEXT
 
 
-def _use_color(color):
-    if color is not None:
-        return bool(color)
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+def _legend_text():
+    glyph = {"call": V.CALL_MARK["call"], "redispatch": V.CALL_MARK["redispatch"], "node": "+",
+             "backward": "◀"}
+    return " · ".join(f"{glyph.get(what) or _KEY_TEXT[what].format('K')} {words}"
+                      for what, words in V.LEGEND)
+
+
+# The marks' words, as the HTML view says them (Note [One legend] in _views.py).
+LEGEND = _legend_text()
 
 
 class _Line:
     """A line of the tree: a prefix (the tree's guides), styled segments, and an optional
-    right-aligned segment (a duration)."""
+    right-aligned segment (a duration, a registration site). A segment is (text, style) or
+    (text, style, how): how "name" may be elided in the middle of its namespaces, "site" down
+    to its file:line, "atom" never broken across lines."""
 
-    __slots__ = ("prefix", "segments", "right", "optional")
+    __slots__ = ("prefix", "segments", "right")
 
-    def __init__(self, prefix, segments, right=None, optional=False):
+    def __init__(self, prefix, segments, right=None):
         self.prefix, self.segments, self.right = prefix, segments, right
-        self.optional = optional  # drop `right` rather than cut the segments
 
     def render(self, width, color):
-        right = self.right[0] if self.right else ""
-        room = max(1, width - len(self.prefix) - (len(right) + 2 if right else 0))
-        length = sum(len(t) for t, _ in self.segments)
-        if right and (room < 8 or (self.optional and length > room)):
-            right, room = "", max(1, width - len(self.prefix))
-        out, used = [], 0
-        for text, style in self.segments:
-            if used + len(text) > room:  # cut here, the last column an ellipsis
-                if room > used:
-                    out.append((text[:room - used - 1] + "…", style))
-                elif out:
-                    last, last_style = out.pop()
-                    out.append((last[:-1] + "…", last_style))
-                used = room
-                break
-            out.append((text, style))
-            used += len(text)
-        prefix = self.prefix[: max(0, width - 1)]
+        """The line as one or more lines of at most `width` columns."""
+        room = max(8, width - len(self.prefix))
+        segments = [seg if len(seg) == 3 else (seg[0], seg[1], None) for seg in self.segments]
+        right = self.right
+        length = sum(len(t) for t, _, _ in segments)
+        right_len = len(right[0]) + 2 if right else 0
+        if length + right_len > room:
+            segments = _shorten(segments, length + right_len - room)
+            length = sum(len(t) for t, _, _ in segments)
+        if right and right[1] == "muted" and length + right_len > room:
+            # a site: shorten it to its file:line too
+            right = (_short_site(right[0]), right[1])
+            right_len = len(right[0]) + 2
+        if length + right_len <= room:
+            out = list((t, st) for t, st, _ in segments)
+            if right:
+                out.append((" " * (room - length - len(right[0])), None))
+                out.append(right)
+            return [_paint(self.prefix, out, color)]
+        return self._wrap(segments, right, room, width, color)
+
+    def _wrap(self, segments, right, room, width, color):
+        cont = self.prefix.replace("├─ ", "│  ").replace("└─ ", "   ") + "    "
+        tokens = []
+        for text, style, how in segments:
+            if how == "atom":
+                tokens.append((text, style))
+                continue
+            words = text.split(" ")
+            for k, w in enumerate(words):
+                tokens.append((w + (" " if k < len(words) - 1 else ""), style))
         if right:
-            out.append((" " * (room - used + 2), None))
-            out.append((right, self.right[1]))
-        if not color:
-            return (prefix + "".join(t for t, _ in out)).rstrip()
-        colored = "".join(f"\x1b[{_SGR[s]}m{t}\x1b[0m" if s else t for t, s in out)
-        return (f"\x1b[2m{prefix}\x1b[0m" if prefix else "") + colored
+            tokens.append(("· " + right[0], right[1]))
+        lines, current, used, limit = [], [], 0, room
+        for text, style in tokens:
+            if not text:
+                continue
+            if used + len(text.rstrip()) > limit and current:
+                lines.append(current)
+                current, used, limit = [], 0, max(8, width - len(cont))
+                text = text.lstrip() or text
+            if len(text.rstrip()) > limit:  # one word longer than a line: its middle goes
+                text = elide_name(text.rstrip(), limit) + (" " if text.endswith(" ") else "")
+            current.append((text, style))
+            used += len(text)
+        if current:
+            lines.append(current)
+        return [_paint(self.prefix if n == 0 else cont, line, color)
+                for n, line in enumerate(lines)]
+
+
+def _short_site(site):
+    """core/ops/cpu/linear.cpp:76 -> core/…/linear.cpp:76: the file and line kept."""
+    parts = site.split("/")
+    return f"{parts[0]}/…/{parts[-1]}" if len(parts) > 2 else site
+
+
+def _shorten(segments, over):
+    """Segments with names and sites shortened by up to `over` columns, losing no word."""
+    out = []
+    for text, style, how in segments:
+        if over > 0 and how == "name":
+            new = elide_name(text[9:] if text.startswith("opscope::") else text,
+                             max(16, len(text) - over))
+            over -= len(text) - len(new)
+            text = new
+        elif over > 0 and how == "site":
+            new = _short_site(text)
+            over -= len(text) - len(new)
+            text = new
+        out.append((text, style, how))
+    return out
+
+
+def _paint(prefix, segments, color):
+    while segments and not segments[-1][0].strip():
+        segments = segments[:-1]
+    if segments:
+        segments = segments[:-1] + [(segments[-1][0].rstrip(), segments[-1][1])]
+    if not color:
+        return (prefix + "".join(t for t, _ in segments)).rstrip()
+    colored = "".join(f"\x1b[{_SGR[s]}m{t}\x1b[0m" if s else t for t, s in segments)
+    return (f"\x1b[2m{prefix}\x1b[0m" if prefix else "") + colored.rstrip()
 
 
 def _step_lines(op, base, prefix, out):
     for step in op.steps:
         call, provenance, kernel, registered, site = V.kernel_parts(step)
-        segments = [("▸ " if call == "call" else "↳ ", "muted"), (step.label, None),
+        segments = [(V.CALL_MARK[call] + " ", "muted"), (step.label, None, "atom"),
                     (f" → {provenance} ", "muted")]
         if registered:
             segments.append((f"({registered}) ", "muted"))
-        segments.append((kernel, "kernel"))
-        out.append(_Line(prefix, segments, (site, "muted") if site else None, optional=True))
-        keys = [("    keys ", "muted")]
+        segments.append((kernel, "kernel", "name"))
+        out.append(_Line(prefix, segments, (site, "muted") if site else None))
+        keys = [("  keys ", "muted")]
         for key, mark, _ in V.key_marks(op, step, base):
-            keys.append((_KEY_TEXT[mark].format(key), mark))
-            keys.append((" ", None))
-        out.append(_Line(prefix, keys[:-1]))
+            keys.append((_KEY_TEXT[mark].format(key) + " ", mark, "atom"))
+        out.append(_Line(prefix, keys))
 
 
 def _header(item):
@@ -114,10 +179,14 @@ def _header(item):
         n = getattr(item, "memory_bytes", None)
         if n:
             segments.append((f"  {'+' if n > 0 else ''}{V.bytes_str(n)}", "muted"))
+        if V.loads_blas(item):
+            segments.append((f" · {V.BLAS_ONE_OFF}", "muted"))
     elif k == "backward":
         segments = [("◀ backward ", "backward"), (item.name, "backward")]
-        if item.sequence_nr is not None and item.sequence_nr != V.NO_SEQUENCE_NR:
-            segments.append((f" #{item.sequence_nr}", "muted"))
+        if V.sequence_str(item.sequence_nr):
+            segments.append((V.sequence_str(item.sequence_nr), "muted"))
+    elif k == "pass":
+        segments = [("◀ ", "backward"), (item.summary(timed=False), "backward")]
     else:
         segments = [("▣ record_function ", "scope"), (item.name, "scope")]
     return segments, (V.duration_str(item.duration_ns), "time")
@@ -138,7 +207,8 @@ def _item_lines(item, first, rest, out):
         if stack is not None and not any(getattr(c, "stack", None) is stack for c in children):
             where = getattr(item, "blas_routine", None) or "the kernel"
             out.append(_Line(detail, [(f"+ call stack at {where}: {len(stack)} frames, ",
-                                       "muted"), (f'print(t.stack("{item.name}"))', None)]))
+                                       "muted"), (f'print(t.stack("{item.name}"))', None,
+                                                  "atom")]))
     for i, child in enumerate(children):
         last = i == len(children) - 1
         _item_lines(child, rest + ("└─ " if last else "├─ "), rest + ("   " if last else "│  "),
@@ -148,21 +218,34 @@ def _item_lines(item, first, rest, out):
 def _title_line(trace):
     first, last = V.time_span(trace)
     return _Line("", [("opscope trace", "op"),
-                      (f" · {len(trace.ops)} ops · {len(trace.roots)} top-level", "muted")],
+                      (f" · {len(trace.ops)} ops · {len(V.top_level(trace))} top-level",
+                       "muted")],
                  (V.duration_str(last - first), "time"))
 
 
 def tree(trace, width=None, color=None, legend=True):
-    """The trace's dispatch tree as text; see the module's docstring."""
+    """The trace's dispatch tree as a TextView (see _textview.py), fitting `width` columns
+    (text_width()'s default); see the module's docstring. The str is plain text unless
+    color=True; typed at a terminal IPython it shows in colour, in a notebook as HTML."""
+    width = text_width(width)
     with gc_paused():
-        return _tree(trace, width, color, legend)
+        lines = _tree(trace, legend)
+        plain = "\n".join(r for line in lines for r in line.render(width, bool(color)))
+
+    def ansi():
+        with gc_paused():
+            return "\n".join(r for line in lines for r in line.render(width, True))
+
+    def html():
+        from opscope.profiler import _html
+        return _html.text_html(str.__str__(view) if not color else
+                               "\n".join(r for line in lines for r in line.render(width, False)))
+
+    view = TextView(plain, html=html, ansi=ansi)
+    return view
 
 
-def _tree(trace, width, color, legend):
-    if width is None:
-        width = shutil.get_terminal_size((100, 24)).columns
-    width = max(width, 20)
-    color = _use_color(color)
+def _tree(trace, legend):
     out = [_title_line(trace)]
     groups = V.root_groups(trace)
     grouped = groups and groups[0].key is not None
@@ -181,4 +264,4 @@ def _tree(trace, width, color, legend):
             _item_lines(g.first, "", "", out)
     if legend:
         out.append(_Line("", [(LEGEND, "muted")]))
-    return "\n".join(line.render(width, color) for line in out)
+    return out
