@@ -426,6 +426,22 @@ def _fit(text, n, left=False):
     return ("…" + text[-(n - 1):]) if left else (text[: n - 1] + "…")
 
 
+def elide_path(path, n):
+    """A path (file:line) in at most n columns, keeping its first folders and its file:line:
+    core/ops/…/linear.cpp:76; else …/linear.cpp:76; else its end."""
+    if len(path) <= n:
+        return path
+    parts = path.split("/")
+    if len(parts) > 2:
+        for k in range(len(parts) - 2, 0, -1):  # as many leading folders as fit
+            text = "/".join(parts[:k]) + "/…/" + parts[-1]
+            if len(text) <= n:
+                return text
+        if len(parts[-1]) + 2 <= n:
+            return "…/" + parts[-1]
+    return "…" + path[-(n - 1):] if n > 1 else path[:n]
+
+
 def _top_level_parts(name):
     """A C++ name split at its "::" outside <…> and (…)."""
     parts, start = [], 0
@@ -513,20 +529,20 @@ def _render(rows, marks, width):
     else:
         header = f"{'#'.ljust(w_index)}  {'frame'.ljust(w_name)}  {'file:line'.ljust(w_loc)}  layer"
     lines = [header]
+    # when some name does not fit, every name drops its opscope:: (then namespaces elide)
+    strip = any(len(n) > w_name for r, (_, n, _, _) in zip(rows, cells) if r[0] == "frame")
     for row, (i, n, loc, layer) in zip(rows, cells):
         if row[0] != "frame":
             name = _fit(n, w_name).rstrip()
-        elif len(n) <= w_name:
-            name = n
-        else:  # drop the opscope:: of our names first, then elide namespaces
-            name = elide_name(n[9:] if n.startswith("opscope::") else n, w_name)
+        else:
+            name = elide_name(n[9:] if strip and n.startswith("opscope::") else n, w_name)
         if stacked:
             lines.append(f"{i.ljust(w_index)}  {name.ljust(w_name)}  {layer}")
             indent = " " * (w_index + 4)
-            lines.append(indent + _fit(loc, width - len(indent), left=True).rstrip())
+            lines.append(indent + elide_path(loc, width - len(indent)))
         else:
             lines.append(f"{i.ljust(w_index)}  {name.ljust(w_name)}  "
-                         f"{_fit(loc, w_loc, left=True)}  {layer}")
+                         f"{elide_path(loc, w_loc).ljust(w_loc)}  {layer}")
         if row[2] in marks and row is not rows[-1]:
             label = f"── {marks[row[2]]} "
             rule = "─" * max(0, width - w_index - 2 - len(label))

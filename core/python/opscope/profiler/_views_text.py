@@ -21,7 +21,7 @@ elided in the middle, ``autograd::…::autograd_kernel``; a registration site's 
 never cut.
 """
 from opscope.profiler import _views as V
-from opscope.profiler._stack import elide_name
+from opscope.profiler._stack import elide_name, elide_path
 from opscope.profiler._textview import TextView, text_width
 from opscope.profiler._trace import OpRecord, gc_paused
 
@@ -79,7 +79,7 @@ class _Line:
         length = sum(len(t) for t, _, _ in segments)
         right_len = len(right[0]) + 2 if right else 0
         if length + right_len > room:
-            segments = _shorten(segments, length + right_len - room)
+            segments = _shorten(segments, length + right_len - room, room)
             length = sum(len(t) for t, _, _ in segments)
         if right and right[1] == "muted" and length + right_len > room:
             # a site: shorten it to its file:line too
@@ -104,7 +104,7 @@ class _Line:
             for k, w in enumerate(words):
                 tokens.append((w + (" " if k < len(words) - 1 else ""), style))
         if right:
-            tokens.append(("· " + right[0], right[1]))
+            tokens.append((" · " + right[0], right[1]))
         lines, current, used, limit = [], [], 0, room
         for text, style in tokens:
             if not text:
@@ -112,6 +112,7 @@ class _Line:
             if used + len(text.rstrip()) > limit and current:
                 lines.append(current)
                 current, used, limit = [], 0, max(8, width - len(cont))
+            if not current:
                 text = text.lstrip() or text
             if len(text.rstrip()) > limit:  # one word longer than a line: its middle goes
                 text = elide_name(text.rstrip(), limit) + (" " if text.endswith(" ") else "")
@@ -125,17 +126,19 @@ class _Line:
 
 def _short_site(site):
     """core/ops/cpu/linear.cpp:76 -> core/…/linear.cpp:76: the file and line kept."""
-    parts = site.split("/")
-    return f"{parts[0]}/…/{parts[-1]}" if len(parts) > 2 else site
+    return elide_path(site, len(site.split("/")[0]) + len(site.split("/")[-1]) + 3)
 
 
-def _shorten(segments, over):
-    """Segments with names and sites shortened by up to `over` columns, losing no word."""
+def _shorten(segments, over, room):
+    """Segments with names and sites shortened by up to `over` columns, losing no word: a
+    kernel's name drops its opscope:: (and its middle namespaces only when it is longer than
+    a line); lines still too long are wrapped after."""
     out = []
     for text, style, how in segments:
         if over > 0 and how == "name":
-            new = elide_name(text[9:] if text.startswith("opscope::") else text,
-                             max(16, len(text) - over))
+            new = text[9:] if text.startswith("opscope::") else text
+            if len(new) > room - 8:
+                new = elide_name(new, room - 8)
             over -= len(text) - len(new)
             text = new
         elif over > 0 and how == "site":
