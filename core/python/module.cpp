@@ -7,6 +7,7 @@
 
 #include "core/python/python_common.h"
 #include "core/runtime/Blas.h"
+#include "core/runtime/Interrupt.h"
 #include "core/runtime/Parallel.h"
 
 namespace py = pybind11;
@@ -29,6 +30,11 @@ void set_python_error() noexcept {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const NotImplementedError& e) {
     PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const Interrupted&) {
+    // A loop stopped for a SIGINT: Python's handler says what to raise (KeyboardInterrupt, or a
+    // user's signal.signal handler's exception). See Note [Interrupting long ops].
+    clear_interrupt();
+    if (PyErr_CheckSignals() == 0) PyErr_SetNone(PyExc_KeyboardInterrupt);
   } catch (const std::bad_alloc&) {
     PyErr_NoMemory();
   } catch (const std::exception& e) {
@@ -36,6 +42,13 @@ void set_python_error() noexcept {
   } catch (...) {
     PyErr_SetString(PyExc_RuntimeError, "an unknown C++ exception reached Python");
   }
+}
+
+bool settle_interrupt() noexcept {
+  // Other threads leave the flag to the main thread, the only one an op stops on.
+  if (!interrupt_watched()) return true;
+  clear_interrupt();
+  return PyErr_CheckSignals() == 0;
 }
 
 // Note [pybind11's calls with unencodable keyword names]
@@ -51,6 +64,7 @@ namespace {
 PyCFunctionWithKeywords g_pybind11_dispatcher = nullptr;
 
 PyObject* checked_pybind11_call(PyObject* self, PyObject* args, PyObject* kwargs) {
+  if (!enter_from_python()) return nullptr;
   if (kwargs) {
     Py_ssize_t pos = 0;
     PyObject *key, *value;
@@ -120,6 +134,13 @@ void check_pybind11_calls(py::module_& m) {
 
 
 void init_runtime_functions(py::module_& m) {
+  m.def(
+      "_install_interrupt_handler",
+      [] { return _PyOS_IsMainThread() && install_interrupt_handler(); },
+      "(Re)installs opscope's SIGINT handler, chaining to the one in place, so that Ctrl-C stops "
+      "a long op (Note [Interrupting long ops], core/runtime/Interrupt.cpp). Main thread only "
+      "(False elsewhere, and where SIGINT is ignored or default); idempotent and cheap: front "
+      "ends call it before each line, after signal.signal or prompt_toolkit replaced it.");
   m.def("get_default_dtype",
         [] { return py::reinterpret_borrow<py::object>(dtype_object(default_dtype())); });
   m.def("set_default_dtype", [](py::handle d) {

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "core/dispatch/IValue.h"
+#include "core/runtime/Interrupt.h"
 
 // Runtime objects shared with Python (Generator) are held by their intrusive_ptr.
 PYBIND11_DECLARE_HOLDER_TYPE(T, opscope::intrusive_ptr<T>, true)
@@ -98,6 +99,15 @@ Generator generator_of_object(PyObject* o);
 // bad_alloc as MemoryError, a pending Python error as itself, anything else as RuntimeError.
 void set_python_error() noexcept;
 
+// An entry from Python that finds a SIGINT flag up settles it before running anything: on the
+// main thread it clears the flag and runs Python's pending signal handlers, which raise the
+// KeyboardInterrupt now when Python has not yet seen the signal. False with that exception set.
+// See Note [Interrupting long ops] (core/runtime/Interrupt.cpp): the stale flag.
+bool settle_interrupt() noexcept;
+inline bool enter_from_python() noexcept {
+  return !interrupt_requested() || settle_interrupt();
+}
+
 // Runs f; C++ exceptions become the Python exceptions PyTorch raises. Returns a value-initialized
 // result (nullptr for PyObject*) on error.
 template <typename F>
@@ -126,6 +136,10 @@ struct Guard;
 template <typename R, typename... A, R (*F)(A...)>
 struct Guard<F> {
   static R call(A... args) noexcept {
+    // Entries that return an object (calls, slots, getters) settle a SIGINT first; the ones that
+    // return int include tp_traverse / tp_clear, where running Python's handlers has no place.
+    if constexpr (std::is_pointer_v<R>)
+      if (!enter_from_python()) return error_result<R>();
     try {
       return F(args...);
     } catch (...) {

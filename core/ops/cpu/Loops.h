@@ -46,6 +46,7 @@ struct function_traits<R (*)(A...)> {
   static constexpr int arity = sizeof...(A);
 };
 
+// A clone must not throw: see Note [No throw from a vector clone] (core/ops/cpu/reduce_loops.h).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define OPSCOPE_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else

@@ -189,7 +189,76 @@ void cblas_gemm(blas::Transpose ta, blas::Transpose tb, int64_t M, int64_t N, in
 // threaded inside a parallel region), opscope splits C's rows among its own OpenMP threads, which
 // are already awake, and each calls BLAS on its block of rows. Above it, OpenBLAS's own split
 // (which also divides N and packs B once) is the better one.
+//
+// Like every parallel loop, the split has a grain (Note [A grain for every parallel loop],
+// core/runtime/Parallel.h): a thread gets at least kGemmGrain multiply-adds (and 16 rows), or the
+// product runs on the calling thread alone. A tiny addmm (32x4 · 4x16, 2048 multiply-adds, ~4 us
+// on one thread) split over two threads waited for a second thread that a busy machine had not
+// scheduled: 6-17 ms per call (issue 22, item 9).
 inline constexpr double kSplitFlops = 1 << 28;
+inline constexpr double kGemmGrain = 1 << 20;  // multiply-adds per thread, at least
+
+// Note [Interruptible products]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A BLAS call cannot be interrupted, and a 4000^3 float32 product is one call of ~1 s. So a
+// product of at least 2 * kPanelFlops runs as a few BLAS calls of about kPanelFlops each, with a
+// look for Ctrl-C between them (Note [Interrupting long ops], core/runtime/Interrupt.cpp):
+//   along K when K allows (>= 512): C = alpha * A[:, k0:k1] · B[k0:k1, :] + beta * C for the first
+//     panel, + 1 * C for the next ones. OpenBLAS itself walks K in blocks of a few hundred
+//     (GEMM_Q) and updates C once per block, and packs every block of A and B once per call
+//     whichever way K is cut — so panels of a multiple of 256 along K move no more memory than
+//     one call, and add a call's start-up (tens of microseconds against tens of milliseconds).
+//     The sum over K is still taken in increasing k, block by block, as one call takes it.
+//   along M (or N, the longer) when K is short: each panel packs the short K x N (or M x K)
+//     operand again, little next to the panel's multiply-adds.
+// kPanelFlops is ~30 ms of a 2-core machine's float32 product, so an interrupted product stops
+// within a panel's time.
+inline constexpr double kPanelFlops = 4.0 * (1 << 30);
+inline constexpr int64_t kPanelAlign = 256;
+
+// C (M,N) = alpha * op(A) · op(B) + beta * C as BLAS calls of about kPanelFlops each; see
+// Note [Interruptible products].
+template <typename T>
+void cblas_gemm_panels(blas::Transpose ta, blas::Transpose tb, int64_t M, int64_t N, int64_t K,
+                       T alpha, const T* A, int64_t lda, const T* B, int64_t ldb, T beta, T* C,
+                       int64_t ldc) {
+  const double flops =
+      2.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K);
+  const auto panels = static_cast<int64_t>(flops / kPanelFlops);
+  auto panel_len = [&](int64_t len) {  // len cut into `panels` panels, aligned
+    int64_t p = (len + panels - 1) / panels;
+    return std::min(len, (p + kPanelAlign - 1) / kPanelAlign * kPanelAlign);
+  };
+  // Element (r, c) of op(X) with leading dimension ld sits at r * ld + c (NoTrans) or c * ld + r.
+  auto at = [](const T* X, blas::Transpose t, int64_t ld, int64_t r, int64_t c) {
+    return t == blas::NoTrans ? X + r * ld + c : X + c * ld + r;
+  };
+  if (K >= 2 * kPanelAlign) {
+    const int64_t kb = panel_len(K);
+    for (int64_t k0 = 0; k0 < K; k0 += kb) {
+      if (k0 > 0) check_interrupt();
+      const int64_t k1 = std::min(K, k0 + kb);
+      cblas_gemm<T>(ta, tb, M, N, k1 - k0, alpha, at(A, ta, lda, 0, k0), lda,
+                    at(B, tb, ldb, k0, 0), ldb, k0 == 0 ? beta : T(1), C, ldc);
+    }
+  } else if (M >= N) {
+    const int64_t mb = panel_len(M);
+    for (int64_t i0 = 0; i0 < M; i0 += mb) {
+      if (i0 > 0) check_interrupt();
+      const int64_t i1 = std::min(M, i0 + mb);
+      cblas_gemm<T>(ta, tb, i1 - i0, N, K, alpha, at(A, ta, lda, i0, 0), lda, B, ldb, beta,
+                    C + i0 * ldc, ldc);
+    }
+  } else {
+    const int64_t nb = panel_len(N);
+    for (int64_t j0 = 0; j0 < N; j0 += nb) {
+      if (j0 > 0) check_interrupt();
+      const int64_t j1 = std::min(N, j0 + nb);
+      cblas_gemm<T>(ta, tb, M, j1 - j0, K, alpha, A, lda, at(B, tb, ldb, 0, j0), ldb, beta,
+                    C + j0, ldc);
+    }
+  }
+}
 
 // C (M,N) = alpha * op(A) · op(B) + beta * C, C row-major (ldc), A as blas_layout describes it.
 template <typename T>
@@ -197,16 +266,21 @@ void cblas_gemm_rows(blas::Transpose ta, blas::Transpose tb, int64_t M, int64_t 
                      T alpha, const T* A, int64_t lda, const T* B, int64_t ldb, T beta, T* C,
                      int64_t ldc) {
   static const bool blas_on_openmp = blas::info().threading == "openmp";
+  const double macs = static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K);
+  if (2 * macs >= 2 * kPanelFlops) {  // flops: see Note [Interruptible products]
+    cblas_gemm_panels<T>(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+    return;
+  }
   const int64_t nt = omp_in_parallel() ? 1 : get_num_threads();
-  const double flops =
-      2.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K);
-  if (nt < 2 || !blas_on_openmp || flops >= kSplitFlops || M < 16 * nt) {
+  const int64_t chunks =
+      std::min({nt, M / 16, static_cast<int64_t>(std::min(macs / kGemmGrain, 1e9))});
+  if (chunks < 2 || !blas_on_openmp || 2 * macs >= kSplitFlops) {
     cblas_gemm<T>(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
     return;
   }
-  parallel_for(0, nt, 1, [&](int64_t first, int64_t last) {
+  parallel_for(0, chunks, 1, [&](int64_t first, int64_t last) {
     for (int64_t t = first; t < last; ++t) {
-      int64_t r0 = M * t / nt, r1 = M * (t + 1) / nt;  // this thread's rows of C (and of op(A))
+      int64_t r0 = M * t / chunks, r1 = M * (t + 1) / chunks;  // this chunk's rows of C (op(A))
       const T* a = A + (ta == blas::NoTrans ? r0 * lda : r0);
       cblas_gemm<T>(ta, tb, r1 - r0, N, K, alpha, a, lda, B, ldb, beta, C + r0 * ldc, ldc);
     }

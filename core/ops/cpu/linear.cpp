@@ -216,6 +216,7 @@ void bmm_impl(const Tensor& result, const Tensor& batch1, const Tensor& batch2, 
   dispatch_dtype(R, "addmm_impl_cpu_", [&]<typename T>() {
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       for (int64_t b = 0; b < B; ++b) {
+        check_interrupt();  // between the entries' products: Note [Interrupting long ops]
         Tensor r = make_view(result, std::array<int64_t, 2>{M, N},
                              std::array<int64_t, 2>{result.stride(1), result.stride(2)},
                              result->storage_offset() + b * result.stride(0));

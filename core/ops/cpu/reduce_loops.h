@@ -44,6 +44,14 @@ namespace reduce_detail {
 inline constexpr int64_t kBlockSteps = 64;  // lane steps (or rows) per partial result
 inline constexpr int64_t kTile = 4096;  // most columns per task when rows reduce onto each other
 
+// Note [No throw from a vector clone]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// GCC calls a target_clones function (OPSCOPE_VECTOR_CLONES) through an ifunc it takes for
+// nothrow: an exception leaving a clone finds no handler in its caller and ends the process
+// (std::terminate). So the row and column loops below look for a Ctrl-C (Note [Interrupting long
+// ops], core/runtime/Interrupt.cpp) and, when one came, return early with a partial result; their
+// caller, an ordinary function, calls check_interrupt() right after and throws.
+
 // Ops whose element and accumulator types agree and that define `vreduce` (the same step on
 // GCC vector types) take reduce_row_vec: four explicit 32-byte accumulators, which GCC keeps in
 // registers (the lane arrays of reduce_row go through memory).
@@ -63,6 +71,8 @@ OPSCOPE_VECTOR_CLONES typename Op::acc_t reduce_row_vec(const typename Op::acc_t
   T total = op.identity();
   int64_t i = 0;
   while (n - i >= 4 * W) {
+    // Once per kBlockSteps^2 * 4 * W elements; the caller throws: Note [No throw from a vector clone].
+    if (interrupt_pending()) return total;
     T mid = op.identity();
     for (int blk = 0; blk < kBlockSteps && n - i >= 4 * W; ++blk) {
       V a0, a1, a2, a3;
@@ -113,6 +123,7 @@ OPSCOPE_VECTOR_CLONES typename Op::acc_t reduce_row(const typename Op::in_t* x, 
   acc_t total = op.identity();
   int64_t i = 0;
   while (n - i >= L) {
+    if (interrupt_pending()) return total;  // once per kBlockSteps^2 * L elements
     acc_t mid = op.identity();
     for (int blk = 0; blk < kBlockSteps && n - i >= L; ++blk) {
       acc_t lane[L];
@@ -139,6 +150,7 @@ OPSCOPE_VECTOR_CLONES void reduce_columns(const typename Op::in_t* x, int64_t R,
                                           typename Op::acc_t* part, const Op& op) {
   for (int64_t j = 0; j < w; ++j) buf[j] = op.identity();
   for (int64_t r0 = 0; r0 < R; r0 += kBlockSteps) {
+    if (r0 % (kBlockSteps * kBlockSteps) == 0 && interrupt_pending()) return;
     for (int64_t j = 0; j < w; ++j) part[j] = op.identity();
     int64_t r1 = std::min(R, r0 + kBlockSteps);
     int64_t r = r0;
@@ -195,6 +207,7 @@ void reduce_values(const ReducePlan& plan, const Op& op, int k = 0) {
           for (int64_t c = b; c < e; ++c) {
             int64_t lo = R * c / chunks, hi = R * (c + 1) / chunks;
             part[c] = reduce_row(row + lo, hi - lo, op);
+            check_interrupt();
           }
         });
         acc_t acc = part[0];
@@ -204,7 +217,10 @@ void reduce_values(const ReducePlan& plan, const Op& op, int k = 0) {
       return;
     }
     parallel_for(0, O, std::max<int64_t>(1, kGrainSize / R), [&](int64_t b, int64_t e) {
-      for (int64_t o = b; o < e; ++o) out[o] = op.project(reduce_row(x + o * R, R, op));
+      for (int64_t o = b; o < e; ++o) {
+        out[o] = op.project(reduce_row(x + o * R, R, op));
+        check_interrupt();
+      }
     });
     return;
   }
@@ -222,6 +238,7 @@ void reduce_values(const ReducePlan& plan, const Op& op, int k = 0) {
                    int64_t o = t / tiles, i0 = (t % tiles) * tile;
                    int64_t w = std::min(tile, I - i0);
                    reduce_columns(x + o * R * I + i0, R, I, w, buf.get(), part.get(), op);
+                   check_interrupt();
                    for (int64_t j = 0; j < w; ++j) out[o * I + i0 + j] = op.project(buf[j]);
                  }
                });

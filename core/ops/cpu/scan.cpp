@@ -19,6 +19,9 @@ namespace {
 template <typename T>
 using scan_acc_t = std::conditional_t<std::is_same_v<T, float>, double, acc_type_t<T>>;
 
+// Elements (or rows) a scan runs between two looks for a Ctrl-C.
+constexpr int64_t kScanPiece = int64_t(1) << 16;
+
 template <typename T, bool IsSum>
 void scan_kernel(const T* x, T* out, int64_t O, int64_t R, int64_t I) {
   using acc_t = scan_acc_t<T>;
@@ -29,10 +32,14 @@ void scan_kernel(const T* x, T* out, int64_t O, int64_t R, int64_t I) {
                      acc_t acc(IsSum ? 0 : 1);
                      const T* xr = x + o * R;
                      T* yr = out + o * R;
-                     for (int64_t r = 0; r < R; ++r) {
-                       acc = IsSum ? acc + static_cast<acc_t>(xr[r])
-                                   : acc * static_cast<acc_t>(xr[r]);
-                       yr[r] = static_cast<T>(acc);
+                     for (int64_t r0 = 0; r0 < R; r0 += kScanPiece) {
+                       check_interrupt();  // a row may be 10^8 long: Note [Interrupting long ops]
+                       const int64_t r1 = std::min(R, r0 + kScanPiece);
+                       for (int64_t r = r0; r < r1; ++r) {
+                         acc = IsSum ? acc + static_cast<acc_t>(xr[r])
+                                     : acc * static_cast<acc_t>(xr[r]);
+                         yr[r] = static_cast<T>(acc);
+                       }
                      }
                    }
                    return;
@@ -41,6 +48,7 @@ void scan_kernel(const T* x, T* out, int64_t O, int64_t R, int64_t I) {
                  for (int64_t o = b; o < e; ++o) {
                    std::fill(acc.begin(), acc.end(), acc_t(IsSum ? 0 : 1));
                    for (int64_t r = 0; r < R; ++r) {
+                     if (r % kScanPiece == 0) check_interrupt();
                      const T* xr = x + (o * R + r) * I;
                      T* yr = out + (o * R + r) * I;
                      for (int64_t i = 0; i < I; ++i) {

@@ -60,6 +60,42 @@ struct Descending {
   }
 };
 
+// Note [Interruptible sorts]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// One std::sort of a 10^7-element slice is a second of work with no loop of ours to look for a
+// Ctrl-C in (Note [Interrupting long ops], core/runtime/Interrupt.cpp). Cutting the slice into
+// runs sorted and merged apart would change which of two equal keys comes first under
+// stable=False (torch's order is std::sort's on the whole slice: Note [NaN orders last]), so
+// slices of kWatchedSortLen elements or more are sorted by the same algorithm with a comparator
+// that also looks at the flag: one relaxed load per comparison, lost in a comparison's branch
+// misprediction, and only on slices long enough for it to matter.
+constexpr int64_t kWatchedSortLen = int64_t(1) << 18;
+
+template <typename Cmp>
+struct Watched {
+  Cmp cmp;
+  template <typename P>
+  bool operator()(const P& a, const P& b) const {
+    if (__builtin_expect(interrupt_requested(), 0)) check_interrupt();
+    return cmp(a, b);
+  }
+};
+
+// std::stable_sort or std::sort of [first, last) by cmp; see Note [Interruptible sorts].
+template <typename It, typename Cmp>
+void sort_range(It first, It last, bool stable, Cmp cmp) {
+  if (last - first >= kWatchedSortLen) {
+    if (stable)
+      std::stable_sort(first, last, Watched<Cmp>{cmp});
+    else
+      std::sort(first, last, Watched<Cmp>{cmp});
+  } else if (stable) {
+    std::stable_sort(first, last, cmp);
+  } else {
+    std::sort(first, last, cmp);
+  }
+}
+
 // The key a T is ordered by: float for float16 / bfloat16, T itself otherwise.
 template <typename T>
 using key_t = acc_type_t<T>;
@@ -129,17 +165,10 @@ void sort_into(const Tensor& self, int64_t dim, bool descending, bool stable, co
       std::vector<std::pair<K, int64_t>> buf(static_cast<size_t>(n));
       for (int64_t j = 0; j < n; ++j)
         buf[static_cast<size_t>(j)] = {static_cast<K>(src[io_ + j * ss]), j};
-      if (descending) {
-        if (stable)
-          std::stable_sort(buf.begin(), buf.end(), Descending<K>());
-        else
-          std::sort(buf.begin(), buf.end(), Descending<K>());
-      } else {
-        if (stable)
-          std::stable_sort(buf.begin(), buf.end(), Ascending<K>());
-        else
-          std::sort(buf.begin(), buf.end(), Ascending<K>());
-      }
+      if (descending)
+        sort_range(buf.begin(), buf.end(), stable, Descending<K>());
+      else
+        sort_range(buf.begin(), buf.end(), stable, Ascending<K>());
       for (int64_t j = 0; j < n; ++j) {
         vdst[vo_ + j * vs] = static_cast<T>(buf[static_cast<size_t>(j)].first);
         idst[ii_ + j * is] = buf[static_cast<size_t>(j)].second;

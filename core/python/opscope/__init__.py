@@ -68,6 +68,10 @@ from opscope import optim  # noqa: E402,F401
 
 _functional._install()
 
+# Ctrl-C stops a long op with KeyboardInterrupt (Note [Interrupting long ops] in
+# core/runtime/Interrupt.cpp); on the main thread only, a no-op elsewhere.
+_C._install_interrupt_handler()
+
 __version__ = "0.1.0"
 
 
