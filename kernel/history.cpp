@@ -19,7 +19,8 @@ namespace xopscope {
 // the history the protocol asks for — run_cell(store_history=True) writes each cell to the
 // shell's HistoryManager, with its raw and transformed input, its line number equal to the
 // execution count, and the past sessions in ~/.ipython's sqlite database — so, like ipykernel,
-// every request is answered from it and xeus's store_inputs call is ignored. Requests come on the
+// every request is answered from it and xeus's store_inputs call is ignored. One difference from
+// ipykernel: entries of this session carry its number, never IPython's in-memory alias 0. Requests come on the
 // shell channel, on the main thread, with the GIL released between requests (pitfall 6).
 namespace {
 
@@ -60,9 +61,15 @@ class ipython_history_manager final : public xeus::xhistory_manager {
     try {
       py::object shell = py::module_::import("IPython").attr("get_ipython")();
       if (shell.is_none()) throw std::runtime_error("no IPython shell");
+      py::object history = shell.attr("history_manager");
+      py::object session = history.attr("session_number");
       py::list entries;
-      for (py::handle entry : query(shell.attr("history_manager"))) {
-        entries.append(py::module_::import("builtins").attr("list")(entry));
+      for (py::handle entry : query(history)) {
+        py::list e = py::module_::import("builtins").attr("list")(entry);
+        // IPython numbers this session's lines as session 0 when it reads them from memory
+        // (get_range of the current session); the protocol's client asked by its real number.
+        if (py::int_(e[0]).cast<long>() == 0) e[0] = session;
+        entries.append(e);
       }
       return nl::json{{"status", "ok"}, {"history", py::cast<nl::json>(entries)}};
     } catch (const std::exception& e) {
