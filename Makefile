@@ -35,7 +35,16 @@ test-cpp:
 	ctest --test-dir $(BUILD_DIR) --output-on-failure
 
 test-python:
-	$(PYTHON) -m pytest -q tests/python tests/fuzz/test_fuzz.py
+	$(PYTHON) -m pytest -q tests/python tests/fuzz/test_fuzz.py tests/views
+
+# Every view of tests/views/programs.py in classic Notebook (trusted and untrusted) and in
+# headless Chromium, light and dark, at 1400 px and a 1280x720 projector at 150 %: PNGs in
+# $(SHOTS) (tests/views/snapshot/README.md). Not part of `make test`, which runs a short slice.
+SHOTS ?= /tmp/opscope-views
+.PHONY: screenshots
+screenshots: build
+	@bash tools/setup.sh --views
+	$(PYTHON) tests/views/snapshot/run.py $(SHOTS)
 
 # Both suites under AddressSanitizer + UndefinedBehaviorSanitizer, built in build-sanitize/ (not
 # part of `make test`: see tests/sanitize/README.md for what it runs and how long it takes).
