@@ -9,7 +9,7 @@ JOBS       ?= $(shell nproc)
 # needs.
 export PYTHONPATH := $(CURDIR)/core/python:$(abspath $(BUILD_DIR))/python$(if $(PYTHONPATH),:$(PYTHONPATH))
 
-.PHONY: all setup configure build run test test-cpp test-python bench develop clean
+.PHONY: all setup configure build run install test test-cpp test-python bench develop clean
 
 all: build
 
@@ -28,6 +28,17 @@ build: configure
 run: build
 	$(PYTHON) examples/tour.py
 
+# The xopscope kernelspec of this build folder, for this user: `jupyter kernelspec list` shows it,
+# and `jupyter console --kernel xopscope`, classic Notebook, nbconvert and nbclient start it
+# (kernel.json names <build>/bin/xopscope). `make run` installs it too. Nothing to install where
+# the kernel is not built (OPSCOPE_KERNEL; its packages are in tools/setup.sh).
+KERNELSPEC := $(BUILD_DIR)/share/jupyter/kernels/xopscope
+install: build
+	@if [ -f $(KERNELSPEC)/kernel.json ]; then \
+	  $(PYTHON) -m jupyter kernelspec install --user --replace --name xopscope $(KERNELSPEC); \
+	else echo "install: no kernel in $(BUILD_DIR) (OPSCOPE_KERNEL off or xeus-python missing)"; fi
+run: install
+
 test: build
 	$(MAKE) --no-print-directory test-cpp test-python
 
@@ -35,7 +46,7 @@ test-cpp:
 	ctest --test-dir $(BUILD_DIR) --output-on-failure
 
 test-python:
-	$(PYTHON) -m pytest -q tests/python tests/fuzz/test_fuzz.py tests/views
+	$(PYTHON) -m pytest -q tests/python tests/fuzz/test_fuzz.py tests/views tests/kernel
 
 # Every view of tests/views/programs.py in classic Notebook (trusted and untrusted) and in
 # headless Chromium, light and dark, at 1400 px and a 1280x720 projector at 150 %: PNGs in

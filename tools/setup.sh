@@ -19,6 +19,11 @@ packages=(
   graphviz                              # `dot`: the autograd graph view (opscope.profiler.graph)
   python3-ipython python3-prompt-toolkit  # the REPL's shell (bin/opscope) and opscope.interactive
   python3-pexpect                       # tests/repl drive the REPL in a pty
+  xeus-dev xeus-python-dev              # the Jupyter kernel (kernel/): xeus 2.4.1, xeus-python 0.14.3
+  python3-xeus-python-shell             # its IPython shell (not pulled in by xeus-python-dev)
+  jupyter-client python3-jupyter-client # `jupyter kernelspec` (make install), kernel tests' client
+  python3-jupyter-kernel-test python3-nbclient  # tests/kernel: protocol conformance, notebooks
+  jupyter-console                       # `jupyter console --kernel xopscope`
 )
 for arg in "$@"; do
   case "$arg" in
