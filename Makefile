@@ -25,8 +25,10 @@ build: configure
 	@echo "opscope built. To use it from Python without installing:"
 	@echo "  export PYTHONPATH=$(CURDIR)/core/python:$(abspath $(BUILD_DIR))/python"
 
+# The REPL on the tour: on a terminal, the tour's output and views, then the prompt; without one
+# (CI, a pipe), the tour and its views, then exit with the tour's status.
 run: build
-	$(PYTHON) examples/tour.py
+	$(BUILD_DIR)/bin/opscope -i examples/tour.py
 
 # The xopscope kernelspec of this build folder, for this user: `jupyter kernelspec list` shows it,
 # and `jupyter console --kernel xopscope`, classic Notebook, nbconvert and nbclient start it
@@ -46,7 +48,7 @@ test-cpp:
 	ctest --test-dir $(BUILD_DIR) --output-on-failure
 
 test-python:
-	$(PYTHON) -m pytest -q tests/python tests/fuzz/test_fuzz.py tests/views tests/kernel
+	$(PYTHON) -m pytest -q tests/python tests/fuzz/test_fuzz.py tests/repl tests/views tests/kernel
 
 # Every view of tests/views/programs.py in classic Notebook (trusted and untrusted) and in
 # headless Chromium, light and dark, at 1400 px and a 1280x720 projector at 150 %: PNGs in

@@ -1,0 +1,132 @@
+"""How long the `opscope` REPL takes to start (issue "The terminal REPL `opscope`"): `opscope -c
+pass`, and an interactive start in a pty until the first prompt is drawn, against IPython 8.5 on
+the same /usr/bin/python3 (`python3 -m IPython`: Debian's; an `ipython3` on PATH may belong to
+another Python) and against `python3 -c "import torch"` (PyTorch 1.13, when installed).
+
+Target: ≤ 1.1x IPython for both starts. A measurement, not a test: it prints a table and always
+exits 0. Each command runs round-robin with the others (a disturbance of a shared machine hits
+every row alike), after one warm-up run; best and median of the runs.
+
+    make bench BENCH=repl
+    PYTHONPATH=core/python:build/python /usr/bin/python3 tests/bench/bench_repl.py [--runs N]
+
+Where the time goes: PYTHONPROFILEIMPORTTIME=1 build/bin/opscope -c pass 2>&1 | sort -t'|' -k2 -n
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from benchlib import fmt, machine_facts, print_header, print_table, ratio, verdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+PYTHON = "/usr/bin/python3"
+TARGET = 1.1
+
+
+def build_dir():
+    for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+        if entry and os.path.basename(os.path.normpath(entry)) == "python":
+            build = os.path.dirname(os.path.normpath(entry))
+            if os.path.exists(os.path.join(build, "bin", "opscope")):
+                return build
+    return os.path.join(REPO, "build")
+
+
+def have_torch():
+    return subprocess.run([PYTHON, "-c", "import torch"], capture_output=True).returncode == 0
+
+
+def run_once(argv, env):
+    t0 = time.perf_counter()
+    subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - t0
+
+
+def prompt_once(argv, env):
+    """Seconds from spawning `argv` in a pty to its first `In [1]:` prompt."""
+    import pexpect  # noqa: PLC0415
+    t0 = time.perf_counter()
+    child = pexpect.spawn(argv[0], argv[1:], env=env, dimensions=(40, 100), encoding="utf-8",
+                          codec_errors="replace", timeout=60)
+    child.expect(r"In \[(?:\x1b\[[0-9;]*m)*1(?:\x1b\[[0-9;]*m)*\]:")
+    elapsed = time.perf_counter() - t0
+    child.sendline("exit")  # (IPython asks for confirmation on Ctrl-D)
+    child.expect(pexpect.EOF)
+    child.close()
+    return elapsed
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=15, help="timed runs per command (default 15)")
+    args = ap.parse_args()
+
+    opscope_exe = os.path.join(build_dir(), "bin", "opscope")
+    if not os.access(opscope_exe, os.X_OK):
+        print(f"bench_repl: {opscope_exe} is missing (make build)")
+        return 0
+    home = tempfile.mkdtemp(prefix="bench_repl_")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "NO_COLOR")}
+    env.update(HOME=home, IPYTHONDIR=os.path.join(home, "ipython"),
+               XDG_CONFIG_HOME=os.path.join(home, "config"), PROMPT_TOOLKIT_NO_CPR="1",
+               TERM="xterm-256color")
+    env_opscope = dict(env, PYTHONPATH=os.path.join(REPO, "core", "python") + os.pathsep
+                       + os.path.join(build_dir(), "python"))
+
+    torch = have_torch()
+    # name -> (kind, argv, env); kind "exit": until the process ends; "prompt": until In [1]:
+    cases = {
+        "python3 -c pass": ("exit", [PYTHON, "-c", "pass"], env),
+        "python3 -c 'import opscope'": ("exit", [PYTHON, "-c", "import opscope"], env_opscope),
+        "ipython -c pass": ("exit", [PYTHON, "-m", "IPython", "-c", "pass"], env),
+        "opscope -c pass": ("exit", [opscope_exe, "-c", "pass"], env),
+        "python3 -c 'import torch'": ("exit", [PYTHON, "-c", "import torch"], env)
+        if torch else None,
+        "ipython: first prompt": ("prompt", [PYTHON, "-m", "IPython"], env),
+        "opscope: first prompt": ("prompt", [opscope_exe], env),
+    }
+    measured = {k: c for k, c in cases.items() if c is not None}
+    times = {k: [] for k in measured}
+    for round_ in range(args.runs + 1):  # round 0 warms caches and creates the profiles
+        for name, (kind, argv, e) in measured.items():
+            t = (run_once if kind == "exit" else prompt_once)(argv, e)
+            if round_ > 0:
+                times[name].append(t)
+    shutil.rmtree(home, ignore_errors=True)
+
+    best = {k: min(v) for k, v in times.items()}
+    median = {k: statistics.median(v) for k, v in times.items()}
+    against = {"opscope -c pass": "ipython -c pass", "opscope: first prompt": "ipython: first prompt",
+               "python3 -c 'import torch'": "ipython -c pass"}
+    rows = []
+    for name in cases:
+        if name not in measured:
+            rows.append([name, "n/a", "n/a", "n/a", "n/a", "PyTorch not installed"])
+            continue
+        base = against.get(name)
+        r_best = ratio(best[name], best.get(base)) if base else None
+        r_median = ratio(median[name], median.get(base)) if base else None
+        target = verdict(r_best <= TARGET) if name.startswith("opscope") and r_best else ""
+        rows.append([name, fmt(best[name]), fmt(median[name]),
+                     fmt(r_best, 2) + "x" if r_best else "", fmt(r_median, 2) + "x"
+                     if r_median else "", target])
+    print_header(machine_facts(), "Start-up of the opscope REPL (tests/bench/bench_repl.py)")
+    print_table(f"Seconds, best and median of {args.runs} runs; ratios against IPython 8.5 "
+                f"on the same Python (target <= {TARGET}x)",
+                ["command", "best s", "median s", "best vs ipython", "median vs ipython",
+                 "target"], rows,
+                notes=[f"opscope: {opscope_exe}",
+                       "ipython: /usr/bin/python3 -m IPython (Debian's python3-ipython)",
+                       "first prompt: spawned in a pty, until 'In [1]:' is drawn"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
