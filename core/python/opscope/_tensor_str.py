@@ -33,7 +33,9 @@ Note [Printing follows torch, quirks included]
 import contextlib
 import math
 
-import numpy as np
+# NumPy is imported by the functions that use it, at the first print, not at `import opscope`:
+# it is 130-230 ms of the start-up of every process that imports opscope, the REPL's included
+# (tests/bench/bench_repl.py).
 
 __all__ = [
     "PrintOptions",
@@ -102,6 +104,7 @@ def set_printoptions(
     ``sci_mode`` is always assigned, so leaving it out resets it to None
     (See Note [Printing follows torch, quirks included]).
 
+    >>> import numpy as np
     >>> set_printoptions(precision=2)
     >>> format_tensor(np.array([1.12345]), dtype_name="float32")
     'tensor([1.12])'
@@ -135,6 +138,7 @@ def get_printoptions():
 def printoptions(**options):
     """Scoped ``set_printoptions``: the previous state comes back on exit.
 
+    >>> import numpy as np
     >>> with printoptions(threshold=5):
     ...     format_tensor(np.arange(10), dtype_name="int64")
     'tensor([0, 1, 2,  ..., 7, 8, 9])'
@@ -177,6 +181,7 @@ class _ElementFormatter:
     """
 
     def __init__(self, shown, is_float, precision, forced_sci_mode):
+        import numpy as np  # noqa: PLC0415
         self.is_float = is_float
         self.precision = precision
         self.int_mode = True
@@ -241,6 +246,7 @@ def _edges(values, edgeitems):
     The tail is taken as ``[-edgeitems:]``, so with ``edgeitems=0`` a vector
     keeps all its elements, as in torch.
     """
+    import numpy as np  # noqa: PLC0415
     for axis in range(values.ndim):
         if values.shape[axis] > 2 * edgeitems:
             before = (slice(None),) * axis
@@ -334,6 +340,7 @@ def _as_element_array(values, dtype_name):
     float16 and bfloat16 are printed through float32, as torch does; bfloat16
     values are expected to be rounded to bfloat16 by the caller already.
     """
+    import numpy as np  # noqa: PLC0415
     values = np.asarray(values)
     if dtype_name in ("float32", "float16", "bfloat16"):
         if dtype_name == "float16":
@@ -375,6 +382,7 @@ def format_tensor(
                          a leaf, so the printout depends on grad_fn_name only.
     tensor_name:         the word before the parenthesis.
 
+    >>> import numpy as np
     >>> format_tensor(np.float32(3.5), dtype_name="float32")
     'tensor(3.5000)'
     >>> format_tensor(np.array([True, False]), dtype_name="bool")
@@ -418,6 +426,7 @@ def format_tensor(
 def format_parameter(values, *, dtype_name, requires_grad=True, **kwargs):
     """``repr(torch.nn.Parameter(...))``: a header line, then the tensor.
 
+    >>> import numpy as np
     >>> print(format_parameter(np.array([1.0, 2.0]), dtype_name="float32"))
     Parameter containing:
     tensor([1., 2.], requires_grad=True)

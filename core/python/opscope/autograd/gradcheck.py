@@ -14,9 +14,9 @@ True
 
 import itertools
 
-import numpy as np
-
 import opscope
+
+# NumPy is imported where used, not at `import opscope` (see opscope/_tensor_str.py).
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
@@ -30,11 +30,13 @@ def _as_tuple(x):
 
 
 def _values(outputs):
+    import numpy as np  # noqa: PLC0415
     return [np.array(o.detach().tolist(), dtype=np.float64).reshape(-1) for o in outputs]
 
 
 def _numerical_jacobians(func, inputs, diff, eps):
     """J[j][i]: (numel(output j), numel(input i)) by central differences."""
+    import numpy as np  # noqa: PLC0415
     cols = {}
     for i in diff:
         x = inputs[i]
@@ -57,6 +59,7 @@ def _numerical_jacobians(func, inputs, diff, eps):
 
 def _analytical_jacobians(outputs, inputs, diff):
     """J[j][i] by one backward pass per element of output j (one-hot grad_output)."""
+    import numpy as np  # noqa: PLC0415
     result = {}
     wrt = [inputs[i] for i in diff]
     for j, y in enumerate(outputs):
@@ -78,6 +81,7 @@ def _analytical_jacobians(outputs, inputs, diff):
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
     """True when the gradients of func at `inputs` match finite differences (for each input that
     requires grad); otherwise raises GradcheckError (or returns False)."""
+    import numpy as np  # noqa: PLC0415
     inputs = _as_tuple(inputs)
     diff = [i for i, t in enumerate(inputs) if isinstance(t, opscope.Tensor) and t.requires_grad]
     if not diff:
@@ -106,6 +110,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                   raise_exception=True):
     """gradcheck of the gradients themselves (create_graph=True): second derivatives against
     finite differences of the first."""
+    import numpy as np  # noqa: PLC0415
     inputs = _as_tuple(inputs)
     diff = [i for i, t in enumerate(inputs) if isinstance(t, opscope.Tensor) and t.requires_grad]
     outputs = _as_tuple(func(*inputs))
