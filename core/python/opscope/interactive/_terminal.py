@@ -338,6 +338,9 @@ def main(argv=None):
 
     status = 0
     if source is not None:
+        if filename in ("<string>", "<stdin>"):
+            # As at the prompt: magics, !shell commands. A file is Python (as %run takes a .py).
+            source = shell.transform_cell(source)
         status = _run_program(shell, source, filename, label)
     if not prompt:
         sys.stdout.flush()
