@@ -18,7 +18,8 @@ from conftest import wait_until
 
 TIMEOUT = 30
 # Issue 19's target is 0.2 s from the interrupt to the KeyboardInterrupt; a loaded 2-core CI
-# machine gets some slack (the latency is printed).
+# machine gets some slack (the latency is printed), plus twice what an empty cell's round trip
+# takes there at that moment: the measured time includes the reply's way back.
 INTERRUPT_LIMIT = 0.35
 
 
@@ -71,6 +72,10 @@ class Kernel:
 @pytest.fixture(scope="module")
 def kernel():
     k = Kernel()
+    # IPython's first traceback of a session costs about 0.4 s (it imports and warms up
+    # stack_data and pygments), ipykernel's alike: taken here, so that the interrupt tests time
+    # the interrupt and not that.
+    assert k.run("1/0")[0]["ename"] == "ZeroDivisionError"
     yield k
     k.close()
 
@@ -79,16 +84,19 @@ def kernel():
 
 def interrupt_latency(kernel, setup, cell, delay):
     """Runs `cell`, interrupts the kernel `delay` s after it started; (seconds from the interrupt
-    to the execute_reply, reply content)."""
+    to the execute_reply, reply content, outputs, the latency allowed)."""
     reply, _ = kernel.run(setup)
     assert reply["status"] == "ok", reply
+    t0 = time.monotonic()
+    kernel.run("")
+    allowed = INTERRUPT_LIMIT + 2 * (time.monotonic() - t0)
     msg_id = kernel.send(cell)
     kernel.wait_busy(msg_id)
     time.sleep(delay)
     sent = time.monotonic()
     kernel.km.interrupt_kernel()
     reply, outputs = kernel.collect(msg_id)
-    return time.monotonic() - sent, reply, outputs
+    return time.monotonic() - sent, reply, outputs, allowed
 
 
 def test_interrupt_a_long_cxx_op(kernel):
@@ -96,27 +104,28 @@ def test_interrupt_a_long_cxx_op(kernel):
     # [Interrupting long ops] in core/runtime/Interrupt.cpp says which loops look at it; how
     # quickly each kind stops is tests/python/test_interrupt.py's business).
     cell, delay = "z = opscope.atan2(x, y)", 0.3
-    latency, reply, _ = interrupt_latency(
+    latency, reply, _, allowed = interrupt_latency(
         kernel, "import opscope\ng = opscope.Generator().manual_seed(0)\n"
-                "x = opscope.rand(2 * 10**7, generator=g) + 0.5\n"
-                "y = opscope.rand(2 * 10**7, generator=g) + 0.5\n"
+                "x = opscope.rand(5 * 10**7, generator=g) + 0.5\n"
+                "y = opscope.rand(5 * 10**7, generator=g) + 0.5\n"
                 "import time\nt0 = time.monotonic()",
         cell, delay=delay)
     print(f"interrupt inside {cell!r}: KeyboardInterrupt {latency * 1000:.0f} ms after "
-          f"interrupt_kernel(), reply included")
+          f"interrupt_kernel(), reply included (allowed: {allowed * 1000:.0f} ms)")
     assert reply["status"] == "error" and reply["ename"] == "KeyboardInterrupt", reply
-    assert latency < INTERRUPT_LIMIT
+    assert latency < allowed
     # The kernel is up, and ops run again (the interrupt flag was answered).
     reply, outputs = kernel.run("d = x[:4].sort()\nprint(tuple(d.values.shape))")
     assert reply["status"] == "ok" and kernel.stdout(outputs) == "(4,)\n"
 
 
 def test_interrupt_sleeping_python(kernel):
-    latency, reply, outputs = interrupt_latency(
+    latency, reply, outputs, allowed = interrupt_latency(
         kernel, "import time", "print('sleeping', flush=True)\ntime.sleep(60)", delay=0.3)
-    print(f"interrupt of time.sleep: KeyboardInterrupt after {latency * 1000:.0f} ms")
+    print(f"interrupt of time.sleep: KeyboardInterrupt after {latency * 1000:.0f} ms "
+          f"(allowed: {allowed * 1000:.0f} ms)")
     assert reply["ename"] == "KeyboardInterrupt"
-    assert latency < INTERRUPT_LIMIT
+    assert latency < allowed
     assert [t for t, _ in outputs][-1] == "error"
     assert kernel.stdout(outputs) == "sleeping\n"
 
