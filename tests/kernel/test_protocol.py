@@ -328,3 +328,30 @@ def test_no_orphan_when_the_front_end_dies():
     finally:
         if launcher.poll() is None:
             launcher.kill()
+
+
+def test_debugger(kernel):
+    """debugpy through xeus-python's debugger: attach, see a cell's variable, detach."""
+    seq = iter(range(1, 100))
+
+    def debug(command, **arguments):
+        msg = kernel.kc.session.msg("debug_request", {"type": "request", "seq": next(seq),
+                                                      "command": command,
+                                                      "arguments": arguments})
+        kernel.kc.control_channel.send(msg)
+        while True:
+            reply = kernel.kc.get_control_msg(timeout=TIMEOUT)
+            if reply["parent_header"].get("msg_id") == msg["header"]["msg_id"]:
+                return reply["content"]
+
+    assert kernel.kc.kernel_info(reply=True, timeout=TIMEOUT)["content"]["debugger"] is True
+    assert debug("initialize", clientID="tests", adapterID="", pathFormat="path",
+                 linesStartAt1=True, columnsStartAt1=True, locale="en")["success"]
+    try:
+        assert debug("attach")["success"]
+        assert kernel.run("debugged = 41 + 1")[0]["status"] == "ok"
+        names = {v["name"]: v["value"] for v in debug("inspectVariables")["body"]["variables"]}
+        assert names.get("debugged") == "42"
+    finally:
+        assert debug("disconnect", restart=False, terminateDebuggee=True)["success"]
+    assert kernel.run("debugged")[0]["status"] == "ok"
