@@ -198,3 +198,16 @@ def test_in_process_options():
     assert (o.command, o.inspect, o.args) == ("print(1)", False, ["-i"])
     o = _terminal.parse_args([])
     assert o.script is None and o.command is None
+
+
+def test_a_closed_stdout_is_status_1_like_python(opscope_exe, env):
+    # `opscope -c ... | head -1`: the reader goes away; python reports BrokenPipeError, exits 1.
+    p = subprocess.Popen([opscope_exe, "-c", "for i in range(10**6): print(i)"], env=env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    assert p.stdout.readline() == "0\n"
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=60) == 1
+    assert err.rstrip().endswith("BrokenPipeError: [Errno 32] Broken pipe"), err
+    assert "IPython" not in err and "_terminal.py" not in err, err

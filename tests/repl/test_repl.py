@@ -145,6 +145,16 @@ def test_magic_help(repl):
     assert "%trace <statement>" in out, out
 
 
+def test_inspect_runs_the_script_then_gives_the_prompt(session_factory, tmp_path):
+    script = tmp_path / "tour.py"
+    script.write_text("import sys\nprint('ran', sys.argv[1:])\nm = torch.ones(2, 3) @ torch.ones(3, 4)\n")
+    s = session_factory(args=["-i", str(script), "x"])
+    start = clean(s.start_output)
+    # The script's output, its views, then the banner and the prompt, with the script's names.
+    assert start.index("ran ['x']") < start.index("mm[CPU]") < start.index("import opscope as torch")
+    assert run(s, "print(m.shape)") == "torch.Size([2, 4])"
+
+
 # --- keys: Ctrl-C, Ctrl-D -----------------------------------------------------------------------
 
 

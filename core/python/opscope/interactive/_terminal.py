@@ -15,6 +15,7 @@ rest needs the real executable in a pty (tests/repl/test_repl.py).
 import linecache
 import os
 import sys
+import traceback
 
 __all__ = ["main", "parse_args", "Options", "UsageError", "USAGE", "HELP"]
 
@@ -214,6 +215,15 @@ def _run_pending():
         _status = 0
     except SystemExit as e:
         _status = _exit_status(e)
+    except BrokenPipeError as e:
+        # Whoever read stdout went away (`opscope script.py | head`). As python: the traceback on
+        # stderr and 1 — and nothing more written to the closed pipe (the views, IPython's own
+        # output): stdout now goes to /dev/null (the recipe of Python's signal docs, SIGPIPE).
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+        traceback.print_exception(type(e), e, e.__traceback__.tb_next, file=sys.stderr)
+        _status = 1
     except KeyboardInterrupt:
         shell.showtraceback(tb_offset=1)
         _status = 130
