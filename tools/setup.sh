@@ -24,6 +24,8 @@ packages=(
   jupyter-client python3-jupyter-client # `jupyter kernelspec` (make install), kernel tests' client
   python3-jupyter-kernel-test python3-nbclient  # tests/kernel: protocol conformance, notebooks
   jupyter-console                       # `jupyter console --kernel xopscope`
+  nodejs python3-notebook               # tests/views: classic Notebook's HTML sanitizer, under Node
+  python3-nbclient python3-ipykernel    # tests/views: views in a real Jupyter kernel
 )
 for arg in "$@"; do
   case "$arg" in

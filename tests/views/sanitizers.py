@@ -53,6 +53,7 @@ class Reading(HTMLParser):
         self.lines, self.glued, self.images, self.tags = [""], [], [], []
         self._boundary = False
         self._pre = 0
+        self._cell = 0
         self.feed(html)
         self.close()
         self.lines = [line.rstrip() for line in self.lines if line.strip()]
@@ -66,7 +67,9 @@ class Reading(HTMLParser):
         self.tags.append((tag, dict(attrs)))
         if tag == "pre":
             self._pre += 1
-        if tag in _BLOCKS:
+        if tag in _CELLS:
+            self._cell += 1
+        if tag in _BLOCKS and not (self._cell and tag == "div"):
             self._newline()
         elif tag in _CELLS:
             if self.lines[-1].strip():
@@ -86,7 +89,9 @@ class Reading(HTMLParser):
     def handle_endtag(self, tag):
         if tag == "pre":
             self._pre -= 1
-        if tag in _BLOCKS:
+        if tag in _CELLS:
+            self._cell -= 1
+        if tag in _BLOCKS and not (self._cell and tag == "div"):
             self._newline()
         else:
             self._boundary = True

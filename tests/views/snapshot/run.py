@@ -1,149 +1,62 @@
 #!/usr/bin/python3
-"""Renders every view of a few example programs to HTML files and PNG screenshots (light and
-dark), to look at: the views are for teaching, so they are checked by eye as well as by
-tests/python/test_views.py.
+"""Screenshots of every view, as a class meets them on day one (`make screenshots`):
 
-    tests/views/snapshot [OUTDIR]        (default /tmp/opscope-views)
+    tests/views/snapshot/run.py [OUTDIR [notebook]]   (default /tmp/opscope-views; "notebook":
+                                                       only the notebook's screenshots)
 
-Programs: torch.matmul's five cases from the eager-mode lecture's shape table (1D×1D → dot,
-2D×1D → mv, 2D×2D → mm, batched → bmm, broadcast), a small MLP's forward and backward, a
-10,000-op loop (its render time is printed), a record_function scope (when opscope has
-record_function), the call stack at mm's BLAS call, a profile table and the MLP's autograd
-graph. Screenshots need Chromium (`chromium --headless`); without it the HTML files are still
-written and the script says so. OUTDIR/index.html links everything.
+1. A lecture notebook (tests/views/programs.py's programs, each view as the notebook shows it
+   and, where it folds, unfolded) executed on the stock ipykernel by nbclient, saved as it
+   comes (untrusted) and as a trusted copy, opened in classic Notebook 6.4 (`jupyter notebook`,
+   headless) in headless Chromium: notebook-{untrusted,trusted}.png at 1400 px,
+   notebook-{untrusted,trusted}-projector.png at 1280×720 and 150 % (853 CSS px, the first
+   screen and the whole page), notebook-trusted-os-dark.png with a dark system preference
+   (the page stays light: Note [Dark only when the page says so] in _css.py).
+2. Each view alone, trusted, in a light page and in JupyterLab's dark theme at 1400 px:
+   VIEW-light.png, VIEW-dark.png (and the HTML files).
+3. The text views as a terminal shows them at 80 and 120 columns: terminal-80.{txt,png},
+   terminal-120.{txt,png}.
+
+OUTDIR/index.html links everything. Needs chromium and python3-notebook (tools/setup.sh
+--views); without Chromium only the HTML and text files are written.
 """
+import html
 import os
+import re
 import shutil
+import socket
 import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "core", "python"))
+VIEWS = os.path.dirname(HERE)
+ROOT = os.path.abspath(os.path.join(VIEWS, "..", ".."))
+sys.path.insert(0, VIEWS)
 
-import opscope as torch  # noqa: E402
-import opscope.nn as nn  # noqa: E402
-import opscope.nn.functional as F  # noqa: E402
-from opscope import profiler  # noqa: E402
-from opscope.profiler import _html  # noqa: E402
+import programs  # noqa: E402
+from opscope.profiler import _html, _textview  # noqa: E402
 
-WIDTH = 1100    # the screenshots' width in CSS pixels
 CHROME_PX = 87  # what headless Chromium takes off the window's height in a screenshot
 
+# The lecture notebook: (markdown, code) cells. `programs` is tests/views/programs.py.
+LECTURE = [
+    ("# opscope views in a notebook", "import sys\nsys.path.insert(0, {views!r})\n"
+     "import programs, opscope\nfrom opscope.profiler import _html\n"
+     "from IPython.display import HTML, display"),
+    ("## 1. A trace, as a cell shows it (folded)", "t = programs.training_step()\nt"),
+    ("The same, unfolded", "display(HTML(_html.trace_html(t, open_all=True)))"),
+    ("## 2. The call stack at mm, recorded in this cell",
+     "y, z = opscope.randn(64, 32), opscope.randn(32, 16)\n"
+     "with opscope.trace(with_stack=True) as ts:\n    x = opscope.matmul(y, z)\n"
+     "ts.stack('aten::mm')"),
+    ("## 3. The tree as text", "print(t.tree())"),
+    ("`t.tree()` typed alone displays itself", "t.tree()"),
+    ("## 4. An op that fails", "programs.failing()"),
+    ("## 5. A loop", "programs.loop()"),
+    ("## 6. The profile", "programs.profile()"),
+    ("## 7. The autograd graph", "programs.graph()"),
+]
 
-# --- the programs ---------------------------------------------------------------------------------
-
-def matmul_cases():
-    """The lecture's table: which op torch.matmul calls for which input shapes."""
-    cases = [((3,), (3,)), ((2, 3), (3,)), ((2, 3), (3, 4)), ((5, 2, 3), (5, 3, 4)),
-             ((2, 1, 3, 4), (5, 4, 2))]
-    args = [(torch.randn(*a, requires_grad=True), torch.randn(*b)) for a, b in cases]
-    with torch.trace() as t:
-        for a, b in args:
-            torch.matmul(a, b)
-    return t
-
-
-def matmul_with_stack():
-    """The lecture's example: x = torch.matmul(y, z), 2D × 2D, with the stack at the BLAS call."""
-    y, z = torch.randn(64, 32), torch.randn(32, 16)
-    torch.matmul(y, z)
-    with torch.trace(with_stack=True) as t:
-        torch.matmul(y, z)
-    return t
-
-
-def mlp():
-    torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
-    x, y = torch.randn(5, 4), torch.randn(5, 3)
-    # The graph of a forward of its own: backward frees what the nodes saved.
-    graph = profiler.graph(F.mse_loss(model(x), y))
-    with torch.trace() as t:
-        loss = F.mse_loss(model(x), y)
-        loss.backward()
-    return t, graph
-
-
-def loop(n=10_000):
-    x = torch.randn(4)
-    with torch.trace() as t:
-        for _ in range(n):
-            x = x + 1
-    return t
-
-
-def scope():
-    record_function = getattr(profiler, "record_function", None)
-    if record_function is None:
-        return None
-    a = torch.randn(8, 8, requires_grad=True)
-    with torch.trace() as t:
-        with record_function("attention"):
-            s = (a @ a.t()).softmax(-1)
-            with record_function("weighted sum"):
-                (s @ a).sum().backward()
-    return t
-
-
-def blas_stack():
-    """The stack at mm's BLAS call: from the trace (trace(with_stack=True)) when opscope records
-    stacks there, else from the test probe."""
-    a, b = torch.randn(64, 64), torch.randn(64, 64)
-    torch.mm(a, b)
-    try:
-        with torch.trace(with_stack=True) as t:
-            torch.matmul(a, b)
-        s = t.stack("aten::mm")
-        if s is not None:
-            return s
-    except (TypeError, AttributeError, KeyError):
-        pass
-    probe = torch._C._StackProbe("blas")
-    try:
-        torch.matmul(a, b)
-    finally:
-        probe.remove()
-    stacks = [profiler.Stack(r) for r in probe.stacks()]
-    return next(s for s in stacks if any(f.is_python for f in s))
-
-
-class _Row:
-    """A key_averages() row, for when opscope.profiler.profile is not there yet."""
-
-    def __init__(self, key):
-        self.key, self.count, self.cpu_time_total, self.self_cpu_time_total = key, 0, 0.0, 0.0
-        self.cpu_memory_usage = self.self_cpu_memory_usage = 0
-        self.input_shapes = ""
-
-    @property
-    def cpu_time(self):
-        return self.cpu_time_total / max(self.count, 1)
-
-
-def profile_rows(program):
-    """key_averages() of a program: opscope.profiler.profile's when it runs, else rows added up
-    from a trace here (labelled so)."""
-    prof = getattr(profiler, "profile", None)
-    if prof is not None:
-        try:
-            with prof(record_shapes=True, profile_memory=True) as p:
-                program()
-            return p.key_averages(), "profile"
-        except Exception as e:  # the profiler needs main's trace(with_stack=, memory=)
-            print(f"  (profile() did not run: {e}; the table is added up from a trace)")
-    with torch.trace() as t:
-        program()
-    rows = {}
-    for op in t.ops:
-        r = rows.setdefault(op.name, _Row(op.name))
-        r.count += 1
-        r.cpu_time_total += op.duration_ns / 1e3
-        r.self_cpu_time_total += (op.duration_ns - sum(c.duration_ns for c in op.children)) / 1e3
-    return list(rows.values()), "profile (added up from a trace)"
-
-
-# --- screenshots ---------------------------------------------------------------------------------
 
 def _chromium():
     for name in ("chromium", "chromium-browser", "google-chrome"):
@@ -153,38 +66,116 @@ def _chromium():
     return None
 
 
-def _run(args):
-    return subprocess.run(args, capture_output=True, text=True, timeout=120)
+def _run(args, timeout=120):
+    return subprocess.run(args, capture_output=True, text=True, timeout=timeout)
 
 
-def _height(browser, html_path):
-    """The page's height at WIDTH: a copy with a script that writes it into the title, read
-    back with --dump-dom (the views themselves have no script)."""
-    probe = html_path + ".measure.html"
-    text = open(html_path, encoding="utf-8").read()
-    script = "<script>document.title='H'+document.documentElement.scrollHeight</script>"
-    open(probe, "w", encoding="utf-8").write(text.replace("</body>", script + "</body>"))
-    try:
-        out = _run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                    f"--window-size={WIDTH},100", "--dump-dom", "file://" + probe]).stdout
-    finally:
-        os.remove(probe)
-    start = out.find("<title>H")
-    return int(out[start + 8:out.index("<", start + 8)]) if start >= 0 else 1600
-
-
-def screenshot(browser, html_path, png_path, dark):
-    # Headless Chromium's screenshots are CHROME_PX shorter than the window.
-    height = min(_height(browser, html_path) + CHROME_PX + 12, 8000)
+def _shoot(browser, url, png, width, height, scale=1.0, dark=False, wait_ms=0):
     args = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            f"--window-size={WIDTH},{height}", f"--screenshot={png_path}"]
+            f"--window-size={width},{height + CHROME_PX}", f"--screenshot={png}"]
+    if scale != 1.0:
+        args.append(f"--force-device-scale-factor={scale}")
     if dark:
         args.append("--force-dark-mode")
-    _run(args + ["file://" + html_path])
-    return os.path.exists(png_path)
+    if wait_ms:
+        args.append(f"--virtual-time-budget={wait_ms}")
+    _run(args + [url], timeout=180)
+    return os.path.exists(png)
 
 
-# JupyterLab's dark theme as its page has it: the attribute on <body> and some --jp-* colours.
+def _height(browser, url, width, wait_ms=0, element="document.documentElement"):
+    """The page's height at `width`, read back with --dump-dom from a script the page runs."""
+    args = [browser, "--headless", "--no-sandbox", "--disable-gpu", f"--window-size={width},800",
+            "--dump-dom"]
+    if wait_ms:
+        args.append(f"--virtual-time-budget={wait_ms}")
+    if url.startswith("file://"):
+        path = url[7:]
+        probe = path + ".measure.html"
+        text = open(path, encoding="utf-8").read()
+        script = (f"<script>document.title='H'+{element}.scrollHeight</script>")
+        open(probe, "w", encoding="utf-8").write(text.replace("</body>", script + "</body>"))
+        try:
+            out = _run(args + ["file://" + probe]).stdout
+        finally:
+            os.remove(probe)
+        start = out.find("<title>H")
+        return int(out[start + 8:out.index("<", start + 8)]) if start >= 0 else 1600
+    return 1600
+
+
+# --- 1. the notebook in classic Notebook ----------------------------------------------------------
+
+def _data_dir(out_dir):
+    return os.path.join(out_dir, ".jupyter-data")
+
+
+def notebook(out_dir):
+    os.environ["JUPYTER_DATA_DIR"] = _data_dir(out_dir)
+    import nbclient
+    import nbformat
+    cells = []
+    for markdown, code in LECTURE:
+        cells.append(nbformat.v4.new_markdown_cell(markdown))
+        cells.append(nbformat.v4.new_code_cell(code.format(views=VIEWS)))
+    nb = nbformat.v4.new_notebook(cells=cells)
+    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": out_dir}}).execute()
+    untrusted = os.path.join(out_dir, "notebook-untrusted.ipynb")
+    trusted = os.path.join(out_dir, "notebook-trusted.ipynb")
+    nbformat.write(nb, untrusted)
+    # the trusted copy differs (a signature is of the content: the same content is trusted
+    # wherever it is)
+    nb.metadata["opscope"] = {"copy": "trusted"}
+    nbformat.write(nb, trusted)
+    # `jupyter trust`, into a signature database of this folder's own (the server's too)
+    _run([sys.executable, "-m", "nbformat.sign", trusted], timeout=60)
+    sizes = {os.path.basename(p): os.path.getsize(p) for p in (untrusted,)}
+    return untrusted, trusted, sizes
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def notebook_screenshots(browser, out_dir):
+    """Opens the two notebooks in classic Notebook, headless, and screenshots them."""
+    port = _free_port()
+    env = dict(os.environ, JUPYTER_DATA_DIR=_data_dir(out_dir))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "notebook", "--no-browser", f"--port={port}",
+         "--NotebookApp.token=", "--NotebookApp.password=", "--allow-root",
+         f"--notebook-dir={out_dir}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env)
+    shots = []
+    try:
+        for _ in range(60):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.5)
+        for which in ("untrusted", "trusted"):
+            url = f"http://127.0.0.1:{port}/notebooks/notebook-{which}.ipynb"
+            cases = [(f"notebook-{which}.png", 1400, 9000, 1.0, False),
+                     (f"notebook-{which}-projector.png", 853, 480, 1.5, False),
+                     (f"notebook-{which}-projector-page.png", 853, 9000, 1.5, False)]
+            if which == "trusted":
+                cases.append(("notebook-trusted-os-dark.png", 1400, 1600, 1.0, True))
+            for name, w, h, scale, dark in cases:
+                png = os.path.join(out_dir, name)
+                if _shoot(browser, url, png, w, h, scale, dark, wait_ms=8000):
+                    shots.append(png)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return shots
+
+
+# --- 2. each view alone ---------------------------------------------------------------------------
+
 _JUPYTERLAB_DARK = ('<body data-jp-theme-light="false" data-jp-theme-name="JupyterLab Dark" '
                     'style="background:#111111; color:#e6e6e6; --jp-layout-color0:#111111; '
                     '--jp-layout-color2:#2a2a2a; --jp-content-font-color1:rgba(255,255,255,1); '
@@ -192,93 +183,119 @@ _JUPYTERLAB_DARK = ('<body data-jp-theme-light="false" data-jp-theme-name="Jupyt
                     '--jp-content-font-color3:rgba(255,255,255,.5); --jp-border-color2:#424242">')
 
 
-def jupyterlab_dark(browser, out_dir, body):
-    """A view inside JupyterLab's dark theme while the system prefers light: the theme's
-    attribute must win."""
-    html_path = os.path.join(out_dir, "jupyterlab-dark.html")
-    page = _html.page("JupyterLab dark", f"<h2>in JupyterLab's dark theme</h2>{body}")
-    with open(html_path, "w", encoding="utf-8") as f:
-        f.write(page.replace("<body>", _JUPYTERLAB_DARK))
-    png = os.path.join(out_dir, "jupyterlab-dark.png")
-    screenshot(browser, html_path, png, dark=False)
-    return png
+def view_pages(browser, out_dir, views):
+    index = []
+    for name, title, view in views:
+        body = _open_html(view)
+        files = []
+        for theme in ("light", "dark"):
+            path = os.path.join(out_dir, f"{name}-{theme}.html")
+            page = _html.page(title, f"<h2>{html.escape(title)}</h2>{body}")
+            if theme == "dark":
+                page = page.replace("<body>", _JUPYTERLAB_DARK)
+            open(path, "w", encoding="utf-8").write(page)
+            files.append(path)
+            if browser is not None:
+                png = path[:-5] + ".png"
+                height = min(_height(browser, "file://" + path, 1400) + 12, 12000)
+                if _shoot(browser, "file://" + path, png, 1400, height):
+                    files.append(png)
+        index.append((title, files))
+    return index
 
 
-# --- main ----------------------------------------------------------------------------------------
+def _open_html(view):
+    """A view's HTML with its folds open (a screenshot cannot click)."""
+    if hasattr(view, "top_level"):
+        return _html.trace_html(view, open_all=True)
+    return re.sub(r"<details(?![^>]*open)", "<details open", programs.html_of(view))
+
+
+# --- 3. the terminal ------------------------------------------------------------------------------
+
+_SGR_CSS = {"1": "font-weight:bold", "2": "opacity:.6", "9": "text-decoration:line-through",
+            "31": "color:#ff7b72", "32": "color:#56d364", "33": "color:#e3b341",
+            "34": "color:#79c0ff", "35": "color:#d2a8ff", "36": "color:#39c5cf"}
+
+
+def _ansi_html(text):
+    out = []
+    for part in re.split(r"(\x1b\[[0-9;]*m)", text):
+        m = re.fullmatch(r"\x1b\[([0-9;]*)m", part)
+        if not m:
+            out.append(html.escape(part))
+        elif m.group(1) in ("", "0"):
+            out.append("</span>")
+        else:
+            style = ";".join(_SGR_CSS.get(c, "") for c in m.group(1).split(";"))
+            out.append(f'<span style="{style}">')
+    return "".join(out)
+
+
+def terminal(browser, out_dir, views):
+    """The text views at 80 and 120 columns, as text files and as a terminal would draw them."""
+    by_name = {name: v for name, _, v in views}
+    files = []
+    for width in (80, 120):
+        parts = [("print(t)", str(by_name["step"])),
+                 ("print(t.tree())", by_name["matmul"].tree(width=width, color=True)),
+                 ("print(t.tree())  # a failed op", by_name["failing"].tree(width=width,
+                                                                          color=True)),
+                 ("print(s)  # the stack at mm", str(by_name["stack"].table(width=width)))]
+        text = "\n\n".join(f"$ {cmd}\n{out}" for cmd, out in parts)
+        txt = os.path.join(out_dir, f"terminal-{width}.txt")
+        open(txt, "w", encoding="utf-8").write(re.sub(r"\x1b\[[0-9;]*m", "", text) + "\n")
+        files.append(txt)
+        page = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>body{{margin:0;'
+                f'background:#0d1117;color:#e6edf3}} pre{{margin:8px;font:13px/1.35 '
+                f"'DejaVu Sans Mono',monospace;width:{width}ch;white-space:pre;overflow:hidden;"
+                f'border-right:1px dashed #444}}</style></head><body><pre>{_ansi_html(text)}'
+                f'</pre></body></html>')
+        path = os.path.join(out_dir, f"terminal-{width}.html")
+        open(path, "w", encoding="utf-8").write(page)
+        if browser is not None:
+            png = path[:-5] + ".png"
+            w = int(width * 7.9) + 40
+            height = min(_height(browser, "file://" + path, w) + 12, 12000)
+            if _shoot(browser, "file://" + path, png, w, height):
+                files.append(png)
+    return files
+
+
+# --- main -----------------------------------------------------------------------------------------
 
 def main():
     out_dir = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "/tmp/opscope-views")
     os.makedirs(out_dir, exist_ok=True)
-    views = []   # (name, title, body html)
-
-    print("matmul's shape cases")
-    t = matmul_cases()
-    views.append(("matmul", "torch.matmul by input shapes", _html.trace_html(t, open_all=True)))
-    views.append(("matmul-default", "torch.matmul by input shapes (default view)",
-                  t._repr_html_()))
-
-    print("torch.matmul with stacks")
-    views.append(("matmul-stack", "torch.matmul, 2D × 2D, with its call stack",
-                  _html.trace_html(matmul_with_stack(), open_all=True)))
-
-    print("MLP forward + backward")
-    t, graph = mlp()
-    views.append(("mlp", "MLP forward + backward", _html.trace_html(t, open_all=True)))
-    views.append(("graph", "the MLP loss's autograd graph", graph._repr_html_()))
-
-    print("10,000-op loop")
-    t = loop()
-    start = time.perf_counter()
-    default = t._repr_html_()
-    bundle = t._repr_mimebundle_()
-    text = t.tree(width=100)
-    summary = str(t)
-    elapsed = time.perf_counter() - start
-    print(f"  rendered the loop's views (HTML {len(default) // 1024} KiB, mimebundle, tree, "
-          f"summary) in {elapsed * 1e3:.0f} ms")
-    views.append(("loop", "a 10,000-op loop", _html.trace_html(t, open_all=True)))
-    views.append(("loop-default", "a 10,000-op loop (default view)", default))
-    del bundle, text, summary
-
-    t = scope()
-    if t is None:
-        print("record_function: not in opscope.profiler yet, skipped")
-    else:
-        print("record_function scopes")
-        views.append(("scope", "record_function scopes", _html.trace_html(t, open_all=True)))
-
-    print("call stack at mm's BLAS call")
-    views.append(("stack", "the call stack at cblas_sgemm", _html.stack_html(blas_stack())))
-
-    print("profile table")
-    rows, title = profile_rows(lambda: mlp())
-    views.append(("profile", title, _html.key_averages_html(rows, title=title)))
-
     browser = _chromium()
     if browser is None:
-        print("Chromium is not installed: wrote the HTML files only, no screenshots "
-              "(apt-get install chromium)")
+        print("Chromium is not installed: HTML and text files only (tools/setup.sh --views)")
+    only = sys.argv[2] if len(sys.argv) > 2 else None   # "notebook": only part 1
+    views = programs.views()
     index = []
-    for name, title, body in views:
-        html_path = os.path.join(out_dir, f"{name}.html")
-        with open(html_path, "w", encoding="utf-8") as f:
-            f.write(_html.page(title, f"<h2>{title}</h2>{body}"))
-        files = [html_path]
-        for theme in ("light", "dark") if browser is not None else ():
-            png = os.path.join(out_dir, f"{name}-{theme}.png")
-            if screenshot(browser, html_path, png, dark=theme == "dark"):
-                files.append(png)
-        index.append((title, files))
-        print(f"  {name}: " + ", ".join(os.path.basename(f) for f in files))
-    if browser is not None:
-        index.append(("JupyterLab's dark theme on a light system", [jupyterlab_dark(
-            browser, out_dir, views[1][2])]))
-    links = "".join(f"<li>{title}: " + " · ".join(
+    if only is None:
+        print("views alone, light and in JupyterLab's dark theme")
+        index += view_pages(browser, out_dir, views)
+        print("text views at 80 and 120 columns")
+        index.append(("the text views in a terminal at 80 and 120 columns",
+                      terminal(browser, out_dir, views)))
+    print("the lecture notebook, executed on ipykernel")
+    try:
+        untrusted, trusted, sizes = notebook(out_dir)
+        index.append(("the notebook", [untrusted, trusted]))
+        print(f"  {sizes}")
+        if browser is not None:
+            print("  in classic Notebook, trusted and untrusted")
+            index.append(("classic Notebook", notebook_screenshots(browser, out_dir)))
+    except Exception as e:  # no kernel / no notebook server: the rest still stands
+        print(f"  the notebook did not run: {e}")
+    links = "".join(f"<li>{html.escape(title)}: " + " · ".join(
         f'<a href="{os.path.basename(f)}">{os.path.basename(f)}</a>' for f in files) + "</li>"
         for title, files in index)
     with open(os.path.join(out_dir, "index.html"), "w", encoding="utf-8") as f:
         f.write(_html.page("opscope views", f"<h2>opscope views</h2><ul>{links}</ul>"))
-    print(f"wrote {out_dir}/index.html")
+    print(f"wrote {out_dir}/index.html (text width in a notebook: "
+          f"{_textview.NOTEBOOK_COLUMNS} columns)")
 
 
 if __name__ == "__main__":

@@ -52,13 +52,11 @@ _RULES = """
 .opscope ul{list-style:none;margin:0 0 2px .45em;padding-left:.9em;border-left:1px solid
 var(--os-border)}
 .opscope summary{display:block;list-style:none;cursor:pointer}
-.opscope summary:hover{background:var(--os-bg2)}
 .opscope .os-tri{display:inline-block;width:1em;color:var(--os-muted)}
 .opscope details[open]>summary .os-tri{transform:rotate(90deg)}
 .opscope .os-title{margin:2px 0 6px;color:var(--os-muted)}
 .opscope .os-title b{color:var(--os-fg);padding:0;border:0;background:none}
-.opscope .os-time{float:right;color:var(--os-time);padding-left:2em}
-.opscope .os-sep{display:none}
+.opscope .os-time{color:var(--os-time)}
 .opscope .os-root{border-top:1px solid var(--os-border)}
 .opscope .os-op{color:var(--os-op);font-weight:600}
 .opscope div.os-op{font-weight:normal}
@@ -86,7 +84,9 @@ font:inherit;color:inherit}
 .opscope th,.opscope td{text-align:left;padding:1px 8px 1px 4px;vertical-align:top;
 white-space:normal;overflow-wrap:anywhere;border:none;line-height:1.4}
 .opscope th{color:var(--os-muted);font-weight:600;border-bottom:1px solid var(--os-border)}
-.opscope .os-num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+.opscope .os-num,.opscope .os-lay{text-align:right;white-space:nowrap;
+font-variant-numeric:tabular-nums}
+.opscope .os-lay{overflow-wrap:normal}
 .opscope .os-cross td{color:var(--os-cross);border-top:2px solid var(--os-cross)}
 .opscope ol{margin:2px 0;padding-left:3.2em}
 .opscope .os-prof tbody tr:nth-child(even){background:var(--os-bg2)}

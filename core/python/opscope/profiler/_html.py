@@ -99,10 +99,9 @@ def _label_html(label):
 
 
 def _time(ns, prefix=""):
-    """The duration first in the line, floated right by the style sheet; without it the
-    separator keeps it apart from the name."""
-    return (f'<span class="os-time">{prefix}{V.duration_str(ns)}<span class="os-sep"> · '
-            f'</span></span>')
+    """The duration, last in a line as in str(t)."""
+    return f' · <span class="os-time">{prefix}{V.duration_str(ns)}</span>'
+
 
 
 def _memory(op):
@@ -133,8 +132,8 @@ def _root_summary(item, timed=True):
             parts.append(f' · <span class="os-node">{escape(", ".join(nodes))}</span>')
         if item.threw:
             parts.append(_threw(item))
-        return time + "".join(parts) + (_memory(item) if timed else "") + _one_off(item)
-    return time + _header(item)
+        return "".join(parts) + (_memory(item) if timed else "") + time + _one_off(item)
+    return _header(item) + time
 
 
 def _one_off(item):
@@ -165,22 +164,34 @@ def _steps(op, out, ctx):
     (the same kernel and keys, for another op) is its label and a ditto mark (see Note [Output
     size])."""
     base = V.op_base_keys(op)
+    drawn, dittos = [], []
     for step in op.steps:
         call, provenance, kernel, registered, site = V.kernel_parts(step)
         marks = V.key_marks(op, step, base)
-        head = f"<li>{V.CALL_MARK[call]} <i>{escape(step.label)}</i>"
+        head = f"{V.CALL_MARK[call]} <i>{escape(step.label)}</i>"
         key = (provenance, kernel, site, tuple((k, m) for k, m, _ in marks))
         if key in ctx.seen_steps:
-            out.append(f"{head} <small>= kernel and keys as above</small></li>")
+            drawn.append(None)
+            dittos.append(head)
             continue
         ctx.seen_steps.add(key)
-        out.append(f"{head} → {escape(provenance)}"
-                   + (f" ({escape(registered)})" if registered else "")
-                   + f" <code>{escape(_kernel_name(kernel))}</code>"
-                   + (f" <small>{escape(site)}</small>" if site else "")
-                   + "<div>keys " + " ".join(_MARK_HTML[mark].format(escape(key))
-                                             for key, mark, _ in marks)
-                   + "</div></li>")
+        drawn.append(f"<li>{head} → {escape(provenance)}"
+                     + (f" ({escape(registered)})" if registered else "")
+                     + f" <code>{escape(_kernel_name(kernel))}</code>"
+                     + (f" <small>{escape(site)}</small>" if site else "")
+                     + "<div>keys " + " ".join(_MARK_HTML[mark].format(escape(key))
+                                               for key, mark, _ in marks)
+                     + "</div></li>")
+    if all(d is None for d in drawn):  # every step as above: one line says so
+        out.append(f"<li>{' '.join(dittos)} <small>= same as above</small></li>")
+        return
+    n = 0
+    for d in drawn:
+        if d is None:
+            out.append(f"<li>{dittos[n]} <small>= same as above</small></li>")
+            n += 1
+        else:
+            out.append(d)
 
 
 def _kernel_name(name):
@@ -198,35 +209,54 @@ class _Context:
         self.seen_steps = set()
 
 
-def _body(item, out, ctx):
+def _shape_free(item):
+    """What an item's body shows, but for shapes and times: its ops' names, each step's
+    kernel and keys, the nodes created, recursively. Two calls with the same one (t() of
+    two weights) unfold to the same story."""
+    steps = tuple((s.op, s.call, s.kernel, s.key, tuple(s.key_set)) for s in item.steps) \
+        if isinstance(item, OpRecord) else ()
+    nodes = tuple(n.name for n in item.nodes_created) if isinstance(item, OpRecord) else ()
+    return (item.name, steps, nodes, tuple(_shape_free(c) for c in item.children))
+
+
+def _drawn_before(item, ctx):
+    """The signature of the call whose body this item's would repeat (see _body), or None;
+    remembers this item's otherwise."""
+    if not isinstance(item, OpRecord) or getattr(item, "stack", None) is not None or not (
+            item.children or len(item.steps) > 1):
+        return None
+    key = _shape_free(item)
+    first = ctx.seen.get(key)
+    if first is None:
+        ctx.seen[key] = item.signature()
+    return first
+
+
+def _body(item, out, ctx, checked=False):
     """What is inside an item, as a list: its steps, nodes, stack, then its children. A body
-    the view has drawn already (the same steps and calls: another zero_ of another shape) is
-    one line naming the first."""
-    inner = ["<ul>"]
+    the view has drawn already for another call (the same ops, kernels and keys, other
+    shapes: see _shape_free) is one line naming that call."""
+    first = None if checked else _drawn_before(item, ctx)
+    if first is not None:
+        out.append(f'<ul><li class="os-muted">the same calls as {escape(first)} above</li>'
+                   f'</ul>')
+        return
+    out.append("<ul>")
     if isinstance(item, OpRecord):
-        _steps(item, inner, ctx)
+        _steps(item, out, ctx)
         for node in item.nodes_created:
-            inner.append(f'<li class="os-node">+ autograd node {escape(V.node_line(node))}</li>')
+            out.append(f'<li class="os-node">+ autograd node {escape(V.node_line(node))}</li>')
         stack = getattr(item, "stack", None)
         if stack is not None and not any(getattr(c, "stack", None) is stack
                                          for c in item.children):  # else a child shows it
             where = getattr(item, "blas_routine", None) or "the kernel"
-            inner.append("<li>" + _fold(f"call stack at {escape(where)} · {len(stack)} frames",
-                                        stack_table(stack), "os-section", ctx.open_all)
-                         + "</li>")
+            out.append("<li>" + _fold(f"call stack at {escape(where)} · {len(stack)} frames",
+                                      stack_table(stack), "os-section", ctx.open_all) + "</li>")
     for child in item.children:
-        inner.append("<li>")
-        _item(child, inner, ctx)
-        inner.append("</li>")
-    inner.append("</ul>")
-    body = "".join(inner)
-    first = ctx.seen.get(body)
-    if first is not None and len(body) > 120:
-        out.append(f'<ul><li class="os-muted">the same steps and calls as {escape(first)} '
-                   f'above</li></ul>')
-        return
-    ctx.seen.setdefault(body, V.op_title(item) if isinstance(item, OpRecord) else item.name)
-    out.append(body)
+        out.append("<li>")
+        _item(child, out, ctx)
+        out.append("</li>")
+    out.append("</ul>")
 
 
 def _item(item, out, ctx):
@@ -238,12 +268,16 @@ def _item(item, out, ctx):
         n = getattr(item, "memory_bytes", None)
         mem = f' <small>{"+" if n > 0 else ""}{V.bytes_str(n)}</small>' if n else ""
         threw = f" · {escape(item.threw_str())}" if item.threw else ""
+        first = _drawn_before(item, ctx)
+        same = f" · <small>same calls as {escape(first)} above</small>" if first else ""
         out.append(f'<div class="{cls}">{escape(V.op_title(item))}{mem}{threw} · '
-                   f'{V.duration_str(item.duration_ns)}</div>')
+                   f'{V.duration_str(item.duration_ns)}{same}</div>')
+        if first:
+            return
     else:
         out.append(f'<div class="os-k-{k}">{_header(item)} · '
                    f'{V.duration_str(item.duration_ns)}</div>')
-    _body(item, out, ctx)
+    _body(item, out, ctx, checked=True)
 
 
 def _root(item, out, ctx, summary):
@@ -285,8 +319,8 @@ def trace_body(trace, open_all=False, width=960, budget=None):
             break
         single = not grouped or g.count == 1
         summary = _root_summary(g.first) if single else (
-            f'{_time(g.total_ns, "total ")}<span class="os-count">×{g.count}</span> '
-            f'{_root_summary(g.first, False)}')
+            f'<span class="os-count">×{g.count}</span> {_root_summary(g.first, False)}'
+            f'{_time(g.total_ns, "total ")}')
         if used > budget or (not single and n >= FULL_GROUPS):
             out.append(f'<div class="os-root os-line">{summary}</div>')
             left_out += used > budget
@@ -382,8 +416,11 @@ def _swatches(layers):
 
 
 # Cells that must read left-aligned even where the style sheet is stripped and the front end's
-# own rule right-aligns every cell (JupyterLab keeps this attribute; classic Notebook strips it).
-_LEFT = ' style="text-align:left"'
+# own rule (td {text-align:right}) applies: the cell's content in a <div align="left">, an
+# attribute both sanitizers keep (classic Notebook strips every style attribute), which the
+# front end's rule for td does not reach.
+def _left(content):
+    return f'<div align="left">{content}</div>'
 
 
 def stack_table(stack, full=False):
@@ -395,7 +432,8 @@ def stack_table(stack, full=False):
     rows = S.table_rows(frames, full)
     marks = S.crossings(frames)
     out = ['<table class="os-stack"><thead><tr><th class="os-num">#</th>'
-           f'<th{_LEFT}>frame</th><th{_LEFT}>file:line</th><th{_LEFT}>layer</th></tr></thead>'
+           f'<th>{_left("frame")}</th><th>{_left("file:line")}</th><th>{_left("layer")}</th>'
+           '</tr></thead>'
            '<tbody>']
     for row in rows:
         kind, a, b, fs = row
@@ -411,12 +449,12 @@ def stack_table(stack, full=False):
         color = LAYER_COLORS[css_layer]
         out.append(f'<tr class="os-row os-L-{css_layer}" style="background:{color}1f">'
                    f'<td class="os-num" style="border-left:4px solid {color}">'
-                   f'{S.row_index(row)}</td><td{_LEFT}>{name}</td>'
-                   f'<td class="os-loc"{_LEFT}>{escape(S.row_location(row))}</td>'
-                   f'<td{_LEFT}>{escape(layer)}</td></tr>')
+                   f'{S.row_index(row)}</td><td>{_left(name)}</td>'
+                   f'<td class="os-loc">{_left(escape(S.row_location(row)))}</td>'
+                   f'<td class="os-lay">{_left(escape(layer))}</td></tr>')
         if b in marks and row is not rows[-1]:
-            out.append(f'<tr class="os-cross"><td class="os-num"></td><td colspan="3"{_LEFT}>── '
-                       f'{escape(marks[b])}</td></tr>')
+            out.append(f'<tr class="os-cross"><td class="os-num"></td><td colspan="3">'
+                       f'{_left("── " + escape(marks[b]))}</td></tr>')
     out.append("</tbody></table>")
     layers = list(dict.fromkeys(S.row_layer(r) for r in rows))
     out.append(_swatches(layers))
@@ -474,12 +512,14 @@ def key_averages_body(rows, sort_by="cpu_time_total", row_limit=100, show_shapes
         heads.append("Input Shapes")
     out = ['<table class="os-prof"><thead><tr>']
     for h in heads:
-        cls = _LEFT if h in ("Name", "Input Shapes") else ' class="os-num"'
         sort_mark = " ▾" if sort_by and _SORT_HEAD.get(sort_by) == h else ""
-        out.append(f"<th{cls}>{h}{sort_mark}</th>")
+        if h in ("Name", "Input Shapes"):
+            out.append(f"<th>{_left(h + sort_mark)}</th>")
+        else:
+            out.append(f'<th class="os-num">{h}{sort_mark}</th>')
     out.append("</tr></thead><tbody>")
     for r in shown:
-        out.append(f'<tr><td class="os-op"{_LEFT}>{escape(str(r.key))}</td>')
+        out.append(f'<tr><td class="os-op">{_left(escape(str(r.key)))}</td>')
         out.append(_pct_cell(r.self_cpu_time_total, total_self))
         out.append(f'<td class="os-num">{_us(r.self_cpu_time_total)}</td>')
         out.append(_pct_cell(r.cpu_time_total, total_self or total_cpu))
@@ -490,7 +530,7 @@ def key_averages_body(rows, sort_by="cpu_time_total", row_limit=100, show_shapes
                        f'<td class="os-num">{V.bytes_str(r.self_cpu_memory_usage)}</td>')
         out.append(f'<td class="os-num">{r.count}</td>')
         if show_shapes:
-            out.append(f'<td{_LEFT}>{escape(str(getattr(r, "input_shapes", "") or ""))}</td>')
+            out.append(f'<td>{_left(escape(str(getattr(r, "input_shapes", "") or "")))}</td>')
         out.append("</tr>")
     out.append("</tbody></table>")
     more = f" · {len(rows) - len(shown)} more rows not shown" if len(shown) < len(rows) else ""
