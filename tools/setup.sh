@@ -35,6 +35,21 @@ for arg in "$@"; do
   esac
 done
 
+# tests/kernel/test_browser.py drives classic Notebook in headless Chromium; it skips, saying so,
+# where these cannot be installed, so installing them is best effort.
+browser=()
+for p in chromium chromium-driver python3-selenium fonts-dejavu-core; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || browser+=("$p")
+done
+if [[ ${#browser[@]} -gt 0 ]]; then
+  as_root=""; [[ $(id -u) -ne 0 ]] && as_root=sudo
+  echo "setup: installing ${browser[*]} (for the kernel's browser test)"
+  { DEBIAN_FRONTEND=noninteractive $as_root apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends \
+      "${browser[@]}" >/dev/null; } ||
+    echo "setup: could not install ${browser[*]}: tests/kernel/test_browser.py will skip" >&2
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
