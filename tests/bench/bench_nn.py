@@ -14,6 +14,13 @@ Cases (float32):
 3. Extra rows (no target): ``F.layer_norm`` on (4096, 1024), ``F.nll_loss`` on log-probs
    (4096, 1000), ``F.mse_loss`` on 10^6 elements, ``F.dropout`` on 10^6 elements.
 
+4. Small products under a busy second core (issue 22, item 9): ``F.linear`` / ``addmm`` and ``mm``
+   from 32x4 . 4x16 up to 256^3, on 2 threads while another process spins on one core — a
+   loaded laptop or CI machine. A product split over threads waits for a thread the busy core has
+   not scheduled; below a grain (kGemmGrain multiply-adds a thread, Note [A grain for every
+   parallel loop] in core/runtime/Parallel.h) opscope keeps it on one thread. No target; the
+   same rows on an idle machine come first. ``--small`` runs only this section.
+
 Times are the best of round-robin repeats of short loops (tests/bench/benchlib.py), in ms per call.
 """
 import argparse
@@ -93,12 +100,61 @@ def check_agreement(rng):
     assert abs(ours - np_cross_entropy(x.astype(np.float64), t)) < 1e-5, ours
 
 
+# (case, opscope / torch statement, NumPy statement): `x` (M, K), `w` (N, K), `b` (N,), `a` (n, n).
+SMALL_PRODUCTS = [
+    ("linear 32x4 . 4x16 (addmm)", "F.linear(x, w, b)", "x @ w.T + b", (32, 4, 16)),
+    ("linear 64x64 . 64x64 (addmm)", "F.linear(x, w, b)", "x @ w.T + b", (64, 64, 64)),
+    ("mm 128^3", "x @ w.T", "x @ w.T", (128, 128, 128)),
+    ("linear 256x784 . 784x256 (addmm)", "F.linear(x, w, b)", "x @ w.T + b", (256, 784, 256)),
+    ("mm 256^3", "x @ w.T", "x @ w.T", (256, 256, 256)),
+]
+
+
+def small_products(rng, repeat):
+    import subprocess
+    rows_by_load = {}
+    for load in ("idle", "one core busy"):
+        spinner = None
+        if load != "idle":
+            spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        try:
+            set_threads(2)
+            rows = []
+            for name, stmt, np_stmt, (M, K, N) in SMALL_PRODUCTS:
+                x = rng.standard_normal((M, K)).astype(np.float32)
+                w = rng.standard_normal((N, K)).astype(np.float32)
+                b = rng.standard_normal(N).astype(np.float32)
+                libs = {"opscope": (stmt, {"F": OF, "x": opscope.from_numpy(x), "w": opscope.from_numpy(w),
+                                           "b": opscope.from_numpy(b)}),
+                        "torch": (stmt, {"F": TF, "x": torch.from_numpy(x), "w": torch.from_numpy(w),
+                                         "b": torch.from_numpy(b)}) if torch is not None else None,
+                        "numpy": (np_stmt, {"x": x, "w": w, "b": b})}
+                best = best_per_call(libs, loop_s=0.02, repeat=repeat)
+                us = {k: None if v is None else v * 1e6 for k, v in best.items()}
+                rows.append([name, fmt(us["opscope"], 1), fmt(us["torch"], 1), fmt(us["numpy"], 1),
+                             fmt(ratio(us["torch"], us["opscope"]), 2), fmt(ratio(us["numpy"], us["opscope"]), 2)])
+        finally:
+            if spinner is not None:
+                spinner.kill()
+                spinner.wait()
+        print_table(f"small products, float32, 2 threads, {load}: us per call (best of {repeat})",
+                    ["case", "opscope", "torch", "numpy", "torch/opscope", "numpy/opscope"], rows,
+                    notes=["torch/opscope > 1 means opscope is faster. PyTorch and NumPy run these on "
+                           "OpenBLAS, which keeps products under 2^18 multiply-adds on one thread."])
+        rows_by_load[load] = rows
+    return rows_by_load
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    parser.add_argument("--small", action="store_true", help="only the small products (section 4)")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
+    if args.small:
+        small_products(rng, 5 if args.quick else 15)
+        return 0
     check_agreement(rng)
     all_cases = cases(rng)
     repeat = 5 if args.quick else 15
@@ -115,6 +171,7 @@ def main():
         print_table(f"nn ops, float32, {threads} thread(s): ms per call (best of {repeat})",
                     ["case", "opscope", "torch", "numpy", "torch/opscope", "numpy/opscope", "target >= 1.0x"],
                     rows, notes=["torch/opscope > 1 means opscope is faster."])
+    small_products(rng, repeat)
     return 0
 
 

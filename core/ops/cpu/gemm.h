@@ -200,62 +200,61 @@ inline constexpr double kGemmGrain = 1 << 20;  // multiply-adds per thread, at l
 
 // Note [Interruptible products]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// A BLAS call cannot be interrupted, and a 4000^3 float32 product is one call of ~1 s. So a
-// product of at least 2 * kPanelFlops runs as a few BLAS calls of about kPanelFlops each, with a
+// A BLAS call cannot be interrupted, and a 5000^3 float32 product is one call of ~1.3 s on a
+// 2-core VM. So a product of at least 2 * kPanelFlops runs as BLAS calls on blocks of it, with a
 // look for Ctrl-C between them (Note [Interrupting long ops], core/runtime/Interrupt.cpp):
-//   along K when K allows (>= 512): C = alpha * A[:, k0:k1] · B[k0:k1, :] + beta * C for the first
-//     panel, + 1 * C for the next ones. OpenBLAS itself walks K in blocks of a few hundred
-//     (GEMM_Q) and updates C once per block, and packs every block of A and B once per call
-//     whichever way K is cut — so panels of a multiple of 256 along K move no more memory than
-//     one call, and add a call's start-up (tens of microseconds against tens of milliseconds).
-//     The sum over K is still taken in increasing k, block by block, as one call takes it.
-//   along M (or N, the longer) when K is short: each panel packs the short K x N (or M x K)
-//     operand again, little next to the panel's multiply-adds.
-// kPanelFlops is ~30 ms of a 2-core machine's float32 product, so an interrupted product stops
-// within a panel's time.
+//   along K first: C = alpha * A[:, k0:k1] · B[k0:k1, :] + beta * C for the first block, + 1 * C
+//     for the next ones, blocks of a multiple of kPanelAlign (256) as near kPanelFlops as that
+//     allows. OpenBLAS itself walks K in blocks of a few hundred (GEMM_Q) and updates C once per
+//     block, and packs each block of A and B once per call whichever way K is cut — so cutting K
+//     moves no more memory than one call does, and adds a call's start-up (tens of microseconds
+//     against tens of milliseconds). The sum over K is still taken block after block in
+//     increasing k, as one call takes it.
+//   then, only where a K block is still above 4 * kPanelFlops (M * N above ~34 million), the
+//     longer of M and N in blocks of a multiple of 1024: each such block packs the other
+//     operand's K block again: at most one load per 1024 multiply-adds.
+// So one BLAS call is at most ~4 * kPanelFlops (~17 GFLOP: under 0.1 s on two cores at their
+// usual 200 GFLOP/s), usually about kPanelFlops. Below 2 * kPanelFlops nothing is cut.
 inline constexpr double kPanelFlops = 4.0 * (1 << 30);
 inline constexpr int64_t kPanelAlign = 256;
 
-// C (M,N) = alpha * op(A) · op(B) + beta * C as BLAS calls of about kPanelFlops each; see
-// Note [Interruptible products].
+// C (M,N) = alpha * op(A) · op(B) + beta * C as BLAS calls on blocks; see Note [Interruptible
+// products].
 template <typename T>
 void cblas_gemm_panels(blas::Transpose ta, blas::Transpose tb, int64_t M, int64_t N, int64_t K,
                        T alpha, const T* A, int64_t lda, const T* B, int64_t ldb, T beta, T* C,
                        int64_t ldc) {
-  const double flops =
-      2.0 * static_cast<double>(M) * static_cast<double>(N) * static_cast<double>(K);
-  const auto panels = static_cast<int64_t>(flops / kPanelFlops);
-  auto panel_len = [&](int64_t len) {  // len cut into `panels` panels, aligned
-    int64_t p = (len + panels - 1) / panels;
-    return std::min(len, (p + kPanelAlign - 1) / kPanelAlign * kPanelAlign);
+  auto flops = [](int64_t m, int64_t n, int64_t k) {
+    return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   };
+  // len cut so that a block does about `target` flops when a whole one does `whole`: a multiple
+  // of align, at least align, at most len.
+  auto block = [](int64_t len, double whole, double target, int64_t align) {
+    auto b = static_cast<int64_t>(static_cast<double>(len) * target / whole);
+    return std::min(len, std::max(align, (b + align - 1) / align * align));
+  };
+  const int64_t kb = K >= 2 * kPanelAlign ? block(K, flops(M, N, K), kPanelFlops, kPanelAlign) : K;
+  int64_t mb = M, nb = N;
+  if (flops(M, N, kb) > 4 * kPanelFlops) {
+    if (M >= N)
+      mb = block(M, flops(M, N, kb), 2 * kPanelFlops, 4 * kPanelAlign);
+    else
+      nb = block(N, flops(M, N, kb), 2 * kPanelFlops, 4 * kPanelAlign);
+  }
   // Element (r, c) of op(X) with leading dimension ld sits at r * ld + c (NoTrans) or c * ld + r.
   auto at = [](const T* X, blas::Transpose t, int64_t ld, int64_t r, int64_t c) {
     return t == blas::NoTrans ? X + r * ld + c : X + c * ld + r;
   };
-  if (K >= 2 * kPanelAlign) {
-    const int64_t kb = panel_len(K);
-    for (int64_t k0 = 0; k0 < K; k0 += kb) {
-      if (k0 > 0) check_interrupt();
-      const int64_t k1 = std::min(K, k0 + kb);
-      cblas_gemm<T>(ta, tb, M, N, k1 - k0, alpha, at(A, ta, lda, 0, k0), lda,
-                    at(B, tb, ldb, k0, 0), ldb, k0 == 0 ? beta : T(1), C, ldc);
-    }
-  } else if (M >= N) {
-    const int64_t mb = panel_len(M);
-    for (int64_t i0 = 0; i0 < M; i0 += mb) {
-      if (i0 > 0) check_interrupt();
-      const int64_t i1 = std::min(M, i0 + mb);
-      cblas_gemm<T>(ta, tb, i1 - i0, N, K, alpha, at(A, ta, lda, i0, 0), lda, B, ldb, beta,
-                    C + i0 * ldc, ldc);
-    }
-  } else {
-    const int64_t nb = panel_len(N);
+  bool first = true;
+  for (int64_t i0 = 0; i0 < M; i0 += mb) {
     for (int64_t j0 = 0; j0 < N; j0 += nb) {
-      if (j0 > 0) check_interrupt();
-      const int64_t j1 = std::min(N, j0 + nb);
-      cblas_gemm<T>(ta, tb, M, j1 - j0, K, alpha, A, lda, at(B, tb, ldb, 0, j0), ldb, beta,
-                    C + j0, ldc);
+      for (int64_t k0 = 0; k0 < K; k0 += kb) {
+        if (!first) check_interrupt();
+        first = false;
+        const int64_t m = std::min(mb, M - i0), n = std::min(nb, N - j0), k = std::min(kb, K - k0);
+        cblas_gemm<T>(ta, tb, m, n, k, alpha, at(A, ta, lda, i0, k0), lda, at(B, tb, ldb, k0, j0),
+                      ldb, k0 == 0 ? beta : T(1), C + i0 * ldc + j0, ldc);
+      }
     }
   }
 }

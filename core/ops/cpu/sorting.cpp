@@ -70,12 +70,13 @@ struct Descending {
 // that also looks at the flag: one relaxed load per comparison, lost in a comparison's branch
 // misprediction, and only on slices long enough for it to matter.
 constexpr int64_t kWatchedSortLen = int64_t(1) << 18;
+constexpr int64_t kSortPiece = int64_t(1) << 16;  // elements copied between two looks
 
 template <typename Cmp>
 struct Watched {
   Cmp cmp;
   template <typename P>
-  bool operator()(const P& a, const P& b) const {
+  [[gnu::always_inline]] bool operator()(const P& a, const P& b) const {
     if (__builtin_expect(interrupt_requested(), 0)) check_interrupt();
     return cmp(a, b);
   }
@@ -162,16 +163,25 @@ void sort_into(const Tensor& self, int64_t dim, bool descending, bool stable, co
     T* vdst = values.data_ptr<T>();
     int64_t* idst = indices.data_ptr<int64_t>();
     parallel_slices(self, values, indices, dim, n, [&](int64_t io_, int64_t vo_, int64_t ii_) {
-      std::vector<std::pair<K, int64_t>> buf(static_cast<size_t>(n));
-      for (int64_t j = 0; j < n; ++j)
-        buf[static_cast<size_t>(j)] = {static_cast<K>(src[io_ + j * ss]), j};
+      // Filled and written back in pieces with a look for Ctrl-C between them: a long slice's
+      // buffer is page-faulted in here, which takes as long as the sort on a busy machine.
+      std::vector<std::pair<K, int64_t>> buf;
+      buf.reserve(static_cast<size_t>(n));
+      for (int64_t j0 = 0; j0 < n; j0 += kSortPiece) {
+        check_interrupt();
+        for (int64_t j = j0, j1 = std::min(n, j0 + kSortPiece); j < j1; ++j)
+          buf.emplace_back(static_cast<K>(src[io_ + j * ss]), j);
+      }
       if (descending)
         sort_range(buf.begin(), buf.end(), stable, Descending<K>());
       else
         sort_range(buf.begin(), buf.end(), stable, Ascending<K>());
-      for (int64_t j = 0; j < n; ++j) {
-        vdst[vo_ + j * vs] = static_cast<T>(buf[static_cast<size_t>(j)].first);
-        idst[ii_ + j * is] = buf[static_cast<size_t>(j)].second;
+      for (int64_t j0 = 0; j0 < n; j0 += kSortPiece) {
+        check_interrupt();
+        for (int64_t j = j0, j1 = std::min(n, j0 + kSortPiece); j < j1; ++j) {
+          vdst[vo_ + j * vs] = static_cast<T>(buf[static_cast<size_t>(j)].first);
+          idst[ii_ + j * is] = buf[static_cast<size_t>(j)].second;
+        }
       }
     });
   });
