@@ -20,7 +20,7 @@ __all__ = ["CSS", "LAYER_COLORS"]
 # page a view sits on (classic Notebook and nbconvert's classic template are light whatever the
 # system prefers), so prefers-color-scheme is not read. Dark comes from the page's own theme:
 # JupyterLab / Notebook 7 / nbconvert's lab template (data-jp-theme-light="false" on <body>),
-# VS Code (body.vscode-dark), or the view's os-dark class; os-light forces light.
+# VS Code (body.vscode-dark), or the view's os-dark class.
 _LIGHT = ("--os-fg:var(--jp-content-font-color1,#1f2328);"
           "--os-muted:var(--jp-content-font-color2,#59636e);"
           "--os-border:var(--jp-border-color2,#d1d9e0);--os-bg2:var(--jp-layout-color2,#f6f8fa);"
@@ -58,13 +58,13 @@ var(--os-border)}
 .opscope .os-title b{color:var(--os-fg);padding:0;border:0;background:none}
 .opscope .os-time{color:var(--os-time)}
 .opscope .os-root{border-top:1px solid var(--os-border)}
-.opscope .os-op{color:var(--os-op);font-weight:600}
-.opscope div.os-op{font-weight:normal}
+.opscope .os-op,.opscope li>div:first-child:not([class]){color:var(--os-op)}
+.opscope .os-op{font-weight:600}
 .opscope .os-threw,.opscope s{color:var(--os-excl)}
-.opscope .os-muted,.opscope .os-path,.opscope .os-mem,.opscope small,.opscope .os-legend,
-.opscope .os-loc,.opscope li>div:not([class]),.opscope ol{color:var(--os-muted)}
+.opscope .os-muted,.opscope small,.opscope .os-legend,
+.opscope .os-loc,.opscope li>div:not(:first-child),.opscope ol{color:var(--os-muted)}
 .opscope li>i{font-style:normal;font-weight:600}
-.opscope li>div:not([class]){margin-left:1.2em}
+.opscope li>div:not(:first-child){margin-left:1.2em}
 .opscope .os-count{color:var(--os-time);font-weight:600}
 .opscope .os-bwd{color:var(--os-bwd);font-weight:600}
 .opscope .os-scope{color:var(--os-scope);font-weight:600}
@@ -102,5 +102,4 @@ def _minify(css):
 CSS = (f".opscope{{{_LIGHT}}}"
        f".opscope.os-dark,.vscode-dark .opscope,[data-jp-theme-light='false'] .opscope"
        f"{{{_DARK}}}"
-       f".opscope.os-light{{{_LIGHT}}}"
        + _minify(_RULES))

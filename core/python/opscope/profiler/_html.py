@@ -108,7 +108,7 @@ def _memory(op):
     n = getattr(op, "memory_bytes", None)
     if not n:
         return ""
-    return f' <span class="os-mem">{"+" if n > 0 else ""}{V.bytes_str(n)}</span>'
+    return f' <small>{"+" if n > 0 else ""}{V.bytes_str(n)}</small>'
 
 
 def _threw(op):
@@ -125,7 +125,7 @@ def _root_summary(item, timed=True):
         parts = [f'<span class="{cls}">{escape(item.signature())}</span>']
         path = item.path()
         if path:
-            parts.append(' <span class="os-path">→ ' + escape(" → ".join(path)) + "</span>")
+            parts.append(" <small>→ " + escape(" → ".join(path)) + "</small>")
         nodes = [n.name for op in item.walk() if isinstance(op, OpRecord)
                  for n in op.nodes_created if n.name != "AccumulateGrad"]
         if nodes:
@@ -207,6 +207,7 @@ class _Context:
         self.open_all = open_all
         self.seen = {}
         self.seen_steps = set()
+        self.told_leaf = False
 
 
 def _shape_free(item):
@@ -245,7 +246,11 @@ def _body(item, out, ctx, checked=False):
     if isinstance(item, OpRecord):
         _steps(item, out, ctx)
         for node in item.nodes_created:
-            out.append(f'<li class="os-node">+ autograd node {escape(V.node_line(node))}</li>')
+            line = V.node_line(node)
+            if node.name == "AccumulateGrad":  # what it is, said once
+                line = line if not ctx.told_leaf else node.name
+                ctx.told_leaf = True
+            out.append(f'<li class="os-node">+ autograd node {escape(line)}</li>')
         stack = getattr(item, "stack", None)
         if stack is not None and not any(getattr(c, "stack", None) is stack
                                          for c in item.children):  # else a child shows it
@@ -263,14 +268,14 @@ def _item(item, out, ctx):
     """A nested item: its header line (its time last), then its body (open: unfolding a root
     shows it all)."""
     k = V.kind(item)
-    if k == "op":  # the line's class colours it: no inner spans (see Note [Output size])
-        cls = "os-threw" if item.threw else "os-op"
+    if k == "op":  # the style sheet colours the line: no inner spans (Note [Output size])
         n = getattr(item, "memory_bytes", None)
         mem = f' <small>{"+" if n > 0 else ""}{V.bytes_str(n)}</small>' if n else ""
         threw = f" · {escape(item.threw_str())}" if item.threw else ""
         first = _drawn_before(item, ctx)
         same = f" · <small>same calls as {escape(first)} above</small>" if first else ""
-        out.append(f'<div class="{cls}">{escape(V.op_title(item))}{mem}{threw} · '
+        attr = ' class="os-threw"' if item.threw else ""  # else li>div:first-child is styled
+        out.append(f'<div{attr}>{escape(V.op_title(item))}{mem}{threw} · '
                    f'{V.duration_str(item.duration_ns)}{same}</div>')
         if first:
             return
@@ -283,7 +288,9 @@ def _item(item, out, ctx):
 def _root(item, out, ctx, summary):
     inner = []
     _body(item, inner, ctx)
-    out.append(_fold(summary, "".join(inner), f"os-root os-k-{V.kind(item)}", ctx.open_all))
+    kind = V.kind(item)
+    cls = "os-root" if kind == "op" else f"os-root os-k-{kind}"
+    out.append(_fold(summary, "".join(inner), cls, ctx.open_all))
 
 
 def _legend():
@@ -337,12 +344,10 @@ def trace_body(trace, open_all=False, width=960, budget=None):
     if left_out:
         out.append(f'<div class="os-muted">the trees of {left_out} more calls are left out to '
                    f'keep this output small: print(t.tree()) shows them all</div>')
-    timeline = _svg.timeline_svg(trace, width)
-    if timeline:
-        out.append(_fold("timeline", _svg.img(timeline, _alt(timeline)), "os-section", open_all))
-    memory = _svg.memory_svg(trace, width)
-    if memory:
-        out.append(_fold("memory", _svg.img(memory, _alt(memory)), "os-section", open_all))
+    chart = _svg.timeline_svg(trace, width, memory=True)
+    if chart:
+        name = "timeline and memory" if getattr(trace, "memory_events", None) else "timeline"
+        out.append(_fold(name, _svg.img(chart, _alt(chart)), "os-section", open_all))
     out.append(_legend())
     return "".join(out)
 

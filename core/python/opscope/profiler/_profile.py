@@ -285,10 +285,10 @@ class profile:
         recorded = self._finished[0]
         parts = [_html.key_averages_body(self.key_averages(), sort_by="cpu_time_total",
                                          row_limit=30)]
-        for name, svg in (("timeline", _svg.timeline_svg(recorded)),
-                          ("memory", _svg.memory_svg(recorded))):
-            if svg:
-                parts.append(_html._fold(name, _svg.img(svg, name), "os-section", True))
+        chart = _svg.timeline_svg(recorded, memory=True)
+        if chart:
+            name = "timeline and memory" if recorded.memory_events else "timeline"
+            parts.append(_html._fold(name, _svg.img(chart, name), "os-section", True))
         return _html.view("".join(parts))
 
     def _repr_mimebundle_(self, include=None, exclude=None):

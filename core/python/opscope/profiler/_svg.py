@@ -13,7 +13,6 @@ fills with dark labels: readable on light and dark pages), because the HTML view
 keeps images (see Note [Views without their style sheet] in _css.py). An image shows no
 tooltips, so bars carry none; the tree beside the chart names every call.
 """
-from urllib.parse import quote
 from html import escape
 
 from opscope.profiler import _views as V
@@ -29,6 +28,7 @@ ROW = 18            # height of a nesting level
 BAR = 15            # height of a bar
 GUTTER = 74         # left margin for the lanes' names
 AXIS = 22           # height of the time axis
+MEMORY_LANE = 60    # height of the memory lane below a timeline
 
 BAR_FILLS = {       # kind -> (class, fill, legend)
     "op": ("os-op", "#8db8f2", "forward op"),
@@ -124,9 +124,10 @@ def _svg_open(cls, width, height, title):
             f'font-size="11" fill="{_TEXT}" role="img"><title>{escape(title)}</title>')
 
 
-def timeline_svg(trace, width=960):
+def timeline_svg(trace, width=960, memory=False):
     """The trace's timeline as a standalone SVG document (a string); "" when nothing was
-    recorded."""
+    recorded. `memory`: with the allocator's bytes in a lane below the threads, on the same
+    axis (one image for the views: see Note [Output size] in _html.py)."""
     bars = V.bars(trace)
     if not bars:
         return ""
@@ -143,13 +144,20 @@ def timeline_svg(trace, width=960):
     for th in threads:
         lane_y[th] = y
         y += (depth[th] + 1) * ROW + 8
+    memory = memory and bool(getattr(trace, "memory_events", None))
+    lanes_bottom = y
+    if memory:
+        y += MEMORY_LANE + 8
     legend_y = y + 4
     height = legend_y + 18
 
     title = (f"timeline: {len(bars)} calls on {len(threads)} thread(s), "
              f"{V.duration_str(t1 - t0)}")
-    out = [_svg_open("os-timeline", width, height, title)]
+    out = []
     _axis(scale, AXIS, y - 4, out)
+    if memory:
+        title += "; " + _memory_lane(trace, scale, lanes_bottom + 4, y - 8, out)
+    out.insert(0, _svg_open("os-timeline", width, height, title))
     out.append('<g class="os-lane" font-weight="bold">' + "".join(
         f'<text x="6" y="{lane_y[th] + 12}">thread {th}</text>' for th in threads) + "</g>")
     rects, labels = {}, []
@@ -187,10 +195,11 @@ def timeline_svg(trace, width=960):
 def img(svg, alt):
     """An SVG document as an <img> with a data URI: what survives a notebook's sanitizer (see
     Note [Views without their style sheet] in _css.py). `alt` says what the chart shows, for
-    when the image is not drawn. The URI is the SVG percent-encoded where it must be (a
-    quarter smaller than base64)."""
-    data = quote(svg.replace('"', "'"), safe=" /:=',.()-;#_!*~[]")
-    data = data.replace("#", "%23")
+    when the image is not drawn. The document goes in as it is, but for what a URI or an
+    attribute cannot hold: % and # percent-encoded, & as an entity, " as ' (a third of the
+    size of base64, which would also hide it from the notebook's diffs)."""
+    data = (svg.replace('"', "'").replace("%", "%25").replace("#", "%23").replace("\n", " ")
+            .replace("&", "&amp;"))
     return f'<img src="data:image/svg+xml,{data}" alt="{escape(alt)}">'
 
 
@@ -215,15 +224,11 @@ def _memory_points(events, scale):
     return points
 
 
-def memory_svg(trace, width=960, height=120):
-    """The allocator's total bytes over the trace's time, as a standalone SVG document (a step
-    line); "" when the trace has no memory events."""
-    events = getattr(trace, "memory_events", None) or []
-    if not events:
-        return ""
-    t0, t1 = V.time_span(trace)
-    scale = _Scale(t0, t1, width)
-    top, bottom = AXIS + 6, height - 8
+def _memory_lane(trace, scale, top, bottom, out):
+    """The allocator's total bytes as a step line between `top` and `bottom`, with the lane's
+    name and its 0 / peak labels; returns the lane's one-line description."""
+    events = trace.memory_events
+    t0 = scale.t0
     peak_event = max(events, key=lambda e: e.total_bytes)
     peak = max(peak_event.total_bytes, 1)
 
@@ -238,12 +243,6 @@ def memory_svg(trace, width=960, height=120):
         d.append(f"H{x}V{y(b):.1f}")
     d.append(f"H{scale.x1:.1f}")
     line = "".join(d)
-    allocs = sum(e.kind == "alloc" for e in events)
-    title = (f"memory: peak {V.bytes_str(peak_event.total_bytes)} at "
-             f"{V.duration_str(peak_event.t_ns - t0)}; {allocs} allocations, "
-             f"{len(events) - allocs} frees")
-    out = [_svg_open("os-memory", width, height, title)]
-    _axis(scale, AXIS, bottom, out)
     for b in (0, peak_event.total_bytes):
         out.append(f'<text x="{GUTTER - 6}" y="{y(b) + 4:.1f}" '
                    f'text-anchor="end">{V.bytes_str(b)}</text>')
@@ -254,6 +253,23 @@ def memory_svg(trace, width=960, height=120):
     px = scale.x(peak_event.t_ns)
     out.append(f'<circle cx="{px:.1f}" cy="{y(peak_event.total_bytes):.1f}" r="3" '
                f'fill="#cf222e"/>')
-    out.append(f'<text x="6" y="{AXIS - 6}" font-weight="bold">memory · peak '
-               f'{V.bytes_str(peak_event.total_bytes)}</text></svg>')
-    return "".join(out)
+    out.append(f'<text x="6" y="{(top + bottom) / 2 - 8:.0f}" font-weight="bold">memory'
+               f'</text>')
+    allocs = sum(e.kind == "alloc" for e in events)
+    return (f"memory: peak {V.bytes_str(peak_event.total_bytes)} at "
+            f"{V.duration_str(peak_event.t_ns - t0)}; {allocs} allocations, "
+            f"{len(events) - allocs} frees")
+
+
+def memory_svg(trace, width=960, height=120):
+    """The allocator's total bytes over the trace's time, as a standalone SVG document (a step
+    line); "" when the trace has no memory events."""
+    events = getattr(trace, "memory_events", None) or []
+    if not events:
+        return ""
+    t0, t1 = V.time_span(trace)
+    scale = _Scale(t0, t1, width)
+    out = []
+    _axis(scale, AXIS, height - 8, out)
+    title = _memory_lane(trace, scale, AXIS + 6, height - 8, out)
+    return _svg_open("os-memory", width, height, title) + "".join(out) + "</svg>"

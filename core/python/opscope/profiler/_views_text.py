@@ -62,9 +62,9 @@ LEGEND = _legend_text()
 
 class _Line:
     """A line of the tree: a prefix (the tree's guides), styled segments, and an optional
-    right-aligned segment (a duration, a registration site). A segment is (text, style) or
-    (text, style, how): how "name" may be elided in the middle of its namespaces, "site" down
-    to its file:line, "atom" never broken across lines."""
+    right-aligned segment (a duration, a registration site: on a line of its own when the line
+    is too long). A segment is (text, style) or (text, style, how): how "name" may be elided
+    in the middle of its namespaces, "atom" is never broken across lines."""
 
     __slots__ = ("prefix", "segments", "right")
 
@@ -81,10 +81,6 @@ class _Line:
         if length + right_len > room:
             segments = _shorten(segments, length + right_len - room, room)
             length = sum(len(t) for t, _, _ in segments)
-        if right and right[1] == "muted" and length + right_len > room:
-            # a site: shorten it to its file:line too
-            right = (_short_site(right[0]), right[1])
-            right_len = len(right[0]) + 2
         if length + right_len <= room:
             out = list((t, st) for t, st, _ in segments)
             if right:
@@ -98,17 +94,23 @@ class _Line:
         tokens = []
         for text, style, how in segments:
             if how == "atom":
-                tokens.append((text, style))
+                tokens.append((text, style, how))
                 continue
             words = text.split(" ")
             for k, w in enumerate(words):
-                tokens.append((w + (" " if k < len(words) - 1 else ""), style))
-        if right:
-            tokens.append((" · " + right[0], right[1]))
+                tokens.append((w + (" " if k < len(words) - 1 else ""), style, None))
+        if right:  # a site or a time: one piece, its folders elided only if a line is short
+            text = right[0]
+            if len(text) + 3 > max(8, width - len(cont)):
+                text = elide_path(text, max(8, width - len(cont)) - 3)
+            tokens.append((" · " + text, right[1], "atom"))
         lines, current, used, limit = [], [], 0, room
-        for text, style in tokens:
+        for text, style, how in tokens:
             if not text:
                 continue
+            if how == "atom" and text.startswith(" · ") and current and \
+                    used + len(text) > limit:
+                text = text[1:]  # the separator starts the next line: "· core/ops/…"
             if used + len(text.rstrip()) > limit and current:
                 lines.append(current)
                 current, used, limit = [], 0, max(8, width - len(cont))
@@ -124,11 +126,6 @@ class _Line:
                 for n, line in enumerate(lines)]
 
 
-def _short_site(site):
-    """core/ops/cpu/linear.cpp:76 -> core/…/linear.cpp:76: the file and line kept."""
-    return elide_path(site, len(site.split("/")[0]) + len(site.split("/")[-1]) + 3)
-
-
 def _shorten(segments, over, room):
     """Segments with names and sites shortened by up to `over` columns, losing no word: a
     kernel's name drops its opscope:: (and its middle namespaces only when it is longer than
@@ -139,10 +136,6 @@ def _shorten(segments, over, room):
             new = text[9:] if text.startswith("opscope::") else text
             if len(new) > room - 8:
                 new = elide_name(new, room - 8)
-            over -= len(text) - len(new)
-            text = new
-        elif over > 0 and how == "site":
-            new = _short_site(text)
             over -= len(text) - len(new)
             text = new
         out.append((text, style, how))
