@@ -73,10 +73,15 @@ def main():
         print(f"bench_repl: {opscope_exe} is missing (make build)")
         return 0
     home = tempfile.mkdtemp(prefix="bench_repl_")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "NO_COLOR")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "NO_COLOR", "PYTHONDONTWRITEBYTECODE")}
+    # Byte code cached as on a user's machine, for every command alike: with
+    # PYTHONDONTWRITEBYTECODE (set in some sandboxes and CI) opscope's sources would be compiled
+    # at every start while Debian ships IPython's .pyc. The cache goes to the temporary folder,
+    # not into the tree.
     env.update(HOME=home, IPYTHONDIR=os.path.join(home, "ipython"),
                XDG_CONFIG_HOME=os.path.join(home, "config"), PROMPT_TOOLKIT_NO_CPR="1",
-               TERM="xterm-256color")
+               TERM="xterm-256color", PYTHONPYCACHEPREFIX=os.path.join(home, "pycache"))
     env_opscope = dict(env, PYTHONPATH=os.path.join(REPO, "core", "python") + os.pathsep
                        + os.path.join(build_dir(), "python"))
 

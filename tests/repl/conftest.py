@@ -7,8 +7,11 @@ it), else <repo>/build. Its environment has no PYTHONPATH (the REPL finds its ow
 temporary HOME, IPYTHONDIR and XDG_CONFIG_HOME, so the user's IPython history, config and saved
 opscope settings are neither read nor written.
 """
+import atexit
 import os
 import re
+import shutil
+import tempfile
 import time
 
 import pytest
@@ -50,11 +53,20 @@ def opscope_exe():
     return OPSCOPE
 
 
+# Byte code of the REPL's Python, compiled once for the whole run (each test starts several
+# processes), in a folder of its own: never written into the tree, even where
+# PYTHONDONTWRITEBYTECODE is set (some sandboxes and CI set it; then every start compiles again).
+PYCACHE = tempfile.mkdtemp(prefix="opscope-tests-repl-pycache-")
+atexit.register(shutil.rmtree, PYCACHE, True)
+
+
 def make_env(home, **extra):
     """The REPL's environment: a temporary home, no PYTHONPATH, no colour unless asked."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "NO_COLOR", "COLUMNS", "LINES", "IPYTHONDIR",
-                        "XDG_CONFIG_HOME", "PROMPT_TOOLKIT_COLOR_DEPTH")}
+                        "XDG_CONFIG_HOME", "PROMPT_TOOLKIT_COLOR_DEPTH",
+                        "PYTHONDONTWRITEBYTECODE")}
+    env.update(PYTHONPYCACHEPREFIX=PYCACHE)
     env.update(HOME=str(home), IPYTHONDIR=str(home / "ipython"),
                XDG_CONFIG_HOME=str(home / "config"), TERM="xterm-256color",
                # prompt_toolkit asks the terminal where its cursor is; pexpect never answers.
