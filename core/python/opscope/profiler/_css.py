@@ -21,18 +21,18 @@ __all__ = ["CSS", "LAYER_COLORS"]
 # system prefers), so prefers-color-scheme is not read. Dark comes from the page's own theme:
 # JupyterLab / Notebook 7 / nbconvert's lab template (data-jp-theme-light="false" on <body>),
 # VS Code (body.vscode-dark), or the view's os-dark class.
-_LIGHT = ("--os-fg:var(--jp-content-font-color1,#1f2328);"
-          "--os-muted:var(--jp-content-font-color2,#59636e);"
-          "--os-border:var(--jp-border-color2,#d1d9e0);--os-bg2:var(--jp-layout-color2,#f6f8fa);"
-          "--os-op:#0550ae;--os-kernel:#0a3069;--os-chosen:#116329;--os-chosen-bg:#dafbe1;"
-          "--os-excl:#cf222e;--os-node:#8250df;--os-bwd:#bc4c00;--os-scope:#7d4e00;"
-          "--os-time:#0969da;--os-cross:#9a6700;")
-_DARK = ("--os-fg:var(--jp-content-font-color1,#e6edf3);"
-         "--os-muted:var(--jp-content-font-color2,#9198a1);"
-         "--os-border:var(--jp-border-color2,#3d444d);--os-bg2:var(--jp-layout-color2,#151b23);"
-         "--os-op:#79c0ff;--os-kernel:#a5d6ff;--os-chosen:#56d364;--os-chosen-bg:#12361c;"
-         "--os-excl:#ff7b72;--os-node:#d2a8ff;--os-bwd:#ffa657;--os-scope:#e3b341;"
-         "--os-time:#58a6ff;--os-cross:#e3b341;")
+_LIGHT = ("--o-fg:var(--jp-content-font-color1,#1f2328);"
+          "--o-muted:var(--jp-content-font-color2,#59636e);"
+          "--o-border:var(--jp-border-color2,#d1d9e0);--o-bg2:var(--jp-layout-color2,#f6f8fa);"
+          "--o-op:#0550ae;--o-kernel:#0a3069;--o-chosen:#116329;--o-chosen-bg:#dafbe1;"
+          "--o-excl:#cf222e;--o-node:#8250df;--o-bwd:#bc4c00;--o-scope:#7d4e00;"
+          "--o-time:#0969da;--o-cross:#9a6700;")
+_DARK = ("--o-fg:var(--jp-content-font-color1,#e6edf3);"
+         "--o-muted:var(--jp-content-font-color2,#9198a1);"
+         "--o-border:var(--jp-border-color2,#3d444d);--o-bg2:var(--jp-layout-color2,#151b23);"
+         "--o-op:#79c0ff;--o-kernel:#a5d6ff;--o-chosen:#56d364;--o-chosen-bg:#12361c;"
+         "--o-excl:#ff7b72;--o-node:#d2a8ff;--o-bwd:#ffa657;--o-scope:#e3b341;"
+         "--o-time:#58a6ff;--o-cross:#e3b341;")
 
 # Layer colours, as borders and translucent tints (so they read on light and dark backgrounds);
 # Python code blue and the interpreter yellow, as in Python's logo.
@@ -47,49 +47,51 @@ LAYER_COLORS = {
 # fixed}; JupyterLab's right-aligned cells. The fold mark is our own glyph (.os-tri), turned when
 # open, so it shows the same in every front end.
 _RULES = """
-.opscope{color:var(--os-fg);font-family:var(--jp-code-font-family,ui-monospace,Menlo,Consolas,
+.opscope{color:var(--o-fg);font-family:var(--jp-code-font-family,ui-monospace,Menlo,Consolas,
 'DejaVu Sans Mono',monospace);font-size:var(--jp-code-font-size,12.5px);line-height:1.45}
 .opscope ul{list-style:none;margin:0 0 2px .45em;padding-left:.9em;border-left:1px solid
-var(--os-border)}
+var(--o-border)}
 .opscope summary{display:block;list-style:none;cursor:pointer}
-.opscope .os-tri{display:inline-block;width:1em;color:var(--os-muted)}
+.opscope .os-tri{display:inline-block;width:1em;color:var(--o-muted)}
 .opscope details[open]>summary .os-tri{transform:rotate(90deg)}
-.opscope .os-title{margin:2px 0 6px;color:var(--os-muted)}
-.opscope .os-title b{color:var(--os-fg);padding:0;border:0;background:none}
-.opscope .os-time{color:var(--os-time)}
-.opscope .os-root{border-top:1px solid var(--os-border)}
-.opscope .os-op,.opscope li>div:first-child:not([class]){color:var(--os-op)}
+.opscope .os-title{margin:2px 0 6px;color:var(--o-muted)}
+.opscope .os-title b{color:var(--o-fg);padding:0;border:0;background:none}
+.opscope time{color:var(--o-time);font-weight:normal}
+.opscope .os-root{border-top:1px solid var(--o-border)}
+.opscope .os-op,.opscope li>div:first-child:not([class]){color:var(--o-op)}
 .opscope .os-op{font-weight:600}
-.opscope .os-threw,.opscope s{color:var(--os-excl)}
+.opscope .os-threw,.opscope s{color:var(--o-excl)}
 .opscope .os-muted,.opscope small,.opscope .os-legend,
-.opscope .os-loc,.opscope li>div:not(:first-child),.opscope ol{color:var(--os-muted)}
+.opscope .os-loc,.opscope li>div:not(:first-child),.opscope ol{color:var(--o-muted)}
 .opscope li>i{font-style:normal;font-weight:600}
 .opscope li>div:not(:first-child){margin-left:1.2em}
-.opscope .os-count{color:var(--os-time);font-weight:600}
-.opscope .os-bwd{color:var(--os-bwd);font-weight:600}
-.opscope .os-scope{color:var(--os-scope);font-weight:600}
-.opscope .os-node{color:var(--os-node)}
-.opscope code{color:var(--os-kernel);font:inherit;background:none;padding:0}
+.opscope .os-count{color:var(--o-time);font-weight:600}
+.opscope .os-bwd,.opscope div.os-k-backward,.opscope .os-k-pass>summary,
+.opscope .os-k-backward>summary{color:var(--o-bwd);font-weight:600}
+.opscope div.os-k-scope,.opscope .os-k-scope>summary{color:var(--o-scope);font-weight:600}
+.opscope strong{color:var(--o-op)}
+.opscope .os-node{color:var(--o-node)}
+.opscope code{color:var(--o-kernel);font:inherit;background:none;padding:0}
 .opscope small{font-size:inherit;padding-left:.6em}
 .opscope b,.opscope em,.opscope s{padding:0 4px;border:1px solid transparent;border-radius:3px;
 font-style:normal}
-.opscope li b,.opscope .os-legend b{color:var(--os-chosen);background:var(--os-chosen-bg);border-color:
-var(--os-chosen)}
-.opscope em{border:1px dashed var(--os-border)}
+.opscope li b,.opscope .os-legend b{color:var(--o-chosen);background:var(--o-chosen-bg);border-color:
+var(--o-chosen)}
+.opscope em{border:1px dashed var(--o-border)}
 .opscope .os-legend{margin-top:6px}
-.opscope .os-section>summary{color:var(--os-muted);font-weight:600;margin-top:4px}
+.opscope .os-section>summary{color:var(--o-muted);font-weight:600;margin-top:4px}
 .opscope img{max-width:100%;height:auto;display:block;margin:2px 0}
 .opscope table{border-collapse:collapse;margin:0;table-layout:auto;width:auto;max-width:100%;
 font:inherit;color:inherit}
 .opscope th,.opscope td{text-align:left;padding:1px 8px 1px 4px;vertical-align:top;
 white-space:normal;overflow-wrap:anywhere;border:none;line-height:1.4}
-.opscope th{color:var(--os-muted);font-weight:600;border-bottom:1px solid var(--os-border)}
+.opscope th{color:var(--o-muted);font-weight:600;border-bottom:1px solid var(--o-border)}
 .opscope .os-num,.opscope .os-lay{text-align:right;white-space:nowrap;
 font-variant-numeric:tabular-nums}
 .opscope .os-lay{overflow-wrap:normal}
-.opscope .os-cross td{color:var(--os-cross);border-top:2px solid var(--os-cross)}
+.opscope .os-cross td{color:var(--o-cross);border-top:2px solid var(--o-cross)}
 .opscope ol{margin:2px 0;padding-left:3.2em}
-.opscope .os-prof tbody tr:nth-child(even){background:var(--os-bg2)}
+.opscope .os-prof tbody tr:nth-child(even){background:var(--o-bg2)}
 .opscope pre.os-text{margin:0;font:inherit;white-space:pre;overflow-x:auto;background:none;
 padding:0}
 """

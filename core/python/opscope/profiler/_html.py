@@ -17,10 +17,15 @@ _css.py. Tags carry the meaning the sheet colours: <b> the chosen key, <s> a key
 <em> a key this op falls through, <i> a step's label, <code> a kernel, <small> where it was
 registered.
 
-Note [Output size]: a view is saved in the notebook with every run, so each has a budget
-(OUTPUT_BUDGET): past it, the trees of the remaining top-level calls are left out (their summary
-lines stay) with a line saying how to see them. The trace's JSON goes into the mime bundle only
-when asked for (include=[TRACE_MIME]); t.save(path) writes it.
+Note [Output size]: a view is saved in the notebook with every run (a lecture notebook must
+stay small enough for git and course upload limits: 30 KiB for one traced training step, 100
+KiB for any view), so a view says each thing once: a step whose kernel and keys were drawn above
+is its label and "= same as above"; a call whose body repeats one drawn above (the same ops,
+kernels and keys, other shapes) is one line naming it; the style sheet is small; charts are one
+image; at most STACK_TABLES call stacks are drawn as tables. Past OUTPUT_BUDGET bytes of trees,
+the remaining top-level calls keep their summary lines only, with a line saying how to see
+them. The trace's JSON goes into the mime bundle only when asked for (include=[TRACE_MIME]);
+t.save(path) writes it.
 """
 import json
 from html import escape
@@ -44,8 +49,10 @@ LISTED_GROUPS = 40
 # A trace of more recorded events than this goes into a mime bundle as a summary (trace_json).
 JSON_EMBED_EVENTS = 5000
 
-# Bytes of dispatch trees one trace view may hold (see Note [Output size]).
+# Bytes of dispatch trees one trace view may hold, and how many call stacks it draws as tables
+# (see Note [Output size]).
 OUTPUT_BUDGET = 60 * 1024
+STACK_TABLES = 2
 
 # A key's mark (see Note [Key marks] in _views.py): the tag says it without the style sheet.
 _MARK_HTML = {"chosen": "<b>{}</b>", "fallthrough": "<em>{}↓</em>", "excluded": "<s>{}</s>",
@@ -100,7 +107,7 @@ def _label_html(label):
 
 def _time(ns, prefix=""):
     """The duration, last in a line as in str(t)."""
-    return f' · <span class="os-time">{prefix}{V.duration_str(ns)}</span>'
+    return f" · <time>{prefix}{V.duration_str(ns)}</time>"
 
 
 
@@ -121,8 +128,8 @@ def _root_summary(item, timed=True):
     time = _time(item.duration_ns) if timed else ""
     k = V.kind(item)
     if k == "op":
-        cls = "os-threw" if item.threw else "os-op"
-        parts = [f'<span class="{cls}">{escape(item.signature())}</span>']
+        sig = escape(item.signature())
+        parts = [f'<span class="os-threw">{sig}</span>' if item.threw else f"<strong>{sig}</strong>"]
         path = item.path()
         if path:
             parts.append(" <small>→ " + escape(" → ".join(path)) + "</small>")
@@ -150,12 +157,11 @@ def _header(item):
         return f'<span class="{cls}">{escape(V.op_title(item))}</span>{_memory(item)}'
     ops = sum(1 for c in item.walk() if isinstance(c, OpRecord))
     if k == "backward":
-        return (f'<span class="os-bwd">◀ backward {escape(item.name)}</span>'
-                f'<span class="os-muted">{V.sequence_str(item.sequence_nr)} · {ops} ops</span>')
+        return (f'◀ backward {escape(item.name)}{V.sequence_str(item.sequence_nr)} '
+                f'<small>· {ops} ops</small>')
     if k == "pass":
-        return f'<span class="os-bwd">◀ {escape(item.summary(timed=False))}</span>'
-    return (f'<span class="os-scope">▣ record_function {escape(item.name)}</span>'
-            f'<span class="os-muted"> · {ops} ops</span>')
+        return f"◀ {escape(item.summary(timed=False))}"
+    return f"▣ record_function {escape(item.name)} <small>· {ops} ops</small>"
 
 
 def _steps(op, out, ctx):
@@ -208,6 +214,7 @@ class _Context:
         self.seen = {}
         self.seen_steps = set()
         self.told_leaf = False
+        self.stacks = 0
 
 
 def _shape_free(item):
@@ -255,8 +262,14 @@ def _body(item, out, ctx, checked=False):
         if stack is not None and not any(getattr(c, "stack", None) is stack
                                          for c in item.children):  # else a child shows it
             where = getattr(item, "blas_routine", None) or "the kernel"
-            out.append("<li>" + _fold(f"call stack at {escape(where)} · {len(stack)} frames",
-                                      stack_table(stack), "os-section", ctx.open_all) + "</li>")
+            title = f"call stack at {escape(where)} · {len(stack)} frames"
+            if ctx.stacks < STACK_TABLES:
+                ctx.stacks += 1
+                out.append("<li>" + _fold(title, stack_table(stack), "os-section",
+                                          ctx.open_all) + "</li>")
+            else:  # a stack table is 20 KiB: the first ones only (Note [Output size])
+                out.append(f'<li class="os-muted">{title}: t.stack("{escape(item.name)}") '
+                           f'shows it</li>')
     for child in item.children:
         out.append("<li>")
         _item(child, out, ctx)

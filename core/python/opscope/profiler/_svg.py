@@ -13,13 +13,14 @@ fills with dark labels: readable on light and dark pages), because the HTML view
 keeps images (see Note [Views without their style sheet] in _css.py). An image shows no
 tooltips, so bars carry none; the tree beside the chart names every call.
 """
+import re
 from html import escape
 
 from opscope.profiler import _views as V
 
 __all__ = ["timeline_svg", "memory_svg", "img", "BAR_FILLS"]
 
-_TEXT = "#777777"    # axis labels and lane names: mid grey reads on light and dark
+_TEXT = "#777"    # axis labels and lane names: mid grey reads on light and dark
 _GRID = "#8888884d"
 _FONT = "DejaVu Sans Mono,Menlo,Consolas,monospace"
 
@@ -85,14 +86,14 @@ def _axis(scale, top, bottom, out):
     step = _nice_step(span)
     unit = _unit(step)
     labels = []
-    out.append(f'<g class="os-grid" stroke="{_GRID}" stroke-width="1">')
+    out.append(f'<g stroke="{_GRID}" stroke-width="1">')
     t = 0
     while t <= span:
         x = scale.x(scale.t0 + t)
-        out.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}"/>')
-        labels.append(f'<text x="{x:.1f}" y="{top - 6}">{_time_label(t, unit)}</text>')
+        out.append(f'<path d="M{x:.0f} {top}V{bottom}"/>')
+        labels.append(f'<text x="{x:.0f}" y="{top - 6}">{_time_label(t, unit)}</text>')
         t += step
-    out.append('</g><g class="os-axis" text-anchor="middle">' + "".join(labels) + "</g>")
+    out.append('</g><g text-anchor="middle">' + "".join(labels) + "</g>")
 
 
 def _bar_kind(bar):
@@ -121,7 +122,7 @@ def _rows(bars, scale):
 def _svg_open(cls, width, height, title):
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" width="{width}" '
             f'height="{height}" viewBox="0 0 {width} {height}" font-family="{_FONT}" '
-            f'font-size="11" fill="{_TEXT}" role="img"><title>{escape(title)}</title>')
+            f'font-size="11" fill="{_TEXT}"><title>{escape(title)}</title>')
 
 
 def timeline_svg(trace, width=960, memory=False):
@@ -158,7 +159,7 @@ def timeline_svg(trace, width=960, memory=False):
     if memory:
         title += "; " + _memory_lane(trace, scale, lanes_bottom + 4, y - 8, out)
     out.insert(0, _svg_open("os-timeline", width, height, title))
-    out.append('<g class="os-lane" font-weight="bold">' + "".join(
+    out.append('<g font-weight="bold">' + "".join(
         f'<text x="6" y="{lane_y[th] + 12}">thread {th}</text>' for th in threads) + "</g>")
     rects, labels = {}, []
     for (th, d), drawn in rows.items():
@@ -180,7 +181,7 @@ def timeline_svg(trace, width=960, memory=False):
         out.append(f'<path class="os-bar {cls}" fill="{fill}" stroke="#0003" '
                    f'stroke-width="0.5" d="{"".join(drawn)}"/>')
     if labels:
-        out.append('<g class="os-bar-text" fill="#111111">' + "".join(labels) + "</g>")
+        out.append('<g fill="#111111">' + "".join(labels) + "</g>")
     x = GUTTER
     present = {_bar_kind(b) for b in bars}
     for k in [k for k in ("op", "node", "backward", "scope") if k in present]:
@@ -195,10 +196,11 @@ def timeline_svg(trace, width=960, memory=False):
 def img(svg, alt):
     """An SVG document as an <img> with a data URI: what survives a notebook's sanitizer (see
     Note [Views without their style sheet] in _css.py). `alt` says what the chart shows, for
-    when the image is not drawn. The document goes in as it is, but for what a URI or an
+    when the image is not drawn (the document's own <title> goes: an image shows none). The
+    document goes in as it is, but for what a URI or an
     attribute cannot hold: % and # percent-encoded, & as an entity, " as ' (a third of the
     size of base64, which would also hide it from the notebook's diffs)."""
-    data = (svg.replace('"', "'").replace("%", "%25").replace("#", "%23").replace("\n", " ")
+    data = (re.sub(r"<title>.*?</title>", "", svg, count=1).replace('"', "'").replace("%", "%25").replace("#", "%23").replace("\n", " ")
             .replace("&", "&amp;"))
     return f'<img src="data:image/svg+xml,{data}" alt="{escape(alt)}">'
 
@@ -246,8 +248,7 @@ def _memory_lane(trace, scale, top, bottom, out):
     for b in (0, peak_event.total_bytes):
         out.append(f'<text x="{GUTTER - 6}" y="{y(b) + 4:.1f}" '
                    f'text-anchor="end">{V.bytes_str(b)}</text>')
-    out.append(f'<path class="os-memarea" d="{line}V{bottom}H{scale.x0:.1f}Z" fill="#0969da" '
-               f'fill-opacity="0.15"/>')
+    out.append(f'<path d="{line}V{bottom}H{scale.x0:.1f}Z" fill="#0969da" fill-opacity="0.15"/>')
     out.append(f'<path class="os-memline" d="{line}" fill="none" stroke="#0969da" '
                f'stroke-width="1.5"/>')
     px = scale.x(peak_event.t_ns)
