@@ -6,6 +6,7 @@
 
 #include <ctime>
 
+#include "kernel/capture.h"
 #include "pybind11/embed.h"
 #include "pybind11_json/pybind11_json.hpp"
 
@@ -83,7 +84,8 @@ void call_half(const py::object& half, const char* name) {
 // xeus publishes on a zmq socket that belongs to the main thread and takes no lock, so a print
 // from a background thread (a progress thread, a hook that the backward engine calls on its
 // worker) corrupted messages and crashed the kernel (pitfall 5). The Python half queues what
-// other threads write or display, and the main thread sends it: at once when the main thread is
+// other threads write or display (and, the same way, what the cell writes to fds 1 and 2:
+// capture.h), and the main thread sends it: at once when the main thread is
 // running Python (a pending call, Py_AddPendingCall, which CPython runs on the main thread at its
 // next bytecode), and otherwise at the start and the end of the next request. The callable that
 // drains the queue is kept here, never destroyed (exit() may run without the GIL).
@@ -102,6 +104,10 @@ int run_drain(void*) {
 
 }  // namespace
 
+void request_drain() noexcept {
+  Py_AddPendingCall(&run_drain, nullptr);
+}
+
 PYBIND11_EMBEDDED_MODULE(xopscope_native, m) {
   m.doc() = "What the Python half of the xopscope kernel needs from C++.";
   m.def("set_drain", [](py::object drain) {
@@ -110,6 +116,13 @@ PYBIND11_EMBEDDED_MODULE(xopscope_native, m) {
   });
   m.def("schedule_drain", [] { return Py_AddPendingCall(&run_drain, nullptr) == 0; },
         "Asks the main thread to run the drain at its next bytecode (any thread may call it).");
+  m.def("take_captured", [] {
+    py::list out;
+    for (auto& [fd, text] : capture::take()) out.append(py::make_tuple(fd, py::bytes(text)));
+    return out;
+  }, "What the cell wrote to fds 1 and 2 since the last call: [(fd, bytes)] (capture.h).");
+  m.def("sync_captured", [] { capture::sync(); },
+        "Flushes C stdio and reads the pipes, so that take_captured() has all written so far.");
 }
 
 interpreter::interpreter(options opts) : xpyt::interpreter(true, true), m_options(opts) {}
@@ -131,9 +144,14 @@ nl::json interpreter::execute_request_impl(int execution_counter, const std::str
   {
     py::gil_scoped_acquire acquire;
     forget_idle_interrupts();  // Note [SIGINT in a kernel]
-    call_half(m_half, "before_cell");
+    try {
+      m_half.attr("before_cell")(execution_counter, store_history && !silent);
+    } catch (py::error_already_set& e) {
+      e.discard_as_unraisable("xopscope_shell.before_cell");
+    }
   }
   nl::json reply;
+  capture::begin();  // fds 1 and 2 to the cell (capture.h)
   {
     sigint_unblocked interruptible;
     try {
@@ -152,6 +170,7 @@ nl::json interpreter::execute_request_impl(int execution_counter, const std::str
       if (!silent) publish_execution_error(ename, reply["evalue"], {});
     }
   }
+  capture::end();
   py::gil_scoped_acquire acquire;
   forget_idle_interrupts();
   // The view of the cell's ops comes after the cell's own outputs, its error included (which

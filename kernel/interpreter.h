@@ -25,6 +25,10 @@ struct options {
   bool views = true;  // the per-cell view (XOPSCOPE_VIEWS=off or --no-views turn it off)
 };
 
+// Asks the main thread to send what other threads and file descriptors 1 and 2 wrote (Note
+// [Output from other threads] in interpreter.cpp). Any thread, no GIL needed.
+void request_drain() noexcept;
+
 class interpreter final : public xpyt::interpreter {
  public:
   explicit interpreter(options opts);

@@ -10,7 +10,8 @@
 //   1. block SIGINT before any thread starts (Note [SIGINT in a kernel], interpreter.cpp);
 //   2. start Debian's CPython 3.11 as if /usr/bin/python3 ran (Note [Starting Python as
 //      /usr/bin/python3]), with this tree's opscope and the kernel's Python half on sys.path;
-//   3. faulthandler, then opscope's fatal-signal report (profiler/FatalSignal.h);
+//   3. the capture of cells' fds 1 and 2 (capture.h), then faulthandler and opscope's
+//      fatal-signal report (profiler/FatalSignal.h), both on the terminal's stderr;
 //   4. a thread that ends the kernel when its parent dies (Note [No orphan kernels]);
 //   5. an xeus kernel with xopscope's interpreter (interpreter.h), IPython's history
 //      (history.h) and xeus-python's debugger, serving until shutdown (it exits the process).
@@ -33,6 +34,7 @@
 #include <string>
 #include <thread>
 
+#include "kernel/capture.h"
 #include "kernel/history.h"
 #include "kernel/interpreter.h"
 #include "profiler/FatalSignal.h"
@@ -108,12 +110,21 @@ bool prepend_to_sys_path(std::initializer_list<std::string> dirs) {
   return true;
 }
 
-// faulthandler.enable(all_threads=True): the Python frames of a crash. Best effort.
-void enable_faulthandler() {
-  PyObject* r = PyRun_String("import faulthandler; faulthandler.enable(all_threads=True)",
-                             Py_file_input, PyEval_GetBuiltins(), nullptr);
+// faulthandler.enable(fd, all_threads=True): the Python frames of a crash, on `fd`. Best effort.
+void enable_faulthandler(int fd) {
+  PyObject* module = PyImport_ImportModule("faulthandler");
+  PyObject* enable = module != nullptr ? PyObject_GetAttrString(module, "enable") : nullptr;
+  PyObject* args = Py_BuildValue("(i)", fd);
+  PyObject* kwargs = Py_BuildValue("{s:O}", "all_threads", Py_True);
+  PyObject* r = enable != nullptr && args != nullptr && kwargs != nullptr
+                    ? PyObject_Call(enable, args, kwargs)
+                    : nullptr;
   if (r == nullptr) PyErr_Clear();
   Py_XDECREF(r);
+  Py_XDECREF(kwargs);
+  Py_XDECREF(args);
+  Py_XDECREF(enable);
+  Py_XDECREF(module);
 }
 
 void watch_parent() {
@@ -188,9 +199,11 @@ int main(int argc, char** argv) {
     PyErr_Print();
     return 1;
   }
-  // 3. Crashes say where.
-  enable_faulthandler();
-  opscope::profiler::install_fatal_signal_handler(STDERR_FILENO);
+  // 3. Cells' fds 1 and 2 go to the notebook (capture.h); crashes say where, on the terminal
+  // (a report into a pipe whose reader dies with the process would be lost).
+  int terminal = xopscope::capture::start(&xopscope::request_drain);
+  enable_faulthandler(terminal);
+  opscope::profiler::install_fatal_signal_handler(terminal);
   // 4. Note [No orphan kernels].
   watch_parent();
 

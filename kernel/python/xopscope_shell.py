@@ -4,7 +4,7 @@ that xeus-python built.
     setup(shell, views=True) -> dict    once, on the main thread: loads opscope.interactive
                                         (HTML views), fixes the shell; returns what kernel_info
                                         adds to xeus-python's answer
-    before_cell(), after_cell()         around each execute_request, on the main thread
+    before_cell(n, counted), after_cell()   around each execute_request, on the main thread
     shutdown()                          on shutdown_request (any thread, with the GIL)
 
 Each fix answers an item of ../shared/kernel-pitfalls.md, cited by number.
@@ -26,12 +26,16 @@ def _on_main_thread():
 
 class Outbox:
     """What other threads printed or displayed, sent by the main thread (Note [Output from
-    other threads] in interpreter.cpp). `schedule` asks the main thread to call drain() soon."""
+    other threads] in interpreter.cpp). `schedule` asks the main thread to call drain() soon;
+    `captured` returns what the cell wrote to fds 1 and 2 ([(fd, bytes)], kernel/capture.h),
+    sent to `streams[fd]`."""
 
-    def __init__(self, schedule):
+    def __init__(self, schedule, captured=lambda: (), streams=None):
         self._lock = threading.Lock()
         self._items = []
         self._schedule = schedule
+        self._captured = captured
+        self.streams = streams or {}
 
     def put(self, send, *args):
         with self._lock:
@@ -42,6 +46,8 @@ class Outbox:
 
     def drain(self):
         """Sends what is queued, in order; consecutive writes to one stream go as one message."""
+        for fd, data in self._captured():
+            self.streams[fd].write(data.decode("utf-8", "replace"))
         with self._lock:
             items, self._items = self._items, []
         i = 0
@@ -116,7 +122,9 @@ class Kernel:
     def __init__(self, shell, views):
         import xopscope_native  # noqa: PLC0415 — the C++ half, an embedded module
         self.shell = shell
-        self.outbox = Outbox(xopscope_native.schedule_drain)
+        self.native = xopscope_native
+        self.outbox = Outbox(xopscope_native.schedule_drain, xopscope_native.take_captured,
+                             {1: sys.stdout, 2: sys.stderr})
         xopscope_native.set_drain(self.outbox.drain)
         self.pending_views = []
         self.show_view = None
@@ -135,12 +143,15 @@ class Kernel:
 
     # Pitfall 7 --------------------------------------------------------------------------------
     def _fix_errors(self):
-        shell = self.shell
+        shell, native, outbox = self.shell, self.native, self.outbox
 
         def _showtraceback(etype, evalue, stb):
             # xeus_python_shell 0.5 keeps str(etype), "<class 'ZeroDivisionError'>", as the
             # error's ename; Jupyter's is the class name.
             shell.last_error = [getattr(etype, "__name__", str(etype)), str(evalue), stb]
+            # What the cell wrote below Python goes out before xeus-python publishes the error.
+            native.sync_captured()
+            outbox.drain()
 
         shell._showtraceback = _showtraceback
 
@@ -186,6 +197,7 @@ class Kernel:
         session.show = self.pending_views.append
 
     def after_cell(self):
+        self.outbox.drain()  # the cell's own output (capture.cpp synced it) before its view
         views, self.pending_views[:] = list(self.pending_views), []
         for execution in views:
             self.show_view(execution)
@@ -228,7 +240,17 @@ def setup(shell, views=True):
     }
 
 
-def before_cell():
+def before_cell(execution_count, counted):
+    """`execution_count` is the number xeus gives the cell (In [n]); `counted` whether the cell
+    is stored in the history (not silent)."""
+    shell = _kernel.shell
+    # xeus counts every execute_request, IPython only the cells that are not empty: after an
+    # empty cell In [n] would show what IPython keeps as In[n-1], _n-1 and history line n-1.
+    # IPython's In and its in-memory history are lists indexed by the count, so the skipped
+    # numbers are stored as empty inputs (as the empty cells they were) rather than jumped over.
+    while counted and shell.execution_count < execution_count:
+        shell.history_manager.store_inputs(shell.execution_count, "", "")
+        shell.execution_count += 1
     _kernel.outbox.drain()
 
 

@@ -202,6 +202,28 @@ def test_print_from_hooks_the_engine_calls(kernel):
     assert kernel.stdout(outputs) == "hook saw (3,)\ngrad [2.0, 2.0, 2.0]\n"
 
 
+def test_output_below_python_reaches_the_cell(kernel):
+    # What a cell writes to fds 1 and 2 (a shell command, C++'s dispatch log, a UTF-8 character
+    # cut in two writes) comes as the cell's streams, before its error (kernel/capture.h).
+    reply, outputs = kernel.run(
+        "import os\nos.system('echo from a shell; echo to stderr >&2')\n"
+        "os.write(1, 'é'.encode()[:1]); os.write(1, 'é'.encode()[1:] + b'\\n')")
+    assert reply["status"] == "ok"
+    assert kernel.stdout(outputs) == "from a shell\né\n"
+    assert [c["text"] for t, c in outputs if t == "stream" and c["name"] == "stderr"] == \
+        ["to stderr\n"]
+    reply, outputs = kernel.run("opscope._C._set_dispatch_log(True, fd=2)\n"
+                                "try:\n    y = opscope.ones(2) @ opscope.ones(2)\n"
+                                "finally:\n    opscope._C._set_dispatch_log(False, fd=2)\n"
+                                "os.system('echo then the error')\n1/0")
+    assert reply["ename"] == "ZeroDivisionError"
+    kinds = [(t, c.get("name")) for t, c in outputs]
+    assert kinds[-1] == ("error", None) and ("stream", "stderr") in kinds
+    err = "".join(c["text"] for t, c in outputs if t == "stream" and c["name"] == "stderr")
+    assert "aten::dot" in err or "aten::matmul" in err
+    assert kernel.stdout(outputs) == "then the error\n"
+
+
 # --- IPython behaviour ---------------------------------------------------------------------------
 
 def test_completion_of_opscope_names(kernel):
@@ -355,3 +377,18 @@ def test_debugger(kernel):
     finally:
         assert debug("disconnect", restart=False, terminateDebuggee=True)["success"]
     assert kernel.run("debugged")[0]["status"] == "ok"
+
+
+def test_counts_agree_after_empty_cells(kernel):
+    # xeus counts empty cells, IPython does not: In [n], Out[n], _n and history line n must
+    # still name the same cell.
+    kernel.run("")
+    kernel.run("   ")
+    reply, outputs = kernel.run("'counted'")
+    n = reply["execution_count"]
+    assert [c["execution_count"] for t, c in outputs if t == "execute_result"] == [n]
+    reply, outputs = kernel.run(f"print(_{n}, Out[{n}], In[{n}])")
+    assert kernel.stdout(outputs) == "counted counted 'counted'\n"
+    history = kernel.kc.history(hist_access_type="tail", n=2, raw=True, output=False,
+                                reply=True, timeout=TIMEOUT)["content"]["history"]
+    assert (history[0][1], history[0][2]) == (n, "'counted'")
