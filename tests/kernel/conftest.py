@@ -1,44 +1,12 @@
-"""Shared set-up of the kernel tests: the xopscope kernel of the build under test, found through
-its own kernelspec, and a clean environment for it.
-
-The build folder is the one named by OPSCOPE_BUILD_DIR, else the one whose python/ folder is on
-PYTHONPATH (as `make test` exports it), else <repo>/build. Its kernelspec,
-<build>/share/jupyter/kernels/xopscope/kernel.json, names <build>/bin/xopscope (Note [One
-kernelspec per build folder] in kernel/CMakeLists.txt): JUPYTER_PATH points there, so the user's
-installed kernelspecs are neither used nor changed. IPYTHONDIR and XDG_CONFIG_HOME are temporary,
-so the user's IPython history and saved opscope settings (a saved `%views off`) play no part.
-"""
+"""The kernel tests' fixtures and collection hook; what they share is in kerneltests.py (a
+module of its own name: several test folders have a conftest.py, and `from conftest import`
+would find whichever pytest loaded last)."""
 import os
 import pathlib
-import re
-import time
 
 import pytest
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
-
-
-def _build_dir():
-    if os.environ.get("OPSCOPE_BUILD_DIR"):
-        return pathlib.Path(os.environ["OPSCOPE_BUILD_DIR"]).resolve()
-    for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep):
-        p = pathlib.Path(entry) if entry else None
-        if p is not None and p.name == "python" and (p.parent / "bin" / "xopscope").exists():
-            return p.parent.resolve()
-    return REPO / "build"
-
-
-BUILD = _build_dir()
-XOPSCOPE = BUILD / "bin" / "xopscope"
-KERNELSPECS = BUILD / "share" / "jupyter"
-
-
-def _kernel_switched_off():
-    cache = BUILD / "CMakeCache.txt"
-    if not cache.exists():
-        return False
-    m = re.search(r"^OPSCOPE_KERNEL:\w+=(.*)$", cache.read_text(), re.M)
-    return m is not None and m.group(1).upper() in ("OFF", "0", "FALSE", "NO")
+from kerneltests import BUILD, KERNELSPECS, XOPSCOPE, kernel_switched_off
 
 
 def pytest_collection_modifyitems(config, items):
@@ -46,7 +14,7 @@ def pytest_collection_modifyitems(config, items):
     mine = [i for i in items if here in pathlib.Path(str(i.fspath)).parents]
     if not mine or os.access(XOPSCOPE, os.X_OK):
         return
-    if _kernel_switched_off():
+    if kernel_switched_off():
         mark = pytest.mark.skip(reason=f"the kernel is switched off in {BUILD} (OPSCOPE_KERNEL)")
         for item in mine:
             item.add_marker(mark)
@@ -74,11 +42,3 @@ def kernel_environment(tmp_path_factory):
             os.environ[k] = v
 
 
-def wait_until(predicate, timeout, interval=0.02):
-    """Polls predicate() until it is true (returns True) or timeout seconds passed (False)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return bool(predicate())

@@ -21,7 +21,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from conftest import BUILD, KERNELSPECS
+from kerneltests import BUILD, KERNELSPECS
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")

@@ -14,7 +14,7 @@ import time
 import pytest
 from jupyter_client.manager import KernelManager, start_new_kernel
 
-from conftest import wait_until
+from kerneltests import wait_until
 
 TIMEOUT = 30
 # Issue 19's target is 0.2 s from the interrupt to the KeyboardInterrupt; a loaded 2-core CI
