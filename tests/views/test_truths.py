@@ -42,6 +42,19 @@ def test_the_engines_ops_are_under_backward():
     assert "backward(): MseLossBackward0" in str(t)
 
 
+def test_each_backward_call_is_its_own_pass():
+    model, opt = programs.mlp()
+    x, y = programs.torch.randn(8, 4), programs.torch.randn(8, 3)
+    with programs.torch.trace() as t:
+        for _ in range(3):
+            opt.zero_grad()
+            programs.F.mse_loss(model(x), y).backward()
+            opt.step()
+    passes = [r for r in t.top_level if _views.kind(r) == "pass"]
+    assert len(passes) == 3
+    assert all(len(p.node_runs) == 10 for p in passes)
+
+
 def test_loop_groups_in_one_order_everywhere():
     t = programs.loop(300)
     summary = [line.split(" · total")[0].split(None, 1)[1] for line in str(t).splitlines()[1:]]

@@ -345,8 +345,10 @@ class BackwardPass:
 # backward() call around them, so ops its engine runs between nodes (the sum that reduces a
 # broadcast gradient to a bias's shape, the seed gradient ones([]) made just before) would stand
 # at top level among the forward ops. The engine holds the thread from the first node to the
-# last: every top-level op between two node runs of one thread is its work. A seed is an
-# aten::ones / ones_like of a 0-dim result right before the first node run.
+# last: a top-level op between two node runs of one thread is its work, unless it records
+# autograd nodes or is a seed — then a forward and the next backward() came between (an
+# optimizer's no_grad updates alone do not separate two passes: the next forward does). A seed
+# is an aten::ones / ones_like of a 0-dim result right before the first node run.
 _SEEDS = ("aten::ones", "aten::ones_like")
 
 
@@ -355,6 +357,13 @@ def _is_seed(item):
         return False
     out = (item.outputs or [None])[0]
     return isinstance(out, dict) and tuple(out.get("shape", (1,))) == ()
+
+
+def _engine_op(item):
+    """Whether an op between two node runs can be the engine's: one that records no autograd
+    node and is no seed (forward work, and so the next backward() call, records nodes)."""
+    return isinstance(item, OpRecord) and not _is_seed(item) and not any(
+        isinstance(op, OpRecord) and op.nodes_created for op in item.walk())
 
 
 def _gather_backward_passes(roots):
@@ -367,8 +376,8 @@ def _gather_backward_passes(roots):
             i += 1
             continue
         j, last = i, i
-        while j + 1 < len(roots) and roots[j + 1].thread == r.thread and \
-                isinstance(roots[j + 1], (NodeRun, OpRecord)):
+        while j + 1 < len(roots) and roots[j + 1].thread == r.thread and (
+                isinstance(roots[j + 1], NodeRun) or _engine_op(roots[j + 1])):
             j += 1
             if isinstance(roots[j], NodeRun):
                 last = j
