@@ -341,7 +341,16 @@ def main(argv=None):
         # prompt_toolkit (the prompt's syntax colours) has no NO_COLOR of its own.
         os.environ.setdefault("PROMPT_TOOLKIT_COLOR_DEPTH", "DEPTH_1_BIT")
     prompt = source is None or (o.inspect and interactive_stdin)
-    shell = _make_shell(color, prompt, o.script if o.script not in (None, "-") else None)
+    try:
+        shell = _make_shell(color, prompt, o.script if o.script not in (None, "-") else None)
+    except ImportError as e:
+        if e.name is None or e.name.split(".")[0] not in ("IPython", "prompt_toolkit",
+                                                          "traitlets", "pygments", "jedi"):
+            raise
+        print(f"opscope: the REPL needs IPython 8 with prompt_toolkit ({e}); on Debian: "
+              "apt install python3-ipython python3-prompt-toolkit (tools/setup.sh does)",
+              file=sys.stderr)
+        return 1
     if not o.views:
         import opscope.interactive  # noqa: PLC0415
         opscope.interactive.configure(views="off")
