@@ -364,6 +364,8 @@ def main(argv=None):
     if not prompt:
         sys.stdout.flush()
         return status
+    if source is not None:
+        print()  # the program's views, a blank line, the banner
     shell.show_banner()
     shell.mainloop()
     return 0  # python -i ends with 0 after the prompt, whatever the program did
