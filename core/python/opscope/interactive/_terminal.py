@@ -182,9 +182,11 @@ def _stdin_is_tty():
 # exception prints IPython's traceback of the program's frames only (tb_offset skips this
 # module's) and gives 1. IPython's own paths do not fit: run_cell reports sys.exit(3) as an
 # error with "To exit: use 'exit'..." and loses the code, and %run swallows both exceptions and
-# codes, and expands $names and {expressions} in the arguments it is given.
+# codes, and expands $names and {expressions} in the arguments it is given. The cell's first line
+# is a comment naming the program (`# opscope script.py a b`): what an Execution's code shows in
+# opscope.interactive.history(). It is not stored in IPython's history (store_history=False).
 
-_pending = None   # (code object or source, filename, label) for _run_pending
+_pending = None   # (source, filename) for _run_pending
 _status = 0       # what the last program's end gave
 
 
@@ -203,7 +205,7 @@ def _run_pending():
     global _status, _pending
     from IPython import get_ipython  # noqa: PLC0415
     shell = get_ipython()
-    source, filename, _label = _pending
+    source, filename = _pending
     _pending = None
     ns = shell.user_ns
     ns["__name__"] = "__main__"
@@ -236,7 +238,7 @@ def _run_program(shell, source, filename, label):
     """Runs a program as one execution of the shell (Note [A program runs as one cell]);
     returns its exit status."""
     global _pending, _status
-    _pending = (source, filename, label)
+    _pending = (source, filename)
     _status = 0
     label = " ".join(label.split())  # one comment line, whatever the arguments hold
     if len(label) > 80:
@@ -257,7 +259,7 @@ def _remember_source(filename, text):
 
 # --- the shell ---------------------------------------------------------------------------------
 
-def _make_shell(color, prompt, script_dir):
+def _make_shell(color, prompt, script):
     """IPython's terminal application (profile "opscope" under IPYTHONDIR: its own history and
     config), initialized, with the session layer loaded and the names of the banner defined."""
     from IPython.terminal.ipapp import TerminalIPythonApp  # noqa: PLC0415
@@ -276,7 +278,7 @@ def _make_shell(color, prompt, script_dir):
     c.TerminalInteractiveShell.term_title = prompt and sys.stdout.isatty()
     c.TerminalInteractiveShell.term_title_format = "opscope: {cwd}"
     # A script's folder is sys.path[0] (main() put it there); the prompt's is the cwd's ''.
-    c.InteractiveShellApp.ignore_cwd = script_dir is not None
+    c.InteractiveShellApp.ignore_cwd = script is not None
     app = TerminalIPythonApp.instance(config=c)
     app.initialize(argv=[])
     shell = app.shell
