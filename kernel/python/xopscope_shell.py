@@ -88,6 +88,12 @@ class ThreadSafeStream(io.TextIOBase):
     def isatty(self):
         return False
 
+    def fileno(self):
+        # The process's own descriptor, as ipykernel's streams: during a cell it leads to the
+        # cell's output too (kernel/capture.h), so faulthandler.enable() or a subprocess given
+        # sys.stdout work.
+        return 1 if self._name == "stdout" else 2
+
     def write(self, text):
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")

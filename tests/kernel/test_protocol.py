@@ -222,6 +222,12 @@ def test_output_below_python_reaches_the_cell(kernel):
     err = "".join(c["text"] for t, c in outputs if t == "stream" and c["name"] == "stderr")
     assert "aten::dot" in err or "aten::matmul" in err
     assert kernel.stdout(outputs) == "then the error\n"
+    # sys.stdout has a descriptor, as ipykernel's: a subprocess handed it writes to the cell.
+    reply, outputs = kernel.run("import subprocess, sys\n"
+                                "subprocess.run(['echo', 'child'], stdout=sys.stdout)\n"
+                                "assert (sys.stdout.fileno(), sys.stderr.fileno()) == (1, 2)")
+    assert reply["status"] == "ok", reply
+    assert kernel.stdout(outputs) == "child\n"
 
 
 # --- IPython behaviour ---------------------------------------------------------------------------
