@@ -20,8 +20,9 @@ namespace xopscope {
 // shell's HistoryManager, with its raw and transformed input, its line number equal to the
 // execution count, and the past sessions in ~/.ipython's sqlite database — so, like ipykernel,
 // every request is answered from it and xeus's store_inputs call is ignored. One difference from
-// ipykernel: entries of this session carry its number, never IPython's in-memory alias 0. Requests come on the
-// shell channel, on the main thread, with the GIL released between requests (pitfall 6).
+// ipykernel: entries of this session carry its number, never IPython's in-memory alias 0. Requests
+// come on the shell channel, on the main thread, with the GIL released between requests (pitfall
+// 6).
 namespace {
 
 class ipython_history_manager final : public xeus::xhistory_manager {
@@ -37,8 +38,7 @@ class ipython_history_manager final : public xeus::xhistory_manager {
     });
   }
 
-  nl::json get_range_impl(int session, int start, int stop, bool raw,
-                          bool output) const override {
+  nl::json get_range_impl(int session, int start, int stop, bool raw, bool output) const override {
     return answer([&](py::object history) {
       return history.attr("get_range")(session, start, stop, "raw"_a = raw, "output"_a = output);
     });

@@ -114,15 +114,20 @@ PYBIND11_EMBEDDED_MODULE(xopscope_native, m) {
     if (g_drain == nullptr) g_drain = new py::object();
     *g_drain = std::move(drain);
   });
-  m.def("schedule_drain", [] { return Py_AddPendingCall(&run_drain, nullptr) == 0; },
-        "Asks the main thread to run the drain at its next bytecode (any thread may call it).");
-  m.def("take_captured", [] {
-    py::list out;
-    for (auto& [fd, text] : capture::take()) out.append(py::make_tuple(fd, py::bytes(text)));
-    return out;
-  }, "What the cell wrote to fds 1 and 2 since the last call: [(fd, bytes)] (capture.h).");
-  m.def("sync_captured", [] { capture::sync(); },
-        "Flushes C stdio and reads the pipes, so that take_captured() has all written so far.");
+  m.def(
+      "schedule_drain", [] { return Py_AddPendingCall(&run_drain, nullptr) == 0; },
+      "Asks the main thread to run the drain at its next bytecode (any thread may call it).");
+  m.def(
+      "take_captured",
+      [] {
+        py::list out;
+        for (auto& [fd, text] : capture::take()) out.append(py::make_tuple(fd, py::bytes(text)));
+        return out;
+      },
+      "What the cell wrote to fds 1 and 2 since the last call: [(fd, bytes)] (capture.h).");
+  m.def(
+      "sync_captured", [] { capture::sync(); },
+      "Flushes C stdio and reads the pipes, so that take_captured() has all written so far.");
 }
 
 interpreter::interpreter(options opts) : xpyt::interpreter(true, true), m_options(opts) {}
@@ -156,8 +161,7 @@ nl::json interpreter::execute_request_impl(int execution_counter, const std::str
     sigint_unblocked interruptible;
     try {
       reply = xpyt::interpreter::execute_request_impl(execution_counter, code, silent,
-                                                      store_history, user_expressions,
-                                                      allow_stdin);
+                                                      store_history, user_expressions, allow_stdin);
     } catch (py::error_already_set& e) {
       // A KeyboardInterrupt that came after run_cell returned, while xeus-python read the
       // payload: the cell is over, so it is reported as the cell's error.

@@ -42,8 +42,8 @@ class interpreter final : public xpyt::interpreter {
   void shutdown_request_impl() override;
 
   options m_options;
-  py::object m_half;         // the xopscope_shell module (the Python half)
-  nl::json m_kernel_info;    // computed once: kernel_info may come on the control thread
+  py::object m_half;       // the xopscope_shell module (the Python half)
+  nl::json m_kernel_info;  // computed once: kernel_info may come on the control thread
 };
 
 }  // namespace xopscope

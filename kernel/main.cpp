@@ -44,7 +44,6 @@
 #include "xeus/xserver_shell_main.hpp"
 #include "zmq.hpp"
 
-
 // Note [Starting Python as /usr/bin/python3]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // xeus-python's xpython calls xpyt::set_pythonhome(), which derives PYTHONHOME from the
@@ -133,8 +132,10 @@ void watch_parent() {
     while (true) {
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
       if (::getppid() != parent) {
-        std::fprintf(stderr, "xopscope: the process that started the kernel (pid %d) is gone; "
-                             "exiting\n", static_cast<int>(parent));
+        std::fprintf(stderr,
+                     "xopscope: the process that started the kernel (pid %d) is gone; "
+                     "exiting\n",
+                     static_cast<int>(parent));
         std::_Exit(1);
       }
     }
@@ -187,15 +188,15 @@ int main(int argc, char** argv) {
   }
   xopscope::options options;
   const char* views = std::getenv("XOPSCOPE_VIEWS");
-  options.views = !(has_flag(argc, argv, "--no-views") ||
-                    (views != nullptr && std::strcmp(views, "off") == 0));
+  options.views =
+      !(has_flag(argc, argv, "--no-views") || (views != nullptr && std::strcmp(views, "off") == 0));
 
   // 2. Note [Starting Python as /usr/bin/python3].
   start_python(argv);
   std::string build =
       std::filesystem::path(executable_dir() + "/../python").lexically_normal().string();
-  if (!prepend_to_sys_path({OPSCOPE_SOURCE_DIR "/core/python", build,
-                            OPSCOPE_SOURCE_DIR "/kernel/python"})) {
+  if (!prepend_to_sys_path(
+          {OPSCOPE_SOURCE_DIR "/core/python", build, OPSCOPE_SOURCE_DIR "/kernel/python"})) {
     PyErr_Print();
     return 1;
   }
