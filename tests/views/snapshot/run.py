@@ -36,7 +36,7 @@ sys.path.insert(0, VIEWS)
 import programs  # noqa: E402
 from opscope.profiler import _html, _textview  # noqa: E402
 
-CHROME_PX = 87  # what headless Chromium takes off the window's height in a screenshot
+CHROME_PX = 0   # what headless Chromium takes off the window's height in a screenshot (156: none)
 
 # The lecture notebook: (markdown, code) cells. `programs` is tests/views/programs.py.
 LECTURE = [

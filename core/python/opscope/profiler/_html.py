@@ -107,7 +107,12 @@ def _label_html(label):
 
 def _time(ns, prefix=""):
     """The duration, last in a line as in str(t)."""
-    return f" · <time>{prefix}{V.duration_str(ns)}</time>"
+    return f" · <time>{prefix}{_nb(V.duration_str(ns))}</time>"
+
+
+def _nb(text):
+    """A duration or size that never breaks across lines ("7.5 µs")."""
+    return text.replace(" ", "\u00a0")
 
 
 
@@ -115,7 +120,7 @@ def _memory(op):
     n = getattr(op, "memory_bytes", None)
     if not n:
         return ""
-    return f' <small>{"+" if n > 0 else ""}{V.bytes_str(n)}</small>'
+    return f' <small>{"+" if n > 0 else ""}{_nb(V.bytes_str(n))}</small>'
 
 
 def _threw(op):
@@ -289,12 +294,12 @@ def _item(item, out, ctx):
         same = f" · <small>same calls as {escape(first)} above</small>" if first else ""
         attr = ' class="os-threw"' if item.threw else ""  # else li>div:first-child is styled
         out.append(f'<div{attr}>{escape(V.op_title(item))}{mem}{threw} · '
-                   f'{V.duration_str(item.duration_ns)}{same}</div>')
+                   f'{_nb(V.duration_str(item.duration_ns))}{same}</div>')
         if first:
             return
     else:
         out.append(f'<div class="os-k-{k}">{_header(item)} · '
-                   f'{V.duration_str(item.duration_ns)}</div>')
+                   f'{_nb(V.duration_str(item.duration_ns))}</div>')
     _body(item, out, ctx, checked=True)
 
 
@@ -441,6 +446,11 @@ def _left(content):
     return f'<div align="left">{content}</div>'
 
 
+def _breakable(text):
+    """Escaped text that a narrow cell breaks after "/" and "::" rather than inside a name."""
+    return escape(text).replace("/", "/<wbr>").replace("::", "::<wbr>")
+
+
 def stack_table(stack, full=False):
     """A Stack as a table (#, frame, file:line, layer) with the text table's folds and crossing
     lines (_stack.py's rows), and the legend of its layers. It fits the width it is given: names
@@ -457,7 +467,7 @@ def stack_table(stack, full=False):
         kind, a, b, fs = row
         layer = S.row_layer(row)
         css_layer = layer if layer in LAYER_COLORS else "other"
-        name = escape(S.row_name(row))
+        name = _breakable(S.row_name(row))
         if kind != "frame":
             inner = "".join(f'<li value="{a + i}">{escape(S.display_name(f))} '
                             f'<small class="os-loc">{escape(S.frame_location(f))}</small></li>'
@@ -468,7 +478,7 @@ def stack_table(stack, full=False):
         out.append(f'<tr class="os-row os-L-{css_layer}" style="background:{color}1f">'
                    f'<td class="os-num" style="border-left:4px solid {color}">'
                    f'{S.row_index(row)}</td><td>{_left(name)}</td>'
-                   f'<td class="os-loc">{_left(escape(S.row_location(row)))}</td>'
+                   f'<td class="os-loc">{_left(_breakable(S.row_location(row)))}</td>'
                    f'<td class="os-lay">{_left(escape(layer))}</td></tr>')
         if b in marks and row is not rows[-1]:
             out.append(f'<tr class="os-cross"><td class="os-num"></td><td colspan="3">'

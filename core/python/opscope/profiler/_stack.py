@@ -521,6 +521,8 @@ def _render(rows, marks, width):
     w_layer = max([5] + [len(c[3]) for c in cells])
     avail = width - w_index - w_layer - 6
     w_loc = min(max([9] + [len(c[2]) for c in cells]), max(20, avail * 2 // 5))
+    # room for every file:line's file and line at least (…/KernelFunction.h:245)
+    w_loc = max([w_loc] + [len(c[2].rsplit("/", 1)[-1]) + 2 for c in cells if ":" in c[2]])
     w_name = avail - w_loc
     stacked = w_name < NAME_MIN
     if stacked:

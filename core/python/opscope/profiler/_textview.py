@@ -19,10 +19,11 @@ import sys
 
 __all__ = ["TextView", "text_width", "NOTEBOOK_COLUMNS"]
 
-# The width of text views in a notebook, whose width the kernel cannot know: what a notebook's
-# output area holds at a 1280×720 projector at 150 % zoom (about 700 px of 13 px monospace). Set
-# COLUMNS to choose another.
-NOTEBOOK_COLUMNS = 88
+# The width of text views in a notebook, whose width the kernel cannot know: what classic
+# Notebook's output area holds at a 1280×720 projector at 150 % zoom (measured in
+# tests/views/snapshot's screenshots: about 71 columns of its 14 px monospace; JupyterLab's is
+# wider). Set COLUMNS to choose another.
+NOTEBOOK_COLUMNS = 70
 
 
 def _in_notebook():

@@ -547,8 +547,10 @@ class Trace:
     # --- views: _views_text.py (terminal), _html.py (notebooks) ---
 
     def tree(self, width=None, color=None):
-        """The dispatch tree as text, fitting `width` columns: every step with its keys and
-        kernel, nested ops, autograd nodes, backward runs, scopes (see _views_text.py)."""
+        """The dispatch tree as text, fitting `width` columns (the terminal's, or a notebook's:
+        see _textview.text_width): every step with its keys and kernel, nested ops, autograd
+        nodes, backward runs, scopes (see _views_text.py). A TextView: a str (print() it) that,
+        typed at a prompt, shows itself — in colour in a terminal, as HTML in a notebook."""
         from opscope.profiler import _views_text
         return _views_text.tree(self, width=width, color=color)
 
