@@ -69,3 +69,40 @@ def test_trace_output_is_small_in_the_notebook(executed):
     assert set(out["data"]) == {"text/plain", "text/html"}
     size = len(nbformat.writes(nbformat.v4.new_notebook(cells=[cell])).encode())
     assert size < 30 * 1024, size
+
+
+def _frame(name, file, python=True, layer="python"):
+    return {"name": name, "file": file, "line": 1, "module": "", "layer": layer,
+            "is_python": python, "inlined": False, "pc": 0}
+
+
+def test_fold_names_the_front_end_and_keeps_the_users_frames():
+    """Synthetic stacks (innermost first): the user's frames stay, the front end folds."""
+    from opscope.profiler import _stack
+    user = [_frame("cpu::mm", "core/ops/cpu/linear.cpp", False, "kernel"),
+            _frame("train", "/home/me/lecture.py"),
+            _frame("<module>", "/tmp/ipykernel_1/123.py")]
+    cpython = _frame("_PyEval_EvalFrameDefault", "", False, "cpython")
+    cases = {
+        "Jupyter kernel": ["/usr/lib/python3/dist-packages/IPython/core/interactiveshell.py",
+                           "/usr/lib/python3/dist-packages/ipykernel/kernelbase.py",
+                           "/usr/lib/python3.11/asyncio/base_events.py",
+                           "/usr/lib/python3/dist-packages/tornado/platform/asyncio.py"],
+        "opscope kernel": ["/usr/lib/python3/dist-packages/IPython/core/interactiveshell.py",
+                           "/usr/lib/python3/dist-packages/xeus_python_shell/shell.py",
+                           "/opt/opscope/kernel/python/xopscope_shell.py"],
+        "IPython": ["/usr/lib/python3/dist-packages/IPython/core/interactiveshell.py",
+                    "/usr/lib/python3/dist-packages/IPython/terminal/ipapp.py"],
+    }
+    for name, files in cases.items():
+        outer = []
+        for f in files:
+            outer += [cpython, _frame("run", f)]
+        s = _stack.Stack.from_frames(user + outer)
+        rows = _stack.table_rows(s.frames)
+        assert [r[0] for r in rows[:3]] == ["frame"] * 3, name
+        assert rows[-1][0] == "frontend" and len(rows[-1][3]) == len(outer), name
+        assert _stack.row_name(rows[-1]).startswith(f"{name} ×{len(outer)}"), name
+    # a script run by python: nothing of a front end, nothing folded as one
+    s = _stack.Stack.from_frames(user + [cpython])
+    assert all(r[0] != "frontend" for r in _stack.table_rows(s.frames))

@@ -323,7 +323,7 @@ _FRONTENDS = (  # (a part of the file's path, the front end it means), most spec
     ("/_pytest/", "pytest"), ("/pluggy/", "pytest"), ("/pytest/", "pytest"),
 )
 # Which name a fold gets when several front ends are in it: the outermost program wins.
-_FRONTEND_RANK = ("Jupyter kernel", "opscope kernel", "pytest", "IPython", "opscope session")
+_FRONTEND_RANK = ("opscope kernel", "Jupyter kernel", "opscope session", "IPython", "pytest")
 
 
 def _frontend_of(frame):
