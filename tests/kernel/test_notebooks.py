@@ -1,7 +1,8 @@
 """nbclient executes every notebook under notebooks/ with the xopscope kernel (the views on, as a
 user has them), and the executed outputs are checked: no cell fails, every cell that ran opscope
-ops ends with its view (the three mime types), and a saved notebook stays small. For
-notebooks/matmul_inside.ipynb, the outputs say what the text around them promises.
+ops ends with its view (the three mime types), a saved notebook stays small, and nbconvert's
+HTML export carries the views. For notebooks/matmul_inside.ipynb, the outputs say what the text
+around them promises.
 """
 import json
 import pathlib
@@ -9,19 +10,28 @@ import pathlib
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from nbconvert import HTMLExporter
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 VIEW_MIME = "application/vnd.opscope.trace+json"
 
 
-def execute(path, tmp_path):
-    nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, kernel_name="xopscope", timeout=120,
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
-    out = tmp_path / path.name
-    nbformat.write(nb, out)
-    return nb, out
+@pytest.fixture(scope="module")
+def executed(tmp_path_factory):
+    """execute(path) -> (the executed notebook, where it was saved); each notebook runs once."""
+    done = {}
+
+    def execute(path):
+        if path not in done:
+            folder = tmp_path_factory.mktemp(path.stem)
+            nb = nbformat.read(path, as_version=4)
+            NotebookClient(nb, kernel_name="xopscope", timeout=120,
+                           resources={"metadata": {"path": str(folder)}}).execute()
+            nbformat.write(nb, folder / path.name)
+            done[path] = (nb, folder / path.name)
+        return done[path]
+    return execute
 
 
 def views(cell):
@@ -29,8 +39,8 @@ def views(cell):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_notebook_runs_with_views(path, tmp_path):
-    nb, saved = execute(path, tmp_path)
+def test_notebook_runs_with_views(path, executed):
+    nb, saved = executed(path)
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
@@ -42,10 +52,15 @@ def test_notebook_runs_with_views(path, tmp_path):
     per_cell = saved.stat().st_size / max(1, sum(c.cell_type == "code" for c in nb.cells))
     assert per_cell < 100_000, f"{saved.name}: {per_cell:.0f} bytes per cell"
     json.loads(saved.read_text())  # a valid notebook file
+    # nbconvert's HTML export (as `jupyter nbconvert --to html` writes it) shows each view.
+    page, _ = HTMLExporter().from_notebook_node(nb)
+    for cell in nb.cells:
+        for view in views(cell) if cell.cell_type == "code" else ():
+            assert view.data["text/html"].strip() in page
 
 
-def test_matmul_inside(tmp_path):
-    nb, _ = execute(REPO / "notebooks" / "matmul_inside.ipynb", tmp_path)
+def test_matmul_inside(executed):
+    nb, _ = executed(REPO / "notebooks" / "matmul_inside.ipynb")
     code = [c for c in nb.cells if c.cell_type == "code"]
     by_source = {c.source.splitlines()[-1].strip(): c for c in code}
 
