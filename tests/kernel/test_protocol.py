@@ -398,3 +398,29 @@ def test_counts_agree_after_empty_cells(kernel):
     history = kernel.kc.history(hist_access_type="tail", n=2, raw=True, output=False,
                                 reply=True, timeout=TIMEOUT)["content"]["history"]
     assert (history[0][1], history[0][2]) == (n, "'counted'")
+
+
+def test_comms(kernel):
+    """A comm target registered in the kernel: the front end opens a comm, sends a message, and
+    the kernel's echo comes back (xeus-python's comm manager, what widgets use)."""
+    reply, _ = kernel.run(textwrap.dedent("""\
+        comm_seen = []
+        def target(comm, msg):
+            comm_seen.append(msg["content"]["data"])
+            comm.on_msg(lambda m: (comm_seen.append(m["content"]["data"]),
+                                   comm.send({"echo": m["content"]["data"]})))
+        get_ipython().kernel.comm_manager.register_target("opscope_test", target)
+        """))
+    assert reply["status"] == "ok", reply
+    session, shell = kernel.kc.session, kernel.kc.shell_channel
+    shell.send(session.msg("comm_open", {"comm_id": "c0ffee", "target_name": "opscope_test",
+                                         "data": {"hello": 1}}))
+    shell.send(session.msg("comm_msg", {"comm_id": "c0ffee", "data": {"x": 2}}))
+    end = time.monotonic() + TIMEOUT
+    while True:
+        msg = kernel.kc.get_iopub_msg(timeout=max(0.1, end - time.monotonic()))
+        if msg["msg_type"] == "comm_msg" and msg["content"]["comm_id"] == "c0ffee":
+            break
+    assert msg["content"]["data"] == {"echo": {"x": 2}}
+    reply, outputs = kernel.run("print(comm_seen)")
+    assert kernel.stdout(outputs) == "[{'hello': 1}, {'x': 2}]\n"
