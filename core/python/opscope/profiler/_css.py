@@ -75,8 +75,8 @@ var(--o-border)}
 .opscope small{font-size:inherit;padding-left:.6em}
 .opscope b,.opscope em,.opscope s{padding:0 4px;border:1px solid transparent;border-radius:3px;
 font-style:normal}
-.opscope li b,.opscope .os-legend b{color:var(--o-chosen);background:var(--o-chosen-bg);border-color:
-var(--o-chosen)}
+.opscope li b,.opscope .os-legend b{color:var(--o-chosen);background:var(--o-chosen-bg);
+border-color:var(--o-chosen)}
 .opscope em{border:1px dashed var(--o-border)}
 .opscope .os-legend{margin-top:6px}
 .opscope .os-section>summary{color:var(--o-muted);font-weight:600;margin-top:4px}

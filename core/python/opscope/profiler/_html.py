@@ -100,11 +100,6 @@ def _fold(summary, body, cls, opened=False):
 
 # --- the dispatch tree ----------------------------------------------------------------------------
 
-def _label_html(label):
-    """mm[AutogradCPU]: the op's name and the chosen key, as text (the tree says the same)."""
-    return escape(label)
-
-
 def _time(ns, prefix=""):
     """The duration, last in a line as in str(t)."""
     return f" · <time>{prefix}{_nb(V.duration_str(ns))}</time>"
@@ -113,7 +108,6 @@ def _time(ns, prefix=""):
 def _nb(text):
     """A duration or size that never breaks across lines ("7.5 µs")."""
     return text.replace(" ", "\u00a0")
-
 
 
 def _memory(op):
@@ -134,7 +128,8 @@ def _root_summary(item, timed=True):
     k = V.kind(item)
     if k == "op":
         sig = escape(item.signature())
-        parts = [f'<span class="os-threw">{sig}</span>' if item.threw else f"<strong>{sig}</strong>"]
+        parts = [f'<span class="os-threw">{sig}</span>' if item.threw else
+                 f"<strong>{sig}</strong>"]
         path = item.path()
         if path:
             parts.append(" <small>→ " + escape(" → ".join(path)) + "</small>")

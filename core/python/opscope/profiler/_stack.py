@@ -21,7 +21,6 @@ cpython, libc — and profiler, other.
 """
 import os
 import re
-import shutil
 import sys
 
 from opscope import _C

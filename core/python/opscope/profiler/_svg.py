@@ -200,7 +200,8 @@ def img(svg, alt):
     document goes in as it is, but for what a URI or an
     attribute cannot hold: % and # percent-encoded, & as an entity, " as ' (a third of the
     size of base64, which would also hide it from the notebook's diffs)."""
-    data = (re.sub(r"<title>.*?</title>", "", svg, count=1).replace('"', "'").replace("%", "%25").replace("#", "%23").replace("\n", " ")
+    data = re.sub(r"<title>.*?</title>", "", svg, count=1)
+    data = (data.replace('"', "'").replace("%", "%25").replace("#", "%23").replace("\n", " ")
             .replace("&", "&amp;"))
     return f'<img src="data:image/svg+xml,{data}" alt="{escape(alt)}">'
 

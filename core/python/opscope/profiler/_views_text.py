@@ -15,10 +15,11 @@ meaning:
 A trace of more than Trace.GROUP_ABOVE top-level items shows one block per distinct dispatch
 path: the count and total time, then the first call's tree.
 
-Lines longer than the width are first shortened where nothing is lost (a kernel's namespaces
-elided in the middle, ``autograd::…::autograd_kernel``; a registration site's folders,
-``core/…/linear.cpp:76``), then wrapped at spaces onto indented lines: an op's name, its shapes and a key are
-never cut.
+Lines longer than the width are first shortened where nothing is lost (a kernel's opscope::
+dropped; its namespaces elided in the middle, ``python::…::operator()``, only when it is longer
+than a line), then wrapped at spaces onto indented lines, a registration site on a line of its
+own (``core/ops/…/linear.cpp:76`` only when even that is too short): an op's name, its shapes
+and a key are never cut.
 """
 from opscope.profiler import _views as V
 from opscope.profiler._stack import elide_name, elide_path
