@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from conftest import ANSI, REPO
+from repltools import (  # noqa: F401  (fixtures: used as test arguments)
+    ANSI, REPO, opscope_exe, env)
 
 PYTHON = "/usr/bin/python3"
 

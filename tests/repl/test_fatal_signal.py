@@ -7,6 +7,9 @@ import subprocess
 
 import pytest
 
+from repltools import (  # noqa: F401  (fixtures: used as test arguments)
+    opscope_exe, env)
+
 
 def no_core_dump():
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

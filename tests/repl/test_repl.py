@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from conftest import COLOUR_SGR, Session, clean, make_env
+from repltools import (  # noqa: F401  (fixtures: used as test arguments)
+    COLOUR_SGR, Session, clean, make_env, opscope_exe, env, session_factory)
 
 
 @pytest.fixture(scope="module")

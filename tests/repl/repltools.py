@@ -1,5 +1,7 @@
-"""Shared set-up of the REPL tests: the executable under test, a clean environment for it, and a
-small driver for a session in a pty (pexpect).
+"""Shared parts of the REPL tests: the executable under test, a clean environment for it, a small
+driver for a session in a pty (pexpect), and the fixtures, which the test modules import. Not a
+conftest.py: `make test` runs tests/python in the same pytest run, whose test modules do `from
+conftest import ...` — and sys.modules["conftest"] is whichever conftest.py pytest loaded last.
 
 The executable is <build>/bin/opscope of the build folder the tests run against: the one named by
 OPSCOPE_BUILD_DIR, else the one whose python/ folder is on PYTHONPATH (as `make test` exports
@@ -12,9 +14,9 @@ import os
 import re
 import shutil
 import tempfile
-import time
 
 import pytest
+
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -46,13 +48,6 @@ def _build_dir():
 OPSCOPE = os.path.join(_build_dir(), "bin", "opscope")
 
 
-@pytest.fixture(scope="session")
-def opscope_exe():
-    if not os.access(OPSCOPE, os.X_OK):
-        pytest.fail(f"{OPSCOPE} is missing: build it (make build; CMake option OPSCOPE_REPL=ON)")
-    return OPSCOPE
-
-
 # Byte code of the REPL's Python, compiled once for the whole run (each test starts several
 # processes), in a folder of its own: never written into the tree, even where
 # PYTHONDONTWRITEBYTECODE is set (some sandboxes and CI set it; then every start compiles again).
@@ -77,11 +72,6 @@ def make_env(home, **extra):
         else:
             env[k] = v
     return env
-
-
-@pytest.fixture
-def env(tmp_path):
-    return make_env(tmp_path)
 
 
 class Session:
@@ -126,6 +116,20 @@ class Session:
         self.child.close()
 
 
+# --- fixtures (imported by the test modules) ------------------------------------------------
+
+@pytest.fixture(scope="session")
+def opscope_exe():
+    if not os.access(OPSCOPE, os.X_OK):
+        pytest.fail(f"{OPSCOPE} is missing: build it (make build; CMake option OPSCOPE_REPL=ON)")
+    return OPSCOPE
+
+
+@pytest.fixture
+def env(tmp_path):
+    return make_env(tmp_path)
+
+
 @pytest.fixture
 def session_factory(opscope_exe, tmp_path):
     """Starts sessions (closed at the end of the test): session_factory(args=..., **env)."""
@@ -139,12 +143,3 @@ def session_factory(opscope_exe, tmp_path):
     yield start
     for s in started:
         s.close()
-
-
-def wait_for(predicate, timeout):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return predicate()
