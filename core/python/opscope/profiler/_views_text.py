@@ -109,9 +109,6 @@ class _Line:
         for text, style, how in tokens:
             if not text:
                 continue
-            if how == "atom" and text.startswith(" · ") and current and \
-                    used + len(text) > limit:
-                text = text[1:]  # the separator starts the next line: "· core/ops/…"
             if used + len(text.rstrip()) > limit and current:
                 lines.append(current)
                 current, used, limit = [], 0, max(8, width - len(cont))
