@@ -14,6 +14,7 @@ import io
 import platform
 import sys
 import threading
+import time
 
 __all__ = ["setup", "before_cell", "after_cell", "shutdown"]
 
@@ -36,6 +37,64 @@ class Outbox:
         self._schedule = schedule
         self._captured = captured
         self.streams = streams or {}
+        # The main thread's own writes, held back for a moment (Note [Batched output]).
+        self._held = []
+        self._held_stream = None
+        self._held_size = 0
+        self._last_sent = 0.0
+        self._timer = threading.Event()
+        threading.Thread(target=self._tick, name="xopscope-output", daemon=True).start()
+
+    # Note [Batched output]
+    # xeus-python publishes every write as a message: print(i) is two ("3" and "\n"), and a
+    # loop of 5,000 prints sent 10,000 messages and took a minute to reach the front end
+    # (ipykernel: one message, 30 ms). So the main thread's writes go out as they come only
+    # after a quiet moment (BATCH_S since the last message); within that window they are held
+    # and sent as one message when the window has passed — checked at the next write, and by a
+    # timer thread that asks the main thread (a pending call, as for other threads' output) to
+    # send what is held. Everything held is sent before any other output (a display, the
+    # execute_result, the error, the view, the other stream, an input() prompt) and at the end
+    # of the cell, so the order of outputs is the order of the writes. What the window costs:
+    # the end of a burst of writes followed at once by a long blocking call (a sleep, one long
+    # C++ op) arrives when Python runs again — its first write went out at once.
+    BATCH_S = 0.05
+    HELD_MAX = 1 << 16
+
+    def write_main(self, stream, text):
+        """A write of the main thread to xeus-python's `stream` (Note [Batched output])."""
+        now = time.monotonic()
+        if self._held_stream is not None and self._held_stream is not stream:
+            self._send_held()
+        if self._held_stream is None and now - self._last_sent >= self.BATCH_S:
+            self.drain()  # what other threads and fds wrote before
+            stream.write(text)
+            self._last_sent = time.monotonic()
+            return
+        self._held.append(text)
+        self._held_stream = stream
+        self._held_size += len(text)
+        if self._held_size >= self.HELD_MAX or now - self._last_sent >= self.BATCH_S:
+            self.drain()
+        else:
+            self._timer.set()
+
+    def new_cell(self):
+        """A cell's first write goes out at once, however soon after the last cell's output."""
+        self._last_sent = 0.0
+
+    def _send_held(self):
+        if self._held_stream is not None:
+            stream, text = self._held_stream, "".join(self._held)
+            self._held, self._held_stream, self._held_size = [], None, 0
+            stream.write(text)
+            self._last_sent = time.monotonic()
+
+    def _tick(self):
+        while True:
+            self._timer.wait()
+            self._timer.clear()
+            time.sleep(self.BATCH_S)
+            self._schedule()
 
     def put(self, send, *args):
         with self._lock:
@@ -45,7 +104,9 @@ class Outbox:
             self._schedule()
 
     def drain(self):
-        """Sends what is queued, in order; consecutive writes to one stream go as one message."""
+        """Sends what is queued, in order; consecutive writes to one stream go as one message.
+        Main thread only."""
+        self._send_held()
         for fd, data in self._captured():
             self.streams[fd].write(data.decode("utf-8", "replace"))
         with self._lock:
@@ -98,8 +159,7 @@ class ThreadSafeStream(io.TextIOBase):
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         if _on_main_thread():
-            self._outbox.drain()  # what other threads wrote before comes first
-            self._stream.write(text)
+            self._outbox.write_main(self._stream, text)
         else:
             self._outbox.put(self._write, text)
         return len(text)
@@ -108,6 +168,16 @@ class ThreadSafeStream(io.TextIOBase):
         if _on_main_thread():
             self._outbox.drain()
             self._stream.flush()
+
+
+def _flushing(fn, outbox):
+    """fn, after sending what the main thread wrote (an input() prompt comes after it)."""
+    def call(*args, **kwargs):
+        if _on_main_thread():
+            outbox.drain()
+        return fn(*args, **kwargs)
+    call._xopscope_flushes = True
+    return call
 
 
 def _main_thread_only(send, outbox):
@@ -146,6 +216,20 @@ class Kernel:
         pub = self.shell.display_pub
         pub.publish_display_data = _main_thread_only(pub.publish_display_data, self.outbox)
         pub.clear_output = _main_thread_only(pub.clear_output, self.outbox)
+
+        # An input() prompt comes after what the cell printed (Note [Batched output]):
+        # xeus-python puts its input() in builtins for each cell; pre_run_cell comes after.
+        outbox = self.outbox
+
+        def wrap_input(info=None):
+            import builtins  # noqa: PLC0415
+            import getpass  # noqa: PLC0415
+            for owner, name in ((builtins, "input"), (getpass, "getpass")):
+                current = getattr(owner, name)
+                if not getattr(current, "_xopscope_flushes", False):
+                    setattr(owner, name, _flushing(current, outbox))
+
+        self.shell.events.register("pre_run_cell", wrap_input)
 
     # Pitfall 7 --------------------------------------------------------------------------------
     def _fix_errors(self):
@@ -258,6 +342,7 @@ def before_cell(execution_count, counted):
         shell.history_manager.store_inputs(shell.execution_count, "", "")
         shell.execution_count += 1
     _kernel.outbox.drain()
+    _kernel.outbox.new_cell()
 
 
 def after_cell():

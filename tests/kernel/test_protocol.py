@@ -381,8 +381,11 @@ def test_debugger(kernel):
         names = {v["name"]: v["value"] for v in debug("inspectVariables")["body"]["variables"]}
         assert names.get("debugged") == "42"
     finally:
-        assert debug("disconnect", restart=False, terminateDebuggee=True)["success"]
-    assert kernel.run("debugged")[0]["status"] == "ok"
+        # As JupyterLab stops debugging: the debuggee is the kernel, it must live on.
+        assert debug("disconnect", restart=False, terminateDebuggee=False)["success"]
+    assert kernel.run("import time\ntime.sleep(0.3)\ndebugged")[0]["status"] == "ok"
+    time.sleep(0.5)
+    assert kernel.km.is_alive()
 
 
 def test_counts_agree_after_empty_cells(kernel):
@@ -424,3 +427,64 @@ def test_comms(kernel):
     assert msg["content"]["data"] == {"echo": {"x": 2}}
     reply, outputs = kernel.run("print(comm_seen)")
     assert kernel.stdout(outputs) == "[{'hello': 1}, {'x': 2}]\n"
+
+
+# --- output batching (Note [Batched output] in kernel/python/xopscope_shell.py) -------------------
+
+def test_many_prints_are_few_messages(kernel):
+    reply, outputs = kernel.run("for i in range(5000):\n    print(i)")
+    assert reply["status"] == "ok"
+    assert kernel.stdout(outputs) == "".join(f"{i}\n" for i in range(5000))
+    assert len(outputs) < 50, f"{len(outputs)} messages for 5,000 prints"
+
+
+def test_a_print_before_a_long_call_arrives_at_once(kernel):
+    msg_id = kernel.send("print('early')\nimport time\ntime.sleep(1.5)")
+    sent = time.monotonic()
+    while True:
+        msg = kernel.kc.get_iopub_msg(timeout=TIMEOUT)
+        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+            break
+    assert msg["content"]["text"].startswith("early")
+    assert time.monotonic() - sent < 1.0, "the print waited for the sleep"
+    kernel.collect(msg_id)
+
+
+def test_outputs_keep_their_order(kernel):
+    reply, outputs = kernel.run(textwrap.dedent("""\
+        import sys
+        from IPython.display import HTML, display
+        print('a')
+        display(HTML('<i>b</i>'))
+        print('c', file=sys.stderr)
+        print('d')
+        1/0
+        """))
+    assert reply["ename"] == "ZeroDivisionError"
+    seen = []  # consecutive messages of one stream joined, as a front end shows them
+    for t, c in outputs:
+        if t == "stream" and seen and seen[-1][:2] == (t, c["name"]):
+            seen[-1] = (t, c["name"], seen[-1][2] + c["text"])
+        else:
+            seen.append((t, c.get("name"), c["text"] if t == "stream" else None))
+    assert seen == [("stream", "stdout", "a\n"), ("display_data", None, None),
+                    ("stream", "stderr", "c\n"), ("stream", "stdout", "d\n"),
+                    ("error", None, None)]
+
+
+def test_an_input_prompt_comes_after_the_prints(kernel):
+    msg_id = kernel.send("for i in range(3):\n    print(i)\nanswer = input('next? ')",
+                         allow_stdin=True)
+    kernel.kc.get_stdin_msg(timeout=TIMEOUT)
+    printed = ""
+    while True:  # everything printed was published before the prompt was asked
+        try:
+            msg = kernel.kc.get_iopub_msg(timeout=0.5)
+        except Exception:  # noqa: BLE001 — queue.Empty: nothing more before the answer
+            break
+        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+            printed += msg["content"]["text"]
+    assert printed == "0\n1\n2\n"
+    kernel.kc.input("yes")
+    reply, _ = kernel.collect(msg_id)
+    assert reply["status"] == "ok"
