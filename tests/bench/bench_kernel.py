@@ -5,6 +5,7 @@ way through jupyter_client on this machine, one kernel of each kind at a time:
   empty cell   round trip of execute("") to its reply and idle status (target: ≤ 1.2× ipykernel)
   1 op         y = x + 1 on opscope, views on vs off (target: the view adds ≤ 5 ms)
   10,000 ops   a loop of y = x + 1, views on vs off (target: the view adds ≤ 0.3 s)
+  5,000 prints a loop printing (no target: how output is batched, against ipykernel's)
   .ipynb       the saved notebook's bytes for one executed cell, views on (target: a
                10,000-op loop's cell under 100 KB)
 
@@ -38,6 +39,7 @@ CELLS = {
     "empty cell": "",
     "1 op": "y = x + 1",
     "10,000 ops": "for i in range(10000):\n    y = x + 1",
+    "5,000 prints": "for i in range(5000):\n    print(i)",
 }
 
 
@@ -104,7 +106,7 @@ def measure(name, views, repeat):
         k.run(SETUP)
         times, sizes = {}, {}
         for case, code in CELLS.items():
-            n = repeat if case != "10,000 ops" else max(3, repeat // 10)
+            n = repeat if case in ("empty cell", "1 op") else max(3, repeat // 10)
             runs = [k.run(code) for _ in range(n)]
             times[case] = statistics.median(t for t, _ in runs)
             times["best " + case] = min(t for t, _ in runs)
@@ -149,6 +151,9 @@ def main():
                      fmt(ms(on[case]), 2), signed_ms(added),
                      signed_ms(on[case] - ipy[case]), f"≤ +{limit * 1e3:g}",
                      verdict(added <= limit)])
+    rows.append(["5,000 prints cell (ms)", fmt(ms(ipy["5,000 prints"]), 2),
+                 fmt(ms(off["5,000 prints"]), 2), fmt(ms(on["5,000 prints"]), 2),
+                 f"{fmt(ratio(on['5,000 prints'], ipy['5,000 prints']), 2)}×", "", "", ""])
     for case in CELLS:
         b = "best " + case
         rows.append([f"  best of the runs, {case} (ms)", fmt(ms(ipy[b]), 2), fmt(ms(off[b]), 2),
@@ -165,7 +170,7 @@ def main():
                        "each cell (for _trace and %trace) and draws nothing",
                        "on - ipykernel: recording and view together, against a kernel without "
                        "the session layer",
-                       f"{repeat} runs per cell (10,000 ops: {max(3, repeat // 10)}), start: 5 "
+                       f"{repeat} runs per cell (loops: {max(3, repeat // 10)}), start: 5 "
                        "fresh kernels each; verdicts on the medians, the best runs beside them "
                        "(on a loaded machine the medians carry its noise)"])
     return 0
