@@ -2,7 +2,7 @@
 (tools/setup.sh --views): views inside classic Notebook's own style sheet, trusted (with our
 sheet) and untrusted (after its sanitizer), laid out by headless Chromium and read back — the
 text a reader sees, the cells' alignment, the fold marks, the colours under a dark system
-preference. `make screenshots` takes the pictures (tests/views/snapshot/README.md)."""
+preference. `make screenshots` takes the pictures (tests/views/README.md)."""
 import json
 import os
 import shutil
