@@ -48,8 +48,7 @@ test-cpp:
 	ctest --test-dir $(BUILD_DIR) --output-on-failure
 
 test-python:
-	$(PYTHON) -m pytest -q tests/python tests/fuzz/test_fuzz.py tests/repl tests/views
-	$(PYTHON) -m pytest -q tests/kernel  # its own run: see tests/kernel/conftest.py
+	$(PYTHON) -m pytest -q tests/python tests/fuzz/test_fuzz.py tests/repl tests/views tests/kernel
 
 # Every view of tests/views/programs.py in classic Notebook (trusted and untrusted) and in
 # headless Chromium, light and dark, at 1400 px and a 1280x720 projector at 150 %: PNGs in

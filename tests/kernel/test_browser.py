@@ -21,7 +21,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from kerneltests import BUILD, KERNELSPECS
+import kerneltests
+from kerneltests import BUILD, KERNELSPECS, kernel_environment  # noqa: F401 (the fixture)
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -37,8 +38,8 @@ except ImportError:
 
 missing = [what for what, ok in (("chromium", CHROMIUM), ("chromium-driver", DRIVER),
                                   ("python3-selenium", webdriver)) if not ok]
-pytestmark = pytest.mark.skipif(
-    bool(missing), reason=f"no browser: {', '.join(missing)} not installed (tools/setup.sh)")
+pytestmark = [kerneltests.pytestmark, pytest.mark.skipif(
+    bool(missing), reason=f"no browser: {', '.join(missing)} not installed (tools/setup.sh)")]
 
 CELLS = ["import opscope\n"
          "a = opscope.randn(2, 3, requires_grad=True)\n"

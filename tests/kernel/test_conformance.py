@@ -14,6 +14,8 @@ import os
 import jupyter_kernel_test
 from jupyter_client.manager import start_new_kernel
 
+from kerneltests import kernel_environment, pytestmark  # noqa: F401 (the fixture, the skip)
+
 VIEW_MIME = "application/vnd.opscope.trace+json"
 
 

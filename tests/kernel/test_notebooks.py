@@ -12,6 +12,8 @@ import pytest
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
 
+from kerneltests import kernel_environment, pytestmark  # noqa: F401 (the fixture, the skip)
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 VIEW_MIME = "application/vnd.opscope.trace+json"

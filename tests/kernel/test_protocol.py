@@ -14,7 +14,7 @@ import time
 import pytest
 from jupyter_client.manager import KernelManager, start_new_kernel
 
-from kerneltests import wait_until
+from kerneltests import kernel_environment, pytestmark, wait_until  # noqa: F401
 
 TIMEOUT = 30
 # Issue 19's target is 0.2 s from the interrupt to the KeyboardInterrupt; a loaded 2-core CI
