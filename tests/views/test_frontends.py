@@ -3,7 +3,6 @@ lecture notebook): the call stack folds the kernel's own frames into one row and
 user's cell as IPython's tracebacks do; the trace's output stays small in the saved notebook."""
 import os
 import re
-import sys
 
 import pytest
 
@@ -27,8 +26,6 @@ def executed():
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(SETUP),
                                          nbformat.v4.new_code_cell(CELL),
                                          nbformat.v4.new_code_cell("t")])
-    env_path = os.environ.get("PYTHONPATH", "")
-    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (*sys.path[:0], env_path) if p)
     client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
                                      resources={"metadata": {"path": ROOT}})
     try:
