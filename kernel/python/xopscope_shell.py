@@ -282,7 +282,7 @@ class Kernel:
             print(f"xopscope: opscope.interactive could not be loaded, no views: "
                   f"{type(e).__name__}: {e}", file=sys.__stderr__, flush=True)
             return
-        session = interactive._frontend.session
+        session = interactive.frontend().session
         self.show_view = session.show
         session.show = self.pending_views.append
 

@@ -23,7 +23,7 @@ from opscope.interactive._session import Execution, Session
 from opscope.interactive._settings import SETTINGS, Settings, config_path
 
 __all__ = ["load_ipython_extension", "unload_ipython_extension", "last", "history",
-           "configure", "settings", "Frontend", "Execution"]
+           "configure", "settings", "frontend", "Frontend", "Execution"]
 
 _frontend = None  # the Frontend of the shell the extension is loaded in
 
@@ -189,6 +189,13 @@ def history():
 def settings():
     """The settings in effect (see %opscope)."""
     return _require().settings
+
+
+def frontend():
+    """The Frontend of the shell the extension is loaded in. A front end that must place the
+    view itself replaces ``frontend().session.show`` (a callable taking the Execution) — the
+    kernel does, to draw it after xeus-python has published the cell's error."""
+    return _require()
 
 
 def configure(**overrides):
