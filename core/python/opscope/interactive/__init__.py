@@ -28,6 +28,16 @@ __all__ = ["load_ipython_extension", "unload_ipython_extension", "last", "histor
 _frontend = None  # the Frontend of the shell the extension is loaded in
 
 
+def terminal_wants_color():
+    """Colour only on a terminal, and never with NO_COLOR set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 class Frontend:
     """The extension as loaded in one IPython shell: its settings, its session, and how it draws
     (text or HTML, chosen by the settings' renderer or, on auto, by the shell)."""
@@ -51,14 +61,7 @@ class Frontend:
 
     def color(self):
         c = self.settings.color
-        if c != "auto":
-            return c == "always"
-        if os.environ.get("NO_COLOR"):
-            return False
-        try:
-            return sys.stdout.isatty()
-        except (AttributeError, ValueError):
-            return False
+        return c == "always" if c != "auto" else terminal_wants_color()
 
     def width(self):
         return self.settings.width or shutil.get_terminal_size((100, 24)).columns

@@ -152,16 +152,6 @@ def _banner():
         "(%trace? for help). Ctrl-C interrupts, Ctrl-D exits.\n")
 
 
-def _wants_color():
-    """Colour only on a terminal, and never with NO_COLOR set (https://no-color.org)."""
-    if os.environ.get("NO_COLOR"):
-        return False
-    try:
-        return sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def _stdin_is_tty():
     try:
         return sys.stdin.isatty()
@@ -338,7 +328,8 @@ def main(argv=None):
     if isinstance(source, str) and filename in ("<string>", "<stdin>"):
         _remember_source(filename, source)
 
-    color = _wants_color()
+    from opscope.interactive import terminal_wants_color  # noqa: PLC0415
+    color = terminal_wants_color()
     if not color:
         # prompt_toolkit (the prompt's syntax colours) has no NO_COLOR of its own.
         os.environ.setdefault("PROMPT_TOOLKIT_COLOR_DEPTH", "DEPTH_1_BIT")
