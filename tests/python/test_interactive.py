@@ -217,7 +217,9 @@ def test_profile_magic(shell, capsys, tmp_path):
     run(shell, capsys, "c = a @ b\nd = c.sum()")
     _, lines = run(shell, capsys, "%profile")
     text = "\n".join(lines)
-    assert "aten::mm" in text and "Self CPU time total" in text
+    assert "aten::mm" in text and "Self CPU time total" in text and "CPU Mem" not in text
+    _, lines = run(shell, capsys, "%profile --memory")
+    assert "Self CPU Mem" in "\n".join(lines)
     path = tmp_path / "t.json"
     _, lines = run(shell, capsys, f"%%profile --chrome {path}\ny = x.exp()")
     assert "aten::exp" in "\n".join(lines)

@@ -119,7 +119,7 @@ class Frontend:
         if mode == "profile":
             from opscope.profiler._from_trace import events_from_trace  # noqa: PLC0415
             trace = execution.trace
-            events = events_from_trace(trace, trace.events[0]["t_ns"], profile_memory=True)
+            events = events_from_trace(trace, trace.events[0]["t_ns"])
             table = events.key_averages()
             self.show_text(table.table(sort_by="self_cpu_time_total", row_limit=15), table)
             return

@@ -158,12 +158,14 @@ class OpscopeMagics(Magics):
         %%profile                      of the cell below it, run now
         Options: --sort KEY (self_cpu_time_total, cpu_time_total, count, ...),
                  --limit N (rows, default 20), --shapes (group by input shapes),
+                 --memory (the CPU Mem columns: bytes allocated),
                  --chrome PATH (also write a Chrome trace: open it in Perfetto or chrome://tracing)
         """
         def add(p):
             p.add_argument("--sort", default="self_cpu_time_total")
             p.add_argument("--limit", type=int, default=20)
             p.add_argument("--shapes", action="store_true")
+            p.add_argument("--memory", action="store_true")
             p.add_argument("--chrome", metavar="PATH")
         args = _parse("profile", line, add)
         from opscope.profiler._from_trace import events_from_trace  # noqa: PLC0415
@@ -171,10 +173,11 @@ class OpscopeMagics(Magics):
             trace = self._last_trace("profile")
             origin = trace.events[0]["t_ns"] if trace.events else 0
             events = events_from_trace(trace, origin, record_shapes=args.shapes,
-                                       profile_memory=True)
+                                       profile_memory=args.memory)
         else:
             import opscope  # noqa: PLC0415
-            prof = opscope.profiler.profile(record_shapes=args.shapes, profile_memory=True)
+            prof = opscope.profiler.profile(record_shapes=args.shapes,
+                                            profile_memory=args.memory)
             self._run(cell, "profile", prof)
             events = prof.events()
         table = events.key_averages(group_by_input_shapes=args.shapes)
