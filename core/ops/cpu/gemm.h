@@ -210,12 +210,15 @@ inline constexpr double kGemmGrain = 1 << 20;  // multiply-adds per thread, at l
 //     moves no more memory than one call does, and adds a call's start-up (tens of microseconds
 //     against tens of milliseconds). The sum over K is still taken block after block in
 //     increasing k, as one call takes it.
-//   then, only where a K block is still above 4 * kPanelFlops (M * N above ~34 million), the
+//   then, only where a K block is still above 2 * kPanelFlops (M * N above ~34 million), the
 //     longer of M and N in blocks of a multiple of 1024: each such block packs the other
 //     operand's K block again: at most one load per 1024 multiply-adds.
-// So one BLAS call is at most ~4 * kPanelFlops (~17 GFLOP: under 0.1 s on two cores at their
-// usual 200 GFLOP/s), usually about kPanelFlops. Below 2 * kPanelFlops nothing is cut.
-inline constexpr double kPanelFlops = 4.0 * (1 << 30);
+// So one BLAS call is at most ~2 * kPanelFlops (17 GFLOP: under 0.1 s on two cores at their
+// usual 200 GFLOP/s), usually about kPanelFlops. Below 2 * kPanelFlops nothing is cut. Each call
+// more costs OpenBLAS's threads a start and a barrier: microseconds on an idle machine, but on a
+// busy one a thread may wait milliseconds for a core, so the blocks are not made any smaller
+// than the 0.2 s of Ctrl-C's target needs.
+inline constexpr double kPanelFlops = 8.0 * (1 << 30);
 inline constexpr int64_t kPanelAlign = 256;
 
 // C (M,N) = alpha * op(A) · op(B) + beta * C as BLAS calls on blocks; see Note [Interruptible
@@ -235,11 +238,11 @@ void cblas_gemm_panels(blas::Transpose ta, blas::Transpose tb, int64_t M, int64_
   };
   const int64_t kb = K >= 2 * kPanelAlign ? block(K, flops(M, N, K), kPanelFlops, kPanelAlign) : K;
   int64_t mb = M, nb = N;
-  if (flops(M, N, kb) > 4 * kPanelFlops) {
+  if (flops(M, N, kb) > 2 * kPanelFlops) {
     if (M >= N)
-      mb = block(M, flops(M, N, kb), 2 * kPanelFlops, 4 * kPanelAlign);
+      mb = block(M, flops(M, N, kb), kPanelFlops, 4 * kPanelAlign);
     else
-      nb = block(N, flops(M, N, kb), 2 * kPanelFlops, 4 * kPanelAlign);
+      nb = block(N, flops(M, N, kb), kPanelFlops, 4 * kPanelAlign);
   }
   // Element (r, c) of op(X) with leading dimension ld sits at r * ld + c (NoTrans) or c * ld + r.
   auto at = [](const T* X, blas::Transpose t, int64_t ld, int64_t r, int64_t c) {
