@@ -82,7 +82,8 @@ class Frontend:
             self._display({"text/plain": text,
                            "text/html": f"<pre style=\"margin:0\">{html.escape(text)}</pre>"})
         else:
-            self._print(text)
+            # Trailing blanks (torch's table pads every cell) would wrap a line that just fits.
+            self._print("\n".join(line.rstrip() for line in str(text).splitlines()))
 
     def show_lines(self, lines, execution=None):
         if self.html():
