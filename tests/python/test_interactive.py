@@ -337,3 +337,14 @@ def test_a_failing_view_is_reported_once_and_the_session_goes_on(shell, capsys, 
     assert result.success and result2.success
     assert err.count("opscope: the view after this execution failed (ValueError: drawing "
                      "failed)") == 1
+
+
+def test_record_off_costs_nothing_and_says_so(shell, capsys):
+    before = oi.history()
+    shell.run_line_magic("opscope", "--session record=off")
+    _, lines = run(shell, capsys, "c = a @ b")
+    assert lines == [] and oi.history() == before
+    assert oi.frontend().session._recorder is None
+    oi.frontend().session.history.clear()
+    with pytest.raises(UsageError, match="recording is off"):
+        shell.run_line_magic("trace", "")

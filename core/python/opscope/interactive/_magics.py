@@ -51,6 +51,8 @@ class OpscopeMagics(Magics):
     def _last_trace(self, magic):
         execution = self.frontend.session.last()
         if execution is None:
+            if not self.frontend.settings.record:
+                raise UsageError(f"%{magic}: recording is off (%opscope record=on)")
             raise UsageError(f"%{magic}: no line has run an op yet in this session")
         return execution.trace
 

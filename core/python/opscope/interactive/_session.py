@@ -123,6 +123,8 @@ class Session:
         if install is not None:  # Ctrl-C reaches long kernels (REPL issue); rebound each time
             install()
         s = self.settings
+        if not s.record:
+            return
         self._recorder = _C._TraceRecorder(stacks=s.stacks, memory=s.memory,
                                            max_events=s.max_events, max_stacks=s.max_stacks)
         self._started_ns = time.monotonic_ns()

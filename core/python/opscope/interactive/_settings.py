@@ -64,6 +64,8 @@ def _choice(*choices):
 SETTINGS = {
     "views": _Setting("summary", _choice(*VIEWS),
                       "what is shown after each line or cell that ran ops", VIEWS),
+    "record": _Setting(True, _bool, "record each execution's ops (off: no views, no _trace, "
+                       "no cost; on / off)"),
     "stacks": _Setting(True, _bool, "record call stacks at kernels, for %stack (on / off)"),
     "memory": _Setting(True, _bool, "record allocations and frees (on / off)"),
     "max_lines": _Setting(20, _count,
