@@ -25,15 +25,15 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <iostream>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "embed/Embed.h"
 #include "kernel/capture.h"
 #include "kernel/history.h"
 #include "kernel/interpreter.h"
@@ -46,16 +46,12 @@
 
 // Note [Starting Python as /usr/bin/python3]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// xeus-python's xpython calls xpyt::set_pythonhome(), which derives PYTHONHOME from the
-// executable's folder: on Debian that breaks start-up ("failed to get the Python codec of the
-// filesystem encoding", pitfall 3). As the REPL does (Note [Embedding as /usr/bin/python3] in
-// repl/main.cpp), the interpreter starts from a PyConfig whose program_name is /usr/bin/python3,
-// so it lays itself out exactly as that python (prefix /usr, Debian's dist-packages, the user's
-// site-packages), and sys.executable is /usr/bin/python3 — which debugpy, multiprocessing and
-// `!python` rely on. sys.path then gets this tree's core/python and <build>/python (the opscope
-// of this build, Note [Which opscope the REPL imports] in repl/main.cpp) and kernel/python (the
-// kernel's Python half). PYDEVD_DISABLE_FILE_VALIDATION quiets debugpy's warning about frozen
-// modules (pitfall 13).
+// As the REPL does (Note [Embedding as /usr/bin/python3] in embed/Embed.h), not through
+// xeus-python's path helpers: sys.executable is /usr/bin/python3 — which debugpy, multiprocessing
+// and `!python` rely on. sys.argv is the program alone: IPython's application would parse the
+// kernel's options. sys.path then gets this build's opscope (Note [Which opscope the REPL
+// imports]) and kernel/python (the kernel's Python half). PYDEVD_DISABLE_FILE_VALIDATION quiets
+// debugpy's warning about frozen modules (pitfall 13).
 
 // Note [No orphan kernels]
 // ~~~~~~~~~~~~~~~~~~~~~~~~
@@ -67,64 +63,6 @@
 // launchers is not the parent's death.
 
 namespace {
-
-std::string executable_dir() {
-  char path[PATH_MAX];
-  ssize_t n = ::readlink("/proc/self/exe", path, sizeof(path) - 1);
-  if (n <= 0) return {};
-  std::string p(path, static_cast<size_t>(n));
-  size_t slash = p.rfind('/');
-  return slash == std::string::npos ? std::string() : p.substr(0, slash);
-}
-
-void start_python(char** argv) {
-  ::setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1", 0);
-  PyConfig config;
-  PyConfig_InitPythonConfig(&config);
-  config.parse_argv = 0;
-  PyStatus status =
-      PyConfig_SetBytesString(&config, &config.program_name, OPSCOPE_PYTHON_EXECUTABLE);
-  // sys.argv is the program alone: IPython's application would parse the kernel's options.
-  if (!PyStatus_Exception(status)) status = PyConfig_SetBytesArgv(&config, 1, argv);
-  if (!PyStatus_Exception(status)) status = Py_InitializeFromConfig(&config);
-  PyConfig_Clear(&config);
-  if (PyStatus_Exception(status)) Py_ExitStatusException(status);  // prints, exits
-}
-
-// Puts the folders at the front of sys.path, the first one first; false with a Python error set.
-bool prepend_to_sys_path(std::initializer_list<std::string> dirs) {
-  PyObject* path = PySys_GetObject("path");  // borrowed
-  if (path == nullptr || !PyList_Check(path)) {
-    PyErr_SetString(PyExc_RuntimeError, "sys.path is not a list");
-    return false;
-  }
-  Py_ssize_t at = 0;
-  for (const std::string& dir : dirs) {
-    PyObject* entry = PyUnicode_DecodeFSDefault(dir.c_str());
-    if (entry == nullptr) return false;
-    int rc = PyList_Insert(path, at++, entry);
-    Py_DECREF(entry);
-    if (rc != 0) return false;
-  }
-  return true;
-}
-
-// faulthandler.enable(fd, all_threads=True): the Python frames of a crash, on `fd`. Best effort.
-void enable_faulthandler(int fd) {
-  PyObject* module = PyImport_ImportModule("faulthandler");
-  PyObject* enable = module != nullptr ? PyObject_GetAttrString(module, "enable") : nullptr;
-  PyObject* args = Py_BuildValue("(i)", fd);
-  PyObject* kwargs = Py_BuildValue("{s:O}", "all_threads", Py_True);
-  PyObject* r = enable != nullptr && args != nullptr && kwargs != nullptr
-                    ? PyObject_Call(enable, args, kwargs)
-                    : nullptr;
-  if (r == nullptr) PyErr_Clear();
-  Py_XDECREF(r);
-  Py_XDECREF(kwargs);
-  Py_XDECREF(args);
-  Py_XDECREF(enable);
-  Py_XDECREF(module);
-}
 
 void watch_parent() {
   pid_t parent = ::getppid();
@@ -192,18 +130,19 @@ int main(int argc, char** argv) {
       !(has_flag(argc, argv, "--no-views") || (views != nullptr && std::strcmp(views, "off") == 0));
 
   // 2. Note [Starting Python as /usr/bin/python3].
-  start_python(argv);
-  std::string build =
-      std::filesystem::path(executable_dir() + "/../python").lexically_normal().string();
-  if (!prepend_to_sys_path(
-          {OPSCOPE_SOURCE_DIR "/core/python", build, OPSCOPE_SOURCE_DIR "/kernel/python"})) {
+  ::setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1", 0);
+  PyStatus status = opscope::embed::start_python(1, argv);
+  if (PyStatus_Exception(status)) Py_ExitStatusException(status);  // prints, exits
+  std::vector<std::string> paths = opscope::embed::opscope_paths();
+  paths.push_back(opscope::embed::source_path("kernel/python"));
+  if (!opscope::embed::prepend_to_sys_path(paths)) {
     PyErr_Print();
     return 1;
   }
   // 3. Cells' fds 1 and 2 go to the notebook (capture.h); crashes say where, on the terminal
   // (a report into a pipe whose reader dies with the process would be lost).
   int terminal = xopscope::capture::start(&xopscope::request_drain);
-  enable_faulthandler(terminal);
+  opscope::embed::enable_faulthandler(terminal);
   opscope::profiler::install_fatal_signal_handler(terminal);
   // 4. Note [No orphan kernels].
   watch_parent();

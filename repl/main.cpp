@@ -10,114 +10,31 @@
 // libpython3.11 the way a C++ program calls into Python (PyConfig, the GIL, errors as Python
 // tracebacks):
 //   1. configure the interpreter as if /usr/bin/python3 were running
-//      (Note [Embedding as /usr/bin/python3]);
-//   2. put this build's opscope first on sys.path (Note [Which opscope the REPL imports]);
+//      (Note [Embedding as /usr/bin/python3] in embed/Embed.h);
+//   2. put this build's opscope first on sys.path (Note [Which opscope the REPL imports],
+//      embed/Embed.h);
 //   3. enable faulthandler, then install opscope's fatal-signal report (profiler/FatalSignal.h);
 //   4. call opscope.interactive._terminal.main(sys.argv), the Python half, which parses the
 //      command line, builds the IPython shell and runs it;
 //   5. turn what it returned or raised into the exit status the way python does.
 // Everything else — options, the banner, scripts, colour — is in
 // core/python/opscope/interactive/_terminal.py, where it can be read and tested from Python.
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-
 #include <signal.h>
 #include <unistd.h>
 
-#include <climits>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 
+#include "embed/Embed.h"
 #include "profiler/FatalSignal.h"
 
-// Note [Embedding as /usr/bin/python3]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// An embedded interpreter computes sys.executable, sys.prefix and hence sys.path from its
-// program name. Left at its default (this executable, <build>/bin/opscope), Python would look
-// for its standard library under <build>/lib and miss Debian's dist-packages (IPython, NumPy),
-// and sys.executable would name the REPL — so multiprocessing or `subprocess.run([sys.executable,
-// ...])` would start another REPL instead of Python. With program_name = /usr/bin/python3 the
-// interpreter lays itself out exactly as /usr/bin/python3 does (prefix /usr, Debian's site.py
-// and its dist-packages, the user's site-packages), and the rest of the configuration is
-// PyConfig_InitPythonConfig's: environment variables (PYTHONPATH, PYTHONFAULTHANDLER, ...)
-// honoured, locale and signal handlers set up like python's (SIGINT raises KeyboardInterrupt,
-// SIGPIPE is ignored). parse_argv is off: python's own options (-c, -i, -m) are not ours to take;
-// sys.argv starts as the raw command line and the Python half replaces it with what a program
-// expects (`opscope script.py a b` gives the script ['script.py', 'a', 'b'], as python does).
-//
 // The GIL: Py_InitializeFromConfig leaves it held by this thread, which keeps it until
 // Py_FinalizeEx (that needs it too). Nothing here runs long outside Python, so it is never
 // released here; the interpreter releases it itself around blocking calls (waiting for a key at
 // the prompt, sleeping), so threads that the session starts (OpenMP workers that call back into
 // Python, the backward engine) run meanwhile.
 
-// Note [Which opscope the REPL imports]
-// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// The executable has this build's libopscope_core.so and libopscope_profiler.so loaded (RPATH
-// $ORIGIN/../python/opscope). `import opscope` must then load this build's _C.so, from the same
-// folder: a _C from another build folder (one a PYTHONPATH points to, say build-sanitize/) would
-// be built against another core. So sys.path starts with this tree's core/python (the Python
-// sources) and <build>/python (the compiled part; see Note [Each build folder holds its own
-// compiled part] in CMakeLists.txt) — no PYTHONPATH needed — and opscope/__init__.py's rule
-// "the first build folder on sys.path wins" picks ours.
-
 namespace {
-
-// The directory this executable is in (from /proc/self/exe), "" if unknown.
-std::string executable_dir() {
-  char path[PATH_MAX];
-  ssize_t n = ::readlink("/proc/self/exe", path, sizeof(path) - 1);
-  if (n <= 0) return {};
-  std::string p(path, static_cast<size_t>(n));
-  size_t slash = p.rfind('/');
-  return slash == std::string::npos ? std::string() : p.substr(0, slash);
-}
-
-// See Note [Embedding as /usr/bin/python3]. Returns false, with the status in `status`, when the
-// interpreter did not start.
-bool start_python(int argc, char** argv, PyStatus* status) {
-  PyConfig config;
-  PyConfig_InitPythonConfig(&config);
-  config.parse_argv = 0;
-  *status = PyConfig_SetBytesString(&config, &config.program_name, OPSCOPE_PYTHON_EXECUTABLE);
-  if (!PyStatus_Exception(*status)) *status = PyConfig_SetBytesArgv(&config, argc, argv);
-  if (!PyStatus_Exception(*status)) *status = Py_InitializeFromConfig(&config);
-  PyConfig_Clear(&config);
-  return !PyStatus_Exception(*status);
-}
-
-// Inserts `dir` at sys.path[0]. See Note [Which opscope the REPL imports].
-bool prepend_to_sys_path(const std::string& dir) {
-  PyObject* path = PySys_GetObject("path");  // borrowed
-  if (path == nullptr || !PyList_Check(path)) {
-    PyErr_SetString(PyExc_RuntimeError, "sys.path is not a list");
-    return false;
-  }
-  PyObject* entry = PyUnicode_DecodeFSDefault(dir.c_str());
-  if (entry == nullptr) return false;
-  int rc = PyList_Insert(path, 0, entry);
-  Py_DECREF(entry);
-  return rc == 0;
-}
-
-// faulthandler.enable(all_threads=True): the Python frames of a crash, printed after the C++
-// stack (see profiler/FatalSignal.h). Best effort: a failure is cleared.
-void enable_faulthandler() {
-  PyObject* module = PyImport_ImportModule("faulthandler");
-  PyObject* enable = module != nullptr ? PyObject_GetAttrString(module, "enable") : nullptr;
-  PyObject* args = PyTuple_New(0);
-  PyObject* kwargs = Py_BuildValue("{s:O}", "all_threads", Py_True);
-  PyObject* r = enable != nullptr && args != nullptr && kwargs != nullptr
-                    ? PyObject_Call(enable, args, kwargs)
-                    : nullptr;
-  if (r == nullptr) PyErr_Clear();
-  Py_XDECREF(r);
-  Py_XDECREF(kwargs);
-  Py_XDECREF(args);
-  Py_XDECREF(enable);
-  Py_XDECREF(module);
-}
 
 // A status the way python turns SystemExit(code) into one: None is 0, an int is itself, anything
 // else is printed to stderr and is 1. Steals `code`.
@@ -171,8 +88,7 @@ int run_terminal(bool* interrupted) {
   if (main == nullptr) return status_of_exception(interrupted);
   PyObject* argv = PySys_GetObject("argv");  // borrowed
   PyObject* argv_copy = argv != nullptr ? PySequence_List(argv) : PyList_New(0);
-  PyObject* result =
-      argv_copy != nullptr ? PyObject_CallOneArg(main, argv_copy) : nullptr;
+  PyObject* result = argv_copy != nullptr ? PyObject_CallOneArg(main, argv_copy) : nullptr;
   Py_XDECREF(argv_copy);
   Py_DECREF(main);
   if (result == nullptr) return status_of_exception(interrupted);
@@ -182,20 +98,18 @@ int run_terminal(bool* interrupted) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  PyStatus status;
-  if (!start_python(argc, argv, &status)) {
+  PyStatus status = opscope::embed::start_python(argc, argv);
+  if (PyStatus_Exception(status)) {
     if (PyStatus_IsExit(status)) return status.exitcode;
     Py_ExitStatusException(status);  // prints the error, exits 1
   }
 
   bool interrupted = false;
   int code = 0;
-  std::string build =
-      std::filesystem::path(executable_dir() + "/../python").lexically_normal().string();
-  if (!prepend_to_sys_path(build) || !prepend_to_sys_path(OPSCOPE_SOURCE_DIR "/core/python")) {
+  if (!opscope::embed::prepend_to_sys_path(opscope::embed::opscope_paths())) {
     code = status_of_exception(&interrupted);
   } else {
-    enable_faulthandler();
+    opscope::embed::enable_faulthandler(STDERR_FILENO);
     opscope::profiler::install_fatal_signal_handler(STDERR_FILENO);
     code = run_terminal(&interrupted);
   }
