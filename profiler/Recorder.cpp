@@ -118,12 +118,12 @@ bool TraceRecorder::take_stack_slot() {
 }
 
 uint64_t TraceRecorder::dropped_items() const {
-  std::lock_guard lock(const_cast<std::mutex&>(mutex_));
+  std::lock_guard lock(mutex_);
   return dropped_items_;
 }
 
 uint64_t TraceRecorder::dropped_ns() const {
-  std::lock_guard lock(const_cast<std::mutex&>(mutex_));
+  std::lock_guard lock(mutex_);
   return dropped_ns_;
 }
 

@@ -189,7 +189,7 @@ class TraceRecorder final : public DispatchObserver {
   RecorderOptions options_;
   bool listening_to_blas_ = false;
   std::atomic<bool> recording_now_{false};
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   Recording recording_;
   ObserverHandle handle_;
   // The bound's book-keeping, under mutex_: per thread (by trace_thread_id), how deep in

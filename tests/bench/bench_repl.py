@@ -24,19 +24,13 @@ import time
 
 from benchlib import fmt, machine_facts, print_header, print_table, ratio, verdict
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "repl"))
+from repltools import build_dir  # noqa: E402  (the build folder the REPL tests use)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 PYTHON = "/usr/bin/python3"
 TARGET = 1.1
-
-
-def build_dir():
-    for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep):
-        if entry and os.path.basename(os.path.normpath(entry)) == "python":
-            build = os.path.dirname(os.path.normpath(entry))
-            if os.path.exists(os.path.join(build, "bin", "opscope")):
-                return build
-    return os.path.join(REPO, "build")
 
 
 def have_torch():

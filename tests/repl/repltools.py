@@ -34,7 +34,8 @@ def clean(text):
     return ANSI.sub("", text).replace("\r", "")
 
 
-def _build_dir():
+# The build folder under test (bench_repl.py measures the same one).
+def build_dir():
     if os.environ.get("OPSCOPE_BUILD_DIR"):
         return os.path.abspath(os.environ["OPSCOPE_BUILD_DIR"])
     for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep):
@@ -45,7 +46,7 @@ def _build_dir():
     return os.path.join(REPO, "build")
 
 
-OPSCOPE = os.path.join(_build_dir(), "bin", "opscope")
+OPSCOPE = os.path.join(build_dir(), "bin", "opscope")
 
 
 # Byte code of the REPL's Python, compiled once for the whole run (each test starts several
