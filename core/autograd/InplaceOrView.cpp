@@ -3,7 +3,9 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "core/autograd/Derivatives.h"
 #include "core/autograd/GradMode.h"
+#include "core/dispatch/Library.h"
 #include "core/dispatch/Dispatcher.h"
 #include "core/tensor/TensorIterator.h"
 
@@ -56,5 +58,26 @@ void ad_inplace_or_view(const OperatorHandle& op, DispatchKeySet ks, Stack* stac
 KernelFunction ad_inplace_or_view_kernel() {
   return KernelFunction::boxed(&ad_inplace_or_view, "opscope::autograd::ad_inplace_or_view");
 }
+
+// Every op that writes an argument (in place or out=) gets this kernel on ADInplaceOrView, and,
+// where autograd has no formula for it, a checking kernel on Autograd (Note [out= overloads and
+// autograd], Note [In-place ops without a derivative] in Derivatives.h). Registered as ops are
+// defined: see Note [Kernels that follow a def] in core/dispatch/Dispatcher.cpp.
+static RegistrationHandle kernels_for_writing_ops =
+    Dispatcher::singleton().on_def([](const OperatorHandle& op) {
+      std::vector<RegistrationHandle> handles;
+      const FunctionSchema& schema = op.schema();
+      bool writes = false;
+      for (const Argument& a : schema.arguments) writes |= a.alias && a.alias->is_write;
+      if (!writes) return handles;
+      const std::string site = site_of(std::source_location::current());
+      handles.push_back(Dispatcher::singleton().register_impl(
+          op.full_name(), DispatchKey::ADInplaceOrView, ad_inplace_or_view_kernel(), site));
+      for (auto k : {out_variant_autograd_kernel(schema), inplace_autograd_kernel(schema)})
+        if (k)
+          handles.push_back(Dispatcher::singleton().register_impl(
+              op.full_name(), DispatchKey::Autograd, std::move(*k), site));
+      return handles;
+    });
 
 }  // namespace opscope::autograd

@@ -1,7 +1,9 @@
 #include "core/dispatch/Dispatcher.h"
+#include "core/dispatch/Op.h"
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 
 namespace opscope {
 
@@ -79,7 +81,7 @@ RegistrationHandle Dispatcher::register_schema(std::string_view schema_text, std
 
 RegistrationHandle Dispatcher::register_schema(FunctionSchema schema, std::string site,
                                                Variants variants) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   OperatorEntry& e = find_or_create(schema.qualified_name(), schema.overload);
   OPSCOPE_CHECK(!e.has_schema(), "Tried to register an operator (", schema.str(),
                 ") with the same "
@@ -87,9 +89,58 @@ RegistrationHandle Dispatcher::register_schema(FunctionSchema schema, std::strin
                 "registered with a single call to def(). Duplicate registration: ",
                 site, ". Original registration: ", e.schema_site());
   e.set_schema(std::move(schema), std::move(site), variants);
+  // Note [Kernels that follow a def]
+  // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+  // Some kernels exist because of what a schema says, not because a family registered them:
+  // an op that writes an argument gets an ADInplaceOrView kernel (it bumps the version) and,
+  // without a derivative, a checking Autograd kernel (core/autograd/InplaceOrView.cpp). The
+  // layer that owns such kernels registers them itself, through on_def, so the dispatcher
+  // depends on no layer above it and each kernel's registration site is the file defining it.
+  // Listeners run outside the lock (they register kernels); their kernels go with the schema.
+  auto listeners = def_listeners_;
+  lock.unlock();
+  for (const auto& [id, listener] : listeners) {
+    std::vector<RegistrationHandle> handles = listener(OperatorHandle(&e));
+    std::lock_guard relock(mutex_);
+    followers_.push_back({id, &e, std::move(handles)});
+  }
   return RegistrationHandle([this, &e] {
+    drop_followers([&e](uint64_t, const OperatorEntry* op) { return op == &e; });
     std::lock_guard lock(mutex_);
     e.clear_schema();
+  });
+}
+
+void Dispatcher::drop_followers(std::function<bool(uint64_t, const OperatorEntry*)> which) {
+  std::vector<Follower> dropped;
+  {
+    std::lock_guard lock(mutex_);
+    auto keep = std::stable_partition(followers_.begin(), followers_.end(),
+                                      [&](const Follower& f) { return !which(f.listener, f.op); });
+    std::move(keep, followers_.end(), std::back_inserter(dropped));
+    followers_.erase(keep, followers_.end());
+  }
+  // `dropped` goes here, outside the lock: each handle's undo takes it.
+}
+
+RegistrationHandle Dispatcher::on_def(DefListener listener) {
+  uint64_t id;
+  {
+    std::lock_guard lock(mutex_);
+    id = next_listener_id_++;
+    def_listeners_.push_back({id, listener});
+  }
+  for (const OperatorHandle& op : all_ops()) {
+    std::vector<RegistrationHandle> handles = listener(op);
+    std::lock_guard lock(mutex_);
+    followers_.push_back({id, &op.entry(), std::move(handles)});
+  }
+  return RegistrationHandle([this, id] {
+    {
+      std::lock_guard lock(mutex_);
+      std::erase_if(def_listeners_, [id](const DefListenerEntry& l) { return l.id == id; });
+    }
+    drop_followers([id](uint64_t listener, const OperatorEntry*) { return listener == id; });
   });
 }
 
@@ -210,6 +261,15 @@ void OperatorHandle::call_boxed(Stack* stack) const {
 void OperatorHandle::redispatch_boxed(DispatchKeySet ks, Stack* stack) const {
   Dispatcher::singleton().redispatch_boxed(*this, ks, stack);
 }
+
+namespace detail {
+void op_missing_default(const OperatorHandle& op, size_t schema_index) {
+  const auto& args = op.schema().arguments;
+  throw Error(detail::str("ops handle of ", op.full_name(), ": argument ",
+                          schema_index < args.size() ? args[schema_index].name : std::string("?"),
+                          " is marked Default<> but its schema gives it no default"));
+}
+}  // namespace detail
 
 void check_cpp_signature(const OperatorEntry& op, std::type_index sig, const char* sig_name) {
   OPSCOPE_CHECK(!op.cpp_signature_ || *op.cpp_signature_ == sig, "Tried to access operator ",

@@ -93,6 +93,12 @@ class Dispatcher {
                                                  KernelFunction kernel, std::string site);
   [[nodiscard]] RegistrationHandle register_fallback(DispatchKey key, KernelFunction kernel,
                                                      std::string site);
+  // Calls `listener` for every op that has a schema: at once for those defined already, then
+  // for each op as it is defined. The handles it returns for an op (kernels it registered for
+  // it) are dropped with the op's schema or with the listener. See Note [Kernels that follow a
+  // def].
+  using DefListener = std::function<std::vector<RegistrationHandle>(const OperatorHandle&)>;
+  [[nodiscard]] RegistrationHandle on_def(DefListener listener);
   // A fallback registered for the key, for dumps.
   const std::optional<KernelRegistration>& fallback(DispatchKey key) const {
     return fallbacks_[static_cast<size_t>(key)];
@@ -127,8 +133,23 @@ class Dispatcher {
   R below_autograd(const OperatorHandle& op, DispatchKeySet ks, Args... args) const;
   [[noreturn]] void report_missing(const OperatorHandle& op, DispatchKey k) const;
 
+  void drop_followers(std::function<bool(uint64_t listener, const OperatorEntry*)> which);
+
   mutable std::mutex mutex_;
   std::unordered_map<std::string, std::unique_ptr<OperatorEntry>> ops_;  // by full name
+  struct DefListenerEntry {
+    uint64_t id;
+    DefListener listener;
+  };
+  std::vector<DefListenerEntry> def_listeners_;
+  // What each listener registered for each op.
+  struct Follower {
+    uint64_t listener;
+    const OperatorEntry* op;
+    std::vector<RegistrationHandle> handles;
+  };
+  std::vector<Follower> followers_;
+  uint64_t next_listener_id_ = 1;
   std::array<std::optional<KernelRegistration>, kNumRuntimeKeys> fallbacks_;
   uint64_t next_fallback_id_ = 1;
 };

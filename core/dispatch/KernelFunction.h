@@ -233,6 +233,12 @@ class KernelFunction {
     return f;
   }
 
+  // The same kernel under another name (core/ops/KernelForms.h names its forms like the op).
+  KernelFunction renamed(std::string name) && {
+    name_ = std::move(name);
+    return std::move(*this);
+  }
+
   bool valid() const { return fallthrough_ || static_cast<bool>(boxed_); }
   bool is_fallthrough() const { return fallthrough_; }
   bool is_autograd() const { return autograd_; }

@@ -1,7 +1,5 @@
 #include "core/dispatch/Library.h"
 
-#include "core/autograd/Derivatives.h"
-#include "core/autograd/InplaceOrView.h"
 
 namespace opscope {
 
@@ -17,6 +15,12 @@ Library::Library(Kind kind, std::string ns, const std::function<void(Library&)>&
   init(*this);
 }
 
+Library::Library(Kind kind, std::string ns, DispatchKey key,
+                 const std::function<void(Library&)>& init)
+    : Library(kind, std::move(ns), key) {
+  init(*this);
+}
+
 std::string Library::qualify(std::string_view name) const {
   if (name.find("::") != std::string_view::npos) return std::string(name);
   return ns_ + "::" + std::string(name);
@@ -24,26 +28,10 @@ std::string Library::qualify(std::string_view name) const {
 
 Library& Library::def(std::string_view schema, Variants variants, std::source_location loc) {
   OPSCOPE_CHECK(kind_ != IMPL, "Library(IMPL, \"", ns_, "\") cannot def an op: ", schema);
-  FunctionSchema parsed = parse_schema(schema, ns_);
-  // Ops that write into an argument bump its version counter on ADInplaceOrView (PyTorch
-  // generates this kernel per op; see core/autograd/InplaceOrView.h).
-  bool writes = false;
-  for (const Argument& a : parsed.arguments) writes |= a.alias.has_value() && a.alias->is_write;
-  std::string full_name = parsed.full_name();
-  handles_.push_back(
-      Dispatcher::singleton().register_schema(std::move(parsed), site_of(loc), variants));
-  if (writes)
-    handles_.push_back(
-        Dispatcher::singleton().register_impl(full_name, DispatchKey::ADInplaceOrView,
-                                              autograd::ad_inplace_or_view_kernel(), site_of(loc)));
-  // See Note [out= overloads and autograd] and Note [In-place ops without a derivative] in
-  // core/autograd/Derivatives.h.
-  const FunctionSchema& registered = Dispatcher::singleton().find_by_full_name(full_name).schema();
-  for (auto k : {autograd::out_variant_autograd_kernel(registered),
-                 autograd::inplace_autograd_kernel(registered)})
-    if (k)
-      handles_.push_back(Dispatcher::singleton().register_impl(full_name, DispatchKey::Autograd,
-                                                               std::move(*k), site_of(loc)));
+  // The kernels an op gets because of what its schema says (ADInplaceOrView for ops that write)
+  // are registered by their own layer: see Note [Kernels that follow a def] in Dispatcher.cpp.
+  handles_.push_back(Dispatcher::singleton().register_schema(parse_schema(schema, ns_),
+                                                             site_of(loc), variants));
   return *this;
 }
 

@@ -30,6 +30,11 @@ class Library {
   Library(Kind kind, std::string ns, std::optional<DispatchKey> key = std::nullopt);
   // Builds the library by running `init` (the form used for built-in ops at load time).
   Library(Kind kind, std::string ns, const std::function<void(Library&)>& init);
+  // A block of kernels for one key, written beside them (core/ops/cpu/linear.cpp):
+  //   static Library cpu_linear(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  //     m.impl("mm", fn<&mm>);
+  //   });
+  Library(Kind kind, std::string ns, DispatchKey key, const std::function<void(Library&)>& init);
   Library(Library&&) = default;
   Library& operator=(Library&&) = default;
   ~Library() = default;  // handles_ undo everything registered here
