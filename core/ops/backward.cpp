@@ -75,33 +75,4 @@ static Library backward_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.impl("unfold_backward", kExplicit, fn<&composite::unfold_backward>);
 });
 
-namespace ops {
-
-Tensor select_backward(const Tensor& grad_output, IntArrayRef input_sizes, int64_t dim,
-                       int64_t index) {
-  static const auto op =
-      typed_op<Tensor(const Tensor&, IntArrayRef, int64_t, int64_t)>("aten::select_backward");
-  return op.call(grad_output, input_sizes, dim, index);
-}
-Tensor slice_backward(const Tensor& grad_output, IntArrayRef input_sizes, int64_t dim,
-                      int64_t start, int64_t end, int64_t step) {
-  static const auto op =
-      typed_op<Tensor(const Tensor&, IntArrayRef, int64_t, int64_t, int64_t, int64_t)>(
-          "aten::slice_backward");
-  return op.call(grad_output, input_sizes, dim, start, end, step);
-}
-Tensor diagonal_backward(const Tensor& grad_output, IntArrayRef input_sizes, int64_t offset,
-                         int64_t dim1, int64_t dim2) {
-  static const auto op = typed_op<Tensor(const Tensor&, IntArrayRef, int64_t, int64_t, int64_t)>(
-      "aten::diagonal_backward");
-  return op.call(grad_output, input_sizes, offset, dim1, dim2);
-}
-Tensor unfold_backward(const Tensor& grad_in, IntArrayRef input_sizes, int64_t dim, int64_t size,
-                       int64_t step) {
-  static const auto op = typed_op<Tensor(const Tensor&, IntArrayRef, int64_t, int64_t, int64_t)>(
-      "aten::unfold_backward");
-  return op.call(grad_in, input_sizes, dim, size, step);
-}
-
-}  // namespace ops
 }  // namespace opscope

@@ -14,27 +14,28 @@
 //   Tensor z = ops::select_backward(g, {2, 3}, 0, 1);   // f32[2, 3]: row 1 is g, row 0 zeros
 #pragma once
 
+#include "core/dispatch/Op.h"
 #include "core/tensor/Tensor.h"
 
 namespace opscope::ops {
 
 // select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor
 // grad_output (.., ..) -> input_sizes (.., n, ..), grad_output at index along dim.
-Tensor select_backward(const Tensor& grad_output, IntArrayRef input_sizes, int64_t dim,
-                       int64_t index);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, int64_t, int64_t)> select_backward{
+    "aten::select_backward"};
 // slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end,
 //                SymInt step) -> Tensor
 // grad_output (.., k, ..) -> input_sizes (.., n, ..), grad_output at start:end:step along dim.
-Tensor slice_backward(const Tensor& grad_output, IntArrayRef input_sizes, int64_t dim,
-                      int64_t start, int64_t end, int64_t step);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, int64_t, int64_t, int64_t, int64_t)>
+    slice_backward{"aten::slice_backward"};
 // diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2)
 //   -> Tensor
 // grad_output (.., k) -> input_sizes, grad_output on the diagonal `offset` of (dim1, dim2).
-Tensor diagonal_backward(const Tensor& grad_output, IntArrayRef input_sizes, int64_t offset,
-                         int64_t dim1, int64_t dim2);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, int64_t, int64_t, int64_t)>
+    diagonal_backward{"aten::diagonal_backward"};
 // unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor
 // grad_in (.., windows, .., size) -> input_sizes (.., n, ..): window w added at w * step.
-Tensor unfold_backward(const Tensor& grad_in, IntArrayRef input_sizes, int64_t dim, int64_t size,
-                       int64_t step);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, int64_t, int64_t, int64_t)> unfold_backward{
+    "aten::unfold_backward"};
 
 }  // namespace opscope::ops

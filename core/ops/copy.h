@@ -23,6 +23,7 @@
 #include <string_view>
 
 #include "core/dispatch/KernelFunction.h"
+#include "core/dispatch/Op.h"
 #include "core/ops/factories.h"
 #include "core/runtime/Scalar.h"
 #include "core/tensor/Tensor.h"
@@ -50,53 +51,54 @@ namespace ops {
 
 // copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
 // self [*s], src broadcastable to [*s] (any dtype) -> self
-Tensor copy_(const Tensor& self, const Tensor& src, bool non_blocking = false);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<bool>)> copy_{"aten::copy_"};
 
 // _to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //          bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None)
 //   -> Tensor
 // self [*s] -> new [*s] (dtype / device changed; self's strides when dense and preserved)
-Tensor _to_copy(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt,
-                std::optional<int64_t> layout = std::nullopt,
-                std::optional<Device> device = std::nullopt,
-                std::optional<bool> pin_memory = std::nullopt, bool non_blocking = false,
-                std::optional<int64_t> memory_format = std::nullopt);
+inline constexpr Op<Tensor(const Tensor&, Default<std::optional<ScalarType>>,
+                           Default<std::optional<int64_t>>, Default<std::optional<Device>>,
+                           Default<std::optional<bool>>, Default<bool>,
+                           Default<std::optional<int64_t>>)>
+    _to_copy{"aten::_to_copy"};
 
 // to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False,
 //          MemoryFormat? memory_format=None) -> Tensor(a)
 // self [*s] -> [*s] of dtype; self itself when the dtype already matches and copy=False
-Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking = false, bool copy = false,
-          std::optional<int64_t> memory_format = std::nullopt);
 // to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False,
 //           bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)
-Tensor to(const Tensor& self, Device device, ScalarType dtype, bool non_blocking = false,
-          bool copy = false, std::optional<int64_t> memory_format = std::nullopt);
 // to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False,
 //          MemoryFormat? memory_format=None) -> Tensor(a)
 // self [*s] -> [*s] with other's dtype and device
-Tensor to(const Tensor& self, const Tensor& other, bool non_blocking = false, bool copy = false,
-          std::optional<int64_t> memory_format = std::nullopt);
 // to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None,
 //                 Device? device=None, bool? pin_memory=None, bool non_blocking=False,
 //                 bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)
-Tensor to(const Tensor& self, std::optional<ScalarType> dtype, std::optional<int64_t> layout,
-          std::optional<Device> device, std::optional<bool> pin_memory, bool non_blocking = false,
-          bool copy = false, std::optional<int64_t> memory_format = std::nullopt);
+inline constexpr Overloads to{
+    Op<Tensor(const Tensor&, ScalarType, Default<bool>, Default<bool>,
+              Default<std::optional<int64_t>>)>{"aten::to.dtype"},
+    Op<Tensor(const Tensor&, Device, ScalarType, Default<bool>, Default<bool>,
+              Default<std::optional<int64_t>>)>{"aten::to.device"},
+    Op<Tensor(const Tensor&, const Tensor&, Default<bool>, Default<bool>,
+              Default<std::optional<int64_t>>)>{"aten::to.other"},
+    Op<Tensor(const Tensor&, std::optional<ScalarType>, std::optional<int64_t>,
+              std::optional<Device>, std::optional<bool>, Default<bool>, Default<bool>,
+              Default<std::optional<int64_t>>)>{"aten::to.dtype_layout"}};
 
 // clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor
 // self [*s] -> new [*s]; None means preserve_format
-Tensor clone(const Tensor& self, std::optional<int64_t> memory_format = std::nullopt);
+inline constexpr Op<Tensor(const Tensor&, Default<std::optional<int64_t>>)> clone{"aten::clone"};
 
 // contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)
 // self [*s] -> self when row-major, else clone(self, memory_format=contiguous_format)
-Tensor contiguous(const Tensor& self, MemoryFormatArg memory_format = {});
+inline constexpr Op<Tensor(const Tensor&, Default<MemoryFormatArg>)> contiguous{"aten::contiguous"};
 
 // fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)
-Tensor fill_(const Tensor& self, const Scalar& value);
 // fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)      value: 0-d
-Tensor fill_(const Tensor& self, const Tensor& value);
+inline constexpr Overloads fill_{Op<Tensor(const Tensor&, const Scalar&)>{"aten::fill_.Scalar"},
+                                 Op<Tensor(const Tensor&, const Tensor&)>{"aten::fill_.Tensor"}};
 // zero_(Tensor(a!) self) -> Tensor(a!)
-Tensor zero_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> zero_{"aten::zero_"};
 
 }  // namespace ops
 

@@ -29,6 +29,7 @@
 #include <optional>
 #include <string_view>
 
+#include "core/dispatch/Op.h"
 #include "core/runtime/Scalar.h"
 #include "core/tensor/Tensor.h"
 
@@ -38,226 +39,251 @@ using RoundingMode = std::optional<std::string_view>;  // None, "trunc" or "floo
 
 // --- add: self + alpha * other ----------------------------------------------------------------
 // add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor     self, other broadcast
-Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
-// add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
-Tensor add_(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
-// add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
-Tensor add_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
 // add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
-Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+inline constexpr Overloads add{
+    Op<Tensor(const Tensor&, const Tensor&, Default<const Scalar&>)>{"aten::add.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&, Default<const Scalar&>)>{"aten::add.Scalar"}};
+// add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
 // add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)
-Tensor add_(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+inline constexpr Overloads add_{
+    Op<Tensor(const Tensor&, const Tensor&, Default<const Scalar&>)>{"aten::add_.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&, Default<const Scalar&>)>{"aten::add_.Scalar"}};
+// add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&, Default<const Scalar&>)> add_out{
+    "aten::add.out"};
 
 // --- sub: self - alpha * other (not for bool) -------------------------------------------------
 // sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
-Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
-// sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
-Tensor sub_(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
-// sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
-Tensor sub_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
 // sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
-Tensor sub(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+inline constexpr Overloads sub{
+    Op<Tensor(const Tensor&, const Tensor&, Default<const Scalar&>)>{"aten::sub.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&, Default<const Scalar&>)>{"aten::sub.Scalar"}};
+// sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)
 // sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)
-Tensor sub_(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+inline constexpr Overloads sub_{
+    Op<Tensor(const Tensor&, const Tensor&, Default<const Scalar&>)>{"aten::sub_.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&, Default<const Scalar&>)>{"aten::sub_.Scalar"}};
+// sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&, Default<const Scalar&>)> sub_out{
+    "aten::sub.out"};
 
 // --- rsub: other - alpha * self ---------------------------------------------------------------
 // rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
-Tensor rsub(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
 // rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
-Tensor rsub(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+inline constexpr Overloads rsub{
+    Op<Tensor(const Tensor&, const Tensor&, Default<const Scalar&>)>{"aten::rsub.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&, Default<const Scalar&>)>{"aten::rsub.Scalar"}};
 
 // --- mul: self * other (logical and for bool) -------------------------------------------------
 // mul.Tensor(Tensor self, Tensor other) -> Tensor
-Tensor mul(const Tensor& self, const Tensor& other);
-// mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor mul_(const Tensor& self, const Tensor& other);
-// mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor mul_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // mul.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor mul(const Tensor& self, const Scalar& other);
+inline constexpr Overloads mul{Op<Tensor(const Tensor&, const Tensor&)>{"aten::mul.Tensor"},
+                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::mul.Scalar"}};
+// mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
 // mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor mul_(const Tensor& self, const Scalar& other);
+inline constexpr Overloads mul_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::mul_.Tensor"},
+                                Op<Tensor(const Tensor&, const Scalar&)>{"aten::mul_.Scalar"}};
+// mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> mul_out{"aten::mul.out"};
 
 // --- div: self / other; rounding_mode None (true division), "trunc" or "floor" ---------------
 // div.Tensor(Tensor self, Tensor other) -> Tensor               integers -> default float dtype
-Tensor div(const Tensor& self, const Tensor& other);
-// div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor div_(const Tensor& self, const Tensor& other);
-// div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor div_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
-Tensor div(const Tensor& self, const Tensor& other, RoundingMode rounding_mode);
-// div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)
-Tensor div_(const Tensor& self, const Tensor& other, RoundingMode rounding_mode);
-// div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)
-Tensor div_out(const Tensor& out, const Tensor& self, const Tensor& other,
-               RoundingMode rounding_mode);
 // div.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor div(const Tensor& self, const Scalar& other);
-// div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor div_(const Tensor& self, const Scalar& other);
 // div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor
-Tensor div(const Tensor& self, const Scalar& other, RoundingMode rounding_mode);
+inline constexpr Overloads div{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::div.Tensor"},
+    Op<Tensor(const Tensor&, const Tensor&, RoundingMode)>{"aten::div.Tensor_mode"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::div.Scalar"},
+    Op<Tensor(const Tensor&, const Scalar&, RoundingMode)>{"aten::div.Scalar_mode"}};
+// div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+// div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)
+// div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
 // div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)
-Tensor div_(const Tensor& self, const Scalar& other, RoundingMode rounding_mode);
+inline constexpr Overloads div_{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::div_.Tensor"},
+    Op<Tensor(const Tensor&, const Tensor&, RoundingMode)>{"aten::div_.Tensor_mode"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::div_.Scalar"},
+    Op<Tensor(const Tensor&, const Scalar&, RoundingMode)>{"aten::div_.Scalar_mode"}};
+// div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+// div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Overloads div_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::div.out"},
+    Op<Tensor(Out, const Tensor&, const Tensor&, RoundingMode)>{"aten::div.out_mode"}};
 
 // --- neg: -self (not for bool) ----------------------------------------------------------------
 // neg(Tensor self) -> Tensor
-Tensor neg(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> neg{"aten::neg"};
 // neg_(Tensor(a!) self) -> Tensor(a!)
-Tensor neg_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> neg_{"aten::neg_"};
 // neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor neg_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> neg_out{"aten::neg.out"};
 
 // --- pow: self ** exponent --------------------------------------------------------------------
 // pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor    self, exponent broadcast
-Tensor pow(const Tensor& self, const Tensor& exponent);
 // pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor
 // (integer self with a negative integer exponent: "Integers to negative integer powers are not
 // allowed.")
-Tensor pow(const Tensor& self, const Scalar& exponent);
 // pow.Scalar(Scalar self, Tensor exponent) -> Tensor           -> exponent's shape
-Tensor pow(const Scalar& self, const Tensor& exponent);
+inline constexpr Overloads pow{Op<Tensor(const Tensor&, const Tensor&)>{"aten::pow.Tensor_Tensor"},
+                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::pow.Tensor_Scalar"},
+                               Op<Tensor(const Scalar&, const Tensor&)>{"aten::pow.Scalar"}};
 // pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)
-Tensor pow_(const Tensor& self, const Scalar& exponent);
 // pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)
-Tensor pow_(const Tensor& self, const Tensor& exponent);
+inline constexpr Overloads pow_{Op<Tensor(const Tensor&, const Scalar&)>{"aten::pow_.Scalar"},
+                                Op<Tensor(const Tensor&, const Tensor&)>{"aten::pow_.Tensor"}};
 // pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)
-Tensor pow_out(const Tensor& out, const Tensor& self, const Tensor& exponent);
 // pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)
-Tensor pow_out(const Tensor& out, const Tensor& self, const Scalar& exponent);
 // pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)
-Tensor pow_out(const Tensor& out, const Scalar& self, const Tensor& exponent);
+inline constexpr Overloads pow_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::pow.Tensor_Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::pow.Tensor_Scalar_out"},
+    Op<Tensor(Out, const Scalar&, const Tensor&)>{"aten::pow.Scalar_out"}};
 
 // --- comparisons: bool results (or 1 / 0 in self's dtype in place) ----------------------------
 // eq.Tensor(Tensor self, Tensor other) -> Tensor          self, other broadcast -> bool
-Tensor eq(const Tensor& self, const Tensor& other);
 // eq.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor eq(const Tensor& self, const Scalar& other);
+inline constexpr Overloads eq{Op<Tensor(const Tensor&, const Tensor&)>{"aten::eq.Tensor"},
+                              Op<Tensor(const Tensor&, const Scalar&)>{"aten::eq.Scalar"}};
 // eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)   1/0 in self's dtype
-Tensor eq_(const Tensor& self, const Tensor& other);
 // eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor eq_(const Tensor& self, const Scalar& other);
+inline constexpr Overloads eq_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::eq_.Tensor"},
+                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::eq_.Scalar"}};
 // eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor eq_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor eq_out(const Tensor& out, const Tensor& self, const Scalar& other);
+inline constexpr Overloads eq_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::eq.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::eq.Scalar_out"}};
 
 // ne.Tensor(Tensor self, Tensor other) -> Tensor          self, other broadcast -> bool
-Tensor ne(const Tensor& self, const Tensor& other);
 // ne.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor ne(const Tensor& self, const Scalar& other);
+inline constexpr Overloads ne{Op<Tensor(const Tensor&, const Tensor&)>{"aten::ne.Tensor"},
+                              Op<Tensor(const Tensor&, const Scalar&)>{"aten::ne.Scalar"}};
 // ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)   1/0 in self's dtype
-Tensor ne_(const Tensor& self, const Tensor& other);
 // ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor ne_(const Tensor& self, const Scalar& other);
+inline constexpr Overloads ne_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::ne_.Tensor"},
+                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::ne_.Scalar"}};
 // ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor ne_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor ne_out(const Tensor& out, const Tensor& self, const Scalar& other);
+inline constexpr Overloads ne_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::ne.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::ne.Scalar_out"}};
 
 // lt.Tensor(Tensor self, Tensor other) -> Tensor          self, other broadcast -> bool
-Tensor lt(const Tensor& self, const Tensor& other);
 // lt.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor lt(const Tensor& self, const Scalar& other);
+inline constexpr Overloads lt{Op<Tensor(const Tensor&, const Tensor&)>{"aten::lt.Tensor"},
+                              Op<Tensor(const Tensor&, const Scalar&)>{"aten::lt.Scalar"}};
 // lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)   1/0 in self's dtype
-Tensor lt_(const Tensor& self, const Tensor& other);
 // lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor lt_(const Tensor& self, const Scalar& other);
+inline constexpr Overloads lt_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::lt_.Tensor"},
+                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::lt_.Scalar"}};
 // lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor lt_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor lt_out(const Tensor& out, const Tensor& self, const Scalar& other);
+inline constexpr Overloads lt_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::lt.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::lt.Scalar_out"}};
 
 // le.Tensor(Tensor self, Tensor other) -> Tensor          self, other broadcast -> bool
-Tensor le(const Tensor& self, const Tensor& other);
 // le.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor le(const Tensor& self, const Scalar& other);
+inline constexpr Overloads le{Op<Tensor(const Tensor&, const Tensor&)>{"aten::le.Tensor"},
+                              Op<Tensor(const Tensor&, const Scalar&)>{"aten::le.Scalar"}};
 // le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)   1/0 in self's dtype
-Tensor le_(const Tensor& self, const Tensor& other);
 // le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor le_(const Tensor& self, const Scalar& other);
+inline constexpr Overloads le_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::le_.Tensor"},
+                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::le_.Scalar"}};
 // le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor le_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor le_out(const Tensor& out, const Tensor& self, const Scalar& other);
+inline constexpr Overloads le_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::le.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::le.Scalar_out"}};
 
 // gt.Tensor(Tensor self, Tensor other) -> Tensor          self, other broadcast -> bool
-Tensor gt(const Tensor& self, const Tensor& other);
 // gt.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor gt(const Tensor& self, const Scalar& other);
+inline constexpr Overloads gt{Op<Tensor(const Tensor&, const Tensor&)>{"aten::gt.Tensor"},
+                              Op<Tensor(const Tensor&, const Scalar&)>{"aten::gt.Scalar"}};
 // gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)   1/0 in self's dtype
-Tensor gt_(const Tensor& self, const Tensor& other);
 // gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor gt_(const Tensor& self, const Scalar& other);
+inline constexpr Overloads gt_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::gt_.Tensor"},
+                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::gt_.Scalar"}};
 // gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor gt_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor gt_out(const Tensor& out, const Tensor& self, const Scalar& other);
+inline constexpr Overloads gt_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::gt.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::gt.Scalar_out"}};
 
 // ge.Tensor(Tensor self, Tensor other) -> Tensor          self, other broadcast -> bool
-Tensor ge(const Tensor& self, const Tensor& other);
 // ge.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor ge(const Tensor& self, const Scalar& other);
+inline constexpr Overloads ge{Op<Tensor(const Tensor&, const Tensor&)>{"aten::ge.Tensor"},
+                              Op<Tensor(const Tensor&, const Scalar&)>{"aten::ge.Scalar"}};
 // ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)   1/0 in self's dtype
-Tensor ge_(const Tensor& self, const Tensor& other);
 // ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor ge_(const Tensor& self, const Scalar& other);
+inline constexpr Overloads ge_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::ge_.Tensor"},
+                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::ge_.Scalar"}};
 // ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor ge_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor ge_out(const Tensor& out, const Tensor& self, const Scalar& other);
+inline constexpr Overloads ge_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::ge.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::ge.Scalar_out"}};
 
 // --- bitwise: integers and bool only ----------------------------------------------------------
 // bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor
-Tensor bitwise_and(const Tensor& self, const Tensor& other);
 // bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor bitwise_and(const Tensor& self, const Scalar& other);
 // bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
-Tensor bitwise_and(const Scalar& self, const Tensor& other);
+inline constexpr Overloads bitwise_and{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_and.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_and.Scalar"},
+    Op<Tensor(const Scalar&, const Tensor&)>{"aten::bitwise_and.Scalar_Tensor"}};
 // bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor bitwise_and_(const Tensor& self, const Tensor& other);
 // bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor bitwise_and_(const Tensor& self, const Scalar& other);
+inline constexpr Overloads bitwise_and_{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_and_.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_and_.Scalar"}};
 // bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bitwise_and_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bitwise_and_out(const Tensor& out, const Tensor& self, const Scalar& other);
+inline constexpr Overloads bitwise_and_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::bitwise_and.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::bitwise_and.Scalar_out"}};
 
 // bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor
-Tensor bitwise_or(const Tensor& self, const Tensor& other);
 // bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor bitwise_or(const Tensor& self, const Scalar& other);
 // bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
-Tensor bitwise_or(const Scalar& self, const Tensor& other);
+inline constexpr Overloads bitwise_or{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_or.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_or.Scalar"},
+    Op<Tensor(const Scalar&, const Tensor&)>{"aten::bitwise_or.Scalar_Tensor"}};
 // bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor bitwise_or_(const Tensor& self, const Tensor& other);
 // bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor bitwise_or_(const Tensor& self, const Scalar& other);
+inline constexpr Overloads bitwise_or_{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_or_.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_or_.Scalar"}};
 // bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bitwise_or_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bitwise_or_out(const Tensor& out, const Tensor& self, const Scalar& other);
+inline constexpr Overloads bitwise_or_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::bitwise_or.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::bitwise_or.Scalar_out"}};
 
 // bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor
-Tensor bitwise_xor(const Tensor& self, const Tensor& other);
 // bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor bitwise_xor(const Tensor& self, const Scalar& other);
 // bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
-Tensor bitwise_xor(const Scalar& self, const Tensor& other);
+inline constexpr Overloads bitwise_xor{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_xor.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_xor.Scalar"},
+    Op<Tensor(const Scalar&, const Tensor&)>{"aten::bitwise_xor.Scalar_Tensor"}};
 // bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor bitwise_xor_(const Tensor& self, const Tensor& other);
 // bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor bitwise_xor_(const Tensor& self, const Scalar& other);
+inline constexpr Overloads bitwise_xor_{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_xor_.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_xor_.Scalar"}};
 // bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bitwise_xor_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bitwise_xor_out(const Tensor& out, const Tensor& self, const Scalar& other);
+inline constexpr Overloads bitwise_xor_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::bitwise_xor.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::bitwise_xor.Scalar_out"}};
 // bitwise_not(Tensor self) -> Tensor
-Tensor bitwise_not(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> bitwise_not{"aten::bitwise_not"};
 // bitwise_not_(Tensor(a!) self) -> Tensor(a!)
-Tensor bitwise_not_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> bitwise_not_{"aten::bitwise_not_"};
 // bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bitwise_not_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> bitwise_not_out{"aten::bitwise_not.out"};
 
 }  // namespace opscope::ops

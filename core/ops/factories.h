@@ -40,6 +40,7 @@
 
 #include <optional>
 
+#include "core/dispatch/Op.h"
 #include "core/runtime/Generator.h"
 #include "core/runtime/Scalar.h"
 #include "core/tensor/Tensor.h"
@@ -71,36 +72,42 @@ using OptGenerator = std::optional<Generator>;
 //                     Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None)
 //   -> Tensor
 // A new tensor of `size`, uninitialized; contiguous unless memory_format says channels_last(_3d).
-Tensor empty(IntArrayRef size, OptDtype dtype = {}, OptLayout layout = {}, OptDevice device = {},
-             OptBool pin_memory = {}, OptMemoryFormat memory_format = {});
+inline constexpr Op<Tensor(IntArrayRef, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+                           Default<OptBool>, Default<OptMemoryFormat>)>
+    empty{"aten::empty.memory_format"};
 
 // empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None,
 //               Device? device=None, bool? pin_memory=None) -> Tensor
 // -> size with the given strides (element counts), uninitialized.
-Tensor empty_strided(IntArrayRef size, IntArrayRef stride, OptDtype dtype = {},
-                     OptLayout layout = {}, OptDevice device = {}, OptBool pin_memory = {});
+inline constexpr Op<Tensor(IntArrayRef, IntArrayRef, Default<OptDtype>, Default<OptLayout>,
+                           Default<OptDevice>, Default<OptBool>)>
+    empty_strided{"aten::empty_strided"};
 
 // zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //       bool? pin_memory=None) -> Tensor
-Tensor zeros(IntArrayRef size, OptDtype dtype = {}, OptLayout layout = {}, OptDevice device = {},
-             OptBool pin_memory = {});
+inline constexpr Op<Tensor(IntArrayRef, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+                           Default<OptBool>)>
+    zeros{"aten::zeros"};
 
 // ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //      bool? pin_memory=None) -> Tensor
-Tensor ones(IntArrayRef size, OptDtype dtype = {}, OptLayout layout = {}, OptDevice device = {},
-            OptBool pin_memory = {});
+inline constexpr Op<Tensor(IntArrayRef, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+                           Default<OptBool>)>
+    ones{"aten::ones"};
 
 // full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None,
 //      Device? device=None, bool? pin_memory=None) -> Tensor
 // dtype from fill_value when None: bool -> bool, int -> int64, float -> default dtype.
-Tensor full(IntArrayRef size, const Scalar& fill_value, OptDtype dtype = {}, OptLayout layout = {},
-            OptDevice device = {}, OptBool pin_memory = {});
+inline constexpr Op<Tensor(IntArrayRef, const Scalar&, Default<OptDtype>, Default<OptLayout>,
+                           Default<OptDevice>, Default<OptBool>)>
+    full{"aten::full"};
 
 // scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //               bool? pin_memory=None) -> Tensor
 // -> 0-d, default dtype when None (even for an int or bool s).
-Tensor scalar_tensor(const Scalar& s, OptDtype dtype = {}, OptLayout layout = {},
-                     OptDevice device = {}, OptBool pin_memory = {});
+inline constexpr Op<Tensor(const Scalar&, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+                           Default<OptBool>)>
+    scalar_tensor{"aten::scalar_tensor"};
 
 // --- ranges ------------------------------------------------------------------------------------
 // arange's dtype when None: int64 if every number is an int or bool, else the default dtype.
@@ -108,150 +115,157 @@ Tensor scalar_tensor(const Scalar& s, OptDtype dtype = {}, OptLayout layout = {}
 
 // arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //        bool? pin_memory=None) -> Tensor
-Tensor arange(const Scalar& end, OptDtype dtype = {}, OptLayout layout = {}, OptDevice device = {},
-              OptBool pin_memory = {});
 // arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None,
 //              Device? device=None, bool? pin_memory=None) -> Tensor
-Tensor arange(const Scalar& start, const Scalar& end, OptDtype dtype = {}, OptLayout layout = {},
-              OptDevice device = {}, OptBool pin_memory = {});
 // arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None,
 //                   Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 // (step is required here in C++, or arange(0, 5) would be ambiguous.)
-Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, OptDtype dtype = {},
-              OptLayout layout = {}, OptDevice device = {}, OptBool pin_memory = {});
+inline constexpr Overloads arange{
+    Op<Tensor(const Scalar&, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+              Default<OptBool>)>{"aten::arange"},
+    Op<Tensor(const Scalar&, const Scalar&, Default<OptDtype>, Default<OptLayout>,
+              Default<OptDevice>, Default<OptBool>)>{"aten::arange.start"},
+    Op<Tensor(const Scalar&, const Scalar&, const Scalar&, Default<OptDtype>, Default<OptLayout>,
+              Default<OptDevice>, Default<OptBool>)>{"aten::arange.start_step"}};
 
 // linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None,
 //          Device? device=None, bool? pin_memory=None) -> Tensor
 // -> [steps]: start + i * step for the first half, end - (steps - 1 - i) * step for the second,
 // step = (end - start) / (steps - 1): symmetric, so both ends are exact.
-Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, OptDtype dtype = {},
-                OptLayout layout = {}, OptDevice device = {}, OptBool pin_memory = {});
+inline constexpr Op<Tensor(const Scalar&, const Scalar&, int64_t, Default<OptDtype>,
+                           Default<OptLayout>, Default<OptDevice>, Default<OptBool>)>
+    linspace{"aten::linspace"};
 
 // eye(int n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //     bool? pin_memory=None) -> Tensor
 // -> (n, n) identity.
-Tensor eye(int64_t n, OptDtype dtype = {}, OptLayout layout = {}, OptDevice device = {},
-           OptBool pin_memory = {});
 // eye.m(int n, int m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //       bool? pin_memory=None) -> Tensor
 // -> (n, m), ones on the main diagonal.
-Tensor eye(int64_t n, int64_t m, OptDtype dtype = {}, OptLayout layout = {}, OptDevice device = {},
-           OptBool pin_memory = {});
+inline constexpr Overloads eye{Op<Tensor(int64_t, Default<OptDtype>, Default<OptLayout>,
+                                         Default<OptDevice>, Default<OptBool>)>{"aten::eye"},
+                               Op<Tensor(int64_t, int64_t, Default<OptDtype>, Default<OptLayout>,
+                                         Default<OptDevice>, Default<OptBool>)>{"aten::eye.m"}};
 
 // --- random factories --------------------------------------------------------------------------
 
 // rand(int[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //      bool? pin_memory=None) -> Tensor
 // -> size, uniform in [0, 1).
-Tensor rand(IntArrayRef size, OptDtype dtype = {}, OptLayout layout = {}, OptDevice device = {},
-            OptBool pin_memory = {});
 // rand.generator(int[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None,
 //                Device? device=None, bool? pin_memory=None) -> Tensor
-Tensor rand(IntArrayRef size, OptGenerator generator, OptDtype dtype = {}, OptLayout layout = {},
-            OptDevice device = {}, OptBool pin_memory = {});
+inline constexpr Overloads rand{
+    Op<Tensor(IntArrayRef, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+              Default<OptBool>)>{"aten::rand"},
+    Op<Tensor(IntArrayRef, OptGenerator, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+              Default<OptBool>)>{"aten::rand.generator"}};
 
 // randn(int[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //       bool? pin_memory=None) -> Tensor
 // -> size, standard normal.
-Tensor randn(IntArrayRef size, OptDtype dtype = {}, OptLayout layout = {}, OptDevice device = {},
-             OptBool pin_memory = {});
 // randn.generator(int[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None,
 //                 Device? device=None, bool? pin_memory=None) -> Tensor
-Tensor randn(IntArrayRef size, OptGenerator generator, OptDtype dtype = {}, OptLayout layout = {},
-             OptDevice device = {}, OptBool pin_memory = {});
+inline constexpr Overloads randn{
+    Op<Tensor(IntArrayRef, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+              Default<OptBool>)>{"aten::randn"},
+    Op<Tensor(IntArrayRef, OptGenerator, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+              Default<OptBool>)>{"aten::randn.generator"}};
 
 // randint(int high, int[] size, *, ScalarType? dtype=long, Layout? layout=None,
 //         Device? device=None, bool? pin_memory=None) -> Tensor
 // -> size, integers uniform in [0, high).
-Tensor randint(int64_t high, IntArrayRef size, OptDtype dtype = ScalarType::Int64,
-               OptLayout layout = {}, OptDevice device = {}, OptBool pin_memory = {});
 // randint.generator(int high, int[] size, *, Generator? generator, ScalarType? dtype=long,
 //                   Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
-Tensor randint(int64_t high, IntArrayRef size, OptGenerator generator,
-               OptDtype dtype = ScalarType::Int64, OptLayout layout = {}, OptDevice device = {},
-               OptBool pin_memory = {});
 // randint.low(int low, int high, int[] size, *, ScalarType? dtype=long, Layout? layout=None,
 //             Device? device=None, bool? pin_memory=None) -> Tensor
 // -> size, integers uniform in [low, high).
-Tensor randint(int64_t low, int64_t high, IntArrayRef size, OptDtype dtype = ScalarType::Int64,
-               OptLayout layout = {}, OptDevice device = {}, OptBool pin_memory = {});
 // randint.low_generator(int low, int high, int[] size, *, Generator? generator,
 //                       ScalarType? dtype=long, Layout? layout=None, Device? device=None,
 //                       bool? pin_memory=None) -> Tensor
-Tensor randint(int64_t low, int64_t high, IntArrayRef size, OptGenerator generator,
-               OptDtype dtype = ScalarType::Int64, OptLayout layout = {}, OptDevice device = {},
-               OptBool pin_memory = {});
+inline constexpr Overloads randint{
+    Op<Tensor(int64_t, IntArrayRef, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+              Default<OptBool>)>{"aten::randint"},
+    Op<Tensor(int64_t, IntArrayRef, OptGenerator, Default<OptDtype>, Default<OptLayout>,
+              Default<OptDevice>, Default<OptBool>)>{"aten::randint.generator"},
+    Op<Tensor(int64_t, int64_t, IntArrayRef, Default<OptDtype>, Default<OptLayout>,
+              Default<OptDevice>, Default<OptBool>)>{"aten::randint.low"},
+    Op<Tensor(int64_t, int64_t, IntArrayRef, OptGenerator, Default<OptDtype>, Default<OptLayout>,
+              Default<OptDevice>, Default<OptBool>)>{"aten::randint.low_generator"}};
 
 // --- in-place random fills (methods) ---------------------------------------------------------
 
 // uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
 // self (any shape, floating) <- uniform in [from, to).
-Tensor uniform_(const Tensor& self, double from = 0, double to = 1, OptGenerator generator = {});
+inline constexpr Op<Tensor(const Tensor&, Default<double>, Default<double>, Default<OptGenerator>)>
+    uniform_{"aten::uniform_"};
 
 // normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)
 // self (any shape, floating) <- mean + std * N(0, 1), Box-Muller.
-Tensor normal_(const Tensor& self, double mean = 0, double std = 1, OptGenerator generator = {});
+inline constexpr Op<Tensor(const Tensor&, Default<double>, Default<double>, Default<OptGenerator>)>
+    normal_{"aten::normal_"};
 
 // random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)
 // self <- integers uniform in [from, to); to=None: up to the dtype's largest integer.
-Tensor random_(const Tensor& self, int64_t from, std::optional<int64_t> to,
-               OptGenerator generator = {});
 // random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)
 // self <- integers uniform in [0, to).
-Tensor random_(const Tensor& self, int64_t to, OptGenerator generator = {});
 // random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)
 // self <- integers uniform in [0, 2^mantissa] (floats) or [0, max] (integers).
-Tensor random_(const Tensor& self, OptGenerator generator = {});
+inline constexpr Overloads random_{
+    Op<Tensor(const Tensor&, int64_t, std::optional<int64_t>, Default<OptGenerator>)>{
+        "aten::random_.from"},
+    Op<Tensor(const Tensor&, int64_t, Default<OptGenerator>)>{"aten::random_.to"},
+    Op<Tensor(const Tensor&, Default<OptGenerator>)>{"aten::random_"}};
 
 // bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)
 // self (any dtype) <- 1 with probability p, else 0.
-Tensor bernoulli_(const Tensor& self, double p = 0.5, OptGenerator generator = {});
+inline constexpr Op<Tensor(const Tensor&, Default<double>, Default<OptGenerator>)> bernoulli_{
+    "aten::bernoulli_.float"};
 
 // --- *_like: options from self -----------------------------------------------------------------
 
 // empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //            bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
-Tensor empty_like(const Tensor& self, OptDtype dtype = {}, OptLayout layout = {},
-                  OptDevice device = {}, OptBool pin_memory = {},
-                  OptMemoryFormat memory_format = {});
+inline constexpr Op<Tensor(const Tensor&, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+                           Default<OptBool>, Default<OptMemoryFormat>)>
+    empty_like{"aten::empty_like"};
 // zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //            bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
-Tensor zeros_like(const Tensor& self, OptDtype dtype = {}, OptLayout layout = {},
-                  OptDevice device = {}, OptBool pin_memory = {},
-                  OptMemoryFormat memory_format = {});
+inline constexpr Op<Tensor(const Tensor&, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+                           Default<OptBool>, Default<OptMemoryFormat>)>
+    zeros_like{"aten::zeros_like"};
 // ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //           bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
-Tensor ones_like(const Tensor& self, OptDtype dtype = {}, OptLayout layout = {},
-                 OptDevice device = {}, OptBool pin_memory = {},
-                 OptMemoryFormat memory_format = {});
+inline constexpr Op<Tensor(const Tensor&, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+                           Default<OptBool>, Default<OptMemoryFormat>)>
+    ones_like{"aten::ones_like"};
 // full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None,
 //           Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
 // dtype is self's when None (not fill_value's).
-Tensor full_like(const Tensor& self, const Scalar& fill_value, OptDtype dtype = {},
-                 OptLayout layout = {}, OptDevice device = {}, OptBool pin_memory = {},
-                 OptMemoryFormat memory_format = {});
+inline constexpr Op<Tensor(const Tensor&, const Scalar&, Default<OptDtype>, Default<OptLayout>,
+                           Default<OptDevice>, Default<OptBool>, Default<OptMemoryFormat>)>
+    full_like{"aten::full_like"};
 // rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //           bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
-Tensor rand_like(const Tensor& self, OptDtype dtype = {}, OptLayout layout = {},
-                 OptDevice device = {}, OptBool pin_memory = {},
-                 OptMemoryFormat memory_format = {});
+inline constexpr Op<Tensor(const Tensor&, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+                           Default<OptBool>, Default<OptMemoryFormat>)>
+    rand_like{"aten::rand_like"};
 // randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,
 //            bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
-Tensor randn_like(const Tensor& self, OptDtype dtype = {}, OptLayout layout = {},
-                  OptDevice device = {}, OptBool pin_memory = {},
-                  OptMemoryFormat memory_format = {});
+inline constexpr Op<Tensor(const Tensor&, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+                           Default<OptBool>, Default<OptMemoryFormat>)>
+    randn_like{"aten::randn_like"};
 // randint_like(Tensor self, int high, *, ScalarType? dtype=None, Layout? layout=None,
 //              Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None)
 //   -> Tensor
-Tensor randint_like(const Tensor& self, int64_t high, OptDtype dtype = {}, OptLayout layout = {},
-                    OptDevice device = {}, OptBool pin_memory = {},
-                    OptMemoryFormat memory_format = {});
 // randint_like.low_dtype(Tensor self, int low, int high, *, ScalarType? dtype=None,
 //                        Layout? layout=None, Device? device=None, bool? pin_memory=None,
 //                        MemoryFormat? memory_format=None) -> Tensor
-Tensor randint_like(const Tensor& self, int64_t low, int64_t high, OptDtype dtype = {},
-                    OptLayout layout = {}, OptDevice device = {}, OptBool pin_memory = {},
-                    OptMemoryFormat memory_format = {});
+inline constexpr Overloads randint_like{
+    Op<Tensor(const Tensor&, int64_t, Default<OptDtype>, Default<OptLayout>, Default<OptDevice>,
+              Default<OptBool>, Default<OptMemoryFormat>)>{"aten::randint_like"},
+    Op<Tensor(const Tensor&, int64_t, int64_t, Default<OptDtype>, Default<OptLayout>,
+              Default<OptDevice>, Default<OptBool>, Default<OptMemoryFormat>)>{
+        "aten::randint_like.low_dtype"}};
 
 }  // namespace ops
 }  // namespace opscope

@@ -38,113 +38,132 @@
 #include <vector>
 
 #include "core/dispatch/KernelFunction.h"
+#include "core/dispatch/Op.h"
 #include "core/tensor/Tensor.h"
 
 namespace opscope::ops {
 
 // index.Tensor(Tensor self, Tensor?[] indices) -> Tensor
 // self (*s), indices: see Note [Advanced indexing]
-Tensor index(const Tensor& self, TensorList indices);
+inline constexpr Op<Tensor(const Tensor&, TensorList)> index{"aten::index.Tensor"};
 // index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)
-Tensor index_out(const Tensor& self, TensorList indices, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, TensorList, const Tensor&)> index_out{
+    "aten::index.Tensor_out"};
 
 // index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) ->
 // Tensor(a!) self[indices] = values (values broadcast to the shape index(self, indices) would have)
-Tensor index_put_(const Tensor& self, TensorList indices, const Tensor& values,
-                  bool accumulate = false);
+inline constexpr Op<Tensor(const Tensor&, TensorList, const Tensor&, Default<bool>)> index_put_{
+    "aten::index_put_"};
 // index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor
-Tensor index_put(const Tensor& self, TensorList indices, const Tensor& values,
-                 bool accumulate = false);
+inline constexpr Op<Tensor(const Tensor&, TensorList, const Tensor&, Default<bool>)> index_put{
+    "aten::index_put"};
 // _index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False,
 //                  bool unsafe=False) -> Tensor(a!)
-Tensor _index_put_impl_(const Tensor& self, TensorList indices, const Tensor& values,
-                        bool accumulate = false, bool unsafe = false);
+inline constexpr Op<Tensor(const Tensor&, TensorList, const Tensor&, Default<bool>, Default<bool>)>
+    _index_put_impl_{"aten::_index_put_impl_"};
 
 // index_select(Tensor self, int dim, Tensor index) -> Tensor
 // self (.., n, ..), index (k) int64/int32 -> (.., k, ..)
-Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&)> index_select{
+    "aten::index_select"};
 // index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)
-Tensor index_select_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)> index_select_out{
+    "aten::index_select.out"};
 
 // gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor
 // self (*s), index (*i) int64, same ndim, i[d] <= s[d] for d != dim -> (*i):
 //   out[i0..][j][..] = self[i0..][index[i0..][j][..]][..]
-Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad = false);
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, Default<bool>)> gather{
+    "aten::gather"};
 // gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) ->
 // Tensor(a!)
-Tensor gather_out(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad,
-                  const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, bool, const Tensor&)> gather_out{
+    "aten::gather.out"};
 
 // scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)
 // self (*s), index (*i) int64, src (*r) with i[d] <= r[d]:
 //   self[..][index[..][j][..]][..] = src[..][j][..]   for every position of index
-Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 // scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)
-Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
+inline constexpr Overloads scatter_{
+    Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)>{"aten::scatter_.src"},
+    Op<Tensor(const Tensor&, int64_t, const Tensor&, const Scalar&)>{"aten::scatter_.value"}};
 // scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
-Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 // scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
-Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
 // scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor
 // reduce: "add" or "multiply" — combine with the element already there
-Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
-               std::string_view reduce);
+inline constexpr Overloads scatter{
+    Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)>{"aten::scatter.src"},
+    Op<Tensor(const Tensor&, int64_t, const Tensor&, const Scalar&)>{"aten::scatter.value"},
+    Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&, std::string_view)>{
+        "aten::scatter.reduce"}};
 // scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)
-Tensor scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)> scatter_add_{
+    "aten::scatter_add_"};
 // scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
-Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)> scatter_add{
+    "aten::scatter_add"};
 
 // index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) ->
 // Tensor(a!) self (.., n, ..), index (k), source (.., k, ..): self[.., index[j], ..] += alpha *
 // source[.., j, ..]
-Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
-                  const Scalar& alpha = 1);
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&,
+                           Default<const Scalar&>)>
+    index_add_{"aten::index_add_"};
 // index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor
-Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
-                 const Scalar& alpha = 1);
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&,
+                           Default<const Scalar&>)>
+    index_add{"aten::index_add"};
 // index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
-Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Scalar&)> index_fill{
+    "aten::index_fill.int_Scalar"};
 // index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)
 // self (.., n, ..), index (k): self[.., index[j], ..] = value
-Tensor index_fill_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Scalar&)> index_fill_{
+    "aten::index_fill_.int_Scalar"};
 
 // masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)
 // self (*s), mask broadcastable to (*s), bool (or deprecated uint8): self[mask] = value
-Tensor masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value);
 // masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)   (value 0-d)
-Tensor masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value);
+inline constexpr Overloads masked_fill_{
+    Op<Tensor(const Tensor&, const Tensor&, const Scalar&)>{"aten::masked_fill_.Scalar"},
+    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::masked_fill_.Tensor"}};
 // masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor
-Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value);
 // masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor
-Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
+inline constexpr Overloads masked_fill{
+    Op<Tensor(const Tensor&, const Tensor&, const Scalar&)>{"aten::masked_fill.Scalar"},
+    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::masked_fill.Tensor"}};
 // masked_select(Tensor self, Tensor mask) -> Tensor
 // self, mask broadcast together to (*b) -> (count of true in the broadcast mask)
-Tensor masked_select(const Tensor& self, const Tensor& mask);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> masked_select{"aten::masked_select"};
 // masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)
 // self (*s), mask broadcastable to (*s), source with >= count(mask) elements: the true positions
 // of self, in row-major order, take source's first elements
-Tensor masked_scatter_(const Tensor& self, const Tensor& mask, const Tensor& source);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> masked_scatter_{
+    "aten::masked_scatter_"};
 // masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor
-Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> masked_scatter{
+    "aten::masked_scatter"};
 
 // nonzero(Tensor self) -> Tensor
 // self (*s) -> int64 (n, len(s)): the coordinates of the n nonzero elements, row-major order
-Tensor nonzero(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> nonzero{"aten::nonzero"};
 // nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor nonzero_out(const Tensor& self, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> nonzero_out{"aten::nonzero.out"};
 // nonzero_numpy(Tensor self) -> Tensor[]
 // self (*s) -> len(s) tensors int64 (n): nonzero's columns (torch.nonzero(as_tuple=True))
-std::vector<Tensor> nonzero_numpy(const Tensor& self);
+inline constexpr Op<std::vector<Tensor>(const Tensor&)> nonzero_numpy{"aten::nonzero_numpy"};
 // argwhere(Tensor self) -> Tensor    (nonzero)
-Tensor argwhere(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> argwhere{"aten::argwhere"};
 
 // take(Tensor self, Tensor index) -> Tensor
 // self (*s) read as flat (numel), index (*i) int64 -> (*i)
-Tensor take(const Tensor& self, const Tensor& index);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> take{"aten::take"};
 // put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> Tensor(a!)
 // self read as flat, index (*i), source with numel(i) elements: self.flat[index] = source
-Tensor put_(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate = false);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<bool>)> put_{
+    "aten::put_"};
 // put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor
-Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate = false);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<bool>)> put{
+    "aten::put"};
 
 }  // namespace opscope::ops

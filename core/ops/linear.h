@@ -42,6 +42,7 @@
 // (torch calls matmul.out there, which opscope does not have).
 #pragma once
 
+#include "core/dispatch/Op.h"
 #include "core/runtime/Scalar.h"
 #include "core/tensor/Tensor.h"
 
@@ -49,93 +50,105 @@ namespace opscope::ops {
 
 // dot(Tensor self, Tensor tensor) -> Tensor
 // self (K), tensor (K) -> ()
-Tensor dot(const Tensor& self, const Tensor& tensor);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> dot{"aten::dot"};
 // dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)
-Tensor dot_out(const Tensor& self, const Tensor& tensor, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> dot_out{"aten::dot.out"};
 
 // vdot(Tensor self, Tensor other) -> Tensor
 // self (K), other (K) -> (): conj(self) · other, which is dot for the real dtypes opscope has.
-Tensor vdot(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> vdot{"aten::vdot"};
 // vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor vdot_out(const Tensor& self, const Tensor& other, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> vdot_out{"aten::vdot.out"};
 
 // mv(Tensor self, Tensor vec) -> Tensor
 // self (M,K), vec (K) -> (M)
-Tensor mv(const Tensor& self, const Tensor& vec);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> mv{"aten::mv"};
 // mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)
-Tensor mv_out(const Tensor& self, const Tensor& vec, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> mv_out{"aten::mv.out"};
 
 // mm(Tensor self, Tensor mat2) -> Tensor
 // self (M,K), mat2 (K,N) -> (M,N)
-Tensor mm(const Tensor& self, const Tensor& mat2);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> mm{"aten::mm"};
 // mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)
-Tensor mm_out(const Tensor& self, const Tensor& mat2, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> mm_out{"aten::mm.out"};
 
 // bmm(Tensor self, Tensor mat2) -> Tensor
 // self (B,M,K), mat2 (B,K,N) -> (B,M,N), in mat2's dtype
-Tensor bmm(const Tensor& self, const Tensor& mat2);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> bmm{"aten::bmm"};
 // bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bmm_out(const Tensor& self, const Tensor& mat2, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> bmm_out{"aten::bmm.out"};
 
 // addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
 // self broadcastable to (M,N), mat1 (M,K), mat2 (K,N) -> beta * self + alpha * mat1 · mat2 (M,N).
 // beta = 0 ignores self (NaN there does not propagate); K = 0 gives beta * self.
-Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
-             const Scalar& alpha = 1);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<const Scalar&>,
+                           Default<const Scalar&>)>
+    addmm{"aten::addmm"};
 // addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1,
 //           Tensor(a!) out) -> Tensor(a!)
-Tensor addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
-                 const Scalar& alpha, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
+                           const Scalar&, const Tensor&)>
+    addmm_out{"aten::addmm.out"};
 // addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
 // self (M,N) exactly.
-Tensor addmm_(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
-              const Scalar& alpha = 1);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<const Scalar&>,
+                           Default<const Scalar&>)>
+    addmm_{"aten::addmm_"};
 
 // addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor
 // self (M), (1) or (), mat (M,K), vec (K) -> beta * self + alpha * mat · vec (M), in vec's dtype.
-Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
-             const Scalar& alpha = 1);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<const Scalar&>,
+                           Default<const Scalar&>)>
+    addmv{"aten::addmv"};
 // addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1,
 //           Tensor(a!) out) -> Tensor(a!)
-Tensor addmv_out(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
-                 const Scalar& alpha, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
+                           const Scalar&, const Tensor&)>
+    addmv_out{"aten::addmv.out"};
 // addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
-Tensor addmv_(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
-              const Scalar& alpha = 1);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<const Scalar&>,
+                           Default<const Scalar&>)>
+    addmv_{"aten::addmv_"};
 
 // baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
 // self broadcastable to (B,M,N), batch1 (B,M,K), batch2 (B,K,N) -> (B,M,N) in batch2's dtype.
-Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
-               const Scalar& beta = 1, const Scalar& alpha = 1);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<const Scalar&>,
+                           Default<const Scalar&>)>
+    baddbmm{"aten::baddbmm"};
 // baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1,
 //             Tensor(a!) out) -> Tensor(a!)
-Tensor baddbmm_out(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
-                   const Scalar& beta, const Scalar& alpha, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
+                           const Scalar&, const Tensor&)>
+    baddbmm_out{"aten::baddbmm.out"};
 // baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)
 //   -> Tensor(a!)
-Tensor baddbmm_(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
-                const Scalar& beta = 1, const Scalar& alpha = 1);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<const Scalar&>,
+                           Default<const Scalar&>)>
+    baddbmm_{"aten::baddbmm_"};
 
 // linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
 // input (*, K), weight (N,K), bias (N) or broadcastable -> (*, N) = input · weight^T + bias.
 // See Note [How linear decomposes].
-Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = {});
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>)> linear{
+    "aten::linear"};
 // linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)
-Tensor linear_out(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&)> linear_out{
+    "aten::linear.out"};
 
 // outer(Tensor self, Tensor vec2) -> Tensor
 // self (M), vec2 (N) -> (M,N) = self.reshape(M, 1) * vec2, with mul's type promotion.
-Tensor outer(const Tensor& self, const Tensor& vec2);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> outer{"aten::outer"};
 // outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)
-Tensor outer_out(const Tensor& self, const Tensor& vec2, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> outer_out{
+    "aten::outer.out"};
 // ger(Tensor self, Tensor vec2) -> Tensor: outer's old name, calls it.
-Tensor ger(const Tensor& self, const Tensor& vec2);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> ger{"aten::ger"};
 // ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)
-Tensor ger_out(const Tensor& self, const Tensor& vec2, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> ger_out{"aten::ger.out"};
 
 // matmul(Tensor self, Tensor other) -> Tensor
 // (*b1, n, k) · (*b2, k, m) -> (broadcast(b1, b2), n, m); a 1-D operand loses its dim after.
 // See Note [How matmul decomposes].
-Tensor matmul(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> matmul{"aten::matmul"};
 
 }  // namespace opscope::ops

@@ -31,6 +31,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "core/dispatch/Op.h"
 #include "core/runtime/Scalar.h"
 #include "core/tensor/Tensor.h"
 
@@ -45,73 +46,77 @@ enum Reduction : int64_t { kReductionNone = 0, kReductionMean = 1, kReductionSum
 //     -> (Tensor output, Tensor total_weight)
 // self (N,C) or (C), target (N) or () int64 (or uint8), weight (C) -> output (N) for reduction
 // none on a batch, () otherwise; total_weight () = the summed weight of the non-ignored targets.
-std::tuple<Tensor, Tensor> nll_loss_forward(const Tensor& self, const Tensor& target,
-                                            const Tensor& weight, int64_t reduction,
-                                            int64_t ignore_index);
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&, int64_t,
+                                               int64_t)>
+    nll_loss_forward{"aten::nll_loss_forward"};
 // nll_loss_forward.output(..., *, Tensor(a!) output, Tensor(b!) total_weight)
 //     -> (Tensor(a!), Tensor(b!))
-std::tuple<Tensor, Tensor> nll_loss_forward_out(const Tensor& output, const Tensor& total_weight,
-                                                const Tensor& self, const Tensor& target,
-                                                const Tensor& weight, int64_t reduction,
-                                                int64_t ignore_index);
+inline constexpr Op<std::tuple<Tensor, Tensor>(Out, Out, const Tensor&, const Tensor&,
+                                               const Tensor&, int64_t, int64_t)>
+    nll_loss_forward_out{"aten::nll_loss_forward.output"};
 // nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index)
 //     -> (Tensor output, Tensor total_weight)
 // self (N,C,H,W), target (N,H,W) int64 -> output (N,H,W) for reduction none, () otherwise.
-std::tuple<Tensor, Tensor> nll_loss2d_forward(const Tensor& self, const Tensor& target,
-                                              const Tensor& weight, int64_t reduction,
-                                              int64_t ignore_index);
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&, int64_t,
+                                               int64_t)>
+    nll_loss2d_forward{"aten::nll_loss2d_forward"};
 // nll_loss2d_forward.output(..., *, Tensor(a!) output, Tensor(b!) total_weight)
 //     -> (Tensor(a!), Tensor(b!))
-std::tuple<Tensor, Tensor> nll_loss2d_forward_out(const Tensor& output, const Tensor& total_weight,
-                                                  const Tensor& self, const Tensor& target,
-                                                  const Tensor& weight, int64_t reduction,
-                                                  int64_t ignore_index);
+inline constexpr Op<std::tuple<Tensor, Tensor>(Out, Out, const Tensor&, const Tensor&,
+                                               const Tensor&, int64_t, int64_t)>
+    nll_loss2d_forward_out{"aten::nll_loss2d_forward.output"};
 // nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean,
 //          int ignore_index=-100) -> Tensor
-Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight = {},
-                int64_t reduction = kReductionMean, int64_t ignore_index = -100);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>, Default<int64_t>,
+                           Default<int64_t>)>
+    nll_loss{"aten::nll_loss"};
 // nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean,
 //            int ignore_index=-100) -> Tensor
-Tensor nll_loss2d(const Tensor& self, const Tensor& target, const Tensor& weight = {},
-                  int64_t reduction = kReductionMean, int64_t ignore_index = -100);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>, Default<int64_t>,
+                           Default<int64_t>)>
+    nll_loss2d{"aten::nll_loss2d"};
 // nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean,
 //             int ignore_index=-100) -> Tensor
 // self (N,C,d1,...,dk) or (N,C) or (C), target (N,d1,...,dk) / (N) / () -> the per-sample
 // losses, of target's shape, for reduction none; () otherwise.
-Tensor nll_loss_nd(const Tensor& self, const Tensor& target, const Tensor& weight = {},
-                   int64_t reduction = kReductionMean, int64_t ignore_index = -100);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>, Default<int64_t>,
+                           Default<int64_t>)>
+    nll_loss_nd{"aten::nll_loss_nd"};
 // cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean,
 //                    int ignore_index=-100, float label_smoothing=0.0) -> Tensor
 // Class indices (target without the class dim) or class probabilities (target of self's shape).
-Tensor cross_entropy_loss(const Tensor& self, const Tensor& target, const Tensor& weight = {},
-                          int64_t reduction = kReductionMean, int64_t ignore_index = -100,
-                          double label_smoothing = 0.0);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>, Default<int64_t>,
+                           Default<int64_t>, Default<double>)>
+    cross_entropy_loss{"aten::cross_entropy_loss"};
 
 // --- regression and binary losses -----------------------------------------------------------
 
 // mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
 // (self - target)^2, self and target broadcast.
-Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction = kReductionMean);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<int64_t>)> mse_loss{
+    "aten::mse_loss"};
 // mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)
-Tensor mse_loss_out(const Tensor& out, const Tensor& self, const Tensor& target,
-                    int64_t reduction = kReductionMean);
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&, Default<int64_t>)> mse_loss_out{
+    "aten::mse_loss.out"};
 // l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
 // |self - target|.
-Tensor l1_loss(const Tensor& self, const Tensor& target, int64_t reduction = kReductionMean);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<int64_t>)> l1_loss{
+    "aten::l1_loss"};
 // binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean)
 // -w * (t * log(x) + (1 - t) * log(1 - x)), each log clamped at -100; x must lie in [0, 1].
-Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight = {},
-                            int64_t reduction = kReductionMean);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>, Default<int64_t>)>
+    binary_cross_entropy{"aten::binary_cross_entropy"};
 // binary_cross_entropy.out(..., *, Tensor(a!) out) -> Tensor(a!)
-Tensor binary_cross_entropy_out(const Tensor& out, const Tensor& self, const Tensor& target,
-                                const Tensor& weight = {}, int64_t reduction = kReductionMean);
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&, Default<const Tensor&>,
+                           Default<int64_t>)>
+    binary_cross_entropy_out{"aten::binary_cross_entropy.out"};
 // binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None,
 //                                  Tensor? pos_weight=None, int reduction=Mean) -> Tensor
 // binary_cross_entropy(sigmoid(self), target) in the overflow-free form
 // (1 - t) * x + (1 + (pw - 1) * t) * (log1p(exp(-|x|)) + max(-x, 0)).
-Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target,
-                                        const Tensor& weight = {}, const Tensor& pos_weight = {},
-                                        int64_t reduction = kReductionMean);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>,
+                           Default<const Tensor&>, Default<int64_t>)>
+    binary_cross_entropy_with_logits{"aten::binary_cross_entropy_with_logits"};
 
 // --- normalization --------------------------------------------------------------------------
 
@@ -119,43 +124,47 @@ Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target
 //                   float eps) -> (Tensor, Tensor, Tensor)
 // input (*, N1..Nk), normalized_shape (N1..Nk), weight / bias (N1..Nk) ->
 //   out (*, N1..Nk), mean (*, 1..1), rstd (*, 1..1) = 1 / sqrt(biased var + eps).
-std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
-                                                     IntArrayRef normalized_shape,
-                                                     const Tensor& weight, const Tensor& bias,
-                                                     double eps);
+inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, IntArrayRef, const Tensor&,
+                                                       const Tensor&, double)>
+    native_layer_norm{"aten::native_layer_norm"};
 // layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None,
 //            float eps=1e-05, bool cudnn_enable=True) -> Tensor
-Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},
-                  const Tensor& bias = {}, double eps = 1e-5, bool cudnn_enable = true);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<const Tensor&>,
+                           Default<const Tensor&>, Default<double>, Default<bool>)>
+    layer_norm{"aten::layer_norm"};
 
 // --- embedding, dropout, one_hot, padding ---------------------------------------------------
 
 // embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False,
 //           bool sparse=False) -> Tensor
 // weight (V, D), indices (*) int64 / int32 -> (*, D): the rows weight[indices].
-Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1,
-                 bool scale_grad_by_freq = false, bool sparse = false);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<int64_t>, Default<bool>,
+                           Default<bool>)>
+    embedding{"aten::embedding"};
 // embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type)
 //     -> Tensor(a!)
 // self (V, D): rows named in indices with a norm_type-norm above max_norm are rescaled to it.
-Tensor embedding_renorm_(const Tensor& self, const Tensor& indices, double max_norm,
-                         double norm_type);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, double, double)> embedding_renorm_{
+    "aten::embedding_renorm_"};
 // native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)
 // -> (input * mask / (1 - p), mask) with mask bool, each element kept with probability 1 - p.
-std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, std::optional<bool> train);
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, double, std::optional<bool>)>
+    native_dropout{"aten::native_dropout"};
 // dropout(Tensor input, float p, bool train) -> Tensor
-Tensor dropout(const Tensor& input, double p, bool train);
+inline constexpr Op<Tensor(const Tensor&, double, bool)> dropout{"aten::dropout"};
 // dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)
-Tensor dropout_(const Tensor& self, double p, bool train);
+inline constexpr Op<Tensor(const Tensor&, double, bool)> dropout_{"aten::dropout_"};
 // one_hot(Tensor self, int num_classes=-1) -> Tensor
 // self (*) int64 -> (*, num_classes) int64; num_classes -1 = self.max() + 1.
-Tensor one_hot(const Tensor& self, int64_t num_classes = -1);
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> one_hot{"aten::one_hot"};
 // constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor
 // pad = (left_last, right_last, left_second_last, ...): grows (or, negative, crops) the last
 // len(pad) / 2 dims, filling new elements with value.
-Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value = 0);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<const Scalar&>)> constant_pad_nd{
+    "aten::constant_pad_nd"};
 // pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor
-Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode = "constant",
-           std::optional<double> value = std::nullopt);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<std::string_view>,
+                           Default<std::optional<double>>)>
+    pad{"aten::pad"};
 
 }  // namespace opscope::ops

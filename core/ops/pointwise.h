@@ -33,6 +33,7 @@
 #include <optional>
 #include <string_view>
 
+#include "core/dispatch/Op.h"
 #include "core/runtime/Scalar.h"
 #include "core/tensor/Tensor.h"
 
@@ -40,554 +41,586 @@ namespace opscope::ops {
 
 // --- remainder -----------------------------------------------------------------------------------
 // remainder.Tensor(Tensor self, Tensor other) -> Tensor
-Tensor remainder(const Tensor& self, const Tensor& other);
-// remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor remainder_(const Tensor& self, const Tensor& other);
-// remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor remainder_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // remainder.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor remainder(const Tensor& self, const Scalar& other);
-// remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor remainder_(const Tensor& self, const Scalar& other);
-// remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor remainder_out(const Tensor& out, const Tensor& self, const Scalar& other);
 // remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
-Tensor remainder(const Scalar& self, const Tensor& other);
+inline constexpr Overloads remainder{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::remainder.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::remainder.Scalar"},
+    Op<Tensor(const Scalar&, const Tensor&)>{"aten::remainder.Scalar_Tensor"}};
+// remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+// remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+inline constexpr Overloads remainder_{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::remainder_.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::remainder_.Scalar"}};
+// remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+// remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
 // remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor remainder_out(const Tensor& out, const Scalar& self, const Tensor& other);
+inline constexpr Overloads remainder_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::remainder.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::remainder.Scalar_out"},
+    Op<Tensor(Out, const Scalar&, const Tensor&)>{"aten::remainder.Scalar_Tensor_out"}};
 
 // --- fmod ----------------------------------------------------------------------------------------
 // fmod.Tensor(Tensor self, Tensor other) -> Tensor
-Tensor fmod(const Tensor& self, const Tensor& other);
-// fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor fmod_(const Tensor& self, const Tensor& other);
-// fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor fmod_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // fmod.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor fmod(const Tensor& self, const Scalar& other);
+inline constexpr Overloads fmod{Op<Tensor(const Tensor&, const Tensor&)>{"aten::fmod.Tensor"},
+                                Op<Tensor(const Tensor&, const Scalar&)>{"aten::fmod.Scalar"}};
+// fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
 // fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor fmod_(const Tensor& self, const Scalar& other);
+inline constexpr Overloads fmod_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::fmod_.Tensor"},
+                                 Op<Tensor(const Tensor&, const Scalar&)>{"aten::fmod_.Scalar"}};
+// fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 // fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor fmod_out(const Tensor& out, const Tensor& self, const Scalar& other);
+inline constexpr Overloads fmod_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::fmod.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::fmod.Scalar_out"}};
 
 // --- floor_divide --------------------------------------------------------------------------------
 // floor_divide(Tensor self, Tensor other) -> Tensor
-Tensor floor_divide(const Tensor& self, const Tensor& other);
-// floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor floor_divide_(const Tensor& self, const Tensor& other);
-// floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor floor_divide_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // floor_divide.Scalar(Tensor self, Scalar other) -> Tensor
-Tensor floor_divide(const Tensor& self, const Scalar& other);
+inline constexpr Overloads floor_divide{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::floor_divide"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::floor_divide.Scalar"}};
+// floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
 // floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor floor_divide_(const Tensor& self, const Scalar& other);
+inline constexpr Overloads floor_divide_{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::floor_divide_.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::floor_divide_.Scalar"}};
+// floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> floor_divide_out{
+    "aten::floor_divide.out"};
 
 // --- abs -----------------------------------------------------------------------------------------
 // abs(Tensor self) -> Tensor
-Tensor abs(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> abs{"aten::abs"};
 // abs_(Tensor(a!) self) -> Tensor(a!)
-Tensor abs_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> abs_{"aten::abs_"};
 // abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor abs_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> abs_out{"aten::abs.out"};
 
 // --- absolute ------------------------------------------------------------------------------------
 // absolute(Tensor self) -> Tensor
-Tensor absolute(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> absolute{"aten::absolute"};
 // absolute_(Tensor(a!) self) -> Tensor(a!)
-Tensor absolute_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> absolute_{"aten::absolute_"};
 // absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor absolute_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> absolute_out{"aten::absolute.out"};
 
 // --- sign ----------------------------------------------------------------------------------------
 // sign(Tensor self) -> Tensor
-Tensor sign(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> sign{"aten::sign"};
 // sign_(Tensor(a!) self) -> Tensor(a!)
-Tensor sign_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> sign_{"aten::sign_"};
 // sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor sign_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> sign_out{"aten::sign.out"};
 
 // --- exp -----------------------------------------------------------------------------------------
 // exp(Tensor self) -> Tensor
-Tensor exp(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> exp{"aten::exp"};
 // exp_(Tensor(a!) self) -> Tensor(a!)
-Tensor exp_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> exp_{"aten::exp_"};
 // exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor exp_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> exp_out{"aten::exp.out"};
 
 // --- exp2 ----------------------------------------------------------------------------------------
 // exp2(Tensor self) -> Tensor
-Tensor exp2(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> exp2{"aten::exp2"};
 // exp2_(Tensor(a!) self) -> Tensor(a!)
-Tensor exp2_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> exp2_{"aten::exp2_"};
 // exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor exp2_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> exp2_out{"aten::exp2.out"};
 
 // --- expm1 ---------------------------------------------------------------------------------------
 // expm1(Tensor self) -> Tensor
-Tensor expm1(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> expm1{"aten::expm1"};
 // expm1_(Tensor(a!) self) -> Tensor(a!)
-Tensor expm1_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> expm1_{"aten::expm1_"};
 // expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor expm1_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> expm1_out{"aten::expm1.out"};
 
 // --- log -----------------------------------------------------------------------------------------
 // log(Tensor self) -> Tensor
-Tensor log(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> log{"aten::log"};
 // log_(Tensor(a!) self) -> Tensor(a!)
-Tensor log_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> log_{"aten::log_"};
 // log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor log_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> log_out{"aten::log.out"};
 
 // --- log2 ----------------------------------------------------------------------------------------
 // log2(Tensor self) -> Tensor
-Tensor log2(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> log2{"aten::log2"};
 // log2_(Tensor(a!) self) -> Tensor(a!)
-Tensor log2_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> log2_{"aten::log2_"};
 // log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor log2_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> log2_out{"aten::log2.out"};
 
 // --- log10 ---------------------------------------------------------------------------------------
 // log10(Tensor self) -> Tensor
-Tensor log10(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> log10{"aten::log10"};
 // log10_(Tensor(a!) self) -> Tensor(a!)
-Tensor log10_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> log10_{"aten::log10_"};
 // log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor log10_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> log10_out{"aten::log10.out"};
 
 // --- log1p ---------------------------------------------------------------------------------------
 // log1p(Tensor self) -> Tensor
-Tensor log1p(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> log1p{"aten::log1p"};
 // log1p_(Tensor(a!) self) -> Tensor(a!)
-Tensor log1p_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> log1p_{"aten::log1p_"};
 // log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor log1p_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> log1p_out{"aten::log1p.out"};
 
 // --- sqrt ----------------------------------------------------------------------------------------
 // sqrt(Tensor self) -> Tensor
-Tensor sqrt(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> sqrt{"aten::sqrt"};
 // sqrt_(Tensor(a!) self) -> Tensor(a!)
-Tensor sqrt_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> sqrt_{"aten::sqrt_"};
 // sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor sqrt_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> sqrt_out{"aten::sqrt.out"};
 
 // --- rsqrt ---------------------------------------------------------------------------------------
 // rsqrt(Tensor self) -> Tensor
-Tensor rsqrt(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> rsqrt{"aten::rsqrt"};
 // rsqrt_(Tensor(a!) self) -> Tensor(a!)
-Tensor rsqrt_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> rsqrt_{"aten::rsqrt_"};
 // rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor rsqrt_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> rsqrt_out{"aten::rsqrt.out"};
 
 // --- sin -----------------------------------------------------------------------------------------
 // sin(Tensor self) -> Tensor
-Tensor sin(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> sin{"aten::sin"};
 // sin_(Tensor(a!) self) -> Tensor(a!)
-Tensor sin_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> sin_{"aten::sin_"};
 // sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor sin_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> sin_out{"aten::sin.out"};
 
 // --- cos -----------------------------------------------------------------------------------------
 // cos(Tensor self) -> Tensor
-Tensor cos(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> cos{"aten::cos"};
 // cos_(Tensor(a!) self) -> Tensor(a!)
-Tensor cos_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> cos_{"aten::cos_"};
 // cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor cos_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> cos_out{"aten::cos.out"};
 
 // --- tan -----------------------------------------------------------------------------------------
 // tan(Tensor self) -> Tensor
-Tensor tan(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> tan{"aten::tan"};
 // tan_(Tensor(a!) self) -> Tensor(a!)
-Tensor tan_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> tan_{"aten::tan_"};
 // tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor tan_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> tan_out{"aten::tan.out"};
 
 // --- asin ----------------------------------------------------------------------------------------
 // asin(Tensor self) -> Tensor
-Tensor asin(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> asin{"aten::asin"};
 // asin_(Tensor(a!) self) -> Tensor(a!)
-Tensor asin_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> asin_{"aten::asin_"};
 // asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor asin_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> asin_out{"aten::asin.out"};
 
 // --- acos ----------------------------------------------------------------------------------------
 // acos(Tensor self) -> Tensor
-Tensor acos(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> acos{"aten::acos"};
 // acos_(Tensor(a!) self) -> Tensor(a!)
-Tensor acos_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> acos_{"aten::acos_"};
 // acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor acos_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> acos_out{"aten::acos.out"};
 
 // --- atan ----------------------------------------------------------------------------------------
 // atan(Tensor self) -> Tensor
-Tensor atan(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> atan{"aten::atan"};
 // atan_(Tensor(a!) self) -> Tensor(a!)
-Tensor atan_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> atan_{"aten::atan_"};
 // atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor atan_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> atan_out{"aten::atan.out"};
 
 // --- sinh ----------------------------------------------------------------------------------------
 // sinh(Tensor self) -> Tensor
-Tensor sinh(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> sinh{"aten::sinh"};
 // sinh_(Tensor(a!) self) -> Tensor(a!)
-Tensor sinh_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> sinh_{"aten::sinh_"};
 // sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor sinh_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> sinh_out{"aten::sinh.out"};
 
 // --- cosh ----------------------------------------------------------------------------------------
 // cosh(Tensor self) -> Tensor
-Tensor cosh(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> cosh{"aten::cosh"};
 // cosh_(Tensor(a!) self) -> Tensor(a!)
-Tensor cosh_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> cosh_{"aten::cosh_"};
 // cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor cosh_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> cosh_out{"aten::cosh.out"};
 
 // --- tanh ----------------------------------------------------------------------------------------
 // tanh(Tensor self) -> Tensor
-Tensor tanh(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> tanh{"aten::tanh"};
 // tanh_(Tensor(a!) self) -> Tensor(a!)
-Tensor tanh_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> tanh_{"aten::tanh_"};
 // tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor tanh_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> tanh_out{"aten::tanh.out"};
 
 // --- sigmoid -------------------------------------------------------------------------------------
 // sigmoid(Tensor self) -> Tensor
-Tensor sigmoid(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> sigmoid{"aten::sigmoid"};
 // sigmoid_(Tensor(a!) self) -> Tensor(a!)
-Tensor sigmoid_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> sigmoid_{"aten::sigmoid_"};
 // sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor sigmoid_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> sigmoid_out{"aten::sigmoid.out"};
 
 // --- erf -----------------------------------------------------------------------------------------
 // erf(Tensor self) -> Tensor
-Tensor erf(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> erf{"aten::erf"};
 // erf_(Tensor(a!) self) -> Tensor(a!)
-Tensor erf_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> erf_{"aten::erf_"};
 // erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor erf_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> erf_out{"aten::erf.out"};
 
 // --- floor ---------------------------------------------------------------------------------------
 // floor(Tensor self) -> Tensor
-Tensor floor(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> floor{"aten::floor"};
 // floor_(Tensor(a!) self) -> Tensor(a!)
-Tensor floor_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> floor_{"aten::floor_"};
 // floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor floor_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> floor_out{"aten::floor.out"};
 
 // --- ceil ----------------------------------------------------------------------------------------
 // ceil(Tensor self) -> Tensor
-Tensor ceil(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> ceil{"aten::ceil"};
 // ceil_(Tensor(a!) self) -> Tensor(a!)
-Tensor ceil_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> ceil_{"aten::ceil_"};
 // ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor ceil_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> ceil_out{"aten::ceil.out"};
 
 // --- round ---------------------------------------------------------------------------------------
 // round(Tensor self) -> Tensor
-Tensor round(const Tensor& self);
+// round.decimals(Tensor self, *, int decimals) -> Tensor
+inline constexpr Overloads round{Op<Tensor(const Tensor&)>{"aten::round"},
+                                 Op<Tensor(const Tensor&, int64_t)>{"aten::round.decimals"}};
 // round_(Tensor(a!) self) -> Tensor(a!)
-Tensor round_(const Tensor& self);
+// round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)
+inline constexpr Overloads round_{Op<Tensor(const Tensor&)>{"aten::round_"},
+                                  Op<Tensor(const Tensor&, int64_t)>{"aten::round_.decimals"}};
 // round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor round_out(const Tensor& out, const Tensor& self);
+// round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Overloads round_out{
+    Op<Tensor(Out, const Tensor&)>{"aten::round.out"},
+    Op<Tensor(Out, const Tensor&, int64_t)>{"aten::round.decimals_out"}};
 
 // --- trunc ---------------------------------------------------------------------------------------
 // trunc(Tensor self) -> Tensor
-Tensor trunc(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> trunc{"aten::trunc"};
 // trunc_(Tensor(a!) self) -> Tensor(a!)
-Tensor trunc_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> trunc_{"aten::trunc_"};
 // trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor trunc_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> trunc_out{"aten::trunc.out"};
 
 // --- reciprocal ----------------------------------------------------------------------------------
 // reciprocal(Tensor self) -> Tensor
-Tensor reciprocal(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> reciprocal{"aten::reciprocal"};
 // reciprocal_(Tensor(a!) self) -> Tensor(a!)
-Tensor reciprocal_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> reciprocal_{"aten::reciprocal_"};
 // reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor reciprocal_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> reciprocal_out{"aten::reciprocal.out"};
 
 // --- round ---------------------------------------------------------------------------------------
-// round.decimals(Tensor self, *, int decimals) -> Tensor
-Tensor round(const Tensor& self, int64_t decimals);
-// round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)
-Tensor round_(const Tensor& self, int64_t decimals);
-// round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)
-Tensor round_out(const Tensor& out, const Tensor& self, int64_t decimals);
 
 // --- atan2 ---------------------------------------------------------------------------------------
 // atan2(Tensor self, Tensor other) -> Tensor
-Tensor atan2(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> atan2{"aten::atan2"};
 // atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor atan2_(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> atan2_{"aten::atan2_"};
 // atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor atan2_out(const Tensor& out, const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> atan2_out{"aten::atan2.out"};
 
 // --- arctan2 -------------------------------------------------------------------------------------
 // arctan2(Tensor self, Tensor other) -> Tensor
-Tensor arctan2(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> arctan2{"aten::arctan2"};
 // arctan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor arctan2_(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> arctan2_{"aten::arctan2_"};
 // arctan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor arctan2_out(const Tensor& out, const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> arctan2_out{"aten::arctan2.out"};
 
 // --- relu ----------------------------------------------------------------------------------------
 // relu(Tensor self) -> Tensor
-Tensor relu(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> relu{"aten::relu"};
 // relu_(Tensor(a!) self) -> Tensor(a!)
-Tensor relu_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> relu_{"aten::relu_"};
 // relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor relu_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> relu_out{"aten::relu.out"};
 
 // --- gelu ----------------------------------------------------------------------------------------
 // gelu(Tensor self, *, str approximate="none") -> Tensor
-Tensor gelu(const Tensor& self, std::string_view approximate = "none");
+inline constexpr Op<Tensor(const Tensor&, Default<std::string_view>)> gelu{"aten::gelu"};
 // gelu_(Tensor(a!) self, *, str approximate="none") -> Tensor(a!)
-Tensor gelu_(const Tensor& self, std::string_view approximate = "none");
+inline constexpr Op<Tensor(const Tensor&, Default<std::string_view>)> gelu_{"aten::gelu_"};
 // gelu.out(Tensor self, *, str approximate="none", Tensor(a!) out) -> Tensor(a!)
-Tensor gelu_out(const Tensor& out, const Tensor& self, std::string_view approximate = "none");
+inline constexpr Op<Tensor(Out, const Tensor&, Default<std::string_view>)> gelu_out{
+    "aten::gelu.out"};
 
 // --- silu ----------------------------------------------------------------------------------------
 // silu(Tensor self) -> Tensor
-Tensor silu(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> silu{"aten::silu"};
 // silu_(Tensor(a!) self) -> Tensor(a!)
-Tensor silu_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> silu_{"aten::silu_"};
 // silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor silu_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> silu_out{"aten::silu.out"};
 
 // --- softplus ------------------------------------------------------------------------------------
 // softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor
-Tensor softplus(const Tensor& self, const Scalar& beta = 1, const Scalar& threshold = 20);
+inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const Scalar&>)> softplus{
+    "aten::softplus"};
 // softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)
-Tensor softplus_out(const Tensor& out, const Tensor& self, const Scalar& beta = 1,
-                    const Scalar& threshold = 20);
+inline constexpr Op<Tensor(Out, const Tensor&, Default<const Scalar&>, Default<const Scalar&>)>
+    softplus_out{"aten::softplus.out"};
 
 // --- clamp ---------------------------------------------------------------------------------------
 // clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
-Tensor clamp(const Tensor& self, const std::optional<Scalar>& min = std::nullopt,
-             const std::optional<Scalar>& max = std::nullopt);
-// clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)
-Tensor clamp_(const Tensor& self, const std::optional<Scalar>& min = std::nullopt,
-              const std::optional<Scalar>& max = std::nullopt);
-// clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)
-Tensor clamp_out(const Tensor& out, const Tensor& self,
-                 const std::optional<Scalar>& min = std::nullopt,
-                 const std::optional<Scalar>& max = std::nullopt);
 // clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
-Tensor clamp(const Tensor& self, const Tensor& min, const Tensor& max);
+inline constexpr Overloads clamp{
+    Op<Tensor(const Tensor&, Default<const std::optional<Scalar>&>,
+              Default<const std::optional<Scalar>&>)>{"aten::clamp"},
+    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::clamp.Tensor"}};
+// clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)
 // clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)
-Tensor clamp_(const Tensor& self, const Tensor& min, const Tensor& max);
+inline constexpr Overloads clamp_{
+    Op<Tensor(const Tensor&, Default<const std::optional<Scalar>&>,
+              Default<const std::optional<Scalar>&>)>{"aten::clamp_"},
+    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::clamp_.Tensor"}};
+// clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)
 // clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) ->
 // Tensor(a!)
-Tensor clamp_out(const Tensor& out, const Tensor& self, const Tensor& min, const Tensor& max);
+inline constexpr Overloads clamp_out{
+    Op<Tensor(Out, const Tensor&, Default<const std::optional<Scalar>&>,
+              Default<const std::optional<Scalar>&>)>{"aten::clamp.out"},
+    Op<Tensor(Out, const Tensor&, const Tensor&, const Tensor&)>{"aten::clamp.Tensor_out"}};
 
 // --- clip ----------------------------------------------------------------------------------------
 // clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
-Tensor clip(const Tensor& self, const std::optional<Scalar>& min = std::nullopt,
-            const std::optional<Scalar>& max = std::nullopt);
-// clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)
-Tensor clip_(const Tensor& self, const std::optional<Scalar>& min = std::nullopt,
-             const std::optional<Scalar>& max = std::nullopt);
-// clip.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)
-Tensor clip_out(const Tensor& out, const Tensor& self,
-                const std::optional<Scalar>& min = std::nullopt,
-                const std::optional<Scalar>& max = std::nullopt);
 // clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
-Tensor clip(const Tensor& self, const Tensor& min, const Tensor& max);
+inline constexpr Overloads clip{
+    Op<Tensor(const Tensor&, Default<const std::optional<Scalar>&>,
+              Default<const std::optional<Scalar>&>)>{"aten::clip"},
+    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::clip.Tensor"}};
+// clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)
 // clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)
-Tensor clip_(const Tensor& self, const Tensor& min, const Tensor& max);
+inline constexpr Overloads clip_{
+    Op<Tensor(const Tensor&, Default<const std::optional<Scalar>&>,
+              Default<const std::optional<Scalar>&>)>{"aten::clip_"},
+    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::clip_.Tensor"}};
+// clip.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)
 // clip.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)
-Tensor clip_out(const Tensor& out, const Tensor& self, const Tensor& min, const Tensor& max);
+inline constexpr Overloads clip_out{
+    Op<Tensor(Out, const Tensor&, Default<const std::optional<Scalar>&>,
+              Default<const std::optional<Scalar>&>)>{"aten::clip.out"},
+    Op<Tensor(Out, const Tensor&, const Tensor&, const Tensor&)>{"aten::clip.Tensor_out"}};
 
 // --- clamp_min -----------------------------------------------------------------------------------
 // clamp_min(Tensor self, Scalar min) -> Tensor
-Tensor clamp_min(const Tensor& self, const Scalar& min);
-// clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)
-Tensor clamp_min_(const Tensor& self, const Scalar& min);
-// clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)
-Tensor clamp_min_out(const Tensor& out, const Tensor& self, const Scalar& min);
 // clamp_min.Tensor(Tensor self, Tensor min) -> Tensor
-Tensor clamp_min(const Tensor& self, const Tensor& min);
+inline constexpr Overloads clamp_min{
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::clamp_min"},
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::clamp_min.Tensor"}};
+// clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)
 // clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)
-Tensor clamp_min_(const Tensor& self, const Tensor& min);
+inline constexpr Overloads clamp_min_{
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::clamp_min_"},
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::clamp_min_.Tensor"}};
+// clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)
 // clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)
-Tensor clamp_min_out(const Tensor& out, const Tensor& self, const Tensor& min);
+inline constexpr Overloads clamp_min_out{
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::clamp_min.out"},
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::clamp_min.Tensor_out"}};
 
 // --- clamp_max -----------------------------------------------------------------------------------
 // clamp_max(Tensor self, Scalar max) -> Tensor
-Tensor clamp_max(const Tensor& self, const Scalar& max);
-// clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)
-Tensor clamp_max_(const Tensor& self, const Scalar& max);
-// clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)
-Tensor clamp_max_out(const Tensor& out, const Tensor& self, const Scalar& max);
 // clamp_max.Tensor(Tensor self, Tensor max) -> Tensor
-Tensor clamp_max(const Tensor& self, const Tensor& max);
+inline constexpr Overloads clamp_max{
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::clamp_max"},
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::clamp_max.Tensor"}};
+// clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)
 // clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)
-Tensor clamp_max_(const Tensor& self, const Tensor& max);
+inline constexpr Overloads clamp_max_{
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::clamp_max_"},
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::clamp_max_.Tensor"}};
+// clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)
 // clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)
-Tensor clamp_max_out(const Tensor& out, const Tensor& self, const Tensor& max);
+inline constexpr Overloads clamp_max_out{
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::clamp_max.out"},
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::clamp_max.Tensor_out"}};
 
 // --- maximum -------------------------------------------------------------------------------------
 // maximum(Tensor self, Tensor other) -> Tensor
-Tensor maximum(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> maximum{"aten::maximum"};
 // maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor maximum_out(const Tensor& out, const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> maximum_out{"aten::maximum.out"};
 
 // --- minimum -------------------------------------------------------------------------------------
 // minimum(Tensor self, Tensor other) -> Tensor
-Tensor minimum(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> minimum{"aten::minimum"};
 // minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor minimum_out(const Tensor& out, const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> minimum_out{"aten::minimum.out"};
 
 // --- where ---------------------------------------------------------------------------------------
 // where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
-Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
-// where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor where_out(const Tensor& out, const Tensor& condition, const Tensor& self,
-                 const Tensor& other);
 // where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor
-Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other);
 // where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor
-Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other);
 // where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor
-Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other);
+inline constexpr Overloads where{
+    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::where.self"},
+    Op<Tensor(const Tensor&, const Scalar&, const Tensor&)>{"aten::where.ScalarSelf"},
+    Op<Tensor(const Tensor&, const Tensor&, const Scalar&)>{"aten::where.ScalarOther"},
+    Op<Tensor(const Tensor&, const Scalar&, const Scalar&)>{"aten::where.Scalar"}};
+// where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&, const Tensor&)> where_out{
+    "aten::where.self_out"};
 
 // --- lerp ----------------------------------------------------------------------------------------
 // lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
-Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight);
-// lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)
-Tensor lerp_(const Tensor& self, const Tensor& end, const Scalar& weight);
-// lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)
-Tensor lerp_out(const Tensor& out, const Tensor& self, const Tensor& end, const Scalar& weight);
 // lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
-Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight);
+inline constexpr Overloads lerp{
+    Op<Tensor(const Tensor&, const Tensor&, const Scalar&)>{"aten::lerp.Scalar"},
+    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::lerp.Tensor"}};
+// lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)
 // lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)
-Tensor lerp_(const Tensor& self, const Tensor& end, const Tensor& weight);
+inline constexpr Overloads lerp_{
+    Op<Tensor(const Tensor&, const Tensor&, const Scalar&)>{"aten::lerp_.Scalar"},
+    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::lerp_.Tensor"}};
+// lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)
 // lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)
-Tensor lerp_out(const Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight);
+inline constexpr Overloads lerp_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&, const Scalar&)>{"aten::lerp.Scalar_out"},
+    Op<Tensor(Out, const Tensor&, const Tensor&, const Tensor&)>{"aten::lerp.Tensor_out"}};
 
 // --- logical_and ---------------------------------------------------------------------------------
 // logical_and(Tensor self, Tensor other) -> Tensor
-Tensor logical_and(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_and{"aten::logical_and"};
 // logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor logical_and_(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_and_{"aten::logical_and_"};
 // logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor logical_and_out(const Tensor& out, const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_and_out{
+    "aten::logical_and.out"};
 
 // --- logical_or ----------------------------------------------------------------------------------
 // logical_or(Tensor self, Tensor other) -> Tensor
-Tensor logical_or(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_or{"aten::logical_or"};
 // logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor logical_or_(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_or_{"aten::logical_or_"};
 // logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor logical_or_out(const Tensor& out, const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_or_out{
+    "aten::logical_or.out"};
 
 // --- logical_xor ---------------------------------------------------------------------------------
 // logical_xor(Tensor self, Tensor other) -> Tensor
-Tensor logical_xor(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_xor{"aten::logical_xor"};
 // logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor logical_xor_(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_xor_{"aten::logical_xor_"};
 // logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor logical_xor_out(const Tensor& out, const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_xor_out{
+    "aten::logical_xor.out"};
 
 // --- logical_not ---------------------------------------------------------------------------------
 // logical_not(Tensor self) -> Tensor
-Tensor logical_not(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> logical_not{"aten::logical_not"};
 // logical_not_(Tensor(a!) self) -> Tensor(a!)
-Tensor logical_not_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> logical_not_{"aten::logical_not_"};
 // logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor logical_not_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> logical_not_out{"aten::logical_not.out"};
 
 // --- isnan ---------------------------------------------------------------------------------------
 // isnan(Tensor self) -> Tensor
-Tensor isnan(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> isnan{"aten::isnan"};
 // isnan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor isnan_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> isnan_out{"aten::isnan.out"};
 
 // --- isinf ---------------------------------------------------------------------------------------
 // isinf(Tensor self) -> Tensor
-Tensor isinf(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> isinf{"aten::isinf"};
 // isinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor isinf_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> isinf_out{"aten::isinf.out"};
 
 // --- isfinite ------------------------------------------------------------------------------------
 // isfinite(Tensor self) -> Tensor
-Tensor isfinite(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> isfinite{"aten::isfinite"};
 
 // --- isposinf ------------------------------------------------------------------------------------
 // isposinf(Tensor self) -> Tensor
-Tensor isposinf(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> isposinf{"aten::isposinf"};
 // isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor isposinf_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> isposinf_out{"aten::isposinf.out"};
 
 // --- isneginf ------------------------------------------------------------------------------------
 // isneginf(Tensor self) -> Tensor
-Tensor isneginf(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> isneginf{"aten::isneginf"};
 // isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor isneginf_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> isneginf_out{"aten::isneginf.out"};
 
 // --- nan_to_num ----------------------------------------------------------------------------------
 // nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor
-Tensor nan_to_num(const Tensor& self, std::optional<double> nan = std::nullopt,
-                  std::optional<double> posinf = std::nullopt,
-                  std::optional<double> neginf = std::nullopt);
+inline constexpr Op<Tensor(const Tensor&, Default<std::optional<double>>,
+                           Default<std::optional<double>>, Default<std::optional<double>>)>
+    nan_to_num{"aten::nan_to_num"};
 // nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) ->
 // Tensor(a!)
-Tensor nan_to_num_(const Tensor& self, std::optional<double> nan = std::nullopt,
-                   std::optional<double> posinf = std::nullopt,
-                   std::optional<double> neginf = std::nullopt);
+inline constexpr Op<Tensor(const Tensor&, Default<std::optional<double>>,
+                           Default<std::optional<double>>, Default<std::optional<double>>)>
+    nan_to_num_{"aten::nan_to_num_"};
 // nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *,
 // Tensor(a!) out) -> Tensor(a!)
-Tensor nan_to_num_out(const Tensor& out, const Tensor& self,
-                      std::optional<double> nan = std::nullopt,
-                      std::optional<double> posinf = std::nullopt,
-                      std::optional<double> neginf = std::nullopt);
+inline constexpr Op<Tensor(Out, const Tensor&, Default<std::optional<double>>,
+                           Default<std::optional<double>>, Default<std::optional<double>>)>
+    nan_to_num_out{"aten::nan_to_num.out"};
 
 // --- square --------------------------------------------------------------------------------------
 // square(Tensor self) -> Tensor
-Tensor square(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> square{"aten::square"};
 // square_(Tensor(a!) self) -> Tensor(a!)
-Tensor square_(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> square_{"aten::square_"};
 // square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor square_out(const Tensor& out, const Tensor& self);
+inline constexpr Op<Tensor(Out, const Tensor&)> square_out{"aten::square.out"};
 
 // --- positive ------------------------------------------------------------------------------------
 // positive(Tensor(a) self) -> Tensor(a)
-Tensor positive(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> positive{"aten::positive"};
 
 // --- bitwise_left_shift --------------------------------------------------------------------------
 // bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor
-Tensor bitwise_left_shift(const Tensor& self, const Tensor& other);
-// bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor bitwise_left_shift_(const Tensor& self, const Tensor& other);
-// bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bitwise_left_shift_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor
-Tensor bitwise_left_shift(const Tensor& self, const Scalar& other);
-// bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor bitwise_left_shift_(const Tensor& self, const Scalar& other);
-// bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bitwise_left_shift_out(const Tensor& out, const Tensor& self, const Scalar& other);
 // bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
-Tensor bitwise_left_shift(const Scalar& self, const Tensor& other);
+inline constexpr Overloads bitwise_left_shift{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_left_shift.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_left_shift.Tensor_Scalar"},
+    Op<Tensor(const Scalar&, const Tensor&)>{"aten::bitwise_left_shift.Scalar_Tensor"}};
+// bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+// bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+inline constexpr Overloads bitwise_left_shift_{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_left_shift_.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_left_shift_.Tensor_Scalar"}};
+// bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+// bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
 // bitwise_left_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bitwise_left_shift_out(const Tensor& out, const Scalar& self, const Tensor& other);
+inline constexpr Overloads bitwise_left_shift_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::bitwise_left_shift.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::bitwise_left_shift.Tensor_Scalar_out"},
+    Op<Tensor(Out, const Scalar&, const Tensor&)>{"aten::bitwise_left_shift.Scalar_Tensor_out"}};
 
 // --- bitwise_right_shift -------------------------------------------------------------------------
 // bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor
-Tensor bitwise_right_shift(const Tensor& self, const Tensor& other);
-// bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-Tensor bitwise_right_shift_(const Tensor& self, const Tensor& other);
-// bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bitwise_right_shift_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor
-Tensor bitwise_right_shift(const Tensor& self, const Scalar& other);
-// bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-Tensor bitwise_right_shift_(const Tensor& self, const Scalar& other);
-// bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bitwise_right_shift_out(const Tensor& out, const Tensor& self, const Scalar& other);
 // bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
-Tensor bitwise_right_shift(const Scalar& self, const Tensor& other);
+inline constexpr Overloads bitwise_right_shift{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_right_shift.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_right_shift.Tensor_Scalar"},
+    Op<Tensor(const Scalar&, const Tensor&)>{"aten::bitwise_right_shift.Scalar_Tensor"}};
+// bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+// bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+inline constexpr Overloads bitwise_right_shift_{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_right_shift_.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_right_shift_.Tensor_Scalar"}};
+// bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+// bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
 // bitwise_right_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-Tensor bitwise_right_shift_out(const Tensor& out, const Scalar& self, const Tensor& other);
+inline constexpr Overloads bitwise_right_shift_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::bitwise_right_shift.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::bitwise_right_shift.Tensor_Scalar_out"},
+    Op<Tensor(Out, const Scalar&, const Tensor&)>{"aten::bitwise_right_shift.Scalar_Tensor_out"}};
 
 }  // namespace opscope::ops

@@ -27,6 +27,7 @@
 #include <optional>
 #include <tuple>
 
+#include "core/dispatch/Op.h"
 #include "core/runtime/Scalar.h"
 #include "core/tensor/Tensor.h"
 
@@ -37,109 +38,128 @@ using OptScalarType = std::optional<ScalarType>;
 
 // --- sum, mean, prod --------------------------------------------------------------------------
 // sum(Tensor self, *, ScalarType? dtype=None) -> Tensor                       [*] -> []
-Tensor sum(const Tensor& self, OptScalarType dtype = {});
 // sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
-Tensor sum(const Tensor& self, OptDims dim, bool keepdim = false, OptScalarType dtype = {});
+inline constexpr Overloads sum{
+    Op<Tensor(const Tensor&, Default<OptScalarType>)>{"aten::sum"},
+    Op<Tensor(const Tensor&, OptDims, Default<bool>, Default<OptScalarType>)>{
+        "aten::sum.dim_IntList"}};
 // sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
 //                 Tensor(a!) out) -> Tensor(a!)
-Tensor sum_out(const Tensor& out, const Tensor& self, OptDims dim, bool keepdim = false,
-               OptScalarType dtype = {});
+inline constexpr Op<Tensor(Out, const Tensor&, OptDims, Default<bool>, Default<OptScalarType>)>
+    sum_out{"aten::sum.IntList_out"};
 // mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
-Tensor mean(const Tensor& self, OptScalarType dtype = {});
 // mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
-Tensor mean(const Tensor& self, OptDims dim, bool keepdim = false, OptScalarType dtype = {});
+inline constexpr Overloads mean{
+    Op<Tensor(const Tensor&, Default<OptScalarType>)>{"aten::mean"},
+    Op<Tensor(const Tensor&, OptDims, Default<bool>, Default<OptScalarType>)>{"aten::mean.dim"}};
 // mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
 //          Tensor(a!) out) -> Tensor(a!)
-Tensor mean_out(const Tensor& out, const Tensor& self, OptDims dim, bool keepdim = false,
-                OptScalarType dtype = {});
+inline constexpr Op<Tensor(Out, const Tensor&, OptDims, Default<bool>, Default<OptScalarType>)>
+    mean_out{"aten::mean.out"};
 // prod(Tensor self, *, ScalarType? dtype=None) -> Tensor
-Tensor prod(const Tensor& self, OptScalarType dtype = {});
 // prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
-Tensor prod(const Tensor& self, int64_t dim, bool keepdim = false, OptScalarType dtype = {});
+inline constexpr Overloads prod{
+    Op<Tensor(const Tensor&, Default<OptScalarType>)>{"aten::prod"},
+    Op<Tensor(const Tensor&, int64_t, Default<bool>, Default<OptScalarType>)>{
+        "aten::prod.dim_int"}};
 
 // --- max, min, amax, amin, argmax, argmin -----------------------------------------------------
 // max(Tensor self) -> Tensor                                                  [*] -> []
-Tensor max(const Tensor& self);
 // max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
-std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim = false);
+inline constexpr Overloads max{
+    Op<Tensor(const Tensor&)>{"aten::max"},
+    Op<std::tuple<Tensor, Tensor>(const Tensor&, int64_t, Default<bool>)>{"aten::max.dim"}};
 // min(Tensor self) -> Tensor
-Tensor min(const Tensor& self);
 // min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
-std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim = false);
+inline constexpr Overloads min{
+    Op<Tensor(const Tensor&)>{"aten::min"},
+    Op<std::tuple<Tensor, Tensor>(const Tensor&, int64_t, Default<bool>)>{"aten::min.dim"}};
 // amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
-Tensor amax(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false);
+inline constexpr Op<Tensor(const Tensor&, Default<IntArrayRef>, Default<bool>)> amax{"aten::amax"};
 // amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
-Tensor amin(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false);
+inline constexpr Op<Tensor(const Tensor&, Default<IntArrayRef>, Default<bool>)> amin{"aten::amin"};
 // argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor            -> int64
-Tensor argmax(const Tensor& self, std::optional<int64_t> dim = {}, bool keepdim = false);
+inline constexpr Op<Tensor(const Tensor&, Default<std::optional<int64_t>>, Default<bool>)> argmax{
+    "aten::argmax"};
 // argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
-Tensor argmin(const Tensor& self, std::optional<int64_t> dim = {}, bool keepdim = false);
+inline constexpr Op<Tensor(const Tensor&, Default<std::optional<int64_t>>, Default<bool>)> argmin{
+    "aten::argmin"};
 
 // --- var, std, var_mean, std_mean -------------------------------------------------------------
 // var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor
-Tensor var(const Tensor& self, OptDims dim, std::optional<int64_t> correction,
-           bool keepdim = false);
+inline constexpr Op<Tensor(const Tensor&, OptDims, std::optional<int64_t>, Default<bool>)> var{
+    "aten::var.correction"};
 // var.correction_out(..., Tensor(a!) out) -> Tensor(a!)
-Tensor var_out(const Tensor& out, const Tensor& self, OptDims dim,
-               std::optional<int64_t> correction, bool keepdim = false);
+inline constexpr Op<Tensor(Out, const Tensor&, OptDims, std::optional<int64_t>, Default<bool>)>
+    var_out{"aten::var.correction_out"};
 // std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor
-Tensor std(const Tensor& self, OptDims dim, std::optional<int64_t> correction,
-           bool keepdim = false);
+inline constexpr Op<Tensor(const Tensor&, OptDims, std::optional<int64_t>, Default<bool>)> std{
+    "aten::std.correction"};
 // std.correction_out(..., Tensor(a!) out) -> Tensor(a!)
-Tensor std_out(const Tensor& out, const Tensor& self, OptDims dim,
-               std::optional<int64_t> correction, bool keepdim = false);
+inline constexpr Op<Tensor(Out, const Tensor&, OptDims, std::optional<int64_t>, Default<bool>)>
+    std_out{"aten::std.correction_out"};
 // var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False)
 //     -> (Tensor, Tensor)
-std::tuple<Tensor, Tensor> var_mean(const Tensor& self, OptDims dim,
-                                    std::optional<int64_t> correction, bool keepdim = false);
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, OptDims, std::optional<int64_t>,
+                                               Default<bool>)>
+    var_mean{"aten::var_mean.correction"};
 // std_mean.correction(...) -> (Tensor, Tensor)
-std::tuple<Tensor, Tensor> std_mean(const Tensor& self, OptDims dim,
-                                    std::optional<int64_t> correction, bool keepdim = false);
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, OptDims, std::optional<int64_t>,
+                                               Default<bool>)>
+    std_mean{"aten::std_mean.correction"};
 
 // --- norm, all, any, count_nonzero, logsumexp ---------------------------------------------------
 // norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
-Tensor norm(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim,
-            bool keepdim = false);
 // norm.ScalarOpt_dim_dtype(Tensor self, Scalar? p, int[1] dim, bool keepdim, *,
 //                          ScalarType dtype) -> Tensor
-Tensor norm(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim,
-            ScalarType dtype);
+inline constexpr Overloads norm{
+    Op<Tensor(const Tensor&, const std::optional<Scalar>&, IntArrayRef, Default<bool>)>{
+        "aten::norm.ScalarOpt_dim"},
+    Op<Tensor(const Tensor&, const std::optional<Scalar>&, IntArrayRef, bool, ScalarType)>{
+        "aten::norm.ScalarOpt_dim_dtype"}};
 // norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out)
-Tensor norm_out(const Tensor& out, const Tensor& self, const std::optional<Scalar>& p,
-                IntArrayRef dim, bool keepdim = false);
+inline constexpr Op<Tensor(Out, const Tensor&, const std::optional<Scalar>&, IntArrayRef,
+                           Default<bool>)>
+    norm_out{"aten::norm.out"};
 // linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *,
 //                    ScalarType? dtype=None) -> Tensor
-Tensor linalg_vector_norm(const Tensor& self, const Scalar& ord = 2, OptDims dim = {},
-                          bool keepdim = false, OptScalarType dtype = {});
+inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<OptDims>, Default<bool>,
+                           Default<OptScalarType>)>
+    linalg_vector_norm{"aten::linalg_vector_norm"};
 // all(Tensor self) -> Tensor                                                   -> bool
-Tensor all(const Tensor& self);
 // all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor
-Tensor all(const Tensor& self, int64_t dim, bool keepdim = false);
+inline constexpr Overloads all{Op<Tensor(const Tensor&)>{"aten::all"},
+                               Op<Tensor(const Tensor&, int64_t, Default<bool>)>{"aten::all.dim"}};
 // any(Tensor self) -> Tensor
-Tensor any(const Tensor& self);
 // any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor
-Tensor any(const Tensor& self, int64_t dim, bool keepdim = false);
+inline constexpr Overloads any{Op<Tensor(const Tensor&)>{"aten::any"},
+                               Op<Tensor(const Tensor&, int64_t, Default<bool>)>{"aten::any.dim"}};
 // count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor                  -> int64
-Tensor count_nonzero(const Tensor& self, IntArrayRef dim);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> count_nonzero{
+    "aten::count_nonzero.dim_IntList"};
 // logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
-Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim = false);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<bool>)> logsumexp{"aten::logsumexp"};
 
 // --- scans, softmax ---------------------------------------------------------------------------
 // cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor            [*s] -> [*s]
-Tensor cumsum(const Tensor& self, int64_t dim, OptScalarType dtype = {});
+inline constexpr Op<Tensor(const Tensor&, int64_t, Default<OptScalarType>)> cumsum{"aten::cumsum"};
 // cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
-Tensor cumprod(const Tensor& self, int64_t dim, OptScalarType dtype = {});
+inline constexpr Op<Tensor(const Tensor&, int64_t, Default<OptScalarType>)> cumprod{
+    "aten::cumprod"};
 // softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor          [*s] -> [*s]
-Tensor softmax(const Tensor& self, int64_t dim, OptScalarType dtype = {});
+inline constexpr Op<Tensor(const Tensor&, int64_t, Default<OptScalarType>)> softmax{
+    "aten::softmax.int"};
 // log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
-Tensor log_softmax(const Tensor& self, int64_t dim, OptScalarType dtype = {});
+inline constexpr Op<Tensor(const Tensor&, int64_t, Default<OptScalarType>)> log_softmax{
+    "aten::log_softmax.int"};
 // _softmax(Tensor self, int dim, bool half_to_float) -> Tensor
-Tensor _softmax(const Tensor& self, int64_t dim, bool half_to_float);
+inline constexpr Op<Tensor(const Tensor&, int64_t, bool)> _softmax{"aten::_softmax"};
 // _softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)
-Tensor _softmax_out(const Tensor& out, const Tensor& self, int64_t dim, bool half_to_float);
+inline constexpr Op<Tensor(Out, const Tensor&, int64_t, bool)> _softmax_out{"aten::_softmax.out"};
 // _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor
-Tensor _log_softmax(const Tensor& self, int64_t dim, bool half_to_float);
+inline constexpr Op<Tensor(const Tensor&, int64_t, bool)> _log_softmax{"aten::_log_softmax"};
 // _log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)
-Tensor _log_softmax_out(const Tensor& out, const Tensor& self, int64_t dim, bool half_to_float);
+inline constexpr Op<Tensor(Out, const Tensor&, int64_t, bool)> _log_softmax_out{
+    "aten::_log_softmax.out"};
 
 }  // namespace opscope::ops

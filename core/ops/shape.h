@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "core/dispatch/KernelFunction.h"
+#include "core/dispatch/Op.h"
 #include "core/tensor/Tensor.h"
 
 namespace opscope::ops {
@@ -45,131 +46,144 @@ namespace opscope::ops {
 // n tensors (.., k_i, ..) -> (.., sum k_i, ..), dtype result_type(tensors). 1-D tensors of
 // size 0 are skipped (legacy behaviour); 0-d tensors are an error. The result is row-major,
 // or channels_last when every input is laid out as channels_last (as torch).
-Tensor cat(TensorList tensors, int64_t dim = 0);
+inline constexpr Op<Tensor(TensorList, Default<int64_t>)> cat{"aten::cat"};
 // cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
-Tensor cat_out(TensorList tensors, int64_t dim, const Tensor& out);
+inline constexpr Op<Tensor(TensorList, int64_t, const Tensor&)> cat_out{"aten::cat.out"};
 // concat(Tensor[] tensors, int dim=0) -> Tensor                            (alias of cat)
-Tensor concat(TensorList tensors, int64_t dim = 0);
+inline constexpr Op<Tensor(TensorList, Default<int64_t>)> concat{"aten::concat"};
 // concat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
-Tensor concat_out(TensorList tensors, int64_t dim, const Tensor& out);
+inline constexpr Op<Tensor(TensorList, int64_t, const Tensor&)> concat_out{"aten::concat.out"};
 
 // stack(Tensor[] tensors, int dim=0) -> Tensor
 // n tensors (s) of one shape -> (.., n, ..) with n at dim, dim in [-(len(s)+1), len(s)].
-Tensor stack(TensorList tensors, int64_t dim = 0);
+inline constexpr Op<Tensor(TensorList, Default<int64_t>)> stack{"aten::stack"};
 // stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
-Tensor stack_out(TensorList tensors, int64_t dim, const Tensor& out);
+inline constexpr Op<Tensor(TensorList, int64_t, const Tensor&)> stack_out{"aten::stack.out"};
 
 // hstack(Tensor[] tensors) -> Tensor      cat along dim 1 (dim 0 when the inputs are 1-D)
-Tensor hstack(TensorList tensors);
+inline constexpr Op<Tensor(TensorList)> hstack{"aten::hstack"};
 // hstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
-Tensor hstack_out(TensorList tensors, const Tensor& out);
+inline constexpr Op<Tensor(TensorList, const Tensor&)> hstack_out{"aten::hstack.out"};
 // vstack(Tensor[] tensors) -> Tensor      atleast_2d, cat along dim 0
-Tensor vstack(TensorList tensors);
+inline constexpr Op<Tensor(TensorList)> vstack{"aten::vstack"};
 // vstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
-Tensor vstack_out(TensorList tensors, const Tensor& out);
+inline constexpr Op<Tensor(TensorList, const Tensor&)> vstack_out{"aten::vstack.out"};
 // dstack(Tensor[] tensors) -> Tensor      atleast_3d, cat along dim 2
-Tensor dstack(TensorList tensors);
+inline constexpr Op<Tensor(TensorList)> dstack{"aten::dstack"};
 // dstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
-Tensor dstack_out(TensorList tensors, const Tensor& out);
+inline constexpr Op<Tensor(TensorList, const Tensor&)> dstack_out{"aten::dstack.out"};
 
 // atleast_1d(Tensor self) -> Tensor       () -> (1); others unchanged
-Tensor atleast_1d(const Tensor& self);
-// atleast_2d(Tensor self) -> Tensor       () -> (1, 1); (n) -> (1, n)
-Tensor atleast_2d(const Tensor& self);
-// atleast_3d(Tensor self) -> Tensor       () -> (1,1,1); (n) -> (1,n,1); (m,n) -> (m,n,1)
-Tensor atleast_3d(const Tensor& self);
 // atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]   (and _2d, _3d)
-std::vector<Tensor> atleast_1d(TensorList tensors);
-std::vector<Tensor> atleast_2d(TensorList tensors);
-std::vector<Tensor> atleast_3d(TensorList tensors);
+inline constexpr Overloads atleast_1d{
+    Op<Tensor(const Tensor&)>{"aten::atleast_1d"},
+    Op<std::vector<Tensor>(TensorList)>{"aten::atleast_1d.Sequence"}};
+// atleast_2d(Tensor self) -> Tensor       () -> (1, 1); (n) -> (1, n)
+inline constexpr Overloads atleast_2d{
+    Op<Tensor(const Tensor&)>{"aten::atleast_2d"},
+    Op<std::vector<Tensor>(TensorList)>{"aten::atleast_2d.Sequence"}};
+// atleast_3d(Tensor self) -> Tensor       () -> (1,1,1); (n) -> (1,n,1); (m,n) -> (m,n,1)
+inline constexpr Overloads atleast_3d{
+    Op<Tensor(const Tensor&)>{"aten::atleast_3d"},
+    Op<std::vector<Tensor>(TensorList)>{"aten::atleast_3d.Sequence"}};
 
 // --- splitting (views) ---------------------------------------------------------------------
 
 // split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]
 // (.., n, ..) -> ceil(n / split_size) views, the last one shorter when it does not divide.
-std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim = 0);
 // split.sizes(Tensor(a -> *) self, int[] split_size, int dim=0) -> Tensor(a)[]
-std::vector<Tensor> split(const Tensor& self, IntArrayRef split_size, int64_t dim = 0);
+inline constexpr Overloads split{
+    Op<std::vector<Tensor>(const Tensor&, int64_t, Default<int64_t>)>{"aten::split.Tensor"},
+    Op<std::vector<Tensor>(const Tensor&, IntArrayRef, Default<int64_t>)>{"aten::split.sizes"}};
 // split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[]
 // (.., n, ..) -> views (.., k_i, ..); the k_i must sum to n.
-std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes, int64_t dim = 0);
+inline constexpr Op<std::vector<Tensor>(const Tensor&, IntArrayRef, Default<int64_t>)>
+    split_with_sizes{"aten::split_with_sizes"};
 // chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]
 // split(self, ceil(n / chunks), dim): at most `chunks` views.
-std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim = 0);
+inline constexpr Op<std::vector<Tensor>(const Tensor&, int64_t, Default<int64_t>)> chunk{
+    "aten::chunk"};
 // tensor_split.sections(Tensor(a -> *) self, int sections, int dim=0) -> Tensor(a)[]
 // exactly `sections` views; the first n % sections are one longer.
-std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t dim = 0);
 // tensor_split.indices(Tensor(a -> *) self, int[] indices, int dim=0) -> Tensor(a)[]
 // views [0, i0), [i0, i1), ..., [i_last, n), clamped like Python slices.
-std::vector<Tensor> tensor_split(const Tensor& self, IntArrayRef indices, int64_t dim = 0);
 // tensor_split.tensor_indices_or_sections(Tensor(a -> *) self, Tensor tensor_indices_or_sections,
 //                                         int dim=0) -> Tensor(a)[]
 // an int64 0-d tensor: sections; 1-D: indices.
-std::vector<Tensor> tensor_split(const Tensor& self, const Tensor& tensor_indices_or_sections,
-                                 int64_t dim = 0);
+inline constexpr Overloads tensor_split{
+    Op<std::vector<Tensor>(const Tensor&, int64_t, Default<int64_t>)>{
+        "aten::tensor_split.sections"},
+    Op<std::vector<Tensor>(const Tensor&, IntArrayRef, Default<int64_t>)>{
+        "aten::tensor_split.indices"},
+    Op<std::vector<Tensor>(const Tensor&, const Tensor&, Default<int64_t>)>{
+        "aten::tensor_split.tensor_indices_or_sections"}};
 
 // --- rearranging ---------------------------------------------------------------------------
 
 // flip(Tensor self, int[] dims) -> Tensor          element i of each listed dim <- n-1-i
-Tensor flip(const Tensor& self, IntArrayRef dims);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> flip{"aten::flip"};
 // flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)
-Tensor flip_out(const Tensor& self, IntArrayRef dims, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, const Tensor&)> flip_out{"aten::flip.out"};
 // fliplr(Tensor self) -> Tensor                    flip(self, {1}); needs >= 2 dims
-Tensor fliplr(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> fliplr{"aten::fliplr"};
 // flipud(Tensor self) -> Tensor                    flip(self, {0}); needs >= 1 dim
-Tensor flipud(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> flipud{"aten::flipud"};
 
 // roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor
 // element i of dim d moves to (i + shift) mod n; no dims: roll the flattened tensor.
-Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims = {});
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<IntArrayRef>)> roll{"aten::roll"};
 // roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)
-Tensor roll_out(const Tensor& self, IntArrayRef shifts, IntArrayRef dims, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, IntArrayRef, const Tensor&)> roll_out{
+    "aten::roll.out"};
 
 // repeat(Tensor self, SymInt[] repeats) -> Tensor
 // (s) -> (r_0 * s'_0, ...), s' = s padded with leading 1s to len(repeats) >= self.dim().
-Tensor repeat(const Tensor& self, IntArrayRef repeats);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> repeat{"aten::repeat"};
 // repeat.out(Tensor self, SymInt[] repeats, *, Tensor(a!) out) -> Tensor(a!)
-Tensor repeat_out(const Tensor& self, IntArrayRef repeats, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, const Tensor&)> repeat_out{
+    "aten::repeat.out"};
 // tile(Tensor self, int[] dims) -> Tensor          repeat, dims padded with leading 1s
-Tensor tile(const Tensor& self, IntArrayRef dims);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> tile{"aten::tile"};
 
 // repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor
 // repeats (n) of ints >= 0 -> (sum repeats): i repeated repeats[i] times.
-Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_size = {});
 // repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *,
 //                               int? output_size=None) -> Tensor
 // along dim (of the flattened self when None), entry i repeated repeats[i] times.
-Tensor repeat_interleave(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim = {},
-                         std::optional<int64_t> output_size = {});
 // repeat_interleave.self_int(Tensor self, int repeats, int? dim=None, *,
 //                            int? output_size=None) -> Tensor
-Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim = {},
-                         std::optional<int64_t> output_size = {});
+inline constexpr Overloads repeat_interleave{
+    Op<Tensor(const Tensor&, Default<std::optional<int64_t>>)>{"aten::repeat_interleave.Tensor"},
+    Op<Tensor(const Tensor&, const Tensor&, Default<std::optional<int64_t>>,
+              Default<std::optional<int64_t>>)>{"aten::repeat_interleave.self_Tensor"},
+    Op<Tensor(const Tensor&, int64_t, Default<std::optional<int64_t>>,
+              Default<std::optional<int64_t>>)>{"aten::repeat_interleave.self_int"}};
 
 // --- triangles and diagonals ---------------------------------------------------------------
 
 // tril(Tensor self, int diagonal=0) -> Tensor
 // (*, M, N): keeps (i, j) with j - i <= diagonal, zeros elsewhere.
-Tensor tril(const Tensor& self, int64_t diagonal = 0);
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> tril{"aten::tril"};
 // tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)
-Tensor tril_(const Tensor& self, int64_t diagonal = 0);
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> tril_{"aten::tril_"};
 // tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)
-Tensor tril_out(const Tensor& self, int64_t diagonal, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&)> tril_out{"aten::tril.out"};
 // triu(Tensor self, int diagonal=0) -> Tensor
 // (*, M, N): keeps (i, j) with j - i >= diagonal, zeros elsewhere.
-Tensor triu(const Tensor& self, int64_t diagonal = 0);
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> triu{"aten::triu"};
 // triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)
-Tensor triu_(const Tensor& self, int64_t diagonal = 0);
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> triu_{"aten::triu_"};
 // triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)
-Tensor triu_out(const Tensor& self, int64_t diagonal, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&)> triu_out{"aten::triu.out"};
 
 // diag(Tensor self, int diagonal=0) -> Tensor
 // (n) -> (n + |d|, n + |d|) with self on diagonal d;  (M, N) -> (its diagonal d).
-Tensor diag(const Tensor& self, int64_t diagonal = 0);
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> diag{"aten::diag"};
 // diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)
-Tensor diag_out(const Tensor& self, int64_t diagonal, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&)> diag_out{"aten::diag.out"};
 // diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor
 // (*, n) -> (*, n + |o|, n + |o|) (the two new dims at dim1, dim2), self on their diagonal.
-Tensor diag_embed(const Tensor& self, int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1);
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>, Default<int64_t>, Default<int64_t>)>
+    diag_embed{"aten::diag_embed"};
 
 }  // namespace opscope::ops

@@ -28,6 +28,7 @@
 #include <optional>
 #include <tuple>
 
+#include "core/dispatch/Op.h"
 #include "core/tensor/Tensor.h"
 
 namespace opscope::ops {
@@ -38,67 +39,74 @@ using TensorTriple = std::tuple<Tensor, Tensor, Tensor>;
 
 // sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
 // (.., n, ..) -> values (.., n, ..) ordered along dim, indices int64 (.., n, ..).
-TensorPair sort(const Tensor& self, int64_t dim = -1, bool descending = false);
 // sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False)
 //   -> (Tensor values, Tensor indices)
-TensorPair sort(const Tensor& self, std::optional<bool> stable, int64_t dim = -1,
-                bool descending = false);
+inline constexpr Overloads sort{
+    Op<TensorPair(const Tensor&, Default<int64_t>, Default<bool>)>{"aten::sort"},
+    Op<TensorPair(const Tensor&, std::optional<bool>, Default<int64_t>, Default<bool>)>{
+        "aten::sort.stable"}};
 // sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values,
 //             Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
-TensorPair sort_out(const Tensor& self, int64_t dim, bool descending, const Tensor& values,
-                    const Tensor& indices);
 // sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False,
 //                    Tensor(a!) values, Tensor(b!) indices)
 //   -> (Tensor(a!) values, Tensor(b!) indices)
-TensorPair sort_out(const Tensor& self, std::optional<bool> stable, int64_t dim, bool descending,
-                    const Tensor& values, const Tensor& indices);
+inline constexpr Overloads sort_out{
+    Op<TensorPair(const Tensor&, int64_t, bool, const Tensor&, const Tensor&)>{"aten::sort.values"},
+    Op<TensorPair(const Tensor&, std::optional<bool>, int64_t, bool, const Tensor&, const Tensor&)>{
+        "aten::sort.values_stable"}};
 
 // argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor       sort's indices
-Tensor argsort(const Tensor& self, int64_t dim = -1, bool descending = false);
 // argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor
-Tensor argsort(const Tensor& self, bool stable, int64_t dim = -1, bool descending = false);
+inline constexpr Overloads argsort{
+    Op<Tensor(const Tensor&, Default<int64_t>, Default<bool>)>{"aten::argsort"},
+    Op<Tensor(const Tensor&, bool, Default<int64_t>, Default<bool>)>{"aten::argsort.stable"}};
 
 // msort(Tensor self) -> Tensor                 sort(self, 0)'s values
-Tensor msort(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> msort{"aten::msort"};
 // msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-Tensor msort_out(const Tensor& self, const Tensor& out);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> msort_out{"aten::msort.out"};
 
 // topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True)
 //   -> (Tensor values, Tensor indices)
 // (.., n, ..) -> (.., k, ..): the k largest (smallest) along dim, 0 <= k <= n.
-TensorPair topk(const Tensor& self, int64_t k, int64_t dim = -1, bool largest = true,
-                bool sorted = true);
+inline constexpr Op<TensorPair(const Tensor&, int64_t, Default<int64_t>, Default<bool>,
+                               Default<bool>)>
+    topk{"aten::topk"};
 // topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *,
 //             Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
-TensorPair topk_out(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted,
-                    const Tensor& values, const Tensor& indices);
+inline constexpr Op<TensorPair(const Tensor&, int64_t, int64_t, bool, bool, const Tensor&,
+                               const Tensor&)>
+    topk_out{"aten::topk.values"};
 
 // kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
 // (.., n, ..) -> (.., ..): the k-th smallest (1-based) along dim and its index.
-TensorPair kthvalue(const Tensor& self, int64_t k, int64_t dim = -1, bool keepdim = false);
+inline constexpr Op<TensorPair(const Tensor&, int64_t, Default<int64_t>, Default<bool>)> kthvalue{
+    "aten::kthvalue"};
 // kthvalue.values(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor(a!) values,
 //                 Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
-TensorPair kthvalue_out(const Tensor& self, int64_t k, int64_t dim, bool keepdim,
-                        const Tensor& values, const Tensor& indices);
+inline constexpr Op<TensorPair(const Tensor&, int64_t, int64_t, bool, const Tensor&, const Tensor&)>
+    kthvalue_out{"aten::kthvalue.values"};
 
 // _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False)
 //   -> (Tensor, Tensor, Tensor)
 // self (any) -> distinct (m), inverse (self's shape, int64) or (0), counts (m) or (0).
-TensorTriple _unique2(const Tensor& self, bool sorted = true, bool return_inverse = false,
-                      bool return_counts = false);
+inline constexpr Op<TensorTriple(const Tensor&, Default<bool>, Default<bool>, Default<bool>)>
+    _unique2{"aten::_unique2"};
 // _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor)
-TensorPair _unique(const Tensor& self, bool sorted = true, bool return_inverse = false);
+inline constexpr Op<TensorPair(const Tensor&, Default<bool>, Default<bool>)> _unique{
+    "aten::_unique"};
 // unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False,
 //            bool return_counts=False) -> (Tensor, Tensor, Tensor)
 // (.., n, ..) -> (.., m, ..) distinct slices along dim in lexicographic order, inverse (n),
 // counts (m).
-TensorTriple unique_dim(const Tensor& self, int64_t dim, bool sorted = true,
-                        bool return_inverse = false, bool return_counts = false);
+inline constexpr Op<TensorTriple(const Tensor&, int64_t, Default<bool>, Default<bool>,
+                                 Default<bool>)>
+    unique_dim{"aten::unique_dim"};
 // unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False,
 //                    int? dim=None) -> (Tensor, Tensor, Tensor)
 // runs of equal consecutive elements (slices along dim) collapsed to one.
-TensorTriple unique_consecutive(const Tensor& self, bool return_inverse = false,
-                                bool return_counts = false,
-                                std::optional<int64_t> dim = std::nullopt);
+inline constexpr Op<TensorTriple(const Tensor&, Default<bool>, Default<bool>,
+                                 Default<std::optional<int64_t>>)>
+    unique_consecutive{"aten::unique_consecutive"};
 
 }  // namespace opscope::ops

@@ -79,21 +79,6 @@ static Library utility_ops(Library::FRAGMENT, "aten", [](Library& m) {
 
 namespace ops {
 
-bool equal(const Tensor& self, const Tensor& other) {
-  static const auto op = typed_op<bool(const Tensor&, const Tensor&)>("aten::equal");
-  return op.call(self, other);
-}
-Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
-  static const auto op =
-      typed_op<Tensor(const Tensor&, const Tensor&, double, double, bool)>("aten::isclose");
-  return op.call(self, other, rtol, atol, equal_nan);
-}
-bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
-  static const auto op =
-      typed_op<bool(const Tensor&, const Tensor&, double, double, bool)>("aten::allclose");
-  return op.call(self, other, rtol, atol, equal_nan);
-}
-
 // Scalar returns travel boxed (IValue), so these two call through the boxed path.
 namespace {
 Scalar call_scalar_op(std::string_view full_name, const Tensor& self) {

@@ -13,21 +13,24 @@
 //   ops::isclose(a, b, /*rtol=*/1e-5, /*atol=*/1e-8)     // b8[broadcast]
 #pragma once
 
+#include "core/dispatch/Op.h"
 #include "core/runtime/Scalar.h"
 #include "core/tensor/Tensor.h"
 
 namespace opscope::ops {
 
 // equal(Tensor self, Tensor other) -> bool
-bool equal(const Tensor& self, const Tensor& other);
+inline constexpr Op<bool(const Tensor&, const Tensor&)> equal{"aten::equal"};
 // isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)
 //     -> Tensor                                                   b8[broadcast(self, other)]
-Tensor isclose(const Tensor& self, const Tensor& other, double rtol = 1e-5, double atol = 1e-8,
-               bool equal_nan = false);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<double>, Default<double>,
+                           Default<bool>)>
+    isclose{"aten::isclose"};
 // allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)
 //     -> bool
-bool allclose(const Tensor& self, const Tensor& other, double rtol = 1e-5, double atol = 1e-8,
-              bool equal_nan = false);
+inline constexpr Op<bool(const Tensor&, const Tensor&, Default<double>, Default<double>,
+                         Default<bool>)>
+    allclose{"aten::allclose"};
 
 // item(Tensor self) -> Scalar
 // The value of a one-element tensor: Int for integer dtypes, Bool for bool, Double otherwise.

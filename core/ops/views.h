@@ -29,10 +29,10 @@
 //   Tensor v = ops::view(a, {3, -1});     // f32[3, 2], strides [2, 1], same storage
 #pragma once
 
-#include <initializer_list>
 #include <optional>
 #include <vector>
 
+#include "core/dispatch/Op.h"
 #include "core/tensor/Tensor.h"
 
 namespace opscope {
@@ -60,160 +60,126 @@ std::optional<DimVector> compute_stride(IntArrayRef oldshape, IntArrayRef oldstr
                                         IntArrayRef newshape);
 
 // --- ops ----------------------------------------------------------------------------------
-// Each schema is PyTorch 1.13's. The initializer_list overloads let C++ callers write
-// ops::view(t, {2, 3}); they forward to the IntArrayRef ones.
+// Each schema is PyTorch 1.13's; C++ callers write sizes as braced lists: ops::view(t, {2, 3}).
 namespace ops {
 
 // view(Tensor(a) self, SymInt[] size) -> Tensor(a)
 // self (numel N) -> size (N elements, one -1 inferred); fails when not expressible by strides.
-Tensor view(const Tensor& self, IntArrayRef size);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> view{"aten::view"};
 
 // reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)
 // Like view when compute_stride succeeds (via _reshape_alias); else clone + _unsafe_view.
-Tensor reshape(const Tensor& self, IntArrayRef shape);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> reshape{"aten::reshape"};
 
 // _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)
 // The view reshape takes, with the strides it already computed; no checks.
-Tensor _reshape_alias(const Tensor& self, IntArrayRef size, IntArrayRef stride);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, IntArrayRef)> _reshape_alias{
+    "aten::_reshape_alias"};
 
 // _unsafe_view(Tensor self, SymInt[] size) -> Tensor
 // view's geometry, but the result is not recorded as a view (reshape's fresh copy).
-Tensor _unsafe_view(const Tensor& self, IntArrayRef size);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> _unsafe_view{"aten::_unsafe_view"};
 
 // as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)
 //   -> Tensor(a)
 // Any geometry inside self's storage; offset None keeps self's. Strides must be >= 0.
-Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride,
-                  std::optional<int64_t> storage_offset = std::nullopt);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, IntArrayRef,
+                           Default<std::optional<int64_t>>)>
+    as_strided{"aten::as_strided"};
 
 // alias(Tensor(a) self) -> Tensor(a)
 // A new tensor with self's geometry over self's storage.
-Tensor alias(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> alias{"aten::alias"};
 
 // transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)
 // (.., a, .., b, ..) -> (.., b, .., a, ..); alias when dim0 == dim1.
-Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1);
+inline constexpr Op<Tensor(const Tensor&, int64_t, int64_t)> transpose{"aten::transpose.int"};
 
 // t(Tensor(a) self) -> Tensor(a)
 // (M, N) -> (N, M); 0-d and 1-d unchanged.
-Tensor t(const Tensor& self);
+inline constexpr Op<Tensor(const Tensor&)> t{"aten::t"};
 
 // permute(Tensor(a) self, int[] dims) -> Tensor(a)
 // out.size(i) = self.size(dims[i]).
-Tensor permute(const Tensor& self, IntArrayRef dims);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> permute{"aten::permute"};
 
 // squeeze(Tensor(a) self) -> Tensor(a)
 // drops every dim of size 1: (1, 3, 1) -> (3).
-Tensor squeeze(const Tensor& self);
-
 // squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)
 // drops dim if its size is 1: (1, 3).squeeze(0) -> (3); (1, 3).squeeze(1) -> (1, 3).
-Tensor squeeze(const Tensor& self, int64_t dim);
+inline constexpr Overloads squeeze{Op<Tensor(const Tensor&)>{"aten::squeeze"},
+                                   Op<Tensor(const Tensor&, int64_t)>{"aten::squeeze.dim"}};
 
 // unsqueeze(Tensor(a) self, int dim) -> Tensor(a)
 // (2, 3).unsqueeze(1) -> (2, 1, 3); dim in [-dim()-1, dim()].
-Tensor unsqueeze(const Tensor& self, int64_t dim);
+inline constexpr Op<Tensor(const Tensor&, int64_t)> unsqueeze{"aten::unsqueeze"};
 
 // expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)
 // (3) -> (2, 3): size-1 and new leading dims get stride 0; -1 keeps a size.
-Tensor expand(const Tensor& self, IntArrayRef size, bool implicit = false);
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<bool>)> expand{"aten::expand"};
 
 // expand_as(Tensor(a) self, Tensor other) -> Tensor(a)
 // expand(self, other.sizes()).
-Tensor expand_as(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> expand_as{"aten::expand_as"};
 
 // view_as(Tensor(a) self, Tensor other) -> Tensor(a)
 // view(self, other.sizes()).
-Tensor view_as(const Tensor& self, const Tensor& other);
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> view_as{"aten::view_as"};
 
 // narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)
 // slice(self, dim, start, start + length); start may be negative.
-Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length);
+inline constexpr Op<Tensor(const Tensor&, int64_t, int64_t, int64_t)> narrow{"aten::narrow"};
 
 // select.int(Tensor(a) self, int dim, int index) -> Tensor(a)
 // (.., n, ..) -> (.., ..): the index-th entry along dim; index in [-n, n).
-Tensor select(const Tensor& self, int64_t dim, int64_t index);
+inline constexpr Op<Tensor(const Tensor&, int64_t, int64_t)> select{"aten::select.int"};
 
 // slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1)
 //   -> Tensor(a)
 // self[..., start:end:step, ...] along dim, start/end clamped like Python's; step > 0.
-Tensor slice(const Tensor& self, int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
-             std::optional<int64_t> end = std::nullopt, int64_t step = 1);
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>, Default<std::optional<int64_t>>,
+                           Default<std::optional<int64_t>>, Default<int64_t>)>
+    slice{"aten::slice.Tensor"};
 
 // flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)
 // (a, b, c, d).flatten(1, 2) -> (a, b*c, d); 0-d -> (1).
-Tensor flatten(const Tensor& self, int64_t start_dim = 0, int64_t end_dim = -1);
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>, Default<int64_t>)> flatten{
+    "aten::flatten.using_ints"};
 
 // unflatten.int(Tensor(a) self, int dim, int[] sizes) -> Tensor(a)
 // (a, b*c, d).unflatten(1, {b, c}) -> (a, b, c, d); one size may be -1.
-Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes);
+inline constexpr Op<Tensor(const Tensor&, int64_t, IntArrayRef)> unflatten{"aten::unflatten.int"};
 
 // diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)
 // (.., n, .., m, ..) -> (.., .., k): drops dim1 and dim2, appends their diagonal.
-Tensor diagonal(const Tensor& self, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1);
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>, Default<int64_t>, Default<int64_t>)>
+    diagonal{"aten::diagonal"};
 
 // unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)
 // along `dimension` of length n: (.., n, ..) -> (.., (n - size) / step + 1, .., size).
-Tensor unfold(const Tensor& self, int64_t dimension, int64_t size, int64_t step);
+inline constexpr Op<Tensor(const Tensor&, int64_t, int64_t, int64_t)> unfold{"aten::unfold"};
 
 // unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]
 // (.., n, ..) -> n tensors (.., ..), each select(self, dim, i).
-std::vector<Tensor> unbind(const Tensor& self, int64_t dim = 0);
+inline constexpr Op<std::vector<Tensor>(const Tensor&, Default<int64_t>)> unbind{
+    "aten::unbind.int"};
 
 // movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)
 // dims source[i] move to destination[i], the others keep their order: a permute.
-Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination);
 // movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a)
-Tensor movedim(const Tensor& self, int64_t source, int64_t destination);
+inline constexpr Overloads movedim{
+    Op<Tensor(const Tensor&, IntArrayRef, IntArrayRef)>{"aten::movedim.intlist"},
+    Op<Tensor(const Tensor&, int64_t, int64_t)>{"aten::movedim.int"}};
 // moveaxis.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)
-Tensor moveaxis(const Tensor& self, IntArrayRef source, IntArrayRef destination);
 // moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)
-Tensor moveaxis(const Tensor& self, int64_t source, int64_t destination);
+inline constexpr Overloads moveaxis{
+    Op<Tensor(const Tensor&, IntArrayRef, IntArrayRef)>{"aten::moveaxis.intlist"},
+    Op<Tensor(const Tensor&, int64_t, int64_t)>{"aten::moveaxis.int"}};
 
 // swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)
-Tensor swapaxes(const Tensor& self, int64_t axis0, int64_t axis1);
+inline constexpr Op<Tensor(const Tensor&, int64_t, int64_t)> swapaxes{"aten::swapaxes"};
 // swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)
-Tensor swapdims(const Tensor& self, int64_t dim0, int64_t dim1);
-
-// Braced-list forms for C++ callers: ops::view(t, {2, -1}). (std::span has no
-// initializer_list constructor before C++26.)
-namespace views_detail {
-inline IntArrayRef ref(std::initializer_list<int64_t> l) {
-  return IntArrayRef(l.begin(), l.size());
-}
-}  // namespace views_detail
-inline Tensor view(const Tensor& self, std::initializer_list<int64_t> size) {
-  return view(self, views_detail::ref(size));
-}
-inline Tensor reshape(const Tensor& self, std::initializer_list<int64_t> shape) {
-  return reshape(self, views_detail::ref(shape));
-}
-inline Tensor _reshape_alias(const Tensor& self, std::initializer_list<int64_t> size,
-                             std::initializer_list<int64_t> stride) {
-  return _reshape_alias(self, views_detail::ref(size), views_detail::ref(stride));
-}
-inline Tensor _unsafe_view(const Tensor& self, std::initializer_list<int64_t> size) {
-  return _unsafe_view(self, views_detail::ref(size));
-}
-inline Tensor as_strided(const Tensor& self, std::initializer_list<int64_t> size,
-                         std::initializer_list<int64_t> stride,
-                         std::optional<int64_t> storage_offset = std::nullopt) {
-  return as_strided(self, views_detail::ref(size), views_detail::ref(stride), storage_offset);
-}
-inline Tensor permute(const Tensor& self, std::initializer_list<int64_t> dims) {
-  return permute(self, views_detail::ref(dims));
-}
-inline Tensor expand(const Tensor& self, std::initializer_list<int64_t> size,
-                     bool implicit = false) {
-  return expand(self, views_detail::ref(size), implicit);
-}
-inline Tensor unflatten(const Tensor& self, int64_t dim, std::initializer_list<int64_t> sizes) {
-  return unflatten(self, dim, views_detail::ref(sizes));
-}
-inline Tensor movedim(const Tensor& self, std::initializer_list<int64_t> source,
-                      std::initializer_list<int64_t> destination) {
-  return movedim(self, views_detail::ref(source), views_detail::ref(destination));
-}
+inline constexpr Op<Tensor(const Tensor&, int64_t, int64_t)> swapdims{"aten::swapdims"};
 
 }  // namespace ops
 }  // namespace opscope

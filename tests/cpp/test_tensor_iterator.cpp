@@ -646,16 +646,16 @@ TEST_CASE("elementwise: comparisons and bitwise ops") {
   Tensor a = iota({2, 3}), b = make({3}, S::Float32, [](int64_t i) { return 2.0 * double(i); });
   struct Cmp {
     const char* name;
-    Tensor (*op)(const Tensor&, const Tensor&);
+    std::function<Tensor(const Tensor&, const Tensor&)> op;
     std::function<double(double, double)> ref;
   };
   const Cmp cmps[] = {
-      {"eq", &ops::eq, [](double x, double y) { return double(x == y); }},
-      {"ne", &ops::ne, [](double x, double y) { return double(x != y); }},
-      {"lt", &ops::lt, [](double x, double y) { return double(x < y); }},
-      {"le", &ops::le, [](double x, double y) { return double(x <= y); }},
-      {"gt", &ops::gt, [](double x, double y) { return double(x > y); }},
-      {"ge", &ops::ge, [](double x, double y) { return double(x >= y); }},
+      {"eq", ops::eq, [](double x, double y) { return double(x == y); }},
+      {"ne", ops::ne, [](double x, double y) { return double(x != y); }},
+      {"lt", ops::lt, [](double x, double y) { return double(x < y); }},
+      {"le", ops::le, [](double x, double y) { return double(x <= y); }},
+      {"gt", ops::gt, [](double x, double y) { return double(x > y); }},
+      {"ge", ops::ge, [](double x, double y) { return double(x >= y); }},
   };
   for (const Cmp& c : cmps) {
     Tensor r = c.op(a, b);
