@@ -10,7 +10,7 @@
 #include "core/autograd/GradMode.h"
 #include "core/dispatch/Observer.h"
 #include "core/ops/copy.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/ops/factories.h"
 #include "core/ops/reduce.h"
 #include "core/ops/views.h"

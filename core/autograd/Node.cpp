@@ -9,7 +9,7 @@
 #include "core/autograd/GradMode.h"
 #include "core/dispatch/Observer.h"
 #include "core/ops/copy.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 
 namespace opscope::autograd {
 

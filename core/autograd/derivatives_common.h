@@ -8,7 +8,7 @@
 
 #include "core/autograd/Derivatives.h"
 #include "core/ops/copy.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/ops/factories.h"
 #include "core/ops/indexing.h"
 #include "core/ops/reduce.h"

@@ -8,7 +8,7 @@
 
 #include "core/autograd/derivatives_common.h"
 #include "core/ops/backward.h"
-#include "core/ops/pointwise.h"
+#include "core/ops/unary.h"
 #include "core/ops/shape.h"
 #include "core/ops/sorting.h"
 

@@ -7,7 +7,7 @@
 #include "core/autograd/derivatives_common.h"
 #include "core/ops/linear.h"
 #include "core/ops/nn.h"
-#include "core/ops/pointwise.h"
+#include "core/ops/unary.h"
 #include "core/ops/shape.h"
 
 namespace opscope::autograd {

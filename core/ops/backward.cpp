@@ -4,7 +4,7 @@
 
 #include "core/dispatch/Library.h"
 #include "core/ops/copy.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/ops/factories.h"
 #include "core/ops/views.h"
 

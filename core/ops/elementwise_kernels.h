@@ -3,7 +3,7 @@
 // core/ops/elementwise.h. Each kernel's C++ signature follows its schema (out= last).
 #pragma once
 
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 
 namespace opscope {
 

@@ -3,7 +3,7 @@
 // signature follows its schema (out= last).
 #pragma once
 
-#include "core/ops/pointwise.h"
+#include "core/ops/unary.h"
 
 namespace opscope {
 

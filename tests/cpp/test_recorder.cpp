@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/dispatch/Observer.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/ops/factories.h"
 #include "core/runtime/HookSlots.h"
 #include "profiler/Hooks.h"

@@ -19,7 +19,7 @@
 #include "core/dispatch/Dispatcher.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/tensor/TensorIterator.h"
 
 using namespace opscope;

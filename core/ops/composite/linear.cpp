@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "core/ops/copy.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/ops/linear.h"
 #include "core/ops/views.h"
 #include "core/tensor/TensorIterator.h"

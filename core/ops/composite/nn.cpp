@@ -8,11 +8,11 @@
 #include <limits>
 
 #include "core/ops/copy.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/ops/factories.h"
 #include "core/ops/indexing.h"
 #include "core/ops/nn.h"
-#include "core/ops/pointwise.h"
+#include "core/ops/unary.h"
 #include "core/ops/reduce.h"
 #include "core/ops/utility.h"
 #include "core/ops/views.h"

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "core/ops/copy.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/ops/factories.h"
 #include "core/ops/indexing.h"
 #include "core/ops/pointwise_kernels.h"

@@ -4,8 +4,8 @@
 #include "core/ops/reduce.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/reduce_plan.h"
-#include "core/ops/elementwise.h"
-#include "core/ops/pointwise.h"
+#include "core/ops/binary.h"
+#include "core/ops/unary.h"
 #include "core/ops/reduce_kernels.h"
 #include "core/ops/views.h"
 

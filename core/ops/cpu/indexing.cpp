@@ -9,7 +9,7 @@
 
 #include "core/ops/copy.h"
 #include "core/ops/cpu/index_util.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/ops/indexing.h"
 #include "core/runtime/ScalarConvert.h"
 

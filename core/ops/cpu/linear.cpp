@@ -23,7 +23,7 @@
 #include "core/ops/copy.h"
 #include "core/ops/cpu/factory_util.h"
 #include "core/ops/cpu/gemm.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/ops/views.h"
 
 namespace opscope::cpu {

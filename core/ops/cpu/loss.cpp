@@ -12,7 +12,7 @@
 
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/ops/nn.h"
 #include "core/ops/reduce.h"
 #include "core/ops/views.h"

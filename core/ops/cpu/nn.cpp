@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/ops/copy.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/ops/factories.h"
 #include "core/ops/nn.h"
 

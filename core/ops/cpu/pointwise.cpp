@@ -13,7 +13,7 @@
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
 #include "core/ops/cpu/pointwise_vec.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/ops/pointwise_kernels.h"
 
 namespace opscope {

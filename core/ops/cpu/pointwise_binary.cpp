@@ -10,7 +10,7 @@
 
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
-#include "core/ops/elementwise.h"
+#include "core/ops/binary.h"
 #include "core/ops/pointwise_kernels.h"
 
 namespace opscope::cpu {
