@@ -14,6 +14,8 @@
 #include "core/ops/factories.h"
 #include "core/ops/reduce.h"
 #include "core/ops/views.h"
+#include "core/ops/compare.h"
+#include "core/ops/unary.h"
 
 namespace opscope::autograd {
 

@@ -10,6 +10,8 @@
 #include "core/dispatch/Observer.h"
 #include "core/ops/copy.h"
 #include "core/ops/binary.h"
+#include "core/ops/compare.h"
+#include "core/ops/unary.h"
 
 namespace opscope::autograd {
 

@@ -17,6 +17,7 @@
 #include "core/ops/reduce.h"
 #include "core/ops/shape.h"
 #include "core/ops/views.h"
+#include "core/ops/compare.h"
 
 namespace opscope::autograd {
 

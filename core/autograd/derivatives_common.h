@@ -13,6 +13,8 @@
 #include "core/ops/indexing.h"
 #include "core/ops/reduce.h"
 #include "core/ops/views.h"
+#include "core/ops/compare.h"
+#include "core/ops/unary.h"
 
 namespace opscope::autograd {
 

@@ -11,6 +11,9 @@
 #include "core/ops/unary.h"
 #include "core/ops/shape.h"
 #include "core/ops/sorting.h"
+#include "core/ops/binary.h"
+#include "core/ops/compare.h"
+#include "core/ops/nn.h"
 
 namespace opscope::autograd {
 

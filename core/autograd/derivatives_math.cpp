@@ -9,6 +9,8 @@
 #include "core/ops/nn.h"
 #include "core/ops/unary.h"
 #include "core/ops/shape.h"
+#include "core/ops/binary.h"
+#include "core/ops/compare.h"
 
 namespace opscope::autograd {
 

@@ -7,6 +7,8 @@
 #include "core/ops/binary.h"
 #include "core/ops/factories.h"
 #include "core/ops/views.h"
+#include "core/ops/compare.h"
+#include "core/ops/unary.h"
 
 namespace opscope {
 

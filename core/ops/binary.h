@@ -1,28 +1,28 @@
-// Elementwise ops: arithmetic (add, sub, rsub, mul, div, neg, pow), comparisons (eq, ne, lt, le,
-// gt, ge) and bitwise ops (bitwise_and / or / xor / not).
+// Binary ops: two operands (tensors or Scalars) combined elementwise by arithmetic or logic —
+// add, sub, rsub, mul, div, pow, remainder, fmod, floor_divide, atan2, maximum, minimum, lerp,
+// logical_and / or / xor, bitwise_and / or / xor and the shifts.
 //
 // Semantically each computes out[i] = f(self[i], other[i]) over the broadcast shape of its
 // operands, in their common dtype (see Note [Type promotion] in core/runtime/ScalarType.h):
 // int32 + float32 -> float32, int64 tensor + 2.5 -> the default float dtype, float16 tensor +
 // float64 0-d tensor -> float16. True division promotes integers to the default float dtype;
 // div with rounding_mode "trunc" / "floor" keeps them (integer division by zero raises
-// "ZeroDivisionError"). Comparisons return bool. Each op has PyTorch's overloads: `.Tensor`,
-// `.Scalar` (a Python number, wrapped into a 0-d tensor), the in-place `op_` (the result is
-// cast back into self's dtype, which must be able to hold it: int_tensor.add_(0.5) raises
-// "result type Float can't be cast to the desired output type Long") and `.out` (out= is
-// resized to the broadcast shape).
+// "ZeroDivisionError"); logical ops return bool. lerp has a third operand, the weight:
+// self + weight * (end - self). Each op has PyTorch's overloads: `.Tensor`, `.Scalar` (a Python
+// number, wrapped into a 0-d tensor), the in-place `op_` (the result is cast back into self's
+// dtype, which must be able to hold it: int_tensor.add_(0.5) raises "result type Float can't be
+// cast to the desired output type Long") and `.out` (out= is resized to the broadcast shape).
 //
 // In implementation terms, as in PyTorch 1.13: the Tensor overloads are CPU kernels over a
-// TensorIterator (core/ops/cpu/elementwise.cpp, elementwise_compare.cpp); the arithmetic Scalar
-// overloads are CompositeExplicitAutograd kernels that wrap the number and call the Tensor
-// overload, so a trace reads `add.Scalar -> add.Tensor`; comparisons take Scalars in their CPU
-// kernel directly. Entry points for out= variants take `out` first, like at::add_out.
+// TensorIterator (core/ops/cpu/binary.cpp); the arithmetic Scalar overloads are
+// CompositeExplicitAutograd kernels that wrap the number and call the Tensor overload, so a
+// trace reads `add.Scalar -> add.Tensor`. Entry points for out= variants take `out` first, like
+// at::add_out. See core/ops/README.md for what belongs in this family.
 //
 //   Tensor a = ops::ones({2, 3}, ScalarType::Float32);
 //   Tensor b = ops::arange(3.0);                          // f32[3]
 //   Tensor c = ops::add(a, b, 2);                         // a + 2 * b, f32[2, 3]
 //   Tensor d = ops::div(c, 2, "floor");                   // f32[2, 3]
-//   Tensor m = ops::gt(c, 1.5);                           // b8[2, 3]
 //   ops::mul_(a, b);                                      // in place, a stays f32[2, 3]
 #pragma once
 
@@ -36,6 +36,171 @@
 namespace opscope::ops {
 
 using RoundingMode = std::optional<std::string_view>;  // None, "trunc" or "floor"
+
+// --- remainder -----------------------------------------------------------------------------------
+// remainder.Tensor(Tensor self, Tensor other) -> Tensor
+// remainder.Scalar(Tensor self, Scalar other) -> Tensor
+// remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
+inline constexpr Overloads remainder{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::remainder.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::remainder.Scalar"},
+    Op<Tensor(const Scalar&, const Tensor&)>{"aten::remainder.Scalar_Tensor"}};
+// remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+// remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+inline constexpr Overloads remainder_{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::remainder_.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::remainder_.Scalar"}};
+// remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+// remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+// remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Overloads remainder_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::remainder.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::remainder.Scalar_out"},
+    Op<Tensor(Out, const Scalar&, const Tensor&)>{"aten::remainder.Scalar_Tensor_out"}};
+
+// --- fmod ----------------------------------------------------------------------------------------
+// fmod.Tensor(Tensor self, Tensor other) -> Tensor
+// fmod.Scalar(Tensor self, Scalar other) -> Tensor
+inline constexpr Overloads fmod{Op<Tensor(const Tensor&, const Tensor&)>{"aten::fmod.Tensor"},
+                                Op<Tensor(const Tensor&, const Scalar&)>{"aten::fmod.Scalar"}};
+// fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+// fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+inline constexpr Overloads fmod_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::fmod_.Tensor"},
+                                 Op<Tensor(const Tensor&, const Scalar&)>{"aten::fmod_.Scalar"}};
+// fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+// fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Overloads fmod_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::fmod.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::fmod.Scalar_out"}};
+
+// --- floor_divide --------------------------------------------------------------------------------
+// floor_divide(Tensor self, Tensor other) -> Tensor
+// floor_divide.Scalar(Tensor self, Scalar other) -> Tensor
+inline constexpr Overloads floor_divide{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::floor_divide"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::floor_divide.Scalar"}};
+// floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+// floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+inline constexpr Overloads floor_divide_{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::floor_divide_.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::floor_divide_.Scalar"}};
+// floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> floor_divide_out{
+    "aten::floor_divide.out"};
+
+// --- atan2 ---------------------------------------------------------------------------------------
+// atan2(Tensor self, Tensor other) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> atan2{"aten::atan2"};
+// atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> atan2_{"aten::atan2_"};
+// atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> atan2_out{"aten::atan2.out"};
+
+// --- arctan2 -------------------------------------------------------------------------------------
+// arctan2(Tensor self, Tensor other) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> arctan2{"aten::arctan2"};
+// arctan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> arctan2_{"aten::arctan2_"};
+// arctan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> arctan2_out{"aten::arctan2.out"};
+
+// --- maximum -------------------------------------------------------------------------------------
+// maximum(Tensor self, Tensor other) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> maximum{"aten::maximum"};
+// maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> maximum_out{"aten::maximum.out"};
+
+// --- minimum -------------------------------------------------------------------------------------
+// minimum(Tensor self, Tensor other) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> minimum{"aten::minimum"};
+// minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> minimum_out{"aten::minimum.out"};
+
+// --- lerp ----------------------------------------------------------------------------------------
+// lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+// lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
+inline constexpr Overloads lerp{
+    Op<Tensor(const Tensor&, const Tensor&, const Scalar&)>{"aten::lerp.Scalar"},
+    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::lerp.Tensor"}};
+// lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)
+// lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)
+inline constexpr Overloads lerp_{
+    Op<Tensor(const Tensor&, const Tensor&, const Scalar&)>{"aten::lerp_.Scalar"},
+    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::lerp_.Tensor"}};
+// lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)
+// lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Overloads lerp_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&, const Scalar&)>{"aten::lerp.Scalar_out"},
+    Op<Tensor(Out, const Tensor&, const Tensor&, const Tensor&)>{"aten::lerp.Tensor_out"}};
+
+// --- logical_and ---------------------------------------------------------------------------------
+// logical_and(Tensor self, Tensor other) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_and{"aten::logical_and"};
+// logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_and_{"aten::logical_and_"};
+// logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_and_out{
+    "aten::logical_and.out"};
+
+// --- logical_or ----------------------------------------------------------------------------------
+// logical_or(Tensor self, Tensor other) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_or{"aten::logical_or"};
+// logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_or_{"aten::logical_or_"};
+// logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_or_out{
+    "aten::logical_or.out"};
+
+// --- logical_xor ---------------------------------------------------------------------------------
+// logical_xor(Tensor self, Tensor other) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_xor{"aten::logical_xor"};
+// logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_xor_{"aten::logical_xor_"};
+// logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_xor_out{
+    "aten::logical_xor.out"};
+
+// --- bitwise_left_shift --------------------------------------------------------------------------
+// bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor
+// bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor
+// bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
+inline constexpr Overloads bitwise_left_shift{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_left_shift.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_left_shift.Tensor_Scalar"},
+    Op<Tensor(const Scalar&, const Tensor&)>{"aten::bitwise_left_shift.Scalar_Tensor"}};
+// bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+// bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+inline constexpr Overloads bitwise_left_shift_{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_left_shift_.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_left_shift_.Tensor_Scalar"}};
+// bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+// bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+// bitwise_left_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Overloads bitwise_left_shift_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::bitwise_left_shift.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::bitwise_left_shift.Tensor_Scalar_out"},
+    Op<Tensor(Out, const Scalar&, const Tensor&)>{"aten::bitwise_left_shift.Scalar_Tensor_out"}};
+
+// --- bitwise_right_shift -------------------------------------------------------------------------
+// bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor
+// bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor
+// bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
+inline constexpr Overloads bitwise_right_shift{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_right_shift.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_right_shift.Tensor_Scalar"},
+    Op<Tensor(const Scalar&, const Tensor&)>{"aten::bitwise_right_shift.Scalar_Tensor"}};
+// bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+// bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
+inline constexpr Overloads bitwise_right_shift_{
+    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_right_shift_.Tensor"},
+    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_right_shift_.Tensor_Scalar"}};
+// bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+// bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+// bitwise_right_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Overloads bitwise_right_shift_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::bitwise_right_shift.Tensor_out"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::bitwise_right_shift.Tensor_Scalar_out"},
+    Op<Tensor(Out, const Scalar&, const Tensor&)>{"aten::bitwise_right_shift.Scalar_Tensor_out"}};
 
 // --- add: self + alpha * other ----------------------------------------------------------------
 // add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor     self, other broadcast
@@ -111,14 +276,6 @@ inline constexpr Overloads div_out{
     Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::div.out"},
     Op<Tensor(Out, const Tensor&, const Tensor&, RoundingMode)>{"aten::div.out_mode"}};
 
-// --- neg: -self (not for bool) ----------------------------------------------------------------
-// neg(Tensor self) -> Tensor
-inline constexpr Op<Tensor(const Tensor&)> neg{"aten::neg"};
-// neg_(Tensor(a!) self) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&)> neg_{"aten::neg_"};
-// neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&)> neg_out{"aten::neg.out"};
-
 // --- pow: self ** exponent --------------------------------------------------------------------
 // pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor    self, exponent broadcast
 // pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor
@@ -139,91 +296,6 @@ inline constexpr Overloads pow_out{
     Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::pow.Tensor_Tensor_out"},
     Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::pow.Tensor_Scalar_out"},
     Op<Tensor(Out, const Scalar&, const Tensor&)>{"aten::pow.Scalar_out"}};
-
-// --- comparisons: bool results (or 1 / 0 in self's dtype in place) ----------------------------
-// eq.Tensor(Tensor self, Tensor other) -> Tensor          self, other broadcast -> bool
-// eq.Scalar(Tensor self, Scalar other) -> Tensor
-inline constexpr Overloads eq{Op<Tensor(const Tensor&, const Tensor&)>{"aten::eq.Tensor"},
-                              Op<Tensor(const Tensor&, const Scalar&)>{"aten::eq.Scalar"}};
-// eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)   1/0 in self's dtype
-// eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-inline constexpr Overloads eq_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::eq_.Tensor"},
-                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::eq_.Scalar"}};
-// eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-// eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads eq_out{
-    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::eq.Tensor_out"},
-    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::eq.Scalar_out"}};
-
-// ne.Tensor(Tensor self, Tensor other) -> Tensor          self, other broadcast -> bool
-// ne.Scalar(Tensor self, Scalar other) -> Tensor
-inline constexpr Overloads ne{Op<Tensor(const Tensor&, const Tensor&)>{"aten::ne.Tensor"},
-                              Op<Tensor(const Tensor&, const Scalar&)>{"aten::ne.Scalar"}};
-// ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)   1/0 in self's dtype
-// ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-inline constexpr Overloads ne_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::ne_.Tensor"},
-                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::ne_.Scalar"}};
-// ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-// ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads ne_out{
-    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::ne.Tensor_out"},
-    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::ne.Scalar_out"}};
-
-// lt.Tensor(Tensor self, Tensor other) -> Tensor          self, other broadcast -> bool
-// lt.Scalar(Tensor self, Scalar other) -> Tensor
-inline constexpr Overloads lt{Op<Tensor(const Tensor&, const Tensor&)>{"aten::lt.Tensor"},
-                              Op<Tensor(const Tensor&, const Scalar&)>{"aten::lt.Scalar"}};
-// lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)   1/0 in self's dtype
-// lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-inline constexpr Overloads lt_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::lt_.Tensor"},
-                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::lt_.Scalar"}};
-// lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-// lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads lt_out{
-    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::lt.Tensor_out"},
-    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::lt.Scalar_out"}};
-
-// le.Tensor(Tensor self, Tensor other) -> Tensor          self, other broadcast -> bool
-// le.Scalar(Tensor self, Scalar other) -> Tensor
-inline constexpr Overloads le{Op<Tensor(const Tensor&, const Tensor&)>{"aten::le.Tensor"},
-                              Op<Tensor(const Tensor&, const Scalar&)>{"aten::le.Scalar"}};
-// le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)   1/0 in self's dtype
-// le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-inline constexpr Overloads le_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::le_.Tensor"},
-                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::le_.Scalar"}};
-// le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-// le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads le_out{
-    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::le.Tensor_out"},
-    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::le.Scalar_out"}};
-
-// gt.Tensor(Tensor self, Tensor other) -> Tensor          self, other broadcast -> bool
-// gt.Scalar(Tensor self, Scalar other) -> Tensor
-inline constexpr Overloads gt{Op<Tensor(const Tensor&, const Tensor&)>{"aten::gt.Tensor"},
-                              Op<Tensor(const Tensor&, const Scalar&)>{"aten::gt.Scalar"}};
-// gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)   1/0 in self's dtype
-// gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-inline constexpr Overloads gt_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::gt_.Tensor"},
-                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::gt_.Scalar"}};
-// gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-// gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads gt_out{
-    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::gt.Tensor_out"},
-    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::gt.Scalar_out"}};
-
-// ge.Tensor(Tensor self, Tensor other) -> Tensor          self, other broadcast -> bool
-// ge.Scalar(Tensor self, Scalar other) -> Tensor
-inline constexpr Overloads ge{Op<Tensor(const Tensor&, const Tensor&)>{"aten::ge.Tensor"},
-                              Op<Tensor(const Tensor&, const Scalar&)>{"aten::ge.Scalar"}};
-// ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)   1/0 in self's dtype
-// ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-inline constexpr Overloads ge_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::ge_.Tensor"},
-                               Op<Tensor(const Tensor&, const Scalar&)>{"aten::ge_.Scalar"}};
-// ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-// ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads ge_out{
-    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::ge.Tensor_out"},
-    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::ge.Scalar_out"}};
 
 // --- bitwise: integers and bool only ----------------------------------------------------------
 // bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor
@@ -279,11 +351,5 @@ inline constexpr Overloads bitwise_xor_{
 inline constexpr Overloads bitwise_xor_out{
     Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::bitwise_xor.Tensor_out"},
     Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::bitwise_xor.Scalar_out"}};
-// bitwise_not(Tensor self) -> Tensor
-inline constexpr Op<Tensor(const Tensor&)> bitwise_not{"aten::bitwise_not"};
-// bitwise_not_(Tensor(a!) self) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&)> bitwise_not_{"aten::bitwise_not_"};
-// bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&)> bitwise_not_out{"aten::bitwise_not.out"};
 
 }  // namespace opscope::ops

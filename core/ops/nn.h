@@ -1,6 +1,6 @@
-// Neural-network ops: the losses (nll_loss, cross_entropy_loss, mse_loss, l1_loss,
-// binary_cross_entropy, binary_cross_entropy_with_logits), layer_norm, embedding, dropout,
-// one_hot and constant padding — what opscope.nn.functional calls.
+// Neural-network ops: the activations (relu, gelu, silu, softplus), the losses (nll_loss,
+// cross_entropy_loss, mse_loss, l1_loss, binary_cross_entropy, binary_cross_entropy_with_logits),
+// layer_norm, embedding, dropout, one_hot and constant padding — what opscope.nn.functional calls.
 //
 // Semantically each loss computes one value per sample and then reduces them by `reduction`:
 // 0 = none (the per-sample losses), 1 = mean, 2 = sum (PyTorch's at::Reduction; the Python layer
@@ -166,5 +166,39 @@ inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<const Scalar&>)> 
 inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<std::string_view>,
                            Default<std::optional<double>>)>
     pad{"aten::pad"};
+
+// --- activations: elementwise functions of one tensor that nn layers apply ----------------
+// --- relu ----------------------------------------------------------------------------------------
+// relu(Tensor self) -> Tensor
+inline constexpr Op<Tensor(const Tensor&)> relu{"aten::relu"};
+// relu_(Tensor(a!) self) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&)> relu_{"aten::relu_"};
+// relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&)> relu_out{"aten::relu.out"};
+
+// --- gelu ----------------------------------------------------------------------------------------
+// gelu(Tensor self, *, str approximate="none") -> Tensor
+inline constexpr Op<Tensor(const Tensor&, Default<std::string_view>)> gelu{"aten::gelu"};
+// gelu_(Tensor(a!) self, *, str approximate="none") -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&, Default<std::string_view>)> gelu_{"aten::gelu_"};
+// gelu.out(Tensor self, *, str approximate="none", Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, Default<std::string_view>)> gelu_out{
+    "aten::gelu.out"};
+
+// --- silu ----------------------------------------------------------------------------------------
+// silu(Tensor self) -> Tensor
+inline constexpr Op<Tensor(const Tensor&)> silu{"aten::silu"};
+// silu_(Tensor(a!) self) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&)> silu_{"aten::silu_"};
+// silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&)> silu_out{"aten::silu.out"};
+
+// --- softplus ------------------------------------------------------------------------------------
+// softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const Scalar&>)> softplus{
+    "aten::softplus"};
+// softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, Default<const Scalar&>, Default<const Scalar&>)>
+    softplus_out{"aten::softplus.out"};
 
 }  // namespace opscope::ops

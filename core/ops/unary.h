@@ -1,94 +1,38 @@
-// Pointwise math ops: remainder, fmod, floor_divide, abs, sign, exp / log / trig / hyperbolic
-// functions, sigmoid, relu, gelu, silu, softplus, erf, rounding (floor, ceil, round, trunc),
-// clamp / clip, maximum / minimum, where, lerp, logical_and / or / xor / not, the bit shifts,
-// isnan / isinf / isfinite / isposinf / isneginf, nan_to_num, reciprocal, square, positive.
+// Unary ops: one tensor in, one elementwise function of it out — exp / log / trig / hyperbolic
+// functions, sqrt, rsqrt, sigmoid, erf, reciprocal, the roundings (floor, ceil, round, trunc),
+// abs, sign, neg, square, positive, nan_to_num, logical_not, bitwise_not.
 //
-// Semantically each computes out[i] = f(self[i], ...) over the broadcast shape of its tensor
-// operands, with PyTorch 1.13's type rules:
-//   - "float" functions (exp, log, sin, sqrt, sigmoid, erf, atan2, reciprocal, ...) promote
-//     integer and bool inputs to the default float dtype: exp(int64) -> float32;
-//   - abs, sign, floor, ceil, round, trunc, relu, clamp, maximum, remainder, ... keep the
-//     dtype (floor / ceil / round / trunc of an integer tensor is the identity);
-//   - logical ops and is* classifications return bool; where(cond, a, b) promotes a and b.
+// Semantically each computes out[i] = f(self[i]) (scalar parameters allowed: round's decimals,
+// nan_to_num's replacements), with PyTorch 1.13's type rules:
+//   - "float" functions (exp, log, sin, sqrt, sigmoid, erf, reciprocal, ...) promote integer and
+//     bool inputs to the default float dtype: exp(int64) -> float32;
+//   - abs, sign, neg, floor, ceil, round, trunc keep the dtype (a rounding of an integer tensor
+//     is the identity);
+//   - logical_not returns bool.
 // In-place forms write back into self's dtype, which must be able to hold the result:
 // int_tensor.exp_() raises "result type Float can't be cast to the desired output type Long".
 // Like PyTorch's CPU kernels, most transcendental functions reject float16 ("\"exp_vml_cpu\" not
 // implemented for 'Half'") while bfloat16 computes in float.
 //
-// In implementation terms: CPU kernels run over a TensorIterator (core/ops/cpu/pointwise.cpp
-// for the unary functions, pointwise_binary.cpp for the rest); for contiguous float32 / float64
-// data, the transcendental functions go through SLEEF's vectorized 1-ulp (u10) functions, as
-// PyTorch's do, when the CPU has AVX2 and FMA (core/ops/cpu/pointwise_avx2.cpp). Aliases
-// (absolute, arctan2, clip), square, positive, the Scalar overloads and the logical ops'
-// functional forms are composite kernels (core/ops/composite/pointwise.cpp), registered on the
-// same keys as in PyTorch, so a trace reads `clip -> clamp`, `square -> pow.Tensor_Scalar`.
+// In implementation terms: CPU kernels run over a TensorIterator (core/ops/cpu/unary.cpp); for
+// contiguous float32 / float64 data the transcendental functions go through SLEEF's vectorized
+// 1-ulp (u10) functions, as PyTorch's do, when the CPU has AVX2 and FMA
+// (core/ops/cpu/unary_avx2.cpp). absolute, square and positive are composite kernels
+// (core/ops/composite/unary.cpp), registered on the same keys as in PyTorch, so a trace reads
+// `square -> pow.Tensor_Scalar`. See core/ops/README.md for what belongs in this family.
 //
 //   Tensor x = ops::randn({4, 5});                        // f32[4, 5]
 //   Tensor y = ops::exp(x);                               // f32[4, 5]
-//   Tensor z = ops::clamp(y, 0.5, 2.0);                   // f32[4, 5]
-//   Tensor w = ops::where(ops::gt(x, 0), x, ops::zeros_like(x));
 //   Tensor i = ops::exp(ops::arange(3));                  // int64 in, f32[3] out
 #pragma once
 
 #include <optional>
-#include <string_view>
 
 #include "core/dispatch/Op.h"
 #include "core/runtime/Scalar.h"
 #include "core/tensor/Tensor.h"
 
 namespace opscope::ops {
-
-// --- remainder -----------------------------------------------------------------------------------
-// remainder.Tensor(Tensor self, Tensor other) -> Tensor
-// remainder.Scalar(Tensor self, Scalar other) -> Tensor
-// remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
-inline constexpr Overloads remainder{
-    Op<Tensor(const Tensor&, const Tensor&)>{"aten::remainder.Tensor"},
-    Op<Tensor(const Tensor&, const Scalar&)>{"aten::remainder.Scalar"},
-    Op<Tensor(const Scalar&, const Tensor&)>{"aten::remainder.Scalar_Tensor"}};
-// remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-// remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-inline constexpr Overloads remainder_{
-    Op<Tensor(const Tensor&, const Tensor&)>{"aten::remainder_.Tensor"},
-    Op<Tensor(const Tensor&, const Scalar&)>{"aten::remainder_.Scalar"}};
-// remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-// remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-// remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads remainder_out{
-    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::remainder.Tensor_out"},
-    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::remainder.Scalar_out"},
-    Op<Tensor(Out, const Scalar&, const Tensor&)>{"aten::remainder.Scalar_Tensor_out"}};
-
-// --- fmod ----------------------------------------------------------------------------------------
-// fmod.Tensor(Tensor self, Tensor other) -> Tensor
-// fmod.Scalar(Tensor self, Scalar other) -> Tensor
-inline constexpr Overloads fmod{Op<Tensor(const Tensor&, const Tensor&)>{"aten::fmod.Tensor"},
-                                Op<Tensor(const Tensor&, const Scalar&)>{"aten::fmod.Scalar"}};
-// fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-// fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-inline constexpr Overloads fmod_{Op<Tensor(const Tensor&, const Tensor&)>{"aten::fmod_.Tensor"},
-                                 Op<Tensor(const Tensor&, const Scalar&)>{"aten::fmod_.Scalar"}};
-// fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-// fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads fmod_out{
-    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::fmod.Tensor_out"},
-    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::fmod.Scalar_out"}};
-
-// --- floor_divide --------------------------------------------------------------------------------
-// floor_divide(Tensor self, Tensor other) -> Tensor
-// floor_divide.Scalar(Tensor self, Scalar other) -> Tensor
-inline constexpr Overloads floor_divide{
-    Op<Tensor(const Tensor&, const Tensor&)>{"aten::floor_divide"},
-    Op<Tensor(const Tensor&, const Scalar&)>{"aten::floor_divide.Scalar"}};
-// floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-// floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-inline constexpr Overloads floor_divide_{
-    Op<Tensor(const Tensor&, const Tensor&)>{"aten::floor_divide_.Tensor"},
-    Op<Tensor(const Tensor&, const Scalar&)>{"aten::floor_divide_.Scalar"}};
-// floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> floor_divide_out{
-    "aten::floor_divide.out"};
 
 // --- abs -----------------------------------------------------------------------------------------
 // abs(Tensor self) -> Tensor
@@ -323,200 +267,6 @@ inline constexpr Op<Tensor(Out, const Tensor&)> reciprocal_out{"aten::reciprocal
 
 // --- round ---------------------------------------------------------------------------------------
 
-// --- atan2 ---------------------------------------------------------------------------------------
-// atan2(Tensor self, Tensor other) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> atan2{"aten::atan2"};
-// atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> atan2_{"aten::atan2_"};
-// atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> atan2_out{"aten::atan2.out"};
-
-// --- arctan2 -------------------------------------------------------------------------------------
-// arctan2(Tensor self, Tensor other) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> arctan2{"aten::arctan2"};
-// arctan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> arctan2_{"aten::arctan2_"};
-// arctan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> arctan2_out{"aten::arctan2.out"};
-
-// --- relu ----------------------------------------------------------------------------------------
-// relu(Tensor self) -> Tensor
-inline constexpr Op<Tensor(const Tensor&)> relu{"aten::relu"};
-// relu_(Tensor(a!) self) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&)> relu_{"aten::relu_"};
-// relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&)> relu_out{"aten::relu.out"};
-
-// --- gelu ----------------------------------------------------------------------------------------
-// gelu(Tensor self, *, str approximate="none") -> Tensor
-inline constexpr Op<Tensor(const Tensor&, Default<std::string_view>)> gelu{"aten::gelu"};
-// gelu_(Tensor(a!) self, *, str approximate="none") -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, Default<std::string_view>)> gelu_{"aten::gelu_"};
-// gelu.out(Tensor self, *, str approximate="none", Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, Default<std::string_view>)> gelu_out{
-    "aten::gelu.out"};
-
-// --- silu ----------------------------------------------------------------------------------------
-// silu(Tensor self) -> Tensor
-inline constexpr Op<Tensor(const Tensor&)> silu{"aten::silu"};
-// silu_(Tensor(a!) self) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&)> silu_{"aten::silu_"};
-// silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&)> silu_out{"aten::silu.out"};
-
-// --- softplus ------------------------------------------------------------------------------------
-// softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const Scalar&>)> softplus{
-    "aten::softplus"};
-// softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, Default<const Scalar&>, Default<const Scalar&>)>
-    softplus_out{"aten::softplus.out"};
-
-// --- clamp ---------------------------------------------------------------------------------------
-// clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
-// clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
-inline constexpr Overloads clamp{
-    Op<Tensor(const Tensor&, Default<const std::optional<Scalar>&>,
-              Default<const std::optional<Scalar>&>)>{"aten::clamp"},
-    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::clamp.Tensor"}};
-// clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)
-// clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)
-inline constexpr Overloads clamp_{
-    Op<Tensor(const Tensor&, Default<const std::optional<Scalar>&>,
-              Default<const std::optional<Scalar>&>)>{"aten::clamp_"},
-    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::clamp_.Tensor"}};
-// clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)
-// clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) ->
-// Tensor(a!)
-inline constexpr Overloads clamp_out{
-    Op<Tensor(Out, const Tensor&, Default<const std::optional<Scalar>&>,
-              Default<const std::optional<Scalar>&>)>{"aten::clamp.out"},
-    Op<Tensor(Out, const Tensor&, const Tensor&, const Tensor&)>{"aten::clamp.Tensor_out"}};
-
-// --- clip ----------------------------------------------------------------------------------------
-// clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
-// clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
-inline constexpr Overloads clip{
-    Op<Tensor(const Tensor&, Default<const std::optional<Scalar>&>,
-              Default<const std::optional<Scalar>&>)>{"aten::clip"},
-    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::clip.Tensor"}};
-// clip_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)
-// clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)
-inline constexpr Overloads clip_{
-    Op<Tensor(const Tensor&, Default<const std::optional<Scalar>&>,
-              Default<const std::optional<Scalar>&>)>{"aten::clip_"},
-    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::clip_.Tensor"}};
-// clip.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)
-// clip.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads clip_out{
-    Op<Tensor(Out, const Tensor&, Default<const std::optional<Scalar>&>,
-              Default<const std::optional<Scalar>&>)>{"aten::clip.out"},
-    Op<Tensor(Out, const Tensor&, const Tensor&, const Tensor&)>{"aten::clip.Tensor_out"}};
-
-// --- clamp_min -----------------------------------------------------------------------------------
-// clamp_min(Tensor self, Scalar min) -> Tensor
-// clamp_min.Tensor(Tensor self, Tensor min) -> Tensor
-inline constexpr Overloads clamp_min{
-    Op<Tensor(const Tensor&, const Scalar&)>{"aten::clamp_min"},
-    Op<Tensor(const Tensor&, const Tensor&)>{"aten::clamp_min.Tensor"}};
-// clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)
-// clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)
-inline constexpr Overloads clamp_min_{
-    Op<Tensor(const Tensor&, const Scalar&)>{"aten::clamp_min_"},
-    Op<Tensor(const Tensor&, const Tensor&)>{"aten::clamp_min_.Tensor"}};
-// clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)
-// clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads clamp_min_out{
-    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::clamp_min.out"},
-    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::clamp_min.Tensor_out"}};
-
-// --- clamp_max -----------------------------------------------------------------------------------
-// clamp_max(Tensor self, Scalar max) -> Tensor
-// clamp_max.Tensor(Tensor self, Tensor max) -> Tensor
-inline constexpr Overloads clamp_max{
-    Op<Tensor(const Tensor&, const Scalar&)>{"aten::clamp_max"},
-    Op<Tensor(const Tensor&, const Tensor&)>{"aten::clamp_max.Tensor"}};
-// clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)
-// clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)
-inline constexpr Overloads clamp_max_{
-    Op<Tensor(const Tensor&, const Scalar&)>{"aten::clamp_max_"},
-    Op<Tensor(const Tensor&, const Tensor&)>{"aten::clamp_max_.Tensor"}};
-// clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)
-// clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads clamp_max_out{
-    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::clamp_max.out"},
-    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::clamp_max.Tensor_out"}};
-
-// --- maximum -------------------------------------------------------------------------------------
-// maximum(Tensor self, Tensor other) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> maximum{"aten::maximum"};
-// maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> maximum_out{"aten::maximum.out"};
-
-// --- minimum -------------------------------------------------------------------------------------
-// minimum(Tensor self, Tensor other) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> minimum{"aten::minimum"};
-// minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> minimum_out{"aten::minimum.out"};
-
-// --- where ---------------------------------------------------------------------------------------
-// where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
-// where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor
-// where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor
-// where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor
-inline constexpr Overloads where{
-    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::where.self"},
-    Op<Tensor(const Tensor&, const Scalar&, const Tensor&)>{"aten::where.ScalarSelf"},
-    Op<Tensor(const Tensor&, const Tensor&, const Scalar&)>{"aten::where.ScalarOther"},
-    Op<Tensor(const Tensor&, const Scalar&, const Scalar&)>{"aten::where.Scalar"}};
-// where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&, const Tensor&)> where_out{
-    "aten::where.self_out"};
-
-// --- lerp ----------------------------------------------------------------------------------------
-// lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
-// lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
-inline constexpr Overloads lerp{
-    Op<Tensor(const Tensor&, const Tensor&, const Scalar&)>{"aten::lerp.Scalar"},
-    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::lerp.Tensor"}};
-// lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)
-// lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)
-inline constexpr Overloads lerp_{
-    Op<Tensor(const Tensor&, const Tensor&, const Scalar&)>{"aten::lerp_.Scalar"},
-    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::lerp_.Tensor"}};
-// lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)
-// lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads lerp_out{
-    Op<Tensor(Out, const Tensor&, const Tensor&, const Scalar&)>{"aten::lerp.Scalar_out"},
-    Op<Tensor(Out, const Tensor&, const Tensor&, const Tensor&)>{"aten::lerp.Tensor_out"}};
-
-// --- logical_and ---------------------------------------------------------------------------------
-// logical_and(Tensor self, Tensor other) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_and{"aten::logical_and"};
-// logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_and_{"aten::logical_and_"};
-// logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_and_out{
-    "aten::logical_and.out"};
-
-// --- logical_or ----------------------------------------------------------------------------------
-// logical_or(Tensor self, Tensor other) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_or{"aten::logical_or"};
-// logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_or_{"aten::logical_or_"};
-// logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_or_out{
-    "aten::logical_or.out"};
-
-// --- logical_xor ---------------------------------------------------------------------------------
-// logical_xor(Tensor self, Tensor other) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_xor{"aten::logical_xor"};
-// logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_xor_{"aten::logical_xor_"};
-// logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_xor_out{
-    "aten::logical_xor.out"};
-
 // --- logical_not ---------------------------------------------------------------------------------
 // logical_not(Tensor self) -> Tensor
 inline constexpr Op<Tensor(const Tensor&)> logical_not{"aten::logical_not"};
@@ -524,34 +274,6 @@ inline constexpr Op<Tensor(const Tensor&)> logical_not{"aten::logical_not"};
 inline constexpr Op<Tensor(const Tensor&)> logical_not_{"aten::logical_not_"};
 // logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(Out, const Tensor&)> logical_not_out{"aten::logical_not.out"};
-
-// --- isnan ---------------------------------------------------------------------------------------
-// isnan(Tensor self) -> Tensor
-inline constexpr Op<Tensor(const Tensor&)> isnan{"aten::isnan"};
-// isnan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&)> isnan_out{"aten::isnan.out"};
-
-// --- isinf ---------------------------------------------------------------------------------------
-// isinf(Tensor self) -> Tensor
-inline constexpr Op<Tensor(const Tensor&)> isinf{"aten::isinf"};
-// isinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&)> isinf_out{"aten::isinf.out"};
-
-// --- isfinite ------------------------------------------------------------------------------------
-// isfinite(Tensor self) -> Tensor
-inline constexpr Op<Tensor(const Tensor&)> isfinite{"aten::isfinite"};
-
-// --- isposinf ------------------------------------------------------------------------------------
-// isposinf(Tensor self) -> Tensor
-inline constexpr Op<Tensor(const Tensor&)> isposinf{"aten::isposinf"};
-// isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&)> isposinf_out{"aten::isposinf.out"};
-
-// --- isneginf ------------------------------------------------------------------------------------
-// isneginf(Tensor self) -> Tensor
-inline constexpr Op<Tensor(const Tensor&)> isneginf{"aten::isneginf"};
-// isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&)> isneginf_out{"aten::isneginf.out"};
 
 // --- nan_to_num ----------------------------------------------------------------------------------
 // nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor
@@ -581,46 +303,20 @@ inline constexpr Op<Tensor(Out, const Tensor&)> square_out{"aten::square.out"};
 // positive(Tensor(a) self) -> Tensor(a)
 inline constexpr Op<Tensor(const Tensor&)> positive{"aten::positive"};
 
-// --- bitwise_left_shift --------------------------------------------------------------------------
-// bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor
-// bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor
-// bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
-inline constexpr Overloads bitwise_left_shift{
-    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_left_shift.Tensor"},
-    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_left_shift.Tensor_Scalar"},
-    Op<Tensor(const Scalar&, const Tensor&)>{"aten::bitwise_left_shift.Scalar_Tensor"}};
-// bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-// bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-inline constexpr Overloads bitwise_left_shift_{
-    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_left_shift_.Tensor"},
-    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_left_shift_.Tensor_Scalar"}};
-// bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-// bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-// bitwise_left_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads bitwise_left_shift_out{
-    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::bitwise_left_shift.Tensor_out"},
-    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::bitwise_left_shift.Tensor_Scalar_out"},
-    Op<Tensor(Out, const Scalar&, const Tensor&)>{"aten::bitwise_left_shift.Scalar_Tensor_out"}};
+// --- neg: -self (not for bool) ----------------------------------------------------------------
+// neg(Tensor self) -> Tensor
+inline constexpr Op<Tensor(const Tensor&)> neg{"aten::neg"};
+// neg_(Tensor(a!) self) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&)> neg_{"aten::neg_"};
+// neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&)> neg_out{"aten::neg.out"};
 
-// --- bitwise_right_shift -------------------------------------------------------------------------
-// bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor
-// bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor
-// bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor
-inline constexpr Overloads bitwise_right_shift{
-    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_right_shift.Tensor"},
-    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_right_shift.Tensor_Scalar"},
-    Op<Tensor(const Scalar&, const Tensor&)>{"aten::bitwise_right_shift.Scalar_Tensor"}};
-// bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
-// bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)
-inline constexpr Overloads bitwise_right_shift_{
-    Op<Tensor(const Tensor&, const Tensor&)>{"aten::bitwise_right_shift_.Tensor"},
-    Op<Tensor(const Tensor&, const Scalar&)>{"aten::bitwise_right_shift_.Tensor_Scalar"}};
-// bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-// bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
-// bitwise_right_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads bitwise_right_shift_out{
-    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::bitwise_right_shift.Tensor_out"},
-    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::bitwise_right_shift.Tensor_Scalar_out"},
-    Op<Tensor(Out, const Scalar&, const Tensor&)>{"aten::bitwise_right_shift.Scalar_Tensor_out"}};
+// --- bitwise_not ---------------------------------------------------------------------------------
+// bitwise_not(Tensor self) -> Tensor
+inline constexpr Op<Tensor(const Tensor&)> bitwise_not{"aten::bitwise_not"};
+// bitwise_not_(Tensor(a!) self) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&)> bitwise_not_{"aten::bitwise_not_"};
+// bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&)> bitwise_not_out{"aten::bitwise_not.out"};
 
 }  // namespace opscope::ops

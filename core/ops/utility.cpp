@@ -7,6 +7,8 @@
 #include "core/ops/binary.h"
 #include "core/ops/unary.h"
 #include "core/ops/reduce.h"
+#include "core/ops/compare.h"
+#include "core/ops/nn.h"
 #include "core/runtime/ScalarType.h"
 #include "core/tensor/TensorIterator.h"
 

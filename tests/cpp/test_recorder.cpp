@@ -10,6 +10,8 @@
 #include "core/dispatch/Observer.h"
 #include "core/ops/binary.h"
 #include "core/ops/factories.h"
+#include "core/ops/compare.h"
+#include "core/ops/unary.h"
 #include "core/runtime/HookSlots.h"
 #include "profiler/Hooks.h"
 #include "profiler/Recorder.h"

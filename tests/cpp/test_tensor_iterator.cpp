@@ -20,6 +20,8 @@
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
 #include "core/ops/binary.h"
+#include "core/ops/compare.h"
+#include "core/ops/unary.h"
 #include "core/tensor/TensorIterator.h"
 
 using namespace opscope;

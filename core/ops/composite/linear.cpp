@@ -9,6 +9,8 @@
 #include "core/ops/binary.h"
 #include "core/ops/linear.h"
 #include "core/ops/views.h"
+#include "core/ops/compare.h"
+#include "core/ops/unary.h"
 #include "core/tensor/TensorIterator.h"
 
 namespace opscope::composite {

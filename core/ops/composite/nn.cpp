@@ -16,6 +16,7 @@
 #include "core/ops/reduce.h"
 #include "core/ops/utility.h"
 #include "core/ops/views.h"
+#include "core/ops/compare.h"
 #include "core/tensor/TensorIterator.h"
 
 namespace opscope::composite {

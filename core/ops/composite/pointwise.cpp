@@ -10,6 +10,9 @@
 #include "core/ops/factories.h"
 #include "core/ops/indexing.h"
 #include "core/ops/pointwise_kernels.h"
+#include "core/ops/compare.h"
+#include "core/ops/nn.h"
+#include "core/ops/unary.h"
 #include "core/tensor/TensorIterator.h"
 
 namespace opscope::composite {

@@ -8,6 +8,8 @@
 #include "core/ops/unary.h"
 #include "core/ops/reduce_kernels.h"
 #include "core/ops/views.h"
+#include "core/ops/compare.h"
+#include "core/ops/nn.h"
 
 namespace opscope::composite {
 

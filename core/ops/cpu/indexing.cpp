@@ -11,6 +11,8 @@
 #include "core/ops/cpu/index_util.h"
 #include "core/ops/binary.h"
 #include "core/ops/indexing.h"
+#include "core/ops/compare.h"
+#include "core/ops/unary.h"
 #include "core/runtime/ScalarConvert.h"
 
 namespace opscope::cpu {

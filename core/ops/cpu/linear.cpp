@@ -25,6 +25,8 @@
 #include "core/ops/cpu/gemm.h"
 #include "core/ops/binary.h"
 #include "core/ops/views.h"
+#include "core/ops/compare.h"
+#include "core/ops/unary.h"
 
 namespace opscope::cpu {
 

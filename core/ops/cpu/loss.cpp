@@ -16,6 +16,8 @@
 #include "core/ops/nn.h"
 #include "core/ops/reduce.h"
 #include "core/ops/views.h"
+#include "core/ops/compare.h"
+#include "core/ops/unary.h"
 
 namespace opscope::cpu {
 

@@ -8,6 +8,8 @@
 #include "core/ops/binary.h"
 #include "core/ops/factories.h"
 #include "core/ops/nn.h"
+#include "core/ops/compare.h"
+#include "core/ops/unary.h"
 
 namespace opscope::cpu {
 

@@ -15,6 +15,8 @@
 #include "core/ops/cpu/pointwise_vec.h"
 #include "core/ops/binary.h"
 #include "core/ops/pointwise_kernels.h"
+#include "core/ops/compare.h"
+#include "core/ops/unary.h"
 
 namespace opscope {
 

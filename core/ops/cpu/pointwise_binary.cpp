@@ -12,6 +12,8 @@
 #include "core/ops/cpu/Loops.h"
 #include "core/ops/binary.h"
 #include "core/ops/pointwise_kernels.h"
+#include "core/ops/compare.h"
+#include "core/ops/unary.h"
 
 namespace opscope::cpu {
 

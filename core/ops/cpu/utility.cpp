@@ -3,6 +3,7 @@
 
 #include "core/ops/cpu/Loops.h"
 #include "core/ops/utility.h"
+#include "core/ops/compare.h"
 
 namespace opscope::cpu {
 
