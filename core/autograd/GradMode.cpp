@@ -1,6 +1,6 @@
 #include "core/autograd/GradMode.h"
 
-#include "core/dispatch/LocalDispatchState.h"
+#include "core/runtime/LocalDispatchState.h"
 
 namespace opscope::autograd {
 

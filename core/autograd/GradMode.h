@@ -16,7 +16,7 @@
 // tensor cannot be written in place, saved for backward, or made to require grad (torch's errors).
 #pragma once
 
-#include "core/dispatch/DispatchKey.h"
+#include "core/runtime/DispatchKey.h"
 
 namespace opscope::autograd {
 

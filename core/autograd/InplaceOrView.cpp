@@ -7,7 +7,7 @@
 #include "core/autograd/GradMode.h"
 #include "core/dispatch/Library.h"
 #include "core/dispatch/Dispatcher.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::autograd {
 

@@ -20,7 +20,7 @@
 #include <source_location>
 #include <unordered_map>
 
-#include "core/dispatch/LocalDispatchState.h"
+#include "core/runtime/LocalDispatchState.h"
 #include "core/dispatch/Observer.h"
 #include "core/dispatch/OperatorEntry.h"
 

@@ -22,7 +22,7 @@
 #include <typeindex>
 #include <vector>
 
-#include "core/dispatch/DispatchKey.h"
+#include "core/runtime/DispatchKey.h"
 #include "core/dispatch/IValue.h"
 
 // The name of an unboxed function, from the compiler: "opscope::cpu::mm". Defined outside

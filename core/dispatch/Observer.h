@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "core/dispatch/DispatchKey.h"
+#include "core/runtime/DispatchKey.h"
 #include "core/dispatch/IValue.h"
 #include "core/runtime/Device.h"
 #include "core/runtime/SmallVector.h"

@@ -8,7 +8,7 @@
 // fill_ and zero_ write one value everywhere, even into an expanded tensor.
 //
 // In implementation terms, as in PyTorch 1.13: copy_, fill_ and zero_ are CPU kernels over a
-// TensorIterator (core/tensor/TensorIterator.h); _to_copy and clone are CompositeExplicitAutograd
+// TensorIterator (core/ops/TensorIterator.h); _to_copy and clone are CompositeExplicitAutograd
 // (allocate, then copy_), `to` and `contiguous` CompositeImplicitAutograd, so a trace shows
 //   to -> _to_copy -> empty_strided -> copy_        contiguous -> clone -> empty_like -> copy_
 // (empty_strided / empty_like appear when the factories family has registered them).

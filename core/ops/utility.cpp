@@ -10,7 +10,7 @@
 #include "core/ops/compare.h"
 #include "core/ops/nn.h"
 #include "core/runtime/ScalarType.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope {
 

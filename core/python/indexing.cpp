@@ -23,7 +23,7 @@
 
 #include "core/dispatch/Dispatcher.h"
 #include "core/python/python_common.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::python {
 

@@ -7,7 +7,7 @@
 #include "core/autograd/Node.h"
 #include "core/dispatch/Dispatcher.h"
 #include "core/python/python_common.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 #include <structmember.h>  // after Python.h
 

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "core/dispatch/LocalDispatchState.h"
+#include "core/runtime/LocalDispatchState.h"
 #include "core/runtime/CheckedMath.h"
 
 namespace opscope {

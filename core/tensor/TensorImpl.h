@@ -16,7 +16,7 @@
 
 #include <memory>
 
-#include "core/dispatch/DispatchKey.h"
+#include "core/runtime/DispatchKey.h"
 #include "core/runtime/Device.h"
 #include "core/runtime/ScalarType.h"
 #include "core/runtime/SmallVector.h"

@@ -1,4 +1,4 @@
-// TensorIterator (core/tensor/TensorIterator.h) and the elementwise / copy ops built on it
+// TensorIterator (core/ops/TensorIterator.h) and the elementwise / copy ops built on it
 // (core/ops/elementwise.h, core/ops/copy.h), against PyTorch 1.13.
 //
 // Values are checked against references computed here by plain loops over indices; each check
@@ -22,7 +22,7 @@
 #include "core/ops/binary.h"
 #include "core/ops/compare.h"
 #include "core/ops/unary.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 using namespace opscope;
 using Ints = std::vector<int64_t>;

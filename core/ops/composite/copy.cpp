@@ -1,7 +1,7 @@
 // Composite kernels of the copy family: _to_copy and clone (CompositeExplicitAutograd: allocate,
 // then copy_), to.* and contiguous (CompositeImplicitAutograd). See core/ops/copy.h.
 #include "core/ops/copy.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope {
 

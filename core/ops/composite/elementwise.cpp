@@ -3,7 +3,7 @@
 // overload, so a trace reads `add.Scalar -> add.Tensor` as PyTorch's does. See
 // core/ops/elementwise.h.
 #include "core/ops/elementwise_kernels.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::composite {
 

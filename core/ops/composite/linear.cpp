@@ -11,7 +11,7 @@
 #include "core/ops/views.h"
 #include "core/ops/compare.h"
 #include "core/ops/unary.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::composite {
 

@@ -17,7 +17,7 @@
 #include "core/ops/utility.h"
 #include "core/ops/views.h"
 #include "core/ops/compare.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::composite {
 

@@ -13,7 +13,7 @@
 #include "core/ops/compare.h"
 #include "core/ops/nn.h"
 #include "core/ops/unary.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::composite {
 

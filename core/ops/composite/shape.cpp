@@ -10,7 +10,7 @@
 #include "core/ops/shape.h"
 #include "core/ops/views.h"
 #include "core/runtime/CheckedMath.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope {
 

@@ -24,7 +24,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope {
 

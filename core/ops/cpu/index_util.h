@@ -8,7 +8,7 @@
 
 #include "core/runtime/Parallel.h"
 #include "core/tensor/Tensor.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::cpu::index_util {
 

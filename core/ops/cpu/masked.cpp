@@ -8,7 +8,7 @@
 #include "core/ops/cpu/index_util.h"
 #include "core/ops/indexing.h"
 #include "core/runtime/ScalarConvert.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::cpu {
 

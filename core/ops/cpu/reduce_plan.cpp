@@ -5,7 +5,7 @@
 
 #include "core/ops/copy.h"
 #include "core/ops/views.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::cpu {
 

@@ -10,7 +10,7 @@
 #include "core/ops/copy.h"
 #include "core/ops/cpu/reduce_loops.h"
 #include "core/ops/reduce_kernels.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::cpu {
 

@@ -22,7 +22,7 @@
 #include "core/ops/cpu/reduce_loops.h"
 #include "core/ops/cpu/vec_math.h"
 #include "core/ops/reduce_kernels.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::cpu {
 

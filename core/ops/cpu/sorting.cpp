@@ -20,7 +20,7 @@
 #include "core/ops/factories.h"
 #include "core/ops/sorting.h"
 #include "core/ops/views.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::cpu {
 

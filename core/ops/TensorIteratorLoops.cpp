@@ -6,7 +6,7 @@
 #include <exception>
 
 #include "core/ops/copy.h"
-#include "core/tensor/TensorIterator.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope {
 

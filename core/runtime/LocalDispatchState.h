@@ -11,7 +11,7 @@
 // In implementation terms: two 64-bit masks in a thread_local, read on every dispatch.
 #pragma once
 
-#include "core/dispatch/DispatchKey.h"
+#include "core/runtime/DispatchKey.h"
 
 namespace opscope {
 

@@ -1,4 +1,4 @@
-#include "core/dispatch/LocalDispatchState.h"
+#include "core/runtime/LocalDispatchState.h"
 
 namespace opscope {
 

@@ -1,6 +1,6 @@
 // TensorIterator, building: the config, the operands, shape, dtypes, outputs and iteration dims
-// (see core/tensor/TensorIterator.h). Running the loops is TensorIteratorLoops.cpp.
-#include "core/tensor/TensorIterator.h"
+// (see core/ops/TensorIterator.h). Running the loops is TensorIteratorLoops.cpp.
+#include "core/ops/TensorIterator.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "core/dispatch/DispatchKey.h"
+#include "core/runtime/DispatchKey.h"
 
 #include "core/runtime/Device.h"
 #include "core/runtime/Exception.h"
