@@ -1,1 +1,0 @@
-#include "profiler/Profiler.h"
