@@ -5,8 +5,8 @@
 // of whole tensors (copy_, fill_, zero_). The gradient takes each element back where it came from.
 #include <algorithm>
 
-#include "core/autograd/derivatives_common.h"
-#include "core/ops/backward.h"
+#include "core/autograd/derivatives/common.h"
+#include "core/ops/views.h"
 #include "core/ops/nn.h"
 #include "core/ops/shape.h"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/autograd/derivatives_common.h"
+#include "core/autograd/derivatives/common.h"
 #include "core/ops/linear.h"
 #include "core/ops/nn.h"
 #include "core/ops/unary.h"

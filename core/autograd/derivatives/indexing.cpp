@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <limits>
 
-#include "core/autograd/derivatives_common.h"
-#include "core/ops/backward.h"
+#include "core/autograd/derivatives/common.h"
+#include "core/ops/views.h"
 #include "core/ops/unary.h"
 #include "core/ops/shape.h"
 #include "core/ops/sorting.h"

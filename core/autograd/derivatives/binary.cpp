@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "core/autograd/GradMode.h"
-#include "core/autograd/derivatives_common.h"
+#include "core/autograd/derivatives/common.h"
 #include "core/ops/copy.h"
 #include "core/ops/binary.h"
 #include "core/ops/factories.h"
