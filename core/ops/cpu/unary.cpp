@@ -12,7 +12,7 @@
 
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
-#include "core/ops/cpu/pointwise_vec.h"
+#include "core/ops/cpu/unary_vec.h"
 #include "core/ops/binary.h"
 #include "core/ops/pointwise_kernels.h"
 #include "core/ops/compare.h"

@@ -1,9 +1,9 @@
-// AVX2 + FMA kernels of core/ops/cpu/pointwise_vec.h: SLEEF's u10 functions over 8 floats /
+// AVX2 + FMA kernels of core/ops/cpu/unary_vec.h: SLEEF's u10 functions over 8 floats /
 // 4 doubles at a time. This file alone is compiled with -mavx2 -mfma (core/CMakeLists.txt), and
 // is entered only after vec::available() checked the CPU. Keep it free of shared inline code
 // (no standard library templates): an AVX2 copy of an inline function could otherwise be the one
 // the linker keeps for every caller.
-#include "core/ops/cpu/pointwise_vec.h"
+#include "core/ops/cpu/unary_vec.h"
 
 #if defined(__x86_64__)
 
