@@ -57,8 +57,6 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> dot_out
 // vdot(Tensor self, Tensor other) -> Tensor
 // self (K), other (K) -> (): conj(self) · other, which is dot for the real dtypes opscope has.
 inline constexpr Op<Tensor(const Tensor&, const Tensor&)> vdot{"aten::vdot"};
-// vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> vdot_out{"aten::vdot.out"};
 
 // mv(Tensor self, Tensor vec) -> Tensor
 // self (M,K), vec (K) -> (M)
@@ -89,51 +87,6 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
                            const Scalar&, const Tensor&)>
     addmm_out{"aten::addmm.out"};
-// addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
-// self (M,N) exactly.
-inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<const Scalar&>,
-                           Default<const Scalar&>)>
-    addmm_{"aten::addmm_"};
-
-// addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor
-// self (M), (1) or (), mat (M,K), vec (K) -> beta * self + alpha * mat · vec (M), in vec's dtype.
-inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<const Scalar&>,
-                           Default<const Scalar&>)>
-    addmv{"aten::addmv"};
-// addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1,
-//           Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
-                           const Scalar&, const Tensor&)>
-    addmv_out{"aten::addmv.out"};
-// addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<const Scalar&>,
-                           Default<const Scalar&>)>
-    addmv_{"aten::addmv_"};
-
-// baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
-// self broadcastable to (B,M,N), batch1 (B,M,K), batch2 (B,K,N) -> (B,M,N) in batch2's dtype.
-inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<const Scalar&>,
-                           Default<const Scalar&>)>
-    baddbmm{"aten::baddbmm"};
-// baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1,
-//             Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
-                           const Scalar&, const Tensor&)>
-    baddbmm_out{"aten::baddbmm.out"};
-// baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)
-//   -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<const Scalar&>,
-                           Default<const Scalar&>)>
-    baddbmm_{"aten::baddbmm_"};
-
-// linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
-// input (*, K), weight (N,K), bias (N) or broadcastable -> (*, N) = input · weight^T + bias.
-// See Note [How linear decomposes].
-inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>)> linear{
-    "aten::linear"};
-// linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&)> linear_out{
-    "aten::linear.out"};
 
 // outer(Tensor self, Tensor vec2) -> Tensor
 // self (M), vec2 (N) -> (M,N) = self.reshape(M, 1) * vec2, with mul's type promotion.
@@ -141,10 +94,6 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&)> outer{"aten::outer"};
 // outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> outer_out{
     "aten::outer.out"};
-// ger(Tensor self, Tensor vec2) -> Tensor: outer's old name, calls it.
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> ger{"aten::ger"};
-// ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> ger_out{"aten::ger.out"};
 
 // matmul(Tensor self, Tensor other) -> Tensor
 // (*b1, n, k) · (*b2, k, m) -> (broadcast(b1, b2), n, m); a 1-D operand loses its dim after.

@@ -89,7 +89,7 @@ def test_trace_shows_the_dispatch_tree(repl):
     run(repl, "b = a @ w")
     out = run(repl, "%trace")
     assert "matmul(f32[2,3], f32[3,4])" in out
-    assert "mm[CPU] → kernel opscope::cpu::mm" in out and "core/ops/linear.cpp" in out, out
+    assert "mm[CPU] → kernel opscope::cpu::mm" in out and "core/ops/cpu/linear.cpp" in out, out
     assert "MmBackward0" in out
 
 

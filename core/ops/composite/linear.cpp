@@ -1,11 +1,12 @@
-// The composite kernels of the linear family (declared and registered in core/ops/linear.cpp):
-// matmul, linear, outer and ger (CompositeImplicitAutograd) and linear.out
+// The composite kernels of the linear family (schemas in core/ops/linear.cpp, registered at the end
+// of this file): matmul, linear, outer and ger (CompositeImplicitAutograd) and linear.out
 // (CompositeExplicitAutograd). Each decomposes exactly as PyTorch 1.13's at::native function,
-// calling every child op through ops:: so the trace shows the same sequence as torch's. See
-// Notes [How matmul decomposes] and [How linear decomposes] in core/ops/linear.h.
+// calling every child op through ops:: so the trace shows the same sequence as torch's. See Notes
+// [How matmul decomposes] and [How linear decomposes] in core/ops/linear.h.
 #include <algorithm>
 
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/binary.h"
 #include "core/ops/linear.h"
 #include "core/ops/views.h"
@@ -161,5 +162,20 @@ Tensor ger(const Tensor& self, const Tensor& vec2) {
 Tensor ger_out(const Tensor& self, const Tensor& vec2, const Tensor& out) {
   return ops::outer_out(self, vec2, out);
 }
+
+static Library composite_implicit_linear(
+    Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
+      m.impl("matmul", fn<&matmul>);
+      m.impl("linear", fn<&linear>);
+      m.impl("outer", fn<&outer>);
+      m.impl("outer.out", fn<&outer_out>);
+      m.impl("ger", fn<&ger>);
+      m.impl("ger.out", fn<&ger_out>);
+    });
+
+static Library composite_explicit_linear(
+    Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
+      m.impl("linear.out", fn<&linear_out>);
+    });
 
 }  // namespace opscope::composite

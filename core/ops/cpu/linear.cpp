@@ -1,5 +1,6 @@
 // CPU kernels of dot, vdot, mv, mm, bmm, addmm, addmv, baddbmm and their out= / in-place forms
-// (declared and registered in core/ops/linear.cpp; the product engines are in core/ops/cpu/gemm.h).
+// (schemas in core/ops/linear.cpp, registered at the end of this file; the product engines are in
+// core/ops/cpu/gemm.h).
 //
 // Checks follow torch 1.13 (LinearAlgebra.cpp, Blas.cpp) in order and wording. Which message a
 // dtype mismatch gives depends on which operand torch reads first in its kernel:
@@ -20,6 +21,7 @@
 // CPU kernel for these ops — "addmm_impl_cpu_" not implemented for 'Half' — opscope computes
 // them, accumulating in float.)
 #include "core/ops/linear.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/factory_util.h"
 #include "core/ops/cpu/gemm.h"
@@ -495,5 +497,27 @@ Tensor baddbmm_(const Tensor& self, const Tensor& batch1, const Tensor& batch2, 
   bmm_impl(self, batch1, batch2, beta, alpha, /*is_bmm=*/false);
   return self;
 }
+
+static Library cpu_linear(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("dot", fn<&dot>);
+  m.impl("dot.out", fn<&dot_out>);
+  m.impl("vdot", fn<&vdot>);
+  m.impl("vdot.out", fn<&vdot_out>);
+  m.impl("mv", fn<&mv>);
+  m.impl("mv.out", fn<&mv_out>);
+  m.impl("mm", fn<&mm>);
+  m.impl("mm.out", fn<&mm_out>);
+  m.impl("bmm", fn<&bmm>);
+  m.impl("bmm.out", fn<&bmm_out>);
+  m.impl("addmm", fn<&addmm>);
+  m.impl("addmm.out", fn<&addmm_out>);
+  m.impl("addmm_", fn<&addmm_>);
+  m.impl("addmv", fn<&addmv>);
+  m.impl("addmv.out", fn<&addmv_out>);
+  m.impl("addmv_", fn<&addmv_>);
+  m.impl("baddbmm", fn<&baddbmm>);
+  m.impl("baddbmm.out", fn<&baddbmm_out>);
+  m.impl("baddbmm_", fn<&baddbmm_>);
+});
 
 }  // namespace opscope::cpu
