@@ -1,4 +1,5 @@
-// Kernels of the view / shape family (declared and registered in core/ops/views.cpp).
+// Kernels of the view / shape family (schemas in core/ops/views.cpp, registered at the end of this
+// file).
 //
 // Each CompositeExplicitAutograd kernel here computes a geometry — sizes, strides, storage
 // offset — and hands it to as_strided, or (view, _reshape_alias, _unsafe_view, alias) makes the
@@ -9,7 +10,10 @@
 #include <limits>
 #include <numeric>
 
+#include "core/dispatch/Library.h"
+#include "core/ops/binary.h"
 #include "core/ops/copy.h"
+#include "core/ops/factories.h"
 #include "core/ops/views.h"
 #include "core/runtime/CheckedMath.h"
 
@@ -546,6 +550,93 @@ Tensor swapaxes(const Tensor& self, int64_t axis0, int64_t axis1) {
 Tensor swapdims(const Tensor& self, int64_t dim0, int64_t dim1) {
   return ops::transpose(self, dim0, dim1);
 }
+
+// --- backward of views ---------------------------------------------------------------------
+// Each is the adjoint of a view: zeros of the view's input shape, grad_output written (or added,
+// where unfold's windows overlap) where the view read its elements. See core/ops/views.h.
+
+namespace {
+Tensor zeros_for(const Tensor& grad, IntArrayRef sizes) {
+  return ops::zeros(sizes, grad.dtype(), std::nullopt, grad.device());
+}
+}  // namespace
+
+Tensor select_backward(const Tensor& grad, IntArrayRef input_sizes, int64_t dim, int64_t index) {
+  Tensor z = zeros_for(grad, input_sizes);
+  ops::copy_(ops::select(z, dim, index), grad);
+  return z;
+}
+
+Tensor slice_backward(const Tensor& grad, IntArrayRef input_sizes, int64_t dim, int64_t start,
+                      int64_t end, int64_t step) {
+  Tensor z = zeros_for(grad, input_sizes);
+  ops::copy_(ops::slice(z, dim, start, end, step), grad);
+  return z;
+}
+
+Tensor diagonal_backward(const Tensor& grad, IntArrayRef input_sizes, int64_t offset, int64_t dim1,
+                         int64_t dim2) {
+  Tensor z = zeros_for(grad, input_sizes);
+  ops::copy_(ops::diagonal(z, offset, dim1, dim2), grad);
+  return z;
+}
+
+// grad_in (.., windows, .., size): window w of dim covers [w * step, w * step + size) of input.
+Tensor unfold_backward(const Tensor& grad_in, IntArrayRef input_sizes, int64_t dim, int64_t size,
+                       int64_t step) {
+  Tensor z = zeros_for(grad_in, input_sizes);
+  const int64_t ndim = static_cast<int64_t>(input_sizes.size());
+  const int64_t d = ndim == 0 ? 0 : wrap_dim(dim, ndim);
+  if (ndim == 0) return ops::add_(z, ops::reshape(grad_in, IntArrayRef()));
+  for (int64_t w = 0; w < grad_in.size(d); ++w) {
+    Tensor window = ops::movedim(ops::select(grad_in, d, w), -1, d);  // (.., size, ..)
+    Tensor part = ops::narrow(z, d, w * step, size);
+    ops::add_(part, window);
+  }
+  return z;
+}
+
+static Library composite_explicit_views(
+    Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
+      m.impl("view", fn<&view>);
+      m.impl("_reshape_alias", fn<&_reshape_alias>);
+      m.impl("_unsafe_view", fn<&_unsafe_view>);
+      m.impl("alias", fn<&alias>);
+      m.impl("detach", fn<&detach>);
+      m.impl("as_strided", fn<&as_strided>);
+      m.impl("transpose.int", fn<&transpose>);
+      m.impl("t", fn<&t>);
+      m.impl("permute", fn<&permute>);
+      m.impl("squeeze", fn<&squeeze>);
+      m.impl("squeeze.dim", fn<&squeeze_dim>);
+      m.impl("unsqueeze", fn<&unsqueeze>);
+      m.impl("expand", fn<&expand>);
+      m.impl("select.int", fn<&select>);
+      m.impl("slice.Tensor", fn<&slice>);
+      m.impl("diagonal", fn<&diagonal>);
+      m.impl("unfold", fn<&unfold>);
+      m.impl("unbind.int", fn<&unbind>);
+      m.impl("select_backward", fn<&select_backward>);
+      m.impl("slice_backward", fn<&slice_backward>);
+      m.impl("diagonal_backward", fn<&diagonal_backward>);
+      m.impl("unfold_backward", fn<&unfold_backward>);
+    });
+
+static Library composite_implicit_views(
+    Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
+      m.impl("reshape", fn<&reshape>);
+      m.impl("view_as", fn<&view_as>);
+      m.impl("expand_as", fn<&expand_as>);
+      m.impl("narrow", fn<&narrow>);
+      m.impl("flatten.using_ints", fn<&flatten>);
+      m.impl("unflatten.int", fn<&unflatten>);
+      m.impl("movedim.intlist", fn<&movedim>);
+      m.impl("movedim.int", fn<&movedim_int>);
+      m.impl("moveaxis.intlist", fn<&moveaxis>);
+      m.impl("moveaxis.int", fn<&moveaxis_int>);
+      m.impl("swapaxes", fn<&swapaxes>);
+      m.impl("swapdims", fn<&swapdims>);
+    });
 
 }  // namespace composite
 }  // namespace opscope
