@@ -49,29 +49,10 @@ namespace opscope::ops {
 inline constexpr Op<Tensor(TensorList, Default<int64_t>)> cat{"aten::cat"};
 // cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(TensorList, int64_t, const Tensor&)> cat_out{"aten::cat.out"};
-// concat(Tensor[] tensors, int dim=0) -> Tensor                            (alias of cat)
-inline constexpr Op<Tensor(TensorList, Default<int64_t>)> concat{"aten::concat"};
-// concat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(TensorList, int64_t, const Tensor&)> concat_out{"aten::concat.out"};
 
 // stack(Tensor[] tensors, int dim=0) -> Tensor
 // n tensors (s) of one shape -> (.., n, ..) with n at dim, dim in [-(len(s)+1), len(s)].
 inline constexpr Op<Tensor(TensorList, Default<int64_t>)> stack{"aten::stack"};
-// stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(TensorList, int64_t, const Tensor&)> stack_out{"aten::stack.out"};
-
-// hstack(Tensor[] tensors) -> Tensor      cat along dim 1 (dim 0 when the inputs are 1-D)
-inline constexpr Op<Tensor(TensorList)> hstack{"aten::hstack"};
-// hstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(TensorList, const Tensor&)> hstack_out{"aten::hstack.out"};
-// vstack(Tensor[] tensors) -> Tensor      atleast_2d, cat along dim 0
-inline constexpr Op<Tensor(TensorList)> vstack{"aten::vstack"};
-// vstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(TensorList, const Tensor&)> vstack_out{"aten::vstack.out"};
-// dstack(Tensor[] tensors) -> Tensor      atleast_3d, cat along dim 2
-inline constexpr Op<Tensor(TensorList)> dstack{"aten::dstack"};
-// dstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(TensorList, const Tensor&)> dstack_out{"aten::dstack.out"};
 
 // atleast_1d(Tensor self) -> Tensor       () -> (1); others unchanged
 // atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]   (and _2d, _3d)
@@ -122,28 +103,14 @@ inline constexpr Overloads tensor_split{
 
 // flip(Tensor self, int[] dims) -> Tensor          element i of each listed dim <- n-1-i
 inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> flip{"aten::flip"};
-// flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, IntArrayRef, const Tensor&)> flip_out{"aten::flip.out"};
-// fliplr(Tensor self) -> Tensor                    flip(self, {1}); needs >= 2 dims
-inline constexpr Op<Tensor(const Tensor&)> fliplr{"aten::fliplr"};
-// flipud(Tensor self) -> Tensor                    flip(self, {0}); needs >= 1 dim
-inline constexpr Op<Tensor(const Tensor&)> flipud{"aten::flipud"};
 
 // roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor
 // element i of dim d moves to (i + shift) mod n; no dims: roll the flattened tensor.
 inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<IntArrayRef>)> roll{"aten::roll"};
-// roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, IntArrayRef, IntArrayRef, const Tensor&)> roll_out{
-    "aten::roll.out"};
 
 // repeat(Tensor self, SymInt[] repeats) -> Tensor
 // (s) -> (r_0 * s'_0, ...), s' = s padded with leading 1s to len(repeats) >= self.dim().
 inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> repeat{"aten::repeat"};
-// repeat.out(Tensor self, SymInt[] repeats, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, IntArrayRef, const Tensor&)> repeat_out{
-    "aten::repeat.out"};
-// tile(Tensor self, int[] dims) -> Tensor          repeat, dims padded with leading 1s
-inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> tile{"aten::tile"};
 
 // repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor
 // repeats (n) of ints >= 0 -> (sum repeats): i repeated repeats[i] times.
@@ -164,26 +131,11 @@ inline constexpr Overloads repeat_interleave{
 // tril(Tensor self, int diagonal=0) -> Tensor
 // (*, M, N): keeps (i, j) with j - i <= diagonal, zeros elsewhere.
 inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> tril{"aten::tril"};
-// tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> tril_{"aten::tril_"};
-// tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&)> tril_out{"aten::tril.out"};
 // triu(Tensor self, int diagonal=0) -> Tensor
 // (*, M, N): keeps (i, j) with j - i >= diagonal, zeros elsewhere.
 inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> triu{"aten::triu"};
-// triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> triu_{"aten::triu_"};
-// triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&)> triu_out{"aten::triu.out"};
 
-// diag(Tensor self, int diagonal=0) -> Tensor
-// (n) -> (n + |d|, n + |d|) with self on diagonal d;  (M, N) -> (its diagonal d).
-inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> diag{"aten::diag"};
 // diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&)> diag_out{"aten::diag.out"};
-// diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor
-// (*, n) -> (*, n + |o|, n + |o|) (the two new dims at dim1, dim2), self on their diagonal.
-inline constexpr Op<Tensor(const Tensor&, Default<int64_t>, Default<int64_t>, Default<int64_t>)>
-    diag_embed{"aten::diag_embed"};
 
 }  // namespace opscope::ops

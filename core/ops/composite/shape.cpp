@@ -1,10 +1,11 @@
-// Decompositions of the joining / splitting / rearranging family (declared and registered in
-// core/ops/shape.cpp): each calls the ops PyTorch 1.13 calls, through ops::, so a trace shows
-// the same children as torch's profiler. See core/ops/shape.h for the table.
+// Decompositions of the joining / splitting / rearranging family (schemas in core/ops/shape.cpp,
+// registered at the end of this file): each calls the ops PyTorch 1.13 calls, through ops::, so a
+// trace shows the same children as torch's profiler. See core/ops/shape.h for the table.
 #include <algorithm>
 #include <limits>
 
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/factories.h"
 #include "core/ops/indexing.h"
 #include "core/ops/shape.h"
@@ -409,6 +410,49 @@ Tensor diag_embed(const Tensor& self, int64_t offset, int64_t dim1_, int64_t dim
   ops::copy_(ops::diagonal(result, offset, dim1, dim2), self);
   return result;
 }
+
+static Library composite_explicit_shape(
+    Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
+      m.impl("cat", fn<&cat>);  // backends without their own; cat([])
+      m.impl("stack", fn<&stack>);
+      m.impl("stack.out", fn<&stack_out>);
+      m.impl("split.Tensor", fn<&split>);
+      m.impl("split_with_sizes", fn<&split_with_sizes>);
+      m.impl("flip.out", fn<&flip_out>);
+      m.impl("roll.out", fn<&roll_out>);
+      m.impl("repeat", fn<&repeat>);
+      m.impl("repeat.out", fn<&repeat_out>);
+      m.impl("diag", fn<&diag>);
+      m.impl("diag_embed", fn<&diag_embed>);
+    });
+
+static Library composite_implicit_shape(
+    Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
+      m.impl("concat", fn<&concat>);
+      m.impl("concat.out", fn<&concat_out>);
+      m.impl("hstack", fn<&hstack>);
+      m.impl("hstack.out", fn<&hstack_out>);
+      m.impl("vstack", fn<&vstack>);
+      m.impl("vstack.out", fn<&vstack_out>);
+      m.impl("dstack", fn<&dstack>);
+      m.impl("dstack.out", fn<&dstack_out>);
+      m.impl("atleast_1d", fn<&atleast_1d>);
+      m.impl("atleast_1d.Sequence", fn<&atleast_1d_seq>);
+      m.impl("atleast_2d", fn<&atleast_2d>);
+      m.impl("atleast_2d.Sequence", fn<&atleast_2d_seq>);
+      m.impl("atleast_3d", fn<&atleast_3d>);
+      m.impl("atleast_3d.Sequence", fn<&atleast_3d_seq>);
+      m.impl("split.sizes", fn<&split_sizes>);
+      m.impl("chunk", fn<&chunk>);
+      m.impl("tensor_split.sections", fn<&tensor_split_sections>);
+      m.impl("tensor_split.indices", fn<&tensor_split_indices>);
+      m.impl("tensor_split.tensor_indices_or_sections", fn<&tensor_split_tensor>);
+      m.impl("fliplr", fn<&fliplr>);
+      m.impl("flipud", fn<&flipud>);
+      m.impl("tile", fn<&tile>);
+      m.impl("repeat_interleave.self_Tensor", fn<&repeat_interleave_self_tensor>);
+      m.impl("repeat_interleave.self_int", fn<&repeat_interleave_self_int>);
+    });
 
 }  // namespace composite
 }  // namespace opscope

@@ -1,5 +1,5 @@
-// CPU kernels of cat, flip, roll, repeat_interleave.Tensor, tril / triu and diag.out (declared
-// and registered in core/ops/shape.cpp; see core/ops/shape.h).
+// CPU kernels of cat, flip, roll, repeat_interleave.Tensor, tril / triu and diag.out (schemas in
+// core/ops/shape.cpp, registered at the end of this file; see core/ops/shape.h).
 //
 // Checks follow torch 1.13 (TensorShape.cpp's cat meta function, TensorTransformations.cpp,
 // TriangularOps.cpp, Repeat.cpp) in order and wording. Data moves as bytes wherever the dtype
@@ -12,6 +12,7 @@
 
 #include "core/runtime/Parallel.h"
 
+#include "core/dispatch/Library.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
 #include "core/ops/cpu/factory_util.h"
@@ -21,6 +22,10 @@
 #include "core/runtime/CheckedMath.h"
 
 namespace opscope::cpu {
+
+// The CPU copy_ kernel (core/ops/cpu/copy.cpp), which cat, tril / triu and diag call to move
+// their elements: a copy inside a kernel, below the dispatcher, so no copy_ in the trace.
+Tensor copy_(const Tensor& self, const Tensor& src, bool non_blocking);
 
 namespace {
 
@@ -544,5 +549,20 @@ Tensor diag_out(const Tensor& self, int64_t diagonal, const Tensor& out) {
   if (sz > 0) cpu::copy_(out, diagonal_view(self, diagonal), false);
   return out;
 }
+
+static Library cpu_shape(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("cat", fn<&cat>);
+  m.impl("cat.out", fn<&cat_out>);
+  m.impl("flip", fn<&flip>);
+  m.impl("roll", fn<&roll>);
+  m.impl("repeat_interleave.Tensor", fn<&repeat_interleave>);
+  m.impl("tril", fn<&tril>);
+  m.impl("tril_", fn<&tril_>);
+  m.impl("tril.out", fn<&tril_out>);
+  m.impl("triu", fn<&triu>);
+  m.impl("triu_", fn<&triu_>);
+  m.impl("triu.out", fn<&triu_out>);
+  m.impl("diag.out", fn<&diag_out>);
+});
 
 }  // namespace opscope::cpu
