@@ -76,14 +76,6 @@ inline constexpr Overloads min{
     Op<std::tuple<Tensor, Tensor>(const Tensor&, int64_t, Default<bool>)>{"aten::min.dim"}};
 // amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, Default<IntArrayRef>, Default<bool>)> amax{"aten::amax"};
-// amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, Default<IntArrayRef>, Default<bool>)> amin{"aten::amin"};
-// argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor            -> int64
-inline constexpr Op<Tensor(const Tensor&, Default<std::optional<int64_t>>, Default<bool>)> argmax{
-    "aten::argmax"};
-// argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, Default<std::optional<int64_t>>, Default<bool>)> argmin{
-    "aten::argmin"};
 
 // --- var, std, var_mean, std_mean -------------------------------------------------------------
 // var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor
@@ -121,11 +113,6 @@ inline constexpr Overloads norm{
 inline constexpr Op<Tensor(Out, const Tensor&, const std::optional<Scalar>&, IntArrayRef,
                            Default<bool>)>
     norm_out{"aten::norm.out"};
-// linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *,
-//                    ScalarType? dtype=None) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<OptDims>, Default<bool>,
-                           Default<OptScalarType>)>
-    linalg_vector_norm{"aten::linalg_vector_norm"};
 // all(Tensor self) -> Tensor                                                   -> bool
 // all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor
 inline constexpr Overloads all{Op<Tensor(const Tensor&)>{"aten::all"},

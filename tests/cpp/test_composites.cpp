@@ -10,7 +10,6 @@
 #include "core/ops/copy.h"
 #include "core/ops/factories.h"
 #include "core/ops/reduce.h"
-#include "core/ops/reduce_kernels.h"
 #include "core/ops/shape.h"
 #include "core/ops/views.h"
 
@@ -18,6 +17,7 @@ using namespace opscope;
 
 namespace opscope::composite {
 Tensor cat(TensorList tensors, int64_t dim);  // core/ops/composite/shape.cpp
+Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim);  // composite/reduce.cpp
 }
 
 namespace {

@@ -2,16 +2,19 @@
 // 1.13 defines by another overload, so a trace reads `sum -> sum.dim_IntList`,
 // `var.dim -> var.correction`, `softmax.int -> _softmax`.
 #include "core/ops/reduce.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/reduce_plan.h"
 #include "core/ops/binary.h"
 #include "core/ops/unary.h"
-#include "core/ops/reduce_kernels.h"
 #include "core/ops/views.h"
 #include "core/ops/compare.h"
 #include "core/ops/nn.h"
 
 namespace opscope::composite {
+
+using OptDims = std::optional<IntArrayRef>;
+using OptDtype = std::optional<ScalarType>;
 
 namespace {
 std::optional<int64_t> correction_of(bool unbiased) {
@@ -182,5 +185,49 @@ Tensor log_softmax_out(const Tensor& self, int64_t dim, OptDtype dtype, const Te
   Tensor in = dtype ? ops::to(self, *dtype) : self;
   return ops::_log_softmax_out(out, in, dim, false);
 }
+
+static Library composite_explicit_reduce(
+    Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
+      m.impl("sum", fn<&sum>);
+      m.impl("sum.out", fn<&sum_all_out>);
+      m.impl("mean", fn<&mean>);
+      m.impl("prod.out", fn<&prod_all_out>);
+      m.impl("var_mean.correction_out", fn<&var_mean_correction_out>);
+      m.impl("std_mean.correction_out", fn<&std_mean_correction_out>);
+      m.impl("norm.Scalar", fn<&norm>);
+      m.impl("norm.ScalarOpt_dtype", fn<&norm_dtype>);
+      m.impl("norm.Scalar_out", fn<&norm_scalar_out>);
+      m.impl("norm.ScalarOpt_dtype_out", fn<&norm_dtype_all_out>);
+      m.impl("count_nonzero.dim_IntList_out", fn<&count_nonzero_dims_out>);
+      m.impl("count_nonzero", fn<&count_nonzero>);
+      m.impl("count_nonzero.out", fn<&count_nonzero_out>);
+      m.impl("logsumexp", fn<&logsumexp>);  // other backends: torch's decomposition
+      m.impl("logsumexp.out", fn<&logsumexp_out>);
+      m.impl("softmax.int_out", fn<&softmax_out>);
+      m.impl("log_softmax.int_out", fn<&log_softmax_out>);
+    });
+
+static Library composite_implicit_reduce(
+    Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
+      m.impl("max.other", fn<&max_other>);
+      m.impl("max.out", fn<&max_other_out>);
+      m.impl("min.other", fn<&min_other>);
+      m.impl("min.out", fn<&min_other_out>);
+      m.impl("var", fn<&var>);
+      m.impl("var.dim", fn<&var_dim>);
+      m.impl("var.out", fn<&var_out>);
+      m.impl("std", fn<&std>);
+      m.impl("std.dim", fn<&std_dim>);
+      m.impl("std.out", fn<&std_out>);
+      m.impl("var_mean", fn<&var_mean>);
+      m.impl("var_mean.dim", fn<&var_mean_dim>);
+      m.impl("std_mean", fn<&std_mean>);
+      m.impl("std_mean.dim", fn<&std_mean_dim>);
+      m.impl("frobenius_norm", fn<&frobenius_norm>);
+      m.impl("frobenius_norm.dim", fn<&frobenius_norm_dim>);
+      m.impl("frobenius_norm.out", fn<&frobenius_norm_out>);
+      m.impl("softmax.int", fn<&softmax>);
+      m.impl("log_softmax.int", fn<&log_softmax>);
+    });
 
 }  // namespace opscope::composite

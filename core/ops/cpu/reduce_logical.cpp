@@ -4,8 +4,8 @@
 // for a uint8 input, which gives uint8 as in torch 1.13; their out= tensor must be bool or uint8
 // ("all only supports bool tensor for result, got: Float"). count_nonzero returns int64.
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/cpu/reduce_loops.h"
-#include "core/ops/reduce_kernels.h"
 
 namespace opscope::cpu {
 
@@ -109,5 +109,17 @@ Tensor count_nonzero_dims(const Tensor& self, IntArrayRef dim) {
                  [&]<typename T>() { reduce_values(plan, CountNonzeroOp<T>{}); });
   return plan.finish();
 }
+
+static Library cpu_reduce_logical(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("all", fn<&all>);
+  m.impl("all.dim", fn<&all_dim>);
+  m.impl("all.out", fn<&all_out>);
+  m.impl("all.all_out", fn<&all_all_out>);
+  m.impl("any", fn<&any>);
+  m.impl("any.dim", fn<&any_dim>);
+  m.impl("any.out", fn<&any_out>);
+  m.impl("any.all_out", fn<&any_all_out>);
+  m.impl("count_nonzero.dim_IntList", fn<&count_nonzero_dims>);
+});
 
 }  // namespace opscope::cpu

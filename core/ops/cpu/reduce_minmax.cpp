@@ -13,8 +13,8 @@
 #include <limits>
 
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/cpu/reduce_loops.h"
-#include "core/ops/reduce_kernels.h"
 #include "core/ops/views.h"
 #include "core/runtime/ScalarConvert.h"
 
@@ -252,5 +252,22 @@ Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
 Tensor argmin_out(const Tensor& self, std::optional<int64_t> dim, bool keepdim, const Tensor& out) {
   return write_out(out, arg_impl<false>(self, dim, keepdim));
 }
+
+static Library cpu_reduce_minmax(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("max", fn<&max>);
+  m.impl("max.dim", fn<&max_dim>);
+  m.impl("max.dim_max", fn<&max_dim_out>);
+  m.impl("min", fn<&min>);
+  m.impl("min.dim", fn<&min_dim>);
+  m.impl("min.dim_min", fn<&min_dim_out>);
+  m.impl("amax", fn<&amax>);
+  m.impl("amax.out", fn<&amax_out>);
+  m.impl("amin", fn<&amin>);
+  m.impl("amin.out", fn<&amin_out>);
+  m.impl("argmax", fn<&argmax>);
+  m.impl("argmax.out", fn<&argmax_out>);
+  m.impl("argmin", fn<&argmin>);
+  m.impl("argmin.out", fn<&argmin_out>);
+});
 
 }  // namespace opscope::cpu

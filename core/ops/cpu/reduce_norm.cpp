@@ -13,8 +13,8 @@
 #include <limits>
 
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/cpu/reduce_loops.h"
-#include "core/ops/reduce_kernels.h"
 #include "core/runtime/ScalarConvert.h"
 
 namespace opscope::cpu {
@@ -214,5 +214,14 @@ Tensor linalg_vector_norm_out(const Tensor& self, const Scalar& ord, OptDims dim
                               OptDtype dtype, const Tensor& out) {
   return write_out(out, linalg_vector_norm(self, ord, dim, keepdim, dtype));
 }
+
+static Library cpu_reduce_norm(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("norm.ScalarOpt_dim", fn<&norm_dim>);
+  m.impl("norm.ScalarOpt_dim_dtype", fn<&norm_dim_dtype>);
+  m.impl("norm.out", fn<&norm_out>);
+  m.impl("norm.dtype_out", fn<&norm_dtype_out>);
+  m.impl("linalg_vector_norm", fn<&linalg_vector_norm>);
+  m.impl("linalg_vector_norm.out", fn<&linalg_vector_norm_out>);
+});
 
 }  // namespace opscope::cpu

@@ -29,6 +29,10 @@
 
 namespace opscope::cpu {
 
+// The optional arguments of the reduction schemas (dim=None, dtype=None), as kernels take them.
+using OptDims = std::optional<IntArrayRef>;
+using OptDtype = std::optional<ScalarType>;
+
 // Bit d set: dim d is reduced. A dim list that is None or empty means every dim (torch 1.13's
 // sum(dim=[])); dims are wrapped (IndexError "Dimension out of range ...") and may appear once
 // ("dim 0 appears multiple times in the list of dims").

@@ -13,9 +13,9 @@
 #include <limits>
 
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/cpu/reduce_loops.h"
 #include "core/ops/cpu/vec_math.h"
-#include "core/ops/reduce_kernels.h"
 
 namespace opscope::cpu {
 
@@ -235,5 +235,16 @@ Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
 Tensor logsumexp_out(const Tensor& self, IntArrayRef dim, bool keepdim, const Tensor& out) {
   return cpu::write_out(out, logsumexp(self, dim, keepdim));
 }
+
+static Library cpu_reduce_stats(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("var.correction", fn<&var_correction>);
+  m.impl("var.correction_out", fn<&var_correction_out>);
+  m.impl("std.correction", fn<&std_correction>);
+  m.impl("std.correction_out", fn<&std_correction_out>);
+  m.impl("var_mean.correction", fn<&var_mean_correction>);
+  m.impl("std_mean.correction", fn<&std_mean_correction>);
+  m.impl("logsumexp", fn<&logsumexp>);  // one fused kernel
+  m.impl("logsumexp.out", fn<&logsumexp_out>);
+});
 
 }  // namespace opscope::cpu

@@ -11,8 +11,8 @@
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/cpu/reduce_loops.h"
-#include "core/ops/reduce_kernels.h"
 #include "core/runtime/ScalarConvert.h"
 
 namespace opscope::cpu {
@@ -188,5 +188,15 @@ Tensor prod_out(const Tensor& self, int64_t dim, bool keepdim, OptDtype dtype, c
   int64_t d[1] = {dim};
   return write_out(out, prod_impl(self, IntArrayRef(d, 1), keepdim, dtype.value_or(out.dtype())));
 }
+
+static Library cpu_reduce_sum(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("sum.dim_IntList", fn<&sum_dim>);
+  m.impl("sum.IntList_out", fn<&sum_out>);
+  m.impl("mean.dim", fn<&mean_dim>);
+  m.impl("mean.out", fn<&mean_out>);
+  m.impl("prod", fn<&prod>);
+  m.impl("prod.dim_int", fn<&prod_dim>);
+  m.impl("prod.int_out", fn<&prod_out>);
+});
 
 }  // namespace opscope::cpu

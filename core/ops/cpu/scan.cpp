@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/cpu/reduce_loops.h"
-#include "core/ops/reduce_kernels.h"
 #include "core/ops/TensorIterator.h"
 
 namespace opscope::cpu {
@@ -109,5 +109,12 @@ Tensor cumprod(const Tensor& self, int64_t dim, OptDtype dtype) {
 Tensor cumprod_out(const Tensor& self, int64_t dim, OptDtype dtype, const Tensor& out) {
   return scan_out<false>(self, dim, dtype, out);
 }
+
+static Library cpu_scan(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("cumsum", fn<&cumsum>);
+  m.impl("cumsum.out", fn<&cumsum_out>);
+  m.impl("cumprod", fn<&cumprod>);
+  m.impl("cumprod.out", fn<&cumprod_out>);
+});
 
 }  // namespace opscope::cpu

@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/cpu/reduce_loops.h"
 #include "core/ops/cpu/vec_math.h"
-#include "core/ops/reduce_kernels.h"
 #include "core/ops/TensorIterator.h"
 
 namespace opscope::cpu {
@@ -160,5 +160,12 @@ Tensor _log_softmax(const Tensor& self, int64_t dim, bool half_to_float) {
 Tensor _log_softmax_out(const Tensor& self, int64_t dim, bool half_to_float, const Tensor& out) {
   return write_out(out, softmax_impl<true>(self, dim, half_to_float));
 }
+
+static Library cpu_softmax(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("_softmax", fn<&_softmax>);
+  m.impl("_softmax.out", fn<&_softmax_out>);
+  m.impl("_log_softmax", fn<&_log_softmax>);
+  m.impl("_log_softmax.out", fn<&_log_softmax_out>);
+});
 
 }  // namespace opscope::cpu
