@@ -46,9 +46,6 @@ namespace opscope::ops {
 // index.Tensor(Tensor self, Tensor?[] indices) -> Tensor
 // self (*s), indices: see Note [Advanced indexing]
 inline constexpr Op<Tensor(const Tensor&, TensorList)> index{"aten::index.Tensor"};
-// index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, TensorList, const Tensor&)> index_out{
-    "aten::index.Tensor_out"};
 
 // index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) ->
 // Tensor(a!) self[indices] = values (values broadcast to the shape index(self, indices) would have)
@@ -66,19 +63,12 @@ inline constexpr Op<Tensor(const Tensor&, TensorList, const Tensor&, Default<boo
 // self (.., n, ..), index (k) int64/int32 -> (.., k, ..)
 inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&)> index_select{
     "aten::index_select"};
-// index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)> index_select_out{
-    "aten::index_select.out"};
 
 // gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor
 // self (*s), index (*i) int64, same ndim, i[d] <= s[d] for d != dim -> (*i):
 //   out[i0..][j][..] = self[i0..][index[i0..][j][..]][..]
 inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, Default<bool>)> gather{
     "aten::gather"};
-// gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) ->
-// Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, bool, const Tensor&)> gather_out{
-    "aten::gather.out"};
 
 // scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)
 // self (*s), index (*i) int64, src (*r) with i[d] <= r[d]:
@@ -96,19 +86,10 @@ inline constexpr Overloads scatter{
     Op<Tensor(const Tensor&, int64_t, const Tensor&, const Scalar&)>{"aten::scatter.value"},
     Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&, std::string_view)>{
         "aten::scatter.reduce"}};
-// scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)> scatter_add_{
-    "aten::scatter_add_"};
 // scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)> scatter_add{
     "aten::scatter_add"};
 
-// index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) ->
-// Tensor(a!) self (.., n, ..), index (k), source (.., k, ..): self[.., index[j], ..] += alpha *
-// source[.., j, ..]
-inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&,
-                           Default<const Scalar&>)>
-    index_add_{"aten::index_add_"};
 // index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&,
                            Default<const Scalar&>)>
@@ -147,13 +128,9 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> masked_
 // nonzero(Tensor self) -> Tensor
 // self (*s) -> int64 (n, len(s)): the coordinates of the n nonzero elements, row-major order
 inline constexpr Op<Tensor(const Tensor&)> nonzero{"aten::nonzero"};
-// nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> nonzero_out{"aten::nonzero.out"};
 // nonzero_numpy(Tensor self) -> Tensor[]
 // self (*s) -> len(s) tensors int64 (n): nonzero's columns (torch.nonzero(as_tuple=True))
 inline constexpr Op<std::vector<Tensor>(const Tensor&)> nonzero_numpy{"aten::nonzero_numpy"};
-// argwhere(Tensor self) -> Tensor    (nonzero)
-inline constexpr Op<Tensor(const Tensor&)> argwhere{"aten::argwhere"};
 
 // take(Tensor self, Tensor index) -> Tensor
 // self (*s) read as flat (numel), index (*i) int64 -> (*i)

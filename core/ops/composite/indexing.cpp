@@ -1,10 +1,12 @@
-// Composite kernels of the indexing family (declared and registered in core/ops/indexing.cpp):
-// the functional forms are clone + the in-place op, index_put_ forwards to _index_put_impl_,
-// and nonzero_numpy / argwhere are nonzero — each as torch 1.13 decomposes it, so traces match.
+// Composite kernels of the indexing family (schemas in core/ops/indexing.cpp, registered at the end
+// of this file): the functional forms are clone + the in-place op, index_put_ forwards to
+// _index_put_impl_, and nonzero_numpy / argwhere are nonzero — each as torch 1.13 decomposes it, so
+// traces match.
 #include <algorithm>
 #include <utility>
 
 #include "core/dispatch/Dispatcher.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/copy.h"
 #include "core/ops/indexing.h"
 #include "core/ops/views.h"
@@ -67,5 +69,23 @@ std::vector<Tensor> nonzero_numpy(const Tensor& self) {
 Tensor argwhere(const Tensor& self) {
   return ops::nonzero(self);
 }
+
+static Library composite_explicit_indexing(
+    Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
+      m.impl("index_put_", fn<&index_put_>);
+      m.impl("index_put", fn<&index_put>);
+      m.impl("index_fill.int_Scalar", fn<&index_fill_scalar>);
+      m.impl("index_fill.int_Tensor", fn<&index_fill_tensor>);
+      m.impl("masked_fill.Scalar", fn<&masked_fill_scalar>);
+      m.impl("masked_fill.Tensor", fn<&masked_fill_tensor>);
+      m.impl("masked_scatter", fn<&masked_scatter>);
+      m.impl("put", fn<&put>);
+    });
+
+static Library composite_implicit_indexing(
+    Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
+      m.impl("nonzero_numpy", fn<&nonzero_numpy>);
+      m.impl("argwhere", fn<&argwhere>);
+    });
 
 }  // namespace opscope::composite

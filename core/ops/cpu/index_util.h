@@ -10,6 +10,14 @@
 #include "core/tensor/Tensor.h"
 #include "core/ops/TensorIterator.h"
 
+namespace opscope::cpu {
+
+// The CPU copy_ kernel (core/ops/cpu/copy.cpp), which the kernels here call to move elements
+// into their results: a copy inside a kernel, below the dispatcher, so no copy_ in the trace.
+Tensor copy_(const Tensor& self, const Tensor& src, bool non_blocking);
+
+}  // namespace opscope::cpu
+
 namespace opscope::cpu::index_util {
 
 // Calls f(offsets) for elements [begin, end) of a row-major walk over `sizes`, where offsets[k]

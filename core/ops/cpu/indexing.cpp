@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/cpu/index_util.h"
 #include "core/ops/binary.h"
 #include "core/ops/indexing.h"
@@ -650,5 +651,21 @@ Tensor put_(const Tensor& self, const Tensor& index, const Tensor& source, bool 
   put_blocks(self, b, src, voff, {}, accumulate);
   return self;
 }
+
+static Library cpu_indexing(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("index.Tensor", fn<&index>);
+  m.impl("index.Tensor_out", fn<&index_out>);
+  m.impl("_index_put_impl_", fn<&_index_put_impl_>);
+  m.impl("index_select", fn<&index_select>);
+  m.impl("index_select.out", fn<&index_select_out>);
+  m.impl("index_add_", fn<&index_add_>);
+  m.impl("index_add", fn<&index_add>);
+  m.impl("index_add.out", fn<&index_add_out>);
+  m.impl("index_fill_.int_Scalar", fn<&index_fill_>);
+  m.impl("index_fill_.int_Tensor", fn<&index_fill_tensor_>);
+  m.impl("take", fn<&take>);
+  m.impl("take.out", fn<&take_out>);
+  m.impl("put_", fn<&put_>);
+});
 
 }  // namespace opscope::cpu

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/cpu/index_util.h"
 #include "core/ops/indexing.h"
 #include "core/runtime/ScalarConvert.h"
@@ -212,5 +213,15 @@ Tensor masked_scatter_(const Tensor& self, const Tensor& mask, const Tensor& sou
   });
   return self;
 }
+
+static Library cpu_masked(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("masked_fill_.Scalar", fn<&masked_fill_>);
+  m.impl("masked_fill_.Tensor", fn<&masked_fill_tensor_>);
+  m.impl("masked_select", fn<&masked_select>);
+  m.impl("masked_select.out", fn<&masked_select_out>);
+  m.impl("masked_scatter_", fn<&masked_scatter_>);
+  m.impl("nonzero", fn<&nonzero>);
+  m.impl("nonzero.out", fn<&nonzero_out>);
+});
 
 }  // namespace opscope::cpu

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/cpu/index_util.h"
 #include "core/ops/indexing.h"
 #include "core/runtime/ScalarConvert.h"
@@ -309,5 +310,25 @@ Tensor scatter_add_out(const Tensor& self, int64_t dim, const Tensor& index, con
                        const Tensor& out) {
   return scatter_add_(out_from_self(self, out), dim, index, src);
 }
+
+static Library cpu_scatter_gather(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("gather", fn<&gather>);
+  m.impl("gather.out", fn<&gather_out>);
+  m.impl("scatter.src", fn<&scatter_src>);
+  m.impl("scatter.value", fn<&scatter_value>);
+  m.impl("scatter.reduce", fn<&scatter_reduce>);
+  m.impl("scatter.value_reduce", fn<&scatter_value_reduce>);
+  m.impl("scatter_.src", fn<&scatter_src_>);
+  m.impl("scatter_.value", fn<&scatter_value_>);
+  m.impl("scatter_.reduce", fn<&scatter_reduce_>);
+  m.impl("scatter_.value_reduce", fn<&scatter_value_reduce_>);
+  m.impl("scatter.src_out", fn<&scatter_src_out>);
+  m.impl("scatter.value_out", fn<&scatter_value_out>);
+  m.impl("scatter.reduce_out", fn<&scatter_reduce_out>);
+  m.impl("scatter.value_reduce_out", fn<&scatter_value_reduce_out>);
+  m.impl("scatter_add", fn<&scatter_add>);
+  m.impl("scatter_add_", fn<&scatter_add_>);
+  m.impl("scatter_add.out", fn<&scatter_add_out>);
+});
 
 }  // namespace opscope::cpu
