@@ -20,6 +20,32 @@ KernelFunction backend_select_kernel() {
   return KernelFunction::boxed(&backend_select, "opscope::backend_select");
 }
 
+// The pure factories (no tensor argument to dispatch on; schemas in core/ops/factories.cpp): each
+// reads its device= here, then its backend's kernel runs — zeros[BackendSelect] -> zeros[CPU].
+static Library backend_select_factories(
+    Library::IMPL, "aten", DispatchKey::BackendSelect, [](Library& m) {
+      m.impl("empty.memory_format", backend_select_kernel());
+      m.impl("empty_strided", backend_select_kernel());
+      m.impl("zeros", backend_select_kernel());
+      m.impl("ones", backend_select_kernel());
+      m.impl("full", backend_select_kernel());
+      m.impl("scalar_tensor", backend_select_kernel());
+      m.impl("arange", backend_select_kernel());
+      m.impl("arange.start", backend_select_kernel());
+      m.impl("arange.start_step", backend_select_kernel());
+      m.impl("linspace", backend_select_kernel());
+      m.impl("eye", backend_select_kernel());
+      m.impl("eye.m", backend_select_kernel());
+      m.impl("rand", backend_select_kernel());
+      m.impl("rand.generator", backend_select_kernel());
+      m.impl("randn", backend_select_kernel());
+      m.impl("randn.generator", backend_select_kernel());
+      m.impl("randint", backend_select_kernel());
+      m.impl("randint.generator", backend_select_kernel());
+      m.impl("randint.low", backend_select_kernel());
+      m.impl("randint.low_generator", backend_select_kernel());
+    });
+
 static Library fallbacks(Library::IMPL, "_", [](Library& m) {
   m.fallback(DispatchKey::BackendSelect, KernelFunction::fallthrough());
   m.fallback(DispatchKey::ADInplaceOrView, KernelFunction::fallthrough());

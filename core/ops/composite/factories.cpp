@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/factories.h"
 
 namespace opscope::composite {
@@ -148,5 +149,17 @@ Tensor randint_like_low_dtype(const Tensor& self, int64_t low, int64_t high,
   Tensor r = ops::empty_like(self, dtype, layout, device, pin_memory, memory_format);
   return ops::random_(r, low, high, std::nullopt);
 }
+
+static Library composite_explicit_factories(
+    Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
+      m.impl("empty_like", fn<&empty_like>);
+      m.impl("zeros_like", fn<&zeros_like>);
+      m.impl("ones_like", fn<&ones_like>);
+      m.impl("full_like", fn<&full_like>);
+      m.impl("rand_like", fn<&rand_like>);
+      m.impl("randn_like", fn<&randn_like>);
+      m.impl("randint_like", fn<&randint_like>);
+      m.impl("randint_like.low_dtype", fn<&randint_like_low_dtype>);
+    });
 
 }  // namespace opscope::composite

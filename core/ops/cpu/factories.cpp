@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "core/ops/cpu/factory_util.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/factories.h"
 #include "core/runtime/CheckedMath.h"
 
@@ -373,5 +374,20 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps,
   });
   return t;
 }
+
+static Library cpu_factories(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("empty.memory_format", fn<&empty_memory_format>);
+  m.impl("empty_strided", fn<&empty_strided>);
+  m.impl("zeros", fn<&zeros>);
+  m.impl("ones", fn<&ones>);
+  m.impl("full", fn<&full>);
+  m.impl("scalar_tensor", fn<&scalar_tensor>);
+  m.impl("arange", fn<&arange>);
+  m.impl("arange.start", fn<&arange_start>);
+  m.impl("arange.start_step", fn<&arange_start_step>);
+  m.impl("linspace", fn<&linspace>);
+  m.impl("eye", fn<&eye>);
+  m.impl("eye.m", fn<&eye_m>);
+});
 
 }  // namespace opscope::cpu

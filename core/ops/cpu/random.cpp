@@ -10,6 +10,7 @@
 #include <numbers>
 
 #include "core/ops/cpu/factory_util.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/factories.h"
 
 namespace opscope::cpu {
@@ -431,5 +432,22 @@ Tensor randint(int64_t high, IntArrayRef size, std::optional<ScalarType> dtype,
                std::optional<bool> pin_memory) {
   return randint_low_generator(0, high, size, std::nullopt, dtype, layout, device, pin_memory);
 }
+
+static Library cpu_random(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("rand", fn<&rand>);
+  m.impl("rand.generator", fn<&rand_generator>);
+  m.impl("randn", fn<&randn>);
+  m.impl("randn.generator", fn<&randn_generator>);
+  m.impl("randint", fn<&randint>);
+  m.impl("randint.generator", fn<&randint_generator>);
+  m.impl("randint.low", fn<&randint_low>);
+  m.impl("randint.low_generator", fn<&randint_low_generator>);
+  m.impl("uniform_", fn<&uniform_>);
+  m.impl("normal_", fn<&normal_>);
+  m.impl("random_.from", fn<&random_from>);
+  m.impl("random_.to", fn<&random_to>);
+  m.impl("random_", fn<&random_>);
+  m.impl("bernoulli_.float", fn<&bernoulli_float>);
+});
 
 }  // namespace opscope::cpu
