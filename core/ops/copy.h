@@ -102,30 +102,4 @@ inline constexpr Op<Tensor(const Tensor&)> zero_{"aten::zero_"};
 
 }  // namespace ops
 
-namespace cpu {
-Tensor copy_(const Tensor& self, const Tensor& src, bool non_blocking);
-Tensor fill_(const Tensor& self, const Scalar& value);
-Tensor fill_tensor_(const Tensor& self, const Tensor& value);
-Tensor zero_(const Tensor& self);
-}  // namespace cpu
-
-namespace composite {
-Tensor _to_copy(const Tensor& self, std::optional<ScalarType> dtype, std::optional<int64_t> layout,
-                std::optional<Device> device, std::optional<bool> pin_memory, bool non_blocking,
-                std::optional<int64_t> memory_format);
-Tensor to_dtype(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy,
-                std::optional<int64_t> memory_format);
-// (`Device device` is taken as std::optional<Device>: KernelFunction.h unboxes only Device?.)
-Tensor to_device(const Tensor& self, std::optional<Device> device, ScalarType dtype,
-                 bool non_blocking, bool copy, std::optional<int64_t> memory_format);
-Tensor to_other(const Tensor& self, const Tensor& other, bool non_blocking, bool copy,
-                std::optional<int64_t> memory_format);
-Tensor to_dtype_layout(const Tensor& self, std::optional<ScalarType> dtype,
-                       std::optional<int64_t> layout, std::optional<Device> device,
-                       std::optional<bool> pin_memory, bool non_blocking, bool copy,
-                       std::optional<int64_t> memory_format);
-Tensor clone(const Tensor& self, std::optional<int64_t> memory_format);
-Tensor contiguous(const Tensor& self, MemoryFormatArg memory_format);
-}  // namespace composite
-
 }  // namespace opscope

@@ -1,6 +1,7 @@
 // Composite kernels of the copy family: _to_copy and clone (CompositeExplicitAutograd: allocate,
 // then copy_), to.* and contiguous (CompositeImplicitAutograd). See core/ops/copy.h.
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/TensorIterator.h"
 
 namespace opscope {
@@ -105,6 +106,21 @@ Tensor contiguous(const Tensor& self, MemoryFormatArg memory_format) {
   if (self.is_contiguous()) return self;
   return ops::clone(self, ops::kContiguousFormat);
 }
+
+static Library composite_explicit_copy(
+    Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
+      m.impl("_to_copy", fn<&_to_copy>);
+      m.impl("clone", fn<&clone>);
+    });
+
+static Library composite_implicit_copy(
+    Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
+      m.impl("to.dtype", fn<&to_dtype>);
+      m.impl("to.device", fn<&to_device>);
+      m.impl("to.other", fn<&to_other>);
+      m.impl("to.dtype_layout", fn<&to_dtype_layout>);
+      m.impl("contiguous", fn<&contiguous>);
+    });
 
 }  // namespace composite
 }  // namespace opscope

@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/cpu/Loops.h"
 
 namespace opscope::cpu {
@@ -102,5 +103,12 @@ Tensor zero_(const Tensor& self) {
   }
   return ops::fill_(self, Scalar(int64_t(0)));
 }
+
+static Library cpu_copy(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("copy_", fn<&copy_>);
+  m.impl("fill_.Scalar", fn<&fill_>);
+  m.impl("fill_.Tensor", fn<&fill_tensor_>);
+  m.impl("zero_", fn<&zero_>);
+});
 
 }  // namespace opscope::cpu
