@@ -55,33 +55,13 @@ inline constexpr Overloads sort_out{
     Op<TensorPair(const Tensor&, std::optional<bool>, int64_t, bool, const Tensor&, const Tensor&)>{
         "aten::sort.values_stable"}};
 
-// argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor       sort's indices
-// argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor
-inline constexpr Overloads argsort{
-    Op<Tensor(const Tensor&, Default<int64_t>, Default<bool>)>{"aten::argsort"},
-    Op<Tensor(const Tensor&, bool, Default<int64_t>, Default<bool>)>{"aten::argsort.stable"}};
-
-// msort(Tensor self) -> Tensor                 sort(self, 0)'s values
-inline constexpr Op<Tensor(const Tensor&)> msort{"aten::msort"};
-// msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> msort_out{"aten::msort.out"};
-
 // topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True)
 //   -> (Tensor values, Tensor indices)
 // (.., n, ..) -> (.., k, ..): the k largest (smallest) along dim, 0 <= k <= n.
 inline constexpr Op<TensorPair(const Tensor&, int64_t, Default<int64_t>, Default<bool>,
                                Default<bool>)>
     topk{"aten::topk"};
-// topk.values(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True, *,
-//             Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
-inline constexpr Op<TensorPair(const Tensor&, int64_t, int64_t, bool, bool, const Tensor&,
-                               const Tensor&)>
-    topk_out{"aten::topk.values"};
 
-// kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
-// (.., n, ..) -> (.., ..): the k-th smallest (1-based) along dim and its index.
-inline constexpr Op<TensorPair(const Tensor&, int64_t, Default<int64_t>, Default<bool>)> kthvalue{
-    "aten::kthvalue"};
 // kthvalue.values(Tensor self, int k, int dim=-1, bool keepdim=False, *, Tensor(a!) values,
 //                 Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
 inline constexpr Op<TensorPair(const Tensor&, int64_t, int64_t, bool, const Tensor&, const Tensor&)>
@@ -92,21 +72,5 @@ inline constexpr Op<TensorPair(const Tensor&, int64_t, int64_t, bool, const Tens
 // self (any) -> distinct (m), inverse (self's shape, int64) or (0), counts (m) or (0).
 inline constexpr Op<TensorTriple(const Tensor&, Default<bool>, Default<bool>, Default<bool>)>
     _unique2{"aten::_unique2"};
-// _unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor)
-inline constexpr Op<TensorPair(const Tensor&, Default<bool>, Default<bool>)> _unique{
-    "aten::_unique"};
-// unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False,
-//            bool return_counts=False) -> (Tensor, Tensor, Tensor)
-// (.., n, ..) -> (.., m, ..) distinct slices along dim in lexicographic order, inverse (n),
-// counts (m).
-inline constexpr Op<TensorTriple(const Tensor&, int64_t, Default<bool>, Default<bool>,
-                                 Default<bool>)>
-    unique_dim{"aten::unique_dim"};
-// unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False,
-//                    int? dim=None) -> (Tensor, Tensor, Tensor)
-// runs of equal consecutive elements (slices along dim) collapsed to one.
-inline constexpr Op<TensorTriple(const Tensor&, Default<bool>, Default<bool>,
-                                 Default<std::optional<int64_t>>)>
-    unique_consecutive{"aten::unique_consecutive"};
 
 }  // namespace opscope::ops

@@ -15,6 +15,7 @@
 
 #include "core/runtime/Parallel.h"
 
+#include "core/dispatch/Library.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/factory_util.h"
 #include "core/ops/factories.h"
@@ -577,5 +578,18 @@ ops::TensorTriple unique_consecutive(const Tensor& self, bool return_inverse, bo
   if (return_counts) counts->set_geometry(result_shape, std::vector<int64_t>{1}, 0);
   return {output, inverse, counts};
 }
+
+static Library cpu_sorting(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("sort.stable", fn<&sort_stable>);
+  m.impl("sort.values_stable", fn<&sort_values_stable>);
+  m.impl("argsort.stable", fn<&argsort_stable>);
+  m.impl("topk", fn<&topk>);
+  m.impl("topk.values", fn<&topk_values>);
+  m.impl("kthvalue.values", fn<&kthvalue_values>);
+  m.impl("_unique2", fn<&_unique2>);
+  m.impl("_unique", fn<&_unique>);
+  m.impl("unique_dim", fn<&unique_dim>);
+  m.impl("unique_consecutive", fn<&unique_consecutive>);
+});
 
 }  // namespace opscope::cpu
