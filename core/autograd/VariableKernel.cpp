@@ -1,6 +1,7 @@
 // The Autograd kernel (one boxed kernel for every op of the derivative table) and the node it
 // records. PyTorch generates a VariableType kernel per op; this one reads the op's schema and
 // its Derivative entry instead.
+#include <unordered_map>
 #include <unordered_set>
 
 #include "core/autograd/AutogradMeta.h"
@@ -14,12 +15,30 @@ namespace opscope::autograd {
 
 // --- what formulas read ---------------------------------------------------------------------
 
-Tensor BackwardContext::arg(size_t i) const {
+size_t BackwardContext::position(Arg a) const {
+  int p = node_.d_.at.of[a.id()];
+  OPSCOPE_CHECK(p >= 0, node_.name(), " (", node_.d_.op, "): its formula reads argument '",
+                a.name(), "', which ", node_.d_.op, " does not have");
+  return static_cast<size_t>(p);
+}
+
+Tensor BackwardContext::arg_at(size_t i) const {
   const auto self = std::const_pointer_cast<Node>(node_.shared_from_this());
   return node_.saved_args_[i].unpack(self);
 }
-const IValue& BackwardContext::value(size_t i) const {
+const IValue& BackwardContext::value_at(size_t i) const {
   return node_.values_[i];
+}
+bool BackwardContext::needs_at(size_t i) const {
+  int e = node_.input_edge_[i];
+  return e >= 0 && node_.next_edges()[static_cast<size_t>(e)].valid();
+}
+
+Tensor BackwardContext::arg(Arg a) const {
+  return arg_at(position(a));
+}
+const IValue& BackwardContext::value(Arg a) const {
+  return value_at(position(a));
 }
 Tensor BackwardContext::result(size_t i) const {
   OPSCOPE_CHECK(i < node_.saved_results_.size(), node_.name(), " did not save its output ", i,
@@ -27,27 +46,26 @@ Tensor BackwardContext::result(size_t i) const {
   const auto self = std::const_pointer_cast<Node>(node_.shared_from_this());
   return node_.saved_results_[i].unpack(self);
 }
-IntArrayRef BackwardContext::sizes(size_t i) const {
-  return node_.sizes_[i];
+IntArrayRef BackwardContext::sizes(Arg a) const {
+  return node_.sizes_[position(a)];
 }
-ScalarType BackwardContext::dtype(size_t i) const {
-  return node_.dtypes_[i];
+ScalarType BackwardContext::dtype(Arg a) const {
+  return node_.dtypes_[position(a)];
 }
-bool BackwardContext::needs(size_t i) const {
-  int e = node_.input_edge_[i];
-  return e >= 0 && node_.next_edges()[static_cast<size_t>(e)].valid();
+bool BackwardContext::needs(Arg a) const {
+  return needs_at(position(a));
 }
-size_t BackwardContext::list_size(size_t i) const {
-  return node_.list_sizes_[i].size();
+size_t BackwardContext::list_size(Arg a) const {
+  return node_.list_sizes_[position(a)].size();
 }
-IntArrayRef BackwardContext::sizes(size_t i, size_t k) const {
-  return node_.list_sizes_[i][k];
+IntArrayRef BackwardContext::sizes(Arg a, size_t k) const {
+  return node_.list_sizes_[position(a)][k];
 }
-ScalarType BackwardContext::dtype(size_t i, size_t k) const {
-  return node_.list_dtypes_[i][k];
+ScalarType BackwardContext::dtype(Arg a, size_t k) const {
+  return node_.list_dtypes_[position(a)][k];
 }
-bool BackwardContext::needs(size_t i, size_t k) const {
-  int e = node_.input_edge_[i];
+bool BackwardContext::needs(Arg a, size_t k) const {
+  int e = node_.input_edge_[position(a)];
   return e >= 0 && node_.next_edges()[static_cast<size_t>(e) + k].valid();
 }
 
@@ -83,10 +101,10 @@ bool any_requires_grad(const IValue& v) {
 // Derivative::save_for).
 bool needed_by_a_wanted_gradient(const Derivative& d, const DerivativeNode& node, int i) {
   bool listed = false;
-  for (auto [saved, input] : d.save_for) {
+  for (auto [saved, input] : d.at.save_for) {
     if (saved != i) continue;
     listed = true;
-    if (BackwardContext(node).needs(static_cast<size_t>(input))) return true;
+    if (BackwardContext(node).needs_at(static_cast<size_t>(input))) return true;
   }
   return !listed;
 }
@@ -108,7 +126,7 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
 
   bool needs = false;
   if (grad_mode_enabled())
-    for (int i : d.inputs)
+    for (int i : d.at.inputs)
       needs = needs || any_requires_grad((*stack)[base + static_cast<size_t>(i)]);
 
   std::shared_ptr<DerivativeNode> node;
@@ -136,7 +154,7 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
         node->values_[i] = v;
       }
     }
-    for (int input : d.inputs) {
+    for (int input : d.at.inputs) {
       size_t i = static_cast<size_t>(input);
       node->input_edge_[i] = static_cast<int>(node->next_edges().size());
       const IValue& v = (*stack)[base + i];
@@ -153,7 +171,7 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
       bool to_base = into_view && i == 0;
       node->add_next_edge(!t ? Edge{} : gradient_edge(to_base ? view_base_of(*t) : *t));
     }
-    for (int i : d.save) {
+    for (int i : d.at.save) {
       const Tensor* t = tensor_at(*stack, base + static_cast<size_t>(i));
       if (!t || !needed_by_a_wanted_gradient(d, *node, i)) continue;
       if (in_place && i == 0) {
@@ -206,8 +224,8 @@ bool has_own_derivative(const std::string& full_name) {
   static const std::unordered_set<std::string> names = [] {
     std::unordered_set<std::string> s;
     for (const Derivative& d : derivatives()) {
-      s.emplace(d.op);
-      for (std::string_view name : d.inplace) s.emplace(name);
+      s.emplace("aten::" + std::string(d.op));
+      for (std::string_view name : d.inplace) s.emplace("aten::" + std::string(name));
     }
     return s;
   }();
@@ -234,7 +252,8 @@ void inplace_check_kernel(const OperatorHandle& op, DispatchKeySet ks, Stack* st
 bool has_derivative(const std::string& qualified_name) {
   static const std::unordered_set<std::string> names = [] {
     std::unordered_set<std::string> s;
-    for (const Derivative& d : derivatives()) s.emplace(d.op.substr(0, d.op.find('.')));
+    for (const Derivative& d : derivatives())
+      s.emplace("aten::" + std::string(d.op.substr(0, d.op.find('.'))));
     return s;
   }();
   return names.count(qualified_name) > 0;
@@ -277,13 +296,35 @@ KernelFunction kernel_for(const Derivative& d) {
                                   "opscope::autograd::autograd_kernel");
 }
 
+// The entry of "aten::mul.Tensor" or of its in-place variant "aten::mul_.Tensor"; null if none.
+const Derivative* derivative_of(const std::string& full_name) {
+  static const std::unordered_map<std::string, const Derivative*> by_name = [] {
+    std::unordered_map<std::string, const Derivative*> m;
+    for (const Derivative& d : derivatives()) {
+      m.emplace("aten::" + std::string(d.op), &d);
+      for (std::string_view name : d.inplace) m.emplace("aten::" + std::string(name), &d);
+    }
+    return m;
+  }();
+  auto it = by_name.find(full_name);
+  return it == by_name.end() ? nullptr : it->second;
+}
+
 }  // namespace
 
-static Library autograd_kernels(Library::IMPL, "aten", [](Library& m) {
-  for (const Derivative& d : derivatives()) {
-    m.impl(d.op, DispatchKey::Autograd, kernel_for(d));
-    for (std::string_view name : d.inplace) m.impl(name, DispatchKey::Autograd, kernel_for(d));
-  }
-});
+// Each op of the table gets the Autograd kernel as it is defined, when its schema is known: its
+// entry's argument names are resolved then, once (Note [Arguments by name in the derivative
+// table] in Derivatives.h; Note [Kernels that follow a def] in core/dispatch/Dispatcher.cpp).
+static RegistrationHandle autograd_kernels =
+    Dispatcher::singleton().on_def([](const OperatorHandle& op) {
+      std::vector<RegistrationHandle> handles;
+      const Derivative* d = derivative_of(op.full_name());
+      if (!d) return handles;
+      resolve_arguments(*d, op.schema());
+      handles.push_back(Dispatcher::singleton().register_impl(
+          op.full_name(), DispatchKey::Autograd, kernel_for(*d),
+          site_of(std::source_location::current())));
+      return handles;
+    });
 
 }  // namespace opscope::autograd

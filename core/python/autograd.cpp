@@ -150,14 +150,14 @@ void init_autograd(py::module_& m) {
       [] {
         py::list l;
         for (const autograd::Derivative& d : autograd::derivatives()) {
-          l.append(py::make_tuple(std::string(d.op), std::string(d.node)));
+          l.append(py::make_tuple("aten::" + std::string(d.op), std::string(d.node)));
           for (std::string_view name : d.inplace)
-            l.append(py::make_tuple(std::string(name), std::string(d.node)));
+            l.append(py::make_tuple("aten::" + std::string(name), std::string(d.node)));
         }
         return l;
       },
       "[(op, node name)] for every op the derivative table covers "
-      "(core/autograd/derivatives.cpp).");
+      "(core/autograd/derivatives/).");
   m.def(
       "_data",
       [](py::handle t) {

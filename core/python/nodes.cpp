@@ -263,13 +263,13 @@ PyObject* node_register_prehook(PyObject* self, PyObject* fn) {
 PyObject* saved_attribute(const autograd::DerivativeNode& d, const std::string& what) {
   autograd::BackwardContext c(d);
   if (what == "result") return d.derivative().save_result ? wrap(c.result(0)) : nullptr;
-  const FunctionSchema& schema =
-      Dispatcher::singleton().find_by_full_name(d.derivative().op).schema();
-  const auto& saved = d.derivative().save;
+  const std::string op = "aten::" + std::string(d.derivative().op);
+  const FunctionSchema& schema = Dispatcher::singleton().find_by_full_name(op).schema();
+  const auto& saved = d.derivative().at.save;  // schema positions
   for (size_t i = 0; i < schema.arguments.size(); ++i) {
     if (schema.arguments[i].name != what) continue;
-    if (Tensor t = c.arg(i); t.defined()) return wrap(t);
-    if (!c.value(i).is_none()) return ivalue_to_py(c.value(i)).release().ptr();
+    if (Tensor t = c.arg_at(i); t.defined()) return wrap(t);
+    if (!c.value_at(i).is_none()) return ivalue_to_py(c.value_at(i)).release().ptr();
     // A tensor the formula may read, not kept because no wanted gradient needed it: None.
     if (std::find(saved.begin(), saved.end(), static_cast<int>(i)) != saved.end()) Py_RETURN_NONE;
   }

@@ -27,21 +27,21 @@ using namespace formulas;
 
 // amax / amin (self, dim, keepdim): g shared among the extremes of each reduction.
 variable_list extreme_over_dims_backward(C c, G g) {
-  auto dims = reduced_dims(c.value(1), c.sizes(0).size());
-  bool keep = c.value(2).to_bool();
-  Tensor r = unreduce(c.result(), c.sizes(0), dims, keep);
-  return {ops::mul(unreduce(g[0], c.sizes(0), dims, keep), even_share(c.arg(0), r, dims))};
+  auto dims = reduced_dims(c.value("dim"), c.sizes("self").size());
+  bool keep = c.value("keepdim").to_bool();
+  Tensor r = unreduce(c.result(), c.sizes("self"), dims, keep);
+  return {ops::mul(unreduce(g[0], c.sizes("self"), dims, keep), even_share(c.arg("self"), r, dims))};
 }
 // max() / min() of every element.
 variable_list extreme_backward(C c, G g) {
-  auto dims = reduced_dims(IValue(), c.sizes(0).size());
-  return {ops::mul(ops::expand(g[0], c.sizes(0)),
-                   even_share(c.arg(0), ops::expand(c.result(), c.sizes(0)), dims))};
+  auto dims = reduced_dims(IValue(), c.sizes("self").size());
+  return {ops::mul(ops::expand(g[0], c.sizes("self")),
+                   even_share(c.arg("self"), ops::expand(c.result(), c.sizes("self")), dims))};
 }
 // max.dim / min.dim (self, dim, keepdim) -> (values, indices): g back at the indices.
 variable_list extreme_dim_backward(C c, G g) {
   return {
-      indexed_reduction_backward(c, g[0], c.result(1), c.value(1).to_int(), c.value(2).to_bool())};
+      indexed_reduction_backward(c, g[0], c.result(1), c.value("dim").to_int(), c.value("keepdim").to_bool())};
 }
 
 }  // namespace
@@ -52,73 +52,84 @@ std::vector<Derivative> core_table() {
   return {
       // --- arithmetic ------------------------------------------------------------------------
       // add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor: self + alpha * other
-      {"aten::add.Tensor", "AddBackward0", {0, 1}, {}, false,
-       [](C c, G g) -> variable_list { return {g[0], times(g[0], c.value(2).to_scalar())}; },
-       {"aten::add_.Tensor"}},
-      // add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
-      {"aten::add.Scalar", "AddBackward1", {0}, {}, false,
-       [](C, G g) -> variable_list { return {g[0]}; }, {"aten::add_.Scalar"}},
-      // sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor: self - alpha * other
-      {"aten::sub.Tensor", "SubBackward0", {0, 1}, {}, false,
-       [](C c, G g) -> variable_list {
-         return {g[0], c.needs(1) ? ops::neg(times(g[0], c.value(2).to_scalar())) : Tensor()};
+      {.op = "add.Tensor", .node = "AddBackward0", .inputs = {"self", "other"},
+       .formula = [](C c, G g) -> variable_list {
+         return {g[0], times(g[0], c.value("alpha").to_scalar())};
        },
-       {"aten::sub_.Tensor"}},
+       .inplace = {"add_.Tensor"}},
+      // add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
+      {.op = "add.Scalar", .node = "AddBackward1", .inputs = {"self"},
+       .formula = [](C, G g) -> variable_list { return {g[0]}; }, .inplace = {"add_.Scalar"}},
+      // sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor: self - alpha * other
+      {.op = "sub.Tensor", .node = "SubBackward0", .inputs = {"self", "other"},
+       .formula = [](C c, G g) -> variable_list {
+         return {g[0], c.needs("other") ? ops::neg(times(g[0], c.value("alpha").to_scalar())) : Tensor()};
+       },
+       .inplace = {"sub_.Tensor"}},
       // sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor
-      {"aten::sub.Scalar", "SubBackward1", {0}, {}, false,
-       [](C, G g) -> variable_list { return {g[0]}; }, {"aten::sub_.Scalar"}},
+      {.op = "sub.Scalar", .node = "SubBackward1", .inputs = {"self"},
+       .formula = [](C, G g) -> variable_list { return {g[0]}; }, .inplace = {"sub_.Scalar"}},
       // rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor: other - alpha * self
-      {"aten::rsub.Tensor", "RsubBackward0", {0, 1}, {}, false,
-       [](C c, G g) -> variable_list {
-         return {c.needs(0) ? ops::neg(times(g[0], c.value(2).to_scalar())) : Tensor(), g[0]};
+      {.op = "rsub.Tensor", .node = "RsubBackward0", .inputs = {"self", "other"},
+       .formula = [](C c, G g) -> variable_list {
+         return {c.needs("self") ? ops::neg(times(g[0], c.value("alpha").to_scalar())) : Tensor(), g[0]};
        }},
       // rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor: other - alpha * self
-      {"aten::rsub.Scalar", "RsubBackward1", {0}, {}, false,
-       [](C c, G g) -> variable_list { return {ops::neg(times(g[0], c.value(2).to_scalar()))}; }},
+      {.op = "rsub.Scalar", .node = "RsubBackward1", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::neg(times(g[0], c.value("alpha").to_scalar()))};
+       }},
       // mul.Tensor(Tensor self, Tensor other) -> Tensor: self * other
-      {"aten::mul.Tensor", "MulBackward0", {0, 1}, {0, 1}, false,
-       [](C c, G g) -> variable_list {
-         return {c.needs(0) ? ops::mul(g[0], c.arg(1)) : Tensor(),
-                 c.needs(1) ? ops::mul(g[0], c.arg(0)) : Tensor()};
+      {.op = "mul.Tensor", .node = "MulBackward0", .inputs = {"self", "other"},
+       .save = {"self", "other"}, .save_for = {{"self", "other"}, {"other", "self"}},
+       .formula = [](C c, G g) -> variable_list {
+         return {c.needs("self") ? ops::mul(g[0], c.arg("other")) : Tensor(),
+                 c.needs("other") ? ops::mul(g[0], c.arg("self")) : Tensor()};
        },
-       {"aten::mul_.Tensor"}, -1, {{0, 1}, {1, 0}}},
+       .inplace = {"mul_.Tensor"}},
       // mul.Scalar(Tensor self, Scalar other) -> Tensor
-      {"aten::mul.Scalar", "MulBackward1", {0}, {}, false,
-       [](C c, G g) -> variable_list { return {ops::mul(g[0], c.value(1).to_scalar())}; },
-       {"aten::mul_.Scalar"}},
+      {.op = "mul.Scalar", .node = "MulBackward1", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::mul(g[0], c.value("other").to_scalar())};
+       },
+       .inplace = {"mul_.Scalar"}},
       // div.Tensor(Tensor self, Tensor other) -> Tensor: self / other
-      {"aten::div.Tensor", "DivBackward0", {0, 1}, {0, 1}, false,
-       [](C c, G g) -> variable_list {
-         Tensor other = c.arg(1);
-         return {c.needs(0) ? ops::div(g[0], other) : Tensor(),
-                 c.needs(1) ? ops::neg(ops::div(ops::mul(g[0], c.arg(0)), ops::mul(other, other)))
+      {.op = "div.Tensor", .node = "DivBackward0", .inputs = {"self", "other"},
+       .save = {"self", "other"}, .save_for = {{"self", "other"}},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor other = c.arg("other");
+         return {c.needs("self") ? ops::div(g[0], other) : Tensor(),
+                 c.needs("other") ? ops::neg(ops::div(ops::mul(g[0], c.arg("self")), ops::mul(other, other)))
                             : Tensor()};
        },
-       {"aten::div_.Tensor"}, -1, {{0, 1}}},
+       .inplace = {"div_.Tensor"}},
       // div.Scalar(Tensor self, Scalar other) -> Tensor
-      {"aten::div.Scalar", "DivBackward1", {0}, {}, false,
-       [](C c, G g) -> variable_list { return {ops::div(g[0], c.value(1).to_scalar())}; },
-       {"aten::div_.Scalar"}},
-      // neg(Tensor self) -> Tensor
-      {"aten::neg", "NegBackward0", {0}, {}, false,
-       [](C, G g) -> variable_list { return {ops::neg(g[0])}; }, {"aten::neg_"}},
-      // pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor: self ** e; e * self ** (e - 1)
-      {"aten::pow.Tensor_Scalar", "PowBackward0", {0}, {0}, false,
-       [](C c, G g) -> variable_list {
-         double e = c.value(1).to_double();
-         if (e == 0.0) return {ops::mul(g[0], 0.0)};
-         return {ops::mul(ops::mul(g[0], e), ops::pow(c.arg(0), Scalar(e - 1.0)))};
+      {.op = "div.Scalar", .node = "DivBackward1", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::div(g[0], c.value("other").to_scalar())};
        },
-       {"aten::pow_.Scalar"}},
+       .inplace = {"div_.Scalar"}},
+      // neg(Tensor self) -> Tensor
+      {.op = "neg", .node = "NegBackward0", .inputs = {"self"},
+       .formula = [](C, G g) -> variable_list { return {ops::neg(g[0])}; }, .inplace = {"neg_"}},
+      // pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor: self ** e; e * self ** (e - 1)
+      {.op = "pow.Tensor_Scalar", .node = "PowBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         double e = c.value("exponent").to_double();
+         if (e == 0.0) return {ops::mul(g[0], 0.0)};
+         return {ops::mul(ops::mul(g[0], e), ops::pow(c.arg("self"), Scalar(e - 1.0)))};
+       },
+       .inplace = {"pow_.Scalar"}},
       // pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor: self ** exponent
       //   d/dself = exponent * self ** (exponent - 1); d/dexponent = result * log(self), 0 where
       //   self == 0 and exponent >= 0 (torch's convention)
-      {"aten::pow.Tensor_Tensor", "PowBackward1", {0, 1}, {0, 1}, true,
-       [](C c, G g) -> variable_list {
-         Tensor self = c.arg(0), e = c.arg(1);
+      {.op = "pow.Tensor_Tensor", .node = "PowBackward1", .inputs = {"self", "exponent"},
+       .save = {"self", "exponent"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         Tensor self = c.arg("self"), e = c.arg("exponent");
          Tensor gs, ge;
-         if (c.needs(0)) gs = ops::mul(ops::mul(g[0], e), ops::pow(self, ops::sub(e, Scalar(1))));
-         if (c.needs(1)) {
+         if (c.needs("self")) gs = ops::mul(ops::mul(g[0], e), ops::pow(self, ops::sub(e, Scalar(1))));
+         if (c.needs("exponent")) {
            Tensor t = ops::mul(ops::mul(g[0], c.result()), ops::log(self));
            ge = ops::where(ops::logical_and(ops::eq(self, Scalar(0)), ops::ge(e, Scalar(0))),
                            Scalar(0.0), t);
@@ -126,142 +137,160 @@ std::vector<Derivative> core_table() {
          return {gs, ge};
        }},
       // pow.Scalar(Scalar self, Tensor exponent) -> Tensor: self ** exponent; result * log(self)
-      {"aten::pow.Scalar", "PowBackward2", {1}, {}, true,
-       [](C c, G g) -> variable_list {
-         return {ops::mul(ops::mul(g[0], c.result()), std::log(c.value(0).to_double()))};
+      {.op = "pow.Scalar", .node = "PowBackward2", .inputs = {"exponent"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::mul(ops::mul(g[0], c.result()), std::log(c.value("self").to_double()))};
        }},
 
       // where.self(Tensor condition, Tensor self, Tensor other) -> Tensor: self where condition,
       // other elsewhere; the condition is not differentiable
-      {"aten::where.self", "WhereBackward0", {1, 2}, {0}, false,
-       [](C c, G g) -> variable_list {
-         Tensor cond = c.arg(0);
-         return {c.needs(1) ? ops::where(cond, g[0], Scalar(0.0)) : Tensor(),
-                 c.needs(2) ? ops::where(cond, Scalar(0.0), g[0]) : Tensor()};
+      {.op = "where.self", .node = "WhereBackward0", .inputs = {"self", "other"},
+       .save = {"condition"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor cond = c.arg("condition");
+         return {c.needs("self") ? ops::where(cond, g[0], Scalar(0.0)) : Tensor(),
+                 c.needs("other") ? ops::where(cond, Scalar(0.0), g[0]) : Tensor()};
        }},
 
       // --- unary math --------------------------------------------------------------------------
       // exp(Tensor self) -> Tensor: d/dself = result
-      {"aten::exp", "ExpBackward0", {0}, {}, true,
-       [](C c, G g) -> variable_list { return {ops::mul(g[0], c.result())}; }, {"aten::exp_"}},
+      {.op = "exp", .node = "ExpBackward0", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list { return {ops::mul(g[0], c.result())}; },
+       .inplace = {"exp_"}},
       // log(Tensor self) -> Tensor: 1 / self
-      {"aten::log", "LogBackward0", {0}, {0}, false,
-       [](C c, G g) -> variable_list { return {ops::div(g[0], c.arg(0))}; }, {"aten::log_"}},
+      {.op = "log", .node = "LogBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list { return {ops::div(g[0], c.arg("self"))}; },
+       .inplace = {"log_"}},
       // sqrt(Tensor self) -> Tensor: 1 / (2 * result)
-      {"aten::sqrt", "SqrtBackward0", {0}, {}, true,
-       [](C c, G g) -> variable_list { return {ops::div(g[0], ops::mul(c.result(), 2.0))}; },
-       {"aten::sqrt_"}},
+      {.op = "sqrt", .node = "SqrtBackward0", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::div(g[0], ops::mul(c.result(), 2.0))};
+       },
+       .inplace = {"sqrt_"}},
       // tanh(Tensor self) -> Tensor: 1 - result^2
-      {"aten::tanh", "TanhBackward0", {0}, {}, true,
-       [](C c, G g) -> variable_list {
+      {.op = "tanh", .node = "TanhBackward0", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
          Tensor r = c.result();
          return {ops::mul(g[0], ops::rsub(ops::mul(r, r), Scalar(1)))};
        },
-       {"aten::tanh_"}},
+       .inplace = {"tanh_"}},
       // sigmoid(Tensor self) -> Tensor: result * (1 - result)
-      {"aten::sigmoid", "SigmoidBackward0", {0}, {}, true,
-       [](C c, G g) -> variable_list {
+      {.op = "sigmoid", .node = "SigmoidBackward0", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
          Tensor r = c.result();
          return {ops::mul(g[0], ops::mul(r, ops::rsub(r, Scalar(1))))};
        },
-       {"aten::sigmoid_"}},
+       .inplace = {"sigmoid_"}},
       // relu(Tensor self) -> Tensor: 1 where result > 0
-      {"aten::relu", "ReluBackward0", {0}, {}, true,
-       [](C c, G g) -> variable_list { return {ops::mul(g[0], ops::gt(c.result(), Scalar(0)))}; },
-       {"aten::relu_"}},
+      {.op = "relu", .node = "ReluBackward0", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::mul(g[0], ops::gt(c.result(), Scalar(0)))};
+       },
+       .inplace = {"relu_"}},
       // abs(Tensor self) -> Tensor: sign(self)
-      {"aten::abs", "AbsBackward0", {0}, {0}, false,
-       [](C c, G g) -> variable_list { return {ops::mul(g[0], ops::sign(c.arg(0)))}; },
-       {"aten::abs_"}},
+      {.op = "abs", .node = "AbsBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::mul(g[0], ops::sign(c.arg("self")))};
+       },
+       .inplace = {"abs_"}},
       // sin(Tensor self) -> Tensor: cos(self)
-      {"aten::sin", "SinBackward0", {0}, {0}, false,
-       [](C c, G g) -> variable_list { return {ops::mul(g[0], ops::cos(c.arg(0)))}; },
-       {"aten::sin_"}},
+      {.op = "sin", .node = "SinBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::mul(g[0], ops::cos(c.arg("self")))};
+       },
+       .inplace = {"sin_"}},
       // cos(Tensor self) -> Tensor: -sin(self)
-      {"aten::cos", "CosBackward0", {0}, {0}, false,
-       [](C c, G g) -> variable_list { return {ops::neg(ops::mul(g[0], ops::sin(c.arg(0))))}; },
-       {"aten::cos_"}},
+      {.op = "cos", .node = "CosBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::neg(ops::mul(g[0], ops::sin(c.arg("self"))))};
+       },
+       .inplace = {"cos_"}},
       // reciprocal(Tensor self) -> Tensor: -result^2
-      {"aten::reciprocal", "ReciprocalBackward0", {0}, {}, true,
-       [](C c, G g) -> variable_list {
+      {.op = "reciprocal", .node = "ReciprocalBackward0", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
          Tensor r = c.result();
          return {ops::neg(ops::mul(g[0], ops::mul(r, r)))};
        },
-       {"aten::reciprocal_"}},
+       .inplace = {"reciprocal_"}},
 
       // --- reductions --------------------------------------------------------------------------
       // sum(Tensor self, *, ScalarType? dtype=None) -> Tensor: g everywhere
-      {"aten::sum", "SumBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list { return {ops::expand(g[0], c.sizes(0))}; }},
+      {.op = "sum", .node = "SumBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list { return {ops::expand(g[0], c.sizes("self"))}; }},
       // sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
-      {"aten::sum.dim_IntList", "SumBackward1", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         auto dims = reduced_dims(c.value(1), c.sizes(0).size());
-         return {unreduce(g[0], c.sizes(0), dims, c.value(2).to_bool())};
+      {.op = "sum.dim_IntList", .node = "SumBackward1", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         auto dims = reduced_dims(c.value("dim"), c.sizes("self").size());
+         return {unreduce(g[0], c.sizes("self"), dims, c.value("keepdim").to_bool())};
        }},
       // mean(Tensor self, *, ScalarType? dtype=None) -> Tensor: g / numel everywhere
-      {"aten::mean", "MeanBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         auto dims = reduced_dims(IValue(), c.sizes(0).size());
-         return {ops::div(ops::expand(g[0], c.sizes(0)), Scalar(count(c.sizes(0), dims)))};
+      {.op = "mean", .node = "MeanBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         auto dims = reduced_dims(IValue(), c.sizes("self").size());
+         return {ops::div(ops::expand(g[0], c.sizes("self")), Scalar(count(c.sizes("self"), dims)))};
        }},
       // mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
-      {"aten::mean.dim", "MeanBackward1", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         auto dims = reduced_dims(c.value(1), c.sizes(0).size());
-         Tensor full = unreduce(g[0], c.sizes(0), dims, c.value(2).to_bool());
-         return {ops::div(full, Scalar(count(c.sizes(0), dims)))};
+      {.op = "mean.dim", .node = "MeanBackward1", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         auto dims = reduced_dims(c.value("dim"), c.sizes("self").size());
+         Tensor full = unreduce(g[0], c.sizes("self"), dims, c.value("keepdim").to_bool());
+         return {ops::div(full, Scalar(count(c.sizes("self"), dims)))};
        }},
 
       // --- products ----------------------------------------------------------------------------
       // mm(Tensor self, Tensor mat2) -> Tensor: self (M,K), mat2 (K,N) -> (M,N)
-      {"aten::mm", "MmBackward0", {0, 1}, {0, 1}, false,
-       [](C c, G g) -> variable_list {
-         return {c.needs(0) ? ops::mm(g[0], ops::t(c.arg(1))) : Tensor(),   // (M,N)(N,K)
-                 c.needs(1) ? ops::mm(ops::t(c.arg(0)), g[0]) : Tensor()};  // (K,M)(M,N)
-       }, {}, -1, {{0, 1}, {1, 0}}},
+      {.op = "mm", .node = "MmBackward0", .inputs = {"self", "mat2"}, .save = {"self", "mat2"},
+       .save_for = {{"self", "mat2"}, {"mat2", "self"}},
+       .formula = [](C c, G g) -> variable_list {
+         return {c.needs("self") ? ops::mm(g[0], ops::t(c.arg("mat2"))) : Tensor(),   // (M,N)(N,K)
+                 c.needs("mat2") ? ops::mm(ops::t(c.arg("self")), g[0]) : Tensor()};  // (K,M)(M,N)
+       }},
       // addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor:
       //   beta * self + alpha * mat1 (M,K) · mat2 (K,N)
-      {"aten::addmm", "AddmmBackward0", {0, 1, 2}, {1, 2}, false,
-       [](C c, G g) -> variable_list {
-         Scalar beta = c.value(3).to_scalar(), alpha = c.value(4).to_scalar();
-         return {c.needs(0) ? times(g[0], beta) : Tensor(),
-                 c.needs(1) ? times(ops::mm(g[0], ops::t(c.arg(2))), alpha) : Tensor(),
-                 c.needs(2) ? times(ops::mm(ops::t(c.arg(1)), g[0]), alpha) : Tensor()};
+      {.op = "addmm", .node = "AddmmBackward0", .inputs = {"self", "mat1", "mat2"},
+       .save = {"mat1", "mat2"}, .save_for = {{"mat1", "mat2"}, {"mat2", "mat1"}},
+       .formula = [](C c, G g) -> variable_list {
+         Scalar beta = c.value("beta").to_scalar(), alpha = c.value("alpha").to_scalar();
+         return {c.needs("self") ? times(g[0], beta) : Tensor(),
+                 c.needs("mat1") ? times(ops::mm(g[0], ops::t(c.arg("mat2"))), alpha) : Tensor(),
+                 c.needs("mat2") ? times(ops::mm(ops::t(c.arg("mat1")), g[0]), alpha) : Tensor()};
        },
-       {"aten::addmm_"}, -1, {{1, 2}, {2, 1}}},
+       .inplace = {"addmm_"}},
       // bmm(Tensor self, Tensor mat2) -> Tensor: self (B,M,K), mat2 (B,K,N) -> (B,M,N)
-      {"aten::bmm", "BmmBackward0", {0, 1}, {0, 1}, false,
-       [](C c, G g) -> variable_list {
-         return {c.needs(0) ? ops::bmm(g[0], ops::transpose(c.arg(1), 1, 2)) : Tensor(),
-                 c.needs(1) ? ops::bmm(ops::transpose(c.arg(0), 1, 2), g[0]) : Tensor()};
-       }, {}, -1, {{0, 1}, {1, 0}}},
+      {.op = "bmm", .node = "BmmBackward0", .inputs = {"self", "mat2"}, .save = {"self", "mat2"},
+       .save_for = {{"self", "mat2"}, {"mat2", "self"}},
+       .formula = [](C c, G g) -> variable_list {
+         return {c.needs("self") ? ops::bmm(g[0], ops::transpose(c.arg("mat2"), 1, 2)) : Tensor(),
+                 c.needs("mat2") ? ops::bmm(ops::transpose(c.arg("self"), 1, 2), g[0]) : Tensor()};
+       }},
       // dot(Tensor self, Tensor tensor) -> Tensor: (K) · (K) -> ()
-      {"aten::dot", "DotBackward0", {0, 1}, {0, 1}, false,
-       [](C c, G g) -> variable_list {
-         return {c.needs(0) ? ops::mul(g[0], c.arg(1)) : Tensor(),
-                 c.needs(1) ? ops::mul(g[0], c.arg(0)) : Tensor()};
-       }, {}, -1, {{0, 1}, {1, 0}}},
+      {.op = "dot", .node = "DotBackward0", .inputs = {"self", "tensor"},
+       .save = {"self", "tensor"}, .save_for = {{"self", "tensor"}, {"tensor", "self"}},
+       .formula = [](C c, G g) -> variable_list {
+         return {c.needs("self") ? ops::mul(g[0], c.arg("tensor")) : Tensor(),
+                 c.needs("tensor") ? ops::mul(g[0], c.arg("self")) : Tensor()};
+       }},
       // mv(Tensor self, Tensor vec) -> Tensor: self (M,K) · vec (K) -> (M)
-      {"aten::mv", "MvBackward0", {0, 1}, {0, 1}, false,
-       [](C c, G g) -> variable_list {
-         return {c.needs(0) ? ops::outer(g[0], c.arg(1)) : Tensor(),
-                 c.needs(1) ? ops::mv(ops::t(c.arg(0)), g[0]) : Tensor()};
-       }, {}, -1, {{0, 1}, {1, 0}}},
+      {.op = "mv", .node = "MvBackward0", .inputs = {"self", "vec"}, .save = {"self", "vec"},
+       .save_for = {{"self", "vec"}, {"vec", "self"}},
+       .formula = [](C c, G g) -> variable_list {
+         return {c.needs("self") ? ops::outer(g[0], c.arg("vec")) : Tensor(),
+                 c.needs("vec") ? ops::mv(ops::t(c.arg("self")), g[0]) : Tensor()};
+       }},
 
       // --- views and copies: the gradient takes the inverse path ---------------------------------
       // t(Tensor(a) self) -> Tensor(a)
-      {"aten::t", "TBackward0", {0}, {}, false,
-       [](C, G g) -> variable_list { return {ops::t(g[0])}; }},
+      {.op = "t", .node = "TBackward0", .inputs = {"self"},
+       .formula = [](C, G g) -> variable_list { return {ops::t(g[0])}; }},
       // transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)
-      {"aten::transpose.int", "TransposeBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         return {ops::transpose(g[0], c.value(1).to_int(), c.value(2).to_int())};
+      {.op = "transpose.int", .node = "TransposeBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::transpose(g[0], c.value("dim0").to_int(), c.value("dim1").to_int())};
        }},
       // permute(Tensor(a) self, int[] dims) -> Tensor(a): the inverse permutation
-      {"aten::permute", "PermuteBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         const auto& dims = c.value(1).to_int_list();
+      {.op = "permute", .node = "PermuteBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         const auto& dims = c.value("dims").to_int_list();
          std::vector<int64_t> inverse(dims.size());
          for (size_t i = 0; i < dims.size(); ++i)
            inverse[static_cast<size_t>(wrap_dim(dims[i], static_cast<int64_t>(dims.size())))] =
@@ -269,76 +298,75 @@ std::vector<Derivative> core_table() {
          return {ops::permute(g[0], inverse)};
        }},
       // view(Tensor(a) self, SymInt[] size) -> Tensor(a)
-      {"aten::view", "ViewBackward0", {0}, {}, false,
-       to_input_shape},
+      {.op = "view", .node = "ViewBackward0", .inputs = {"self"}, .formula = to_input_shape},
       // _reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)
-      {"aten::_reshape_alias", "ReshapeAliasBackward0", {0}, {}, false,
-       to_input_shape},
+      {.op = "_reshape_alias", .node = "ReshapeAliasBackward0", .inputs = {"self"},
+       .formula = to_input_shape},
       // _unsafe_view(Tensor self, SymInt[] size) -> Tensor
-      {"aten::_unsafe_view", "UnsafeViewBackward0", {0}, {}, false,
-       to_input_shape},
+      {.op = "_unsafe_view", .node = "UnsafeViewBackward0", .inputs = {"self"},
+       .formula = to_input_shape},
       // unsqueeze(Tensor(a) self, int dim) -> Tensor(a)
-      {"aten::unsqueeze", "UnsqueezeBackward0", {0}, {}, false,
-       to_input_shape},
+      {.op = "unsqueeze", .node = "UnsqueezeBackward0", .inputs = {"self"},
+       .formula = to_input_shape},
       // squeeze(Tensor(a) self) -> Tensor(a)
-      {"aten::squeeze", "SqueezeBackward0", {0}, {}, false,
-       to_input_shape},
+      {.op = "squeeze", .node = "SqueezeBackward0", .inputs = {"self"}, .formula = to_input_shape},
       // squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)
-      {"aten::squeeze.dim", "SqueezeBackward1", {0}, {}, false,
-       to_input_shape},
+      {.op = "squeeze.dim", .node = "SqueezeBackward1", .inputs = {"self"},
+       .formula = to_input_shape},
       // expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a): the engine
       // sums g over the expanded dims (as for any broadcast input)
-      {"aten::expand", "ExpandBackward0", {0}, {}, false,
-       unchanged},
+      {.op = "expand", .node = "ExpandBackward0", .inputs = {"self"}, .formula = unchanged},
       // clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor
-      {"aten::clone", "CloneBackward0", {0}, {}, false,
-       unchanged},
+      {.op = "clone", .node = "CloneBackward0", .inputs = {"self"}, .formula = unchanged},
       // _to_copy(Tensor self, *, ScalarType? dtype=None, ...) -> Tensor: the engine converts
       // g back to self's dtype
-      {"aten::_to_copy", "ToCopyBackward0", {0}, {}, false,
-       unchanged},
+      {.op = "_to_copy", .node = "ToCopyBackward0", .inputs = {"self"}, .formula = unchanged},
 
       // --- softmax -----------------------------------------------------------------------------
       // _softmax(Tensor self, int dim, bool half_to_float) -> Tensor:
       //   result * (g - sum(g * result, dim))
-      {"aten::_softmax", "SoftmaxBackward0", {0}, {}, true,
-       [](C c, G g) -> variable_list {
+      {.op = "_softmax", .node = "SoftmaxBackward0", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
          Tensor y = c.result();
-         int64_t dims[1] = {c.value(1).to_int()};
+         int64_t dims[1] = {c.value("dim").to_int()};
          Tensor s = ops::sum(ops::mul(g[0], y), IntArrayRef(dims, 1), true, std::nullopt);
          return {ops::mul(y, ops::sub(g[0], s))};
        }},
       // _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor:
       //   g - exp(result) * sum(g, dim)
-      {"aten::_log_softmax", "LogSoftmaxBackward0", {0}, {}, true,
-       [](C c, G g) -> variable_list {
-         int64_t dims[1] = {c.value(1).to_int()};
+      {.op = "_log_softmax", .node = "LogSoftmaxBackward0", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         int64_t dims[1] = {c.value("dim").to_int()};
          Tensor s = ops::sum(g[0], IntArrayRef(dims, 1), true, std::nullopt);
          return {ops::sub(g[0], ops::mul(ops::exp(c.result()), s))};
        }},
 
       // --- more unary math ---------------------------------------------------------------------
       // erf(Tensor self) -> Tensor: 2 / sqrt(pi) * exp(-self^2)
-      {"aten::erf", "ErfBackward0", {0}, {0}, false,
-       [](C c, G g) -> variable_list {
-         Tensor x = c.arg(0);
+      {.op = "erf", .node = "ErfBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
          return {ops::mul(g[0], ops::mul(ops::exp(ops::neg(ops::mul(x, x))), 1.1283791670955126))};
        },
-       {"aten::erf_"}},
+       .inplace = {"erf_"}},
       // log1p(Tensor self) -> Tensor: 1 / (1 + self)
-      {"aten::log1p", "Log1PBackward0", {0}, {0}, false,
-       [](C c, G g) -> variable_list { return {ops::div(g[0], ops::add(c.arg(0), Scalar(1)))}; },
-       {"aten::log1p_"}},
+      {.op = "log1p", .node = "Log1PBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::div(g[0], ops::add(c.arg("self"), Scalar(1)))};
+       },
+       .inplace = {"log1p_"}},
       // expm1(Tensor self) -> Tensor: result + 1
-      {"aten::expm1", "Expm1Backward0", {0}, {}, true,
-       [](C c, G g) -> variable_list { return {ops::mul(g[0], ops::add(c.result(), Scalar(1)))}; },
-       {"aten::expm1_"}},
+      {.op = "expm1", .node = "Expm1Backward0", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::mul(g[0], ops::add(c.result(), Scalar(1)))};
+       },
+       .inplace = {"expm1_"}},
       // gelu(Tensor self, *, str approximate="none") -> Tensor
       //   none: Phi(x) + x phi(x); tanh: d/dx 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-      {"aten::gelu", "GeluBackward0", {0}, {0}, false,
-       [](C c, G g) -> variable_list {
-         Tensor x = c.arg(0);
-         if (c.value(1).to_string() == "tanh") {
+      {.op = "gelu", .node = "GeluBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
+         if (c.value("approximate").to_string() == "tanh") {
            constexpr double kBeta = 0.7978845608028654, kKappa = 0.044715;  // sqrt(2/pi)
            Tensor x2 = ops::mul(x, x);
            Tensor inner = ops::mul(ops::add(x, ops::mul(ops::mul(x2, x), kKappa)), kBeta);
@@ -353,136 +381,144 @@ std::vector<Derivative> core_table() {
          Tensor pdf = ops::mul(ops::exp(ops::mul(ops::mul(x, x), -0.5)), 0.3989422804014327);
          return {ops::mul(g[0], ops::add(cdf, ops::mul(x, pdf)))};
        },
-       {"aten::gelu_"}},
+       .inplace = {"gelu_"}},
       // silu(Tensor self) -> Tensor: s (1 + x (1 - s)), s = sigmoid(x)
-      {"aten::silu", "SiluBackward0", {0}, {0}, false,
-       [](C c, G g) -> variable_list {
-         Tensor x = c.arg(0), sg = ops::sigmoid(x);
+      {.op = "silu", .node = "SiluBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self"), sg = ops::sigmoid(x);
          Tensor d = ops::mul(sg, ops::add(ops::mul(x, ops::rsub(sg, Scalar(1))), Scalar(1)));
          return {ops::mul(g[0], d)};
        },
-       {"aten::silu_"}},
+       .inplace = {"silu_"}},
       // softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor:
       //   sigmoid(beta x), 1 where beta x > threshold (there the result is x itself)
-      {"aten::softplus", "SoftplusBackward0", {0}, {0}, false,
-       [](C c, G g) -> variable_list {
-         Tensor bx = ops::mul(c.arg(0), c.value(1).to_scalar());
-         Tensor d = ops::where(ops::gt(bx, c.value(2).to_scalar()), Scalar(1.0), ops::sigmoid(bx));
+      {.op = "softplus", .node = "SoftplusBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor bx = ops::mul(c.arg("self"), c.value("beta").to_scalar());
+         Tensor d = ops::where(ops::gt(bx, c.value("threshold").to_scalar()), Scalar(1.0), ops::sigmoid(bx));
          return {ops::mul(g[0], d)};
        }},
       // clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor: 1 inside [min, max]
-      {"aten::clamp", "ClampBackward1", {0}, {0}, false,
-       [](C c, G g) -> variable_list {
-         Tensor x = c.arg(0), keep = ops::ones_like(x, ScalarType::Bool);
-         if (!c.value(1).is_none())
-           keep = ops::logical_and(keep, ops::ge(x, c.value(1).to_scalar()));
-         if (!c.value(2).is_none())
-           keep = ops::logical_and(keep, ops::le(x, c.value(2).to_scalar()));
+      {.op = "clamp", .node = "ClampBackward1", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self"), keep = ops::ones_like(x, ScalarType::Bool);
+         if (!c.value("min").is_none())
+           keep = ops::logical_and(keep, ops::ge(x, c.value("min").to_scalar()));
+         if (!c.value("max").is_none())
+           keep = ops::logical_and(keep, ops::le(x, c.value("max").to_scalar()));
          return {ops::mul(g[0], keep)};
        },
-       {"aten::clamp_"}},
+       .inplace = {"clamp_"}},
       // clamp_min(Tensor self, Scalar min) -> Tensor
-      {"aten::clamp_min", "ClampMinBackward0", {0}, {0}, false,
-       [](C c, G g) -> variable_list {
-         return {ops::mul(g[0], ops::ge(c.arg(0), c.value(1).to_scalar()))};
+      {.op = "clamp_min", .node = "ClampMinBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::mul(g[0], ops::ge(c.arg("self"), c.value("min").to_scalar()))};
        },
-       {"aten::clamp_min_"}},
+       .inplace = {"clamp_min_"}},
       // maximum(Tensor self, Tensor other) -> Tensor: to the larger; ties share it
-      {"aten::maximum", "MaximumBackward0", {0, 1}, {0, 1}, false,
-       [](C c, G g) -> variable_list {
-         Tensor a = c.arg(0), b = c.arg(1), tie = ops::mul(ops::eq(a, b), 0.5);
-         return {c.needs(0) ? ops::mul(g[0], ops::add(ops::gt(a, b), tie)) : Tensor(),
-                 c.needs(1) ? ops::mul(g[0], ops::add(ops::lt(a, b), tie)) : Tensor()};
+      {.op = "maximum", .node = "MaximumBackward0", .inputs = {"self", "other"},
+       .save = {"self", "other"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor a = c.arg("self"), b = c.arg("other"), tie = ops::mul(ops::eq(a, b), 0.5);
+         return {c.needs("self") ? ops::mul(g[0], ops::add(ops::gt(a, b), tie)) : Tensor(),
+                 c.needs("other") ? ops::mul(g[0], ops::add(ops::lt(a, b), tie)) : Tensor()};
        }},
       // minimum(Tensor self, Tensor other) -> Tensor
-      {"aten::minimum", "MinimumBackward0", {0, 1}, {0, 1}, false,
-       [](C c, G g) -> variable_list {
-         Tensor a = c.arg(0), b = c.arg(1), tie = ops::mul(ops::eq(a, b), 0.5);
-         return {c.needs(0) ? ops::mul(g[0], ops::add(ops::lt(a, b), tie)) : Tensor(),
-                 c.needs(1) ? ops::mul(g[0], ops::add(ops::gt(a, b), tie)) : Tensor()};
+      {.op = "minimum", .node = "MinimumBackward0", .inputs = {"self", "other"},
+       .save = {"self", "other"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor a = c.arg("self"), b = c.arg("other"), tie = ops::mul(ops::eq(a, b), 0.5);
+         return {c.needs("self") ? ops::mul(g[0], ops::add(ops::lt(a, b), tie)) : Tensor(),
+                 c.needs("other") ? ops::mul(g[0], ops::add(ops::gt(a, b), tie)) : Tensor()};
        }},
       // masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor: 0 where filled
-      {"aten::masked_fill.Scalar", "MaskedFillBackward0", {0}, {1}, false,
-       [](C c, G g) -> variable_list { return {ops::masked_fill(g[0], c.arg(1), Scalar(0))}; },
-       {"aten::masked_fill_.Scalar"}},
+      {.op = "masked_fill.Scalar", .node = "MaskedFillBackward0", .inputs = {"self"},
+       .save = {"mask"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::masked_fill(g[0], c.arg("mask"), Scalar(0))};
+       },
+       .inplace = {"masked_fill_.Scalar"}},
 
       // --- more reductions ---------------------------------------------------------------------
       // amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor: shared among the maxima
-      {"aten::amax", "AmaxBackward0", {0}, {0}, true,
-       extreme_over_dims_backward},
+      {.op = "amax", .node = "AmaxBackward0", .inputs = {"self"}, .save = {"self"},
+       .save_result = true, .formula = extreme_over_dims_backward},
       // amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
-      {"aten::amin", "AminBackward0", {0}, {0}, true,
-       extreme_over_dims_backward},
+      {.op = "amin", .node = "AminBackward0", .inputs = {"self"}, .save = {"self"},
+       .save_result = true, .formula = extreme_over_dims_backward},
       // max(Tensor self) -> Tensor / min(Tensor self) -> Tensor: shared among the extremes
-      {"aten::max", "MaxBackward1", {0}, {0}, true,
-       extreme_backward},
-      {"aten::min", "MinBackward1", {0}, {0}, true,
-       extreme_backward},
+      {.op = "max", .node = "MaxBackward1", .inputs = {"self"}, .save = {"self"},
+       .save_result = true, .formula = extreme_backward},
+      {.op = "min", .node = "MinBackward1", .inputs = {"self"}, .save = {"self"},
+       .save_result = true, .formula = extreme_backward},
       // max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
-      {"aten::max.dim", "MaxBackward0", {0}, {}, true,
-       extreme_dim_backward,
-       {}, 1},
+      {.op = "max.dim", .node = "MaxBackward0", .inputs = {"self"}, .save_result = true,
+       .formula = extreme_dim_backward, .outputs = 1},
       // min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
-      {"aten::min.dim", "MinBackward0", {0}, {}, true,
-       extreme_dim_backward,
-       {}, 1},
+      {.op = "min.dim", .node = "MinBackward0", .inputs = {"self"}, .save_result = true,
+       .formula = extreme_dim_backward, .outputs = 1},
       // var.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor:
       //   2 (x - mean) / (N - correction)
-      {"aten::var.correction", "VarBackward0", {0}, {0}, false,
-       [](C c, G g) -> variable_list {
-         auto dims = reduced_dims(c.value(1), c.sizes(0).size());
-         double corr = c.value(2).is_none() ? 1.0 : static_cast<double>(c.value(2).to_int());
-         Tensor x = c.arg(0);
+      {.op = "var.correction", .node = "VarBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         auto dims = reduced_dims(c.value("dim"), c.sizes("self").size());
+         double corr = c.value("correction").is_none() ? 1.0 : static_cast<double>(c.value("correction").to_int());
+         Tensor x = c.arg("self");
          Tensor centered = ops::sub(x, ops::mean(x, IntArrayRef(dims), true, std::nullopt));
-         Tensor gfull = unreduce(g[0], c.sizes(0), dims, c.value(3).to_bool());
-         double n = static_cast<double>(count(c.sizes(0), dims));
+         Tensor gfull = unreduce(g[0], c.sizes("self"), dims, c.value("keepdim").to_bool());
+         double n = static_cast<double>(count(c.sizes("self"), dims));
          return {ops::mul(ops::mul(gfull, centered), 2.0 / (n - corr))};
        }},
       // std.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False) -> Tensor:
       //   var's gradient times 1 / (2 result)
-      {"aten::std.correction", "StdBackward0", {0}, {0}, true,
-       [](C c, G g) -> variable_list {
-         auto dims = reduced_dims(c.value(1), c.sizes(0).size());
-         double corr = c.value(2).is_none() ? 1.0 : static_cast<double>(c.value(2).to_int());
-         bool keep = c.value(3).to_bool();
-         Tensor x = c.arg(0);
+      {.op = "std.correction", .node = "StdBackward0", .inputs = {"self"}, .save = {"self"},
+       .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         auto dims = reduced_dims(c.value("dim"), c.sizes("self").size());
+         double corr = c.value("correction").is_none() ? 1.0 : static_cast<double>(c.value("correction").to_int());
+         bool keep = c.value("keepdim").to_bool();
+         Tensor x = c.arg("self");
          Tensor centered = ops::sub(x, ops::mean(x, IntArrayRef(dims), true, std::nullopt));
-         Tensor gstd = unreduce(ops::div(g[0], ops::mul(c.result(), 2.0)), c.sizes(0), dims, keep);
-         double n = static_cast<double>(count(c.sizes(0), dims));
+         Tensor gstd = unreduce(ops::div(g[0], ops::mul(c.result(), 2.0)), c.sizes("self"), dims, keep);
+         double n = static_cast<double>(count(c.sizes("self"), dims));
          return {ops::mul(ops::mul(gstd, centered), 2.0 / (n - corr))};
        }},
       // logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor: exp(self - result)
-      {"aten::logsumexp", "LogsumexpBackward0", {0}, {0}, true,
-       [](C c, G g) -> variable_list {
-         auto dims = reduced_dims(c.value(1), c.sizes(0).size());
-         bool keep = c.value(2).to_bool();
-         Tensor r = unreduce(c.result(), c.sizes(0), dims, keep);
-         return {ops::mul(unreduce(g[0], c.sizes(0), dims, keep), ops::exp(ops::sub(c.arg(0), r)))};
+      {.op = "logsumexp", .node = "LogsumexpBackward0", .inputs = {"self"}, .save = {"self"},
+       .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         auto dims = reduced_dims(c.value("dim"), c.sizes("self").size());
+         bool keep = c.value("keepdim").to_bool();
+         Tensor r = unreduce(c.result(), c.sizes("self"), dims, keep);
+         return {ops::mul(unreduce(g[0], c.sizes("self"), dims, keep), ops::exp(ops::sub(c.arg("self"), r)))};
        }},
       // cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor: the reversed cumsum
-      {"aten::cumsum", "CumsumBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         int64_t d[1] = {c.value(1).to_int()};
+      {.op = "cumsum", .node = "CumsumBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         int64_t d[1] = {c.value("dim").to_int()};
          IntArrayRef dim(d, 1);
          return {ops::flip(ops::cumsum(ops::flip(g[0], dim), d[0]), dim)};
        }},
       // flip(Tensor self, int[] dims) -> Tensor
-      {"aten::flip", "FlipBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list { return {ops::flip(g[0], c.value(1).to_int_list())}; }},
+      {.op = "flip", .node = "FlipBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::flip(g[0], c.value("dims").to_int_list())};
+       }},
 
       // --- nn ------------------------------------------------------------------------------------
       // nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction,
       //                  int ignore_index) -> (Tensor output, Tensor total_weight)
       //   self (N,C) or (C), target (N) or (); d/dself[n, target[n]] = -weight[target[n]] * g
       //   (divided by the total weight for the mean), 0 for ignored targets
-      {"aten::nll_loss_forward", "NllLossBackward0", {0}, {1, 2}, false,
-       [](C c, G g) -> variable_list {
-         Tensor target = c.arg(1), weight = c.arg(2);
-         int64_t reduction = c.value(3).to_int(), ignore = c.value(4).to_int();
-         int64_t classes = c.sizes(0).back();
+      {.op = "nll_loss_forward", .node = "NllLossBackward0", .inputs = {"self"},
+       .save = {"target", "weight"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor target = c.arg("target"), weight = c.arg("weight");
+         int64_t reduction = c.value("reduction").to_int(), ignore = c.value("ignore_index").to_int();
+         int64_t classes = c.sizes("self").back();
          Tensor valid = ops::ne(target, Scalar(ignore));
          Tensor safe = ops::where(valid, target, Scalar(int64_t{0}));
-         Tensor coef = ops::to(valid, c.dtype(0));
+         Tensor coef = ops::to(valid, c.dtype("self"));
          if (weight.defined())
            coef = ops::mul(coef, ops::view(ops::index_select(weight, 0, ops::reshape(safe, {-1})),
                                            safe.sizes()));
@@ -490,29 +526,31 @@ std::vector<Derivative> core_table() {
          coef = ops::mul(coef, g[0]);
          return {ops::neg(ops::mul(ops::one_hot(safe, classes), ops::unsqueeze(coef, -1)))};
        },
-       {}, 1},
+       .outputs = 1},
       // mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor: 2 (self - target)
-      {"aten::mse_loss", "MseLossBackward0", {0, 1}, {0, 1}, false,
-       [](C c, G g) -> variable_list {
-         Tensor d = ops::mul(ops::mul(ops::sub(c.arg(0), c.arg(1)), g[0]), 2.0);
-         if (c.value(2).to_int() == 1) {
+      {.op = "mse_loss", .node = "MseLossBackward0", .inputs = {"self", "target"},
+       .save = {"self", "target"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor d = ops::mul(ops::mul(ops::sub(c.arg("self"), c.arg("target")), g[0]), 2.0);
+         if (c.value("reduction").to_int() == 1) {
            int64_t n = 1;
-           for (int64_t s : c.sizes(0)) n *= s;
+           for (int64_t s : c.sizes("self")) n *= s;
            d = ops::div(d, Scalar(n));
          }
-         return {c.needs(0) ? d : Tensor(), c.needs(1) ? ops::neg(d) : Tensor()};
+         return {c.needs("self") ? d : Tensor(), c.needs("target") ? ops::neg(d) : Tensor()};
        }},
       // binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1):
       //   (self - target) / (self (1 - self)), the denominator at least 1e-12
-      {"aten::binary_cross_entropy", "BinaryCrossEntropyBackward0", {0}, {0, 1, 2}, false,
-       [](C c, G g) -> variable_list {
-         Tensor x = c.arg(0), y = c.arg(1), w = c.arg(2);
+      {.op = "binary_cross_entropy", .node = "BinaryCrossEntropyBackward0", .inputs = {"self"},
+       .save = {"self", "target", "weight"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self"), y = c.arg("target"), w = c.arg("weight");
          Tensor den = ops::clamp_min(ops::mul(x, ops::rsub(x, Scalar(1))), Scalar(1e-12));
          Tensor d = ops::mul(ops::div(ops::sub(x, y), den), g[0]);
          if (w.defined()) d = ops::mul(d, w);
-         if (c.value(3).to_int() == 1) {
+         if (c.value("reduction").to_int() == 1) {
            int64_t n = 1;
-           for (int64_t s : c.sizes(0)) n *= s;
+           for (int64_t s : c.sizes("self")) n *= s;
            d = ops::div(d, Scalar(n));
          }
          return {d};
@@ -522,60 +560,52 @@ std::vector<Derivative> core_table() {
       //   xhat = (x - mean) rstd; dx = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)) over the
       //   normalized dims, dxhat = g weight; dweight = g xhat, dbias = g (the engine sums them
       //   down to weight's and bias's shape)
-      {"aten::native_layer_norm", "NativeLayerNormBackward0", {0, 2, 3}, {0, 2}, true,
-       [](C c, G g) -> variable_list {
-         Tensor x = c.arg(0), w = c.arg(2), mean = c.result(1), rstd = c.result(2);
-         size_t k = c.value(1).to_int_list().size(), nd = c.sizes(0).size();
+      {.op = "native_layer_norm", .node = "NativeLayerNormBackward0",
+       .inputs = {"input", "weight", "bias"}, .save = {"input", "weight"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("input"), w = c.arg("weight"), mean = c.result(1), rstd = c.result(2);
+         size_t k = c.value("normalized_shape").to_int_list().size(), nd = c.sizes("input").size();
          std::vector<int64_t> dims;
          for (size_t d = nd - k; d < nd; ++d) dims.push_back(static_cast<int64_t>(d));
          if (grad_mode_enabled()) {  // create_graph: mean and rstd as functions of x
            mean = ops::mean(x, IntArrayRef(dims), true, std::nullopt);
            Tensor var = ops::var(x, IntArrayRef(dims), int64_t{0}, true);
-           rstd = ops::reciprocal(ops::sqrt(ops::add(var, Scalar(c.value(4).to_double()))));
+           rstd = ops::reciprocal(ops::sqrt(ops::add(var, Scalar(c.value("eps").to_double()))));
          }
          Tensor xhat = ops::mul(ops::sub(x, mean), rstd);
          Tensor dxhat = w.defined() ? ops::mul(g[0], w) : g[0];
          Tensor dx;
-         if (c.needs(0)) {
+         if (c.needs("input")) {
            Tensor m1 = ops::mean(dxhat, IntArrayRef(dims), true, std::nullopt);
            Tensor m2 = ops::mean(ops::mul(dxhat, xhat), IntArrayRef(dims), true, std::nullopt);
            dx = ops::mul(rstd, ops::sub(ops::sub(dxhat, m1), ops::mul(xhat, m2)));
          }
-         return {dx, c.needs(2) ? ops::mul(g[0], xhat) : Tensor(), c.needs(3) ? g[0] : Tensor()};
+         return {dx, c.needs("weight") ? ops::mul(g[0], xhat) : Tensor(), c.needs("bias") ? g[0] : Tensor()};
        },
-       {}, 1},
+       .outputs = 1},
       // native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor mask):
       //   mask / (1 - p) in training, 1 otherwise
-      {"aten::native_dropout", "NativeDropoutBackward0", {0}, {}, true,
-       [](C c, G g) -> variable_list {
-         bool train = c.value(2).is_none() || c.value(2).to_bool();
+      {.op = "native_dropout", .node = "NativeDropoutBackward0", .inputs = {"input"},
+       .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         bool train = c.value("train").is_none() || c.value("train").to_bool();
          if (!train) return {g[0]};
-         double p = c.value(1).to_double();
+         double p = c.value("p").to_double();
          return {ops::mul(ops::mul(g[0], c.result(1)), p == 1.0 ? 0.0 : 1.0 / (1.0 - p))};
        },
-       {}, 1},
+       .outputs = 1},
       // embedding(Tensor weight, Tensor indices, int padding_idx=-1, ...) -> Tensor:
       //   each row of g summed into the row of weight it came from; padding_idx gets none
-      {"aten::embedding", "EmbeddingBackward0", {0}, {1}, false,
-       [](C c, G g) -> variable_list {
-         Tensor idx = ops::reshape(c.arg(1), {-1});
-         int64_t dim = c.sizes(0).back(), pad = c.value(2).to_int();
+      {.op = "embedding", .node = "EmbeddingBackward0", .inputs = {"weight"}, .save = {"indices"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor idx = ops::reshape(c.arg("indices"), {-1});
+         int64_t dim = c.sizes("weight").back(), pad = c.value("padding_idx").to_int();
          Tensor rows = ops::reshape(g[0], {-1, dim});
          if (pad >= 0) rows = ops::mul(rows, ops::unsqueeze(ops::ne(idx, Scalar(pad)), 1));
-         return {ops::index_add(zeros_like_arg(c, 0), 0, idx, rows)};  // IndexAddBackward0 again
+         return {ops::index_add(zeros_like_arg(c, "weight"), 0, idx, rows)};  // IndexAddBackward0 again
        }},
   };
 }
 // clang-format on
-
-const std::vector<Derivative>& derivatives() {
-  static const std::vector<Derivative> table = [] {
-    std::vector<Derivative> all;
-    for (auto family : {core_table, math_table, shape_table, indexing_table})
-      for (Derivative& d : family()) all.push_back(std::move(d));
-    return all;
-  }();
-  return table;
-}
 
 }  // namespace opscope::autograd

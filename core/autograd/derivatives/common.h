@@ -1,4 +1,4 @@
-// What the derivative table's files share (core/autograd/derivatives*.cpp; private to them): the
+// What the derivative table's files share (core/autograd/derivatives/*.cpp; private to them): the
 // formulas' argument types, helpers that undo broadcasting and reductions, and the families of
 // entries that derivatives() joins into one table.
 #pragma once
@@ -58,9 +58,9 @@ inline Tensor unreduce(Tensor g, IntArrayRef sizes, const std::vector<int64_t>& 
   return ops::expand(g, sizes);
 }
 
-// A fresh zero tensor of tensor argument i's shape and dtype.
-inline Tensor zeros_like_arg(C c, size_t i) {
-  return ops::zeros(c.sizes(i), c.dtype(i));
+// A fresh zero tensor of tensor argument a's shape and dtype.
+inline Tensor zeros_like_arg(C c, Arg a) {
+  return ops::zeros(c.sizes(a), c.dtype(a));
 }
 
 // Where a reduction's result came from: 1 at the elements equal to it (the max, say), divided
@@ -73,19 +73,19 @@ inline Tensor even_share(const Tensor& x, const Tensor& full_result,
 }
 
 // The gradient of a value-selecting reduction over `dim` (max.dim, kthvalue: values and
-// indices): g put back at the indices.
+// indices) of self: g put back at the indices.
 inline Tensor indexed_reduction_backward(C c, const Tensor& g, const Tensor& indices, int64_t dim,
                                          bool keepdim) {
-  int64_t d = wrap_dim(dim, static_cast<int64_t>(c.sizes(0).size()));
+  int64_t d = wrap_dim(dim, static_cast<int64_t>(c.sizes("self").size()));
   Tensor gi = keepdim ? g : ops::unsqueeze(g, d),
          ii = keepdim ? indices : ops::unsqueeze(indices, d);
   // out of place, so that the gradient stays differentiable (ScatterBackward0)
-  return ops::scatter(zeros_like_arg(c, 0), d, ii, ops::to(gi, c.dtype(0)));
+  return ops::scatter(zeros_like_arg(c, "self"), d, ii, ops::to(gi, c.dtype("self")));
 }
 
 // Views and reshapes of self: g reshaped back to self's shape.
 inline variable_list to_input_shape(C c, G g) {
-  return {ops::reshape(g[0], c.sizes(0))};
+  return {ops::reshape(g[0], c.sizes("self"))};
 }
 // Ops whose gradient is g itself (a copy; add's self): the engine adapts dtype and broadcasts.
 inline variable_list unchanged(C, G g) {

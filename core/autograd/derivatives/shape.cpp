@@ -19,18 +19,18 @@ using namespace formulas;
 // cat(Tensor[] tensors, int dim=0) -> Tensor: each input gets its part of g along dim (a 1-D
 // empty input, skipped by cat, gets an empty gradient).
 variable_list cat_backward(C c, G g) {
-  const size_t n = c.list_size(0);
-  auto skipped = [&](size_t k) { return c.sizes(0, k).size() == 1 && c.sizes(0, k)[0] == 0; };
+  const size_t n = c.list_size("tensors");
+  auto skipped = [&](size_t k) { return c.sizes("tensors", k).size() == 1 && c.sizes("tensors", k)[0] == 0; };
   int64_t ndim = g[0].dim();
-  int64_t d = wrap_dim(c.value(1).to_int(), ndim), offset = 0;
+  int64_t d = wrap_dim(c.value("dim").to_int(), ndim), offset = 0;
   variable_list out(n);
   for (size_t k = 0; k < n; ++k) {
     if (skipped(k)) {
-      if (c.needs(0, k)) out[k] = ops::zeros({0}, g[0].dtype());
+      if (c.needs("tensors", k)) out[k] = ops::zeros({0}, g[0].dtype());
       continue;
     }
-    int64_t len = c.sizes(0, k)[static_cast<size_t>(d)];
-    if (c.needs(0, k)) out[k] = ops::narrow(g[0], d, offset, len);
+    int64_t len = c.sizes("tensors", k)[static_cast<size_t>(d)];
+    if (c.needs("tensors", k)) out[k] = ops::narrow(g[0], d, offset, len);
     offset += len;
   }
   return out;
@@ -38,17 +38,17 @@ variable_list cat_backward(C c, G g) {
 
 // stack(Tensor[] tensors, int dim=0) -> Tensor: input k gets g's slice k along dim.
 variable_list stack_backward(C c, G g) {
-  const size_t n = c.list_size(0);
-  int64_t d = wrap_dim(c.value(1).to_int(), g[0].dim());
+  const size_t n = c.list_size("tensors");
+  int64_t d = wrap_dim(c.value("dim").to_int(), g[0].dim());
   variable_list out(n);
   for (size_t k = 0; k < n; ++k)
-    if (c.needs(0, k)) out[k] = ops::select(g[0], d, static_cast<int64_t>(k));
+    if (c.needs("tensors", k)) out[k] = ops::select(g[0], d, static_cast<int64_t>(k));
   return out;
 }
 
 // split / split_with_sizes (self, sizes, dim) -> pieces: the pieces' gradients joined again.
 variable_list split_backward(C c, G g) {
-  return {ops::cat(g, c.value(2).to_int())};
+  return {ops::cat(g, c.value("dim").to_int())};
 }
 
 // The element offsets (from `base`) that a (sizes, strides, offset) geometry reads, shaped sizes.
@@ -72,11 +72,11 @@ int64_t last_offset(IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
 // for the storage (elements read twice get both), then read back with self's geometry. Inputs
 // whose own elements overlap (an expanded self) are not divided among their aliases as torch does.
 variable_list as_strided_backward(C c, G g) {
-  Tensor self = c.arg(0);
-  const auto& size = c.value(1).to_int_list();
-  const auto& stride = c.value(2).to_int_list();
+  Tensor self = c.arg("self");
+  const auto& size = c.value("size").to_int_list();
+  const auto& stride = c.value("stride").to_int_list();
   int64_t in_off = self->storage_offset();
-  int64_t out_off = c.value(3).is_none() ? in_off : c.value(3).to_int();
+  int64_t out_off = c.value("storage_offset").is_none() ? in_off : c.value("storage_offset").to_int();
   int64_t base = std::min(in_off, out_off);
   int64_t len = std::max(last_offset(self.sizes(), self.strides(), in_off),
                          last_offset(size, stride, out_off)) -
@@ -90,8 +90,8 @@ variable_list as_strided_backward(C c, G g) {
 // repeat(Tensor self, SymInt[] repeats) -> Tensor: g seen as (r0, s0, r1, s1, ...) (self's sizes
 // padded with leading 1s), summed over the repeats.
 variable_list repeat_backward(C c, G g) {
-  const auto& r = c.value(1).to_int_list();
-  IntArrayRef s = c.sizes(0);
+  const auto& r = c.value("repeats").to_int_list();
+  IntArrayRef s = c.sizes("self");
   size_t pad = r.size() - s.size();
   std::vector<int64_t> split, repeat_dims;
   for (size_t i = 0; i < r.size(); ++i) {
@@ -111,103 +111,112 @@ std::vector<Derivative> shape_table() {
   return {
       // --- joining and splitting ---------------------------------------------------------------
       // cat(Tensor[] tensors, int dim=0) -> Tensor
-      {"aten::cat", "CatBackward0", {0}, {}, false, cat_backward},
+      {.op = "cat", .node = "CatBackward0", .inputs = {"tensors"}, .formula = cat_backward},
       // stack(Tensor[] tensors, int dim=0) -> Tensor
-      {"aten::stack", "StackBackward0", {0}, {}, false, stack_backward},
+      {.op = "stack", .node = "StackBackward0", .inputs = {"tensors"}, .formula = stack_backward},
       // split.Tensor(Tensor(a -> *) self, int split_size, int dim=0) -> Tensor(a)[]
-      {"aten::split.Tensor", "SplitBackward0", {0}, {}, false, split_backward},
+      {.op = "split.Tensor", .node = "SplitBackward0", .inputs = {"self"},
+       .formula = split_backward},
       // split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[]
-      {"aten::split_with_sizes", "SplitWithSizesBackward0", {0}, {}, false, split_backward},
+      {.op = "split_with_sizes", .node = "SplitWithSizesBackward0", .inputs = {"self"},
+       .formula = split_backward},
       // unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]: the slices stacked again
-      {"aten::unbind.int", "UnbindBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list { return {ops::stack(g, c.value(1).to_int())}; }},
+      {.op = "unbind.int", .node = "UnbindBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::stack(g, c.value("dim").to_int())};
+       }},
 
       // --- views -------------------------------------------------------------------------------
       // alias(Tensor(a) self) -> Tensor(a)
-      {"aten::alias", "AliasBackward0", {0}, {}, false, unchanged},
+      {.op = "alias", .node = "AliasBackward0", .inputs = {"self"}, .formula = unchanged},
       // diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)
-      {"aten::diagonal", "DiagonalBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         return {ops::diagonal_backward(g[0], c.sizes(0), c.value(1).to_int(), c.value(2).to_int(),
-                                        c.value(3).to_int())};
+      {.op = "diagonal", .node = "DiagonalBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::diagonal_backward(g[0], c.sizes("self"), c.value("offset").to_int(), c.value("dim1").to_int(),
+                                        c.value("dim2").to_int())};
        }},
       // diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2)
-      {"aten::diagonal_backward", "DiagonalBackwardBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         return {ops::diagonal(g[0], c.value(2).to_int(), c.value(3).to_int(), c.value(4).to_int())};
+      {.op = "diagonal_backward", .node = "DiagonalBackwardBackward0", .inputs = {"grad_output"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::diagonal(g[0], c.value("offset").to_int(), c.value("dim1").to_int(), c.value("dim2").to_int())};
        }},
       // unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a): windows add up
-      {"aten::unfold", "UnfoldBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         return {ops::unfold_backward(g[0], c.sizes(0), c.value(1).to_int(), c.value(2).to_int(),
-                                      c.value(3).to_int())};
+      {.op = "unfold", .node = "UnfoldBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::unfold_backward(g[0], c.sizes("self"), c.value("dimension").to_int(), c.value("size").to_int(),
+                                      c.value("step").to_int())};
        }},
       // unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step)
-      {"aten::unfold_backward", "UnfoldBackwardBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         return {ops::unfold(g[0], c.value(2).to_int(), c.value(3).to_int(), c.value(4).to_int())};
+      {.op = "unfold_backward", .node = "UnfoldBackwardBackward0", .inputs = {"grad_in"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::unfold(g[0], c.value("dim").to_int(), c.value("size").to_int(), c.value("step").to_int())};
        }},
       // as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)
-      {"aten::as_strided", "AsStridedBackward0", {0}, {0}, false, as_strided_backward},
+      {.op = "as_strided", .node = "AsStridedBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = as_strided_backward},
 
       // --- moving elements ---------------------------------------------------------------------
       // diag(Tensor self, int diagonal=0) -> Tensor: (n) -> a matrix, or a matrix -> (n)
-      {"aten::diag", "DiagBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         int64_t k = c.value(1).to_int();
-         if (c.sizes(0).size() == 1) return {ops::diagonal(g[0], k, 0, 1)};
-         return {ops::diagonal_backward(g[0], c.sizes(0), k, 0, 1)};
+      {.op = "diag", .node = "DiagBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         int64_t k = c.value("diagonal").to_int();
+         if (c.sizes("self").size() == 1) return {ops::diagonal(g[0], k, 0, 1)};
+         return {ops::diagonal_backward(g[0], c.sizes("self"), k, 0, 1)};
        }},
       // diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor
-      {"aten::diag_embed", "DiagEmbedBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
-         return {ops::diagonal(g[0], c.value(1).to_int(), c.value(2).to_int(), c.value(3).to_int())};
+      {.op = "diag_embed", .node = "DiagEmbedBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::diagonal(g[0], c.value("offset").to_int(), c.value("dim1").to_int(), c.value("dim2").to_int())};
        }},
       // tril(Tensor self, int diagonal=0) -> Tensor
-      {"aten::tril", "TrilBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list { return {ops::tril(g[0], c.value(1).to_int())}; },
-       {"aten::tril_"}},
+      {.op = "tril", .node = "TrilBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::tril(g[0], c.value("diagonal").to_int())};
+       },
+       .inplace = {"tril_"}},
       // triu(Tensor self, int diagonal=0) -> Tensor
-      {"aten::triu", "TriuBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list { return {ops::triu(g[0], c.value(1).to_int())}; },
-       {"aten::triu_"}},
+      {.op = "triu", .node = "TriuBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::triu(g[0], c.value("diagonal").to_int())};
+       },
+       .inplace = {"triu_"}},
       // repeat(Tensor self, SymInt[] repeats) -> Tensor
-      {"aten::repeat", "RepeatBackward0", {0}, {}, false, repeat_backward},
+      {.op = "repeat", .node = "RepeatBackward0", .inputs = {"self"}, .formula = repeat_backward},
       // roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor: rolled back
-      {"aten::roll", "RollBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
+      {.op = "roll", .node = "RollBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
          std::vector<int64_t> back;
-         for (int64_t s : c.value(1).to_int_list()) back.push_back(-s);
-         return {ops::roll(g[0], back, c.value(2).to_int_list())};
+         for (int64_t s : c.value("shifts").to_int_list()) back.push_back(-s);
+         return {ops::roll(g[0], back, c.value("dims").to_int_list())};
        }},
       // constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor: the padding cut off
       // again (a negative pad, which cropped, pads the gradient with zeros)
-      {"aten::constant_pad_nd", "ConstantPadNdBackward0", {0}, {}, false,
-       [](C c, G g) -> variable_list {
+      {.op = "constant_pad_nd", .node = "ConstantPadNdBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
          std::vector<int64_t> back;
-         for (int64_t p : c.value(1).to_int_list()) back.push_back(-p);
+         for (int64_t p : c.value("pad").to_int_list()) back.push_back(-p);
          return {ops::constant_pad_nd(g[0], back, 0)};
        }},
 
       // --- whole-tensor writes -----------------------------------------------------------------
       // copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!): self's old
       //   values are gone; src gets g (the engine sums a broadcast src and converts its dtype)
-      {"aten::copy_", "CopyBackwards", {0, 1}, {}, false,
-       [](C c, G g) -> variable_list {
-         return {c.needs(0) ? zeros_like_arg(c, 0) : Tensor(), g[0]};
+      {.op = "copy_", .node = "CopyBackwards", .inputs = {"self", "src"},
+       .formula = [](C c, G g) -> variable_list {
+         return {c.needs("self") ? zeros_like_arg(c, "self") : Tensor(), g[0]};
        }},
       // fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)
-      {"aten::fill_.Scalar", "FillBackward2", {0}, {}, false,
-       [](C c, G) -> variable_list { return {zeros_like_arg(c, 0)}; }},
+      {.op = "fill_.Scalar", .node = "FillBackward2", .inputs = {"self"},
+       .formula = [](C c, G) -> variable_list { return {zeros_like_arg(c, "self")}; }},
       // fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!): value (0-d) gets the sum of g
-      {"aten::fill_.Tensor", "FillBackward3", {0, 1}, {}, false,
-       [](C c, G g) -> variable_list {
-         return {c.needs(0) ? zeros_like_arg(c, 0) : Tensor(),
-                 c.needs(1) ? ops::sum(g[0], ops::OptScalarType{}) : Tensor()};
+      {.op = "fill_.Tensor", .node = "FillBackward3", .inputs = {"self", "value"},
+       .formula = [](C c, G g) -> variable_list {
+         return {c.needs("self") ? zeros_like_arg(c, "self") : Tensor(),
+                 c.needs("value") ? ops::sum(g[0], ops::OptScalarType{}) : Tensor()};
        }},
       // zero_(Tensor(a!) self) -> Tensor(a!)
-      {"aten::zero_", "ZeroBackward0", {0}, {}, false,
-       [](C c, G) -> variable_list { return {zeros_like_arg(c, 0)}; }},
+      {.op = "zero_", .node = "ZeroBackward0", .inputs = {"self"},
+       .formula = [](C c, G) -> variable_list { return {zeros_like_arg(c, "self")}; }},
   };
 }
 // clang-format on
