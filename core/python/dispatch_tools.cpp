@@ -1,10 +1,9 @@
 // The dispatcher, seen from Python: dumps of an op's registrations and table, key sets, the
-// thread-local include/exclude sets, a recorder of dispatch steps, and Python-defined kernels
-// registered through a Library whose lifetime undoes them.
+// thread-local include/exclude sets, the OPSCOPE_LOG printers' switches, and Python-defined
+// kernels registered through a Library whose lifetime undoes them. Dispatch steps are recorded by
+// the trace recorder (core/python/profiler.cpp: opscope._C._TraceRecorder).
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
-
-#include <unordered_map>
 
 #include "core/dispatch/Library.h"
 #include "core/python/arg_parser.h"
@@ -12,76 +11,7 @@
 
 namespace opscope::python {
 
-void put_table_entry(py::dict& d, const DispatchTableEntry& e) {
-  d["kernel"] = e.kernel.name();
-  d["provenance"] = std::string(to_string(e.provenance));
-  d["registered_key"] = std::string(to_string(e.registered_key));
-  d["site"] = e.site;
-}
-
 namespace {
-
-// Records every dispatch step while active (used by tests and the tour; the profiler of a later
-// issue builds on the same hook).
-class StepRecorder final : public DispatchObserver {
- public:
-  // The last reference may go on any thread (the observer list's copy of a backward thread):
-  // its lists are let go with the GIL. See Note [No Python object dies under a lock] in
-  // core/dispatch/Observer.cpp.
-  ~StepRecorder() override {
-    if (python_is_going()) {  // leave them
-      steps.release();
-      events.release();
-      return;
-    }
-    py::gil_scoped_acquire gil;
-    py::object drop_steps = std::move(steps), drop_events = std::move(events);
-  }
-  void on_enter(const DispatchStep& s) override {
-    py::gil_scoped_acquire gil;
-    py::dict d;
-    d["kind"] = std::string(to_string(s.kind));
-    d["op"] = s.op->full_name();
-    d["key"] = std::string(to_string(s.chosen));
-    d["key_set"] = s.key_set;
-    d["fallthrough"] = s.fallthrough_keys;
-    d["tls_included"] = s.tls_included;
-    d["tls_excluded"] = s.tls_excluded;
-    put_table_entry(d, *s.entry);
-    d["depth"] = depth_++;
-    py::list args, arg_keys;
-    for (size_t i = 0; i < s.args->size(); ++i) {
-      args.append((*s.args)[i].str());
-      arg_keys.append(s.arg_key_sets[i]);
-    }
-    d["args"] = args;
-    d["arg_key_sets"] = arg_keys;
-    steps.append(d);
-    events.append(d);
-  }
-  void on_exit(const DispatchStep&, const Stack* returns) override { --depth_; }
-  // Autograd's events go to `events` (with the steps, in order) as {"kind": "node_created" |
-  // "node_begin" | "node_end", "node": name, "sequence_nr", "id", "depth"} (+ "next" for
-  // node_created).
-  void on_autograd(const AutogradEvent& e) override {
-    py::gil_scoped_acquire gil;
-    if (e.kind == AutogradEventKind::NodeEnd) --depth_;
-    py::dict d;
-    d["kind"] = std::string(to_string(e.kind));
-    d["node"] = e.node;
-    d["sequence_nr"] = e.sequence_nr;
-    d["id"] = reinterpret_cast<uintptr_t>(e.id);
-    d["depth"] = depth_;
-    if (e.next) d["next"] = *e.next;
-    if (e.kind == AutogradEventKind::NodeBegin) ++depth_;
-    events.append(d);
-  }
-  py::list steps;   // dispatch steps
-  py::list events;  // dispatch steps and autograd events
-
- private:
-  int depth_ = 0;
-};
 
 // A Python callable as a boxed kernel: arguments converted like op returns, results back.
 KernelFunction python_kernel(py::function f, std::string name) {
@@ -207,19 +137,6 @@ void init_dispatch_tools(py::module_& m) {
   m.def(
       "_set_dispatch_log", [](bool on, int fd) { set_dispatch_log(on, fd); }, py::arg("on"),
       py::arg("fd") = 2, "Turns the OPSCOPE_LOG=dispatch trace on or off (printing to fd).");
-
-  py::class_<StepRecorder, std::shared_ptr<StepRecorder>>(m, "_DispatchRecorder")
-      .def(py::init<>())
-      .def_readonly("steps", &StepRecorder::steps)
-      .def_readonly("events", &StepRecorder::events);
-  py::class_<ObserverHandle>(m, "_ObserverHandle").def("remove", &ObserverHandle::reset);
-  m.def(
-      "_add_dispatch_observer",
-      [](std::shared_ptr<StepRecorder> r) {
-        OPSCOPE_CHECK_TYPE(r != nullptr, "_add_dispatch_observer expects a _DispatchRecorder");
-        return add_dispatch_observer(r);
-      },
-      "Installs a recorder until the returned handle's remove() is called.");
 
   py::class_<Library>(m, "_Library")
       .def(py::init([](const std::string& kind, const std::string& ns) {

@@ -40,6 +40,15 @@ using profiler::Event;
 using profiler::EventKind;
 using profiler::ValueRecord;
 
+// A dispatch table entry's fields into a step's dict: "kernel", "provenance", "registered_key",
+// "site".
+void put_table_entry(py::dict& d, const DispatchTableEntry& e) {
+  d["kernel"] = e.kernel.name();
+  d["provenance"] = std::string(to_string(e.provenance));
+  d["registered_key"] = std::string(to_string(e.registered_key));
+  d["site"] = e.site;
+}
+
 py::tuple dims_to_py(const profiler::Recording& r, uint32_t begin, uint32_t n) {
   py::tuple t(n);
   for (uint32_t i = 0; i < n; ++i) t[i] = py::int_(r.dims[begin + i]);
@@ -221,8 +230,14 @@ void init_profiler(py::module_& m) {
            }),
            py::arg("stacks") = false, py::arg("memory") = true, py::arg("max_events") = 0,
            py::arg("max_stacks") = 0)
-      .def("start", [](std::shared_ptr<TraceRecorder> r) { r->start(r); })
-      .def("stop", &TraceRecorder::stop)
+      // Taken by reference (or checked): pybind lets an unbound call's None through as a null
+      // shared_ptr or pointer (_TraceRecorder.start(None)).
+      .def("start",
+           [](std::shared_ptr<TraceRecorder> r) {
+             OPSCOPE_CHECK_TYPE(r != nullptr, "start expects a _TraceRecorder");
+             r->start(r);
+           })
+      .def("stop", [](TraceRecorder& r) { r.stop(); })
       .def(
           "events",
           [](TraceRecorder& r) {

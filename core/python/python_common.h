@@ -174,10 +174,6 @@ void init_nodes(py::module_& m);     // grad_fn objects, custom Functions
 void init_profiler(py::module_& m);  // the trace recorder
 void init_stacks(py::module_& m);    // Python frames for profiler stacks, _capture_stack
 
-// A dispatch table entry's fields into a step's dict: "kernel", "provenance", "registered_key",
-// "site" (core/python/dispatch_tools.cpp; the trace's events and _DispatchRecorder share them).
-void put_table_entry(py::dict& d, const DispatchTableEntry& e);
-
 // An argument or result as Python sees it: tensors as opscope tensors (lists of them as lists),
 // numbers, bools, tuples of ints, None; anything else as its text (core/python/profiler.cpp).
 py::object ivalue_to_py(const IValue& v);

@@ -22,7 +22,8 @@ What is measured:
    "ceil 4K" is the same kernel on 4 KiB pages, shown because the page size moves the ceiling.
    Targets: opscope >= 0.9x ceiling and >= 1.0x PyTorch at the same thread count.
 3. Observer cost: ``a + b`` (1 element) with no observer, with the dispatch log on (writing to
-   /dev/null) and with a _DispatchRecorder; the difference divided by the dispatch steps per call.
+   /dev/null) and with a trace recorder (``_TraceRecorder(memory=False)``); the difference divided
+   by the dispatch steps per call.
 4. Start-up: wall time and peak RSS of ``python3 -c "import X"``, each run in a fresh wrapper
    process so that RUSAGE_CHILDREN covers that one child only. Targets: <= 0.25 s, <= 60 MB.
 
@@ -189,12 +190,12 @@ def bench_bandwidth():
 
 OBSERVER_MODES = [("observer off (always-present branch)", "off"),
                   ("dispatch log -> /dev/null", "log"),
-                  ("_DispatchRecorder", "recorder")]
+                  ("trace recorder", "recorder")]
 
 
 def time_observed(space, mode, number):
     """Seconds per `a + b` over one loop of `number` calls with the observer `mode` attached.
-    A fresh recorder per loop: it keeps every step as a dict, so the loops stay short."""
+    A fresh recorder per loop: it keeps every step, so the loops stay short."""
     timer = timeit.Timer("a + b", globals=space)
     if mode == "off":
         return timer.timeit(number) / number
@@ -206,23 +207,24 @@ def time_observed(space, mode, number):
         finally:
             opscope._C._set_dispatch_log(False)
             os.close(fd)
-    handle = opscope._C._add_dispatch_observer(opscope._C._DispatchRecorder())
+    recorder = opscope._C._TraceRecorder(memory=False)
+    recorder.start()
     try:
         return timer.timeit(number) / number
     finally:
-        handle.remove()
+        recorder.stop()
 
 
 def bench_observer(number=2000, repeat=40):
     space = {"a": opscope.ones(1), "b": opscope.ones(1)}
 
-    rec = opscope._C._DispatchRecorder()
-    handle = opscope._C._add_dispatch_observer(rec)
+    recorder = opscope._C._TraceRecorder(memory=False)
+    recorder.start()
     try:
         space["a"] + space["b"]
     finally:
-        handle.remove()
-    steps = len(rec.steps)
+        recorder.stop()
+    steps = sum(e["kind"] == "enter" for e in recorder.events())
 
     best = {}
     for _ in range(repeat):  # round-robin over the modes, as best_per_call does

@@ -1,6 +1,7 @@
 """Shared pytest set-up: makes the in-tree package importable, gives a seeded RNG, and compares
 opscope results with NumPy references while remembering the largest difference per op family
 (printed at the end of the run, as micrograd / llm.c checkers print their maxdiff)."""
+import contextlib
 import os
 import sys
 
@@ -24,15 +25,72 @@ TOLERANCE = {
 }
 
 
-def record_dispatch(fn):
-    """Runs fn() with a _DispatchRecorder installed; returns the recorder (.steps: one dict per
-    dispatch step; .events: the steps and autograd's events, in order)."""
-    rec = opscope._C._DispatchRecorder()
-    handle = opscope._C._add_dispatch_observer(rec)
+class DispatchRecord:
+    """What the trace recorder saw, flattened for tests: .steps, one dict per dispatch step
+    ("kind": call / redispatch / callBoxed / redispatchBoxed, "op", "key", "key_set",
+    "fallthrough", "tls_included", "tls_excluded", "kernel", "provenance", "registered_key",
+    "site", "depth", "arg_key_sets": each argument's keys); .events, the steps and
+    autograd's events in order ({"kind": "node_created" | "node_begin" | "node_end", "node",
+    "sequence_nr", "id", "depth"}, + "next" for node_created). Depth counts the steps and node
+    runs open on the event's thread."""
+
+    def __init__(self):
+        self.steps, self.events = [], []
+
+    def add(self, events):
+        """Takes in a trace recorder's events (_TraceRecorder.events())."""
+        depth = {}  # thread -> how many steps / node runs are open there
+        for e in events:
+            kind, thread = e["kind"], e["thread"]
+            d = depth.get(thread, 0)
+            if kind == "enter":
+                step = {"kind": e["call"], "op": e["op"], "key": e["key"], "key_set": e["key_set"],
+                        "fallthrough": e["fallthrough"], "tls_included": e["tls_included"],
+                        "tls_excluded": e["tls_excluded"], "kernel": e["kernel"],
+                        "provenance": e["provenance"], "registered_key": e["registered_key"],
+                        "site": e["site"], "depth": d,
+                        "arg_key_sets": e.get("arg_keys") or [_value_keys(a) for a in e["args"]]}
+                depth[thread] = d + 1
+                self.steps.append(step)
+                self.events.append(step)
+            elif kind == "exit":
+                depth[thread] = d - 1
+            elif kind in ("node_created", "node_begin", "node_end"):
+                if kind == "node_end":
+                    d -= 1
+                    depth[thread] = d
+                event = {"kind": kind, "node": e["node"], "sequence_nr": e["sequence_nr"],
+                         "id": e["node_id"], "depth": d}
+                if kind == "node_created":
+                    event["next"] = e["next"]
+                if kind == "node_begin":
+                    depth[thread] = d + 1
+                self.events.append(event)
+
+
+def _value_keys(v):
+    return v["keys"] if v is not None and "keys" in v else opscope._C.DispatchKeySet()
+
+
+@contextlib.contextmanager
+def recorded_dispatch():
+    """Records every dispatch step and autograd event made inside the block with the trace
+    recorder (opscope._C._TraceRecorder); yields a DispatchRecord, filled when the block ends."""
+    rec = DispatchRecord()
+    recorder = opscope._C._TraceRecorder(memory=False)
+    recorder.start()
     try:
-        fn()
+        yield rec
     finally:
-        handle.remove()
+        recorder.stop()
+        rec.add(recorder.events())
+
+
+def record_dispatch(fn):
+    """Runs fn() while recording (recorded_dispatch); returns the DispatchRecord (.steps: one
+    dict per dispatch step; .events: the steps and autograd's events, in order)."""
+    with recorded_dispatch() as rec:
+        fn()
     return rec
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import opscope
+from conftest import recorded_dispatch
 from opscope.autograd import gradcheck, gradgradcheck
 
 F64 = opscope.float64
@@ -563,13 +564,8 @@ def test_no_grad_enable_grad_and_set_grad_enabled():
 def test_no_grad_still_runs_the_autograd_kernel_but_records_nothing():
     """As in torch: under no_grad the Autograd key is still dispatched to; it records no node."""
     x = opscope.ones(2, requires_grad=True)
-    rec = opscope._C._DispatchRecorder()
-    handle = opscope._C._add_dispatch_observer(rec)
-    try:
-        with opscope.no_grad():
-            y = x * 2
-    finally:
-        handle.remove()
+    with recorded_dispatch() as rec, opscope.no_grad():
+        y = x * 2
     assert [(s["op"], s["key"]) for s in rec.steps] == [("aten::mul.Tensor", "AutogradCPU"),
                                                         ("aten::mul.Tensor", "CPU")]
     assert y.grad_fn is None
@@ -643,12 +639,9 @@ def test_inference_mode_makes_inference_tensors_and_records_nothing():
 
 def test_inference_mode_skips_the_autograd_and_inplace_layers():
     w = opscope.ones(2, requires_grad=True)
-    rec = opscope._C._DispatchRecorder()
-    with opscope.inference_mode():
-        handle = opscope._C._add_dispatch_observer(rec)
+    with opscope.inference_mode(), recorded_dispatch() as rec:
         x = w * 2
         x.add_(1)
-        handle.remove()
     assert [(s["op"], s["key"]) for s in rec.steps] == [("aten::mul.Tensor", "CPU"),
                                                          ("aten::add_.Tensor", "CPU")]
 

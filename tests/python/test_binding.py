@@ -1,7 +1,6 @@
 """The Python face of the core: dtype / device / Size objects, the schema-driven argument parser
 and its errors, the dispatcher tools, Python-registered kernels, NumPy and DLPack interop,
 opscope.tensor() inference."""
-import contextlib
 import gc
 import re
 
@@ -9,17 +8,7 @@ import numpy as np
 import pytest
 
 import opscope
-
-
-@contextlib.contextmanager
-def recorded():
-    """Records every dispatch step made inside the block (rec.steps: one dict per step)."""
-    rec = opscope._C._DispatchRecorder()
-    handle = opscope._C._add_dispatch_observer(rec)
-    try:
-        yield rec
-    finally:
-        handle.remove()
+from conftest import recorded_dispatch as recorded  # rec.steps: one dict per dispatch step
 
 
 # --- dtype, device, Size ------------------------------------------------------------------------

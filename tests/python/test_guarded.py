@@ -356,9 +356,11 @@ def test_reshape_alias_stays_inside_the_storage():
     assert torch.ops.aten._reshape_alias.default(t, [4], [1]).tolist() == [1, 2, 3, 4]
 
 
-def test_null_dispatch_observer_is_refused():
-    with pytest.raises(TypeError, match="expects a _DispatchRecorder"):
-        torch._C._add_dispatch_observer(None)
+def test_null_trace_recorder_is_refused():
+    with pytest.raises(TypeError, match="expects a _TraceRecorder"):
+        torch._C._TraceRecorder.start(None)
+    with pytest.raises(TypeError, match="incompatible function arguments"):
+        torch._C._TraceRecorder.stop(None)
     assert (torch.ones(2) + 1).tolist() == [2.0, 2.0]
 
 
