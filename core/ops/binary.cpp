@@ -1,99 +1,178 @@
-// The elementwise family's declarations and C++ entry points: arithmetic (add, sub, rsub, mul,
-// div, neg, pow). Comparisons and bitwise ops are in elementwise_compare.cpp. See
-// core/ops/elementwise.h; kernels in core/ops/cpu/elementwise.cpp and
-// core/ops/composite/elementwise.cpp.
+// The binary family's schemas (see core/ops/binary.h for what each op does): one def row per
+// overload, as native_functions.yaml. The kernels register themselves at the end of the files
+// that define them: core/ops/cpu/binary.cpp (add, sub, mul, div, neg, pow),
+// core/ops/cpu/binary_more.cpp (remainder, fmod, atan2, lerp, logical, bitwise, shifts) and
+// core/ops/composite/binary.cpp (the Scalar overloads); maximum / minimum in
+// core/ops/cpu/compare.cpp, beside clamp, which is built on their kernel.
 #include "core/dispatch/Library.h"
-#include "core/ops/elementwise_kernels.h"
 
 namespace opscope {
 
-static Library elementwise_ops(Library::FRAGMENT, "aten", [](Library& m) {
+static Library binary_ops(Library::FRAGMENT, "aten", [](Library& m) {
+  m.def("remainder.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("remainder.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def("remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", Variants::Method);
+  m.def("remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor");
+  m.def("remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("fmod.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("fmod.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def("fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", Variants::Method);
+  m.def("fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("floor_divide(Tensor self, Tensor other) -> Tensor");
+  m.def("floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("floor_divide.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def("floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", Variants::Method);
+  m.def("atan2(Tensor self, Tensor other) -> Tensor");
+  m.def("atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("arctan2(Tensor self, Tensor other) -> Tensor");
+  m.def("arctan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("arctan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("maximum(Tensor self, Tensor other) -> Tensor");
+  m.def("maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("minimum(Tensor self, Tensor other) -> Tensor");
+  m.def("minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor");
+  m.def("lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", Variants::Method);
+  m.def("lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor");
+  m.def("lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", Variants::Method);
+  m.def("lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("logical_and(Tensor self, Tensor other) -> Tensor");
+  m.def("logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("logical_or(Tensor self, Tensor other) -> Tensor");
+  m.def("logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("logical_xor(Tensor self, Tensor other) -> Tensor");
+  m.def("logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+        Variants::Method);
+  m.def("bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("bitwise_left_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def("bitwise_left_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+        Variants::Method);
+  m.def(
+      "bitwise_left_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      Variants::Function);
+  m.def("bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor");
+  m.def(
+      "bitwise_left_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      Variants::Function);
+  m.def("bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+        Variants::Method);
+  m.def(
+      "bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def("bitwise_right_shift.Tensor_Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def("bitwise_right_shift_.Tensor_Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+        Variants::Method);
+  m.def(
+      "bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      Variants::Function);
+  m.def("bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor");
+  m.def(
+      "bitwise_right_shift.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      Variants::Function);
   m.def("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
-  m.impl("add.Tensor", DispatchKey::CPU, fn<&cpu::add>);
   m.def("add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)");
-  m.impl("add_.Tensor", DispatchKey::CPU, fn<&cpu::add_>);
   m.def("add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
         Variants::Function);
-  m.impl("add.out", DispatchKey::CPU, fn<&cpu::add_out>);
   m.def("add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor");
-  m.impl("add.Scalar", DispatchKey::CompositeExplicitAutograd, fn<&composite::add_scalar>);
   m.def("add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)");
-  m.impl("add_.Scalar", DispatchKey::CompositeExplicitAutograd, fn<&composite::add_scalar_>);
   m.def("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
-  m.impl("sub.Tensor", DispatchKey::CPU, fn<&cpu::sub>);
   m.def("sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)");
-  m.impl("sub_.Tensor", DispatchKey::CPU, fn<&cpu::sub_>);
   m.def("sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
         Variants::Function);
-  m.impl("sub.out", DispatchKey::CPU, fn<&cpu::sub_out>);
   m.def("sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor");
-  m.impl("sub.Scalar", DispatchKey::CompositeExplicitAutograd, fn<&composite::sub_scalar>);
   m.def("sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)");
-  m.impl("sub_.Scalar", DispatchKey::CompositeExplicitAutograd, fn<&composite::sub_scalar_>);
   m.def("rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", Variants::Function);
-  m.impl("rsub.Tensor", DispatchKey::CPU, fn<&cpu::rsub>);
   m.def("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", Variants::Function);
-  m.impl("rsub.Scalar", DispatchKey::CompositeExplicitAutograd, fn<&composite::rsub_scalar>);
   m.def("mul.Tensor(Tensor self, Tensor other) -> Tensor");
-  m.impl("mul.Tensor", DispatchKey::CPU, fn<&cpu::mul>);
   m.def("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)");
-  m.impl("mul_.Tensor", DispatchKey::CPU, fn<&cpu::mul_>);
   m.def("mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
-  m.impl("mul.out", DispatchKey::CPU, fn<&cpu::mul_out>);
   m.def("mul.Scalar(Tensor self, Scalar other) -> Tensor");
-  m.impl("mul.Scalar", DispatchKey::CompositeExplicitAutograd, fn<&composite::mul_scalar>);
   m.def("mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)");
-  m.impl("mul_.Scalar", DispatchKey::CompositeExplicitAutograd, fn<&composite::mul_scalar_>);
   m.def("div.Tensor(Tensor self, Tensor other) -> Tensor");
-  m.impl("div.Tensor", DispatchKey::CPU, fn<&cpu::div>);
   m.def("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)");
-  m.impl("div_.Tensor", DispatchKey::CPU, fn<&cpu::div_>);
   m.def("div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
-  m.impl("div.out", DispatchKey::CPU, fn<&cpu::div_out>);
   m.def("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor");
-  m.impl("div.Tensor_mode", DispatchKey::CPU, fn<&cpu::div_mode>);
   m.def("div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)");
-  m.impl("div_.Tensor_mode", DispatchKey::CPU, fn<&cpu::div_mode_>);
   m.def(
       "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> "
       "Tensor(a!)",
       Variants::Function);
-  m.impl("div.out_mode", DispatchKey::CPU, fn<&cpu::div_out_mode>);
   m.def("div.Scalar(Tensor self, Scalar other) -> Tensor");
-  m.impl("div.Scalar", DispatchKey::CompositeExplicitAutograd, fn<&composite::div_scalar>);
   m.def("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)");
-  m.impl("div_.Scalar", DispatchKey::CompositeExplicitAutograd, fn<&composite::div_scalar_>);
   m.def("div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor");
-  m.impl("div.Scalar_mode", DispatchKey::CompositeExplicitAutograd,
-         fn<&composite::div_scalar_mode>);
   m.def("div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)");
-  m.impl("div_.Scalar_mode", DispatchKey::CompositeExplicitAutograd,
-         fn<&composite::div_scalar_mode_>);
-  m.def("neg(Tensor self) -> Tensor");
-  m.impl("neg", DispatchKey::CPU, fn<&cpu::neg>);
-  m.def("neg_(Tensor(a!) self) -> Tensor(a!)");
-  m.impl("neg_", DispatchKey::CPU, fn<&cpu::neg_>);
-  m.def("neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
-  m.impl("neg.out", DispatchKey::CPU, fn<&cpu::neg_out>);
   m.def("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor");
-  m.impl("pow.Tensor_Tensor", DispatchKey::CPU, fn<&cpu::pow_tensor_tensor>);
   m.def("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor");
-  m.impl("pow.Tensor_Scalar", DispatchKey::CPU, fn<&cpu::pow_tensor_scalar>);
   m.def("pow.Scalar(Scalar self, Tensor exponent) -> Tensor");
-  m.impl("pow.Scalar", DispatchKey::CPU, fn<&cpu::pow_scalar>);
   m.def("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)");
-  m.impl("pow_.Scalar", DispatchKey::CPU, fn<&cpu::pow_scalar_>);
   m.def("pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)");
-  m.impl("pow_.Tensor", DispatchKey::CPU, fn<&cpu::pow_tensor_>);
   m.def("pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)",
         Variants::Function);
-  m.impl("pow.Tensor_Tensor_out", DispatchKey::CPU, fn<&cpu::pow_tensor_tensor_out>);
   m.def("pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)",
         Variants::Function);
-  m.impl("pow.Tensor_Scalar_out", DispatchKey::CPU, fn<&cpu::pow_tensor_scalar_out>);
   m.def("pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)",
         Variants::Function);
-  m.impl("pow.Scalar_out", DispatchKey::CPU, fn<&cpu::pow_scalar_out>);
+  m.def("bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def("bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor");
+  m.def("bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)");
+  m.def("bitwise_and_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)");
+  m.def("bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def("bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor");
+  m.def("bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)");
+  m.def("bitwise_or_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)");
+  m.def("bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def("bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor");
+  m.def("bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)");
+  m.def("bitwise_xor_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)");
+  m.def("bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
 });
 
 }  // namespace opscope

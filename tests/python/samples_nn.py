@@ -1,6 +1,6 @@
 """Op-table samples (see tests/python/test_op_table.py) for the nn family (core/ops/nn.cpp) and the
-tensor utilities (core/ops/utility.cpp): class-index targets, probabilities in [0, 1],
-normalized shapes, index tensors."""
+tensor utilities (item: core/ops/utility.cpp; equal, isclose, allclose: core/ops/compare.cpp):
+class-index targets, probabilities in [0, 1], normalized shapes, index tensors."""
 import opscope
 from reference_cases import matrix
 

@@ -1,4 +1,5 @@
-"""Samples for the op-table test (test_op_table.py) of the pointwise family (core/ops/pointwise.h):
+"""Samples for the op-table test (test_op_table.py) of the elementwise ops of the
+unary, binary and compare families (core/ops/unary.h, binary.h, compare.h) and the activations:
 generic samples by (type, argument name), and per-op replacements where they do not fit."""
 import opscope
 from reference_cases import matrix

@@ -1,5 +1,5 @@
-"""Elementwise ops — add, sub, rsub, mul, div (rounding modes), neg, pow, the comparisons and the
-bitwise ops — against NumPy in float64 and against outcomes recorded from torch 1.13.
+"""Arithmetic, comparison and bitwise ops (core/ops/binary.h, compare.h) — add, sub, rsub, mul,
+div (rounding modes), neg, pow, eq / ne / lt / le / gt / ge, bitwise and / or / xor / not — against NumPy in float64 and against outcomes recorded from torch 1.13.
 
 * values: every dtype, broadcasting shapes, 0-d and empty operands, non-contiguous operands
   (transposed, sliced with steps, expanded), compared with NumPy (largest difference reported);
@@ -7,7 +7,7 @@ bitwise ops — against NumPy in float64 and against outcomes recorded from torc
 * result dtypes and values for every dtype pair, 0-d tensor and Python scalar operand, and every
   error path with torch's message: data/elementwise_torch.json (make_torch_reference.py).
 
-    /usr/bin/python3 -m pytest -q tests/python/test_elementwise.py
+    /usr/bin/python3 -m pytest -q tests/python/test_binary.py
 """
 import operator
 import re

@@ -1,4 +1,6 @@
-"""Pointwise math ops (core/ops/pointwise.h) against NumPy / math in float64.
+"""Unary ops (core/ops/unary.h), with the activations (core/ops/nn.h) and the binary / ternary ops
+outside test_binary.py (remainder, fmod, atan2, maximum / minimum, clamp, where, lerp, logical,
+shifts; core/ops/binary.h, compare.h), against NumPy / math in float64.
 
 * values: every op on every dtype torch 1.13 takes on CPU, in contiguous, transposed, stepped and
   expanded layouts, 0-d and empty, broadcasting for the binary / ternary ops (largest difference
@@ -8,7 +10,7 @@
 * NaN / inf semantics (maximum / minimum / clamp propagate NaN; nan_to_num's defaults);
 * errors with torch's messages, aliases (absolute, arctan2, clip), Python operators.
 
-    /usr/bin/python3 -m pytest -q tests/python/test_pointwise.py
+    /usr/bin/python3 -m pytest -q tests/python/test_unary.py
 """
 import math
 

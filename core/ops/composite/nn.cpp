@@ -1,23 +1,24 @@
-// The composite kernels of the nn family (declared and registered in core/ops/nn.cpp): the
-// CompositeImplicitAutograd decompositions (nll_loss*, cross_entropy_loss, l1_loss, layer_norm,
-// dropout, one_hot, pad) and the CompositeExplicitAutograd ones (binary_cross_entropy_with_logits,
-// embedding, constant_pad_nd). Each calls its children through ops:: in torch 1.13's order
-// (LossNLL.cpp, Loss.cpp, layer_norm.cpp, Dropout.cpp, Embedding.cpp, PadNd.cpp), so a dispatch
-// trace shows the ops torch runs.
+// The composite kernels of the nn family (declared in core/ops/nn.cpp, registered at the end of
+// this file): the CompositeImplicitAutograd decompositions (nll_loss*, cross_entropy_loss, l1_loss,
+// layer_norm, dropout, one_hot, pad) and the CompositeExplicitAutograd ones
+// (binary_cross_entropy_with_logits, embedding, constant_pad_nd). Each calls its children through
+// ops:: in torch 1.13's order (LossNLL.cpp, Loss.cpp, layer_norm.cpp, Dropout.cpp, Embedding.cpp,
+// PadNd.cpp), so a dispatch trace shows the ops torch runs.
 #include <algorithm>
 #include <limits>
 
-#include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
+#include "core/ops/TensorIterator.h"
 #include "core/ops/binary.h"
+#include "core/ops/compare.h"
+#include "core/ops/copy.h"
 #include "core/ops/factories.h"
 #include "core/ops/indexing.h"
 #include "core/ops/nn.h"
-#include "core/ops/unary.h"
 #include "core/ops/reduce.h"
+#include "core/ops/unary.h"
 #include "core/ops/utility.h"
 #include "core/ops/views.h"
-#include "core/ops/compare.h"
-#include "core/ops/TensorIterator.h"
 
 namespace opscope::composite {
 
@@ -387,5 +388,37 @@ Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode,
   throw NotImplementedError(
       detail::str("opscope: padding mode \"", mode, "\" is not implemented (only \"constant\")"));
 }
+
+// self [*s] -> max(self, 0), copied into out
+Tensor relu_out(const Tensor& self, const Tensor& out) {
+  Tensor value = ops::relu(self);
+  resize_output(out, value.sizes());
+  return ops::copy_(out, value);
+}
+
+static Library composite_implicit_nn(Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd,
+                                     [](Library& m) {
+                                       m.impl("nll_loss", fn<&nll_loss>);
+                                       m.impl("nll_loss2d", fn<&nll_loss2d>);
+                                       m.impl("nll_loss.out", fn<&nll_loss_out>);
+                                       m.impl("nll_loss2d.out", fn<&nll_loss2d_out>);
+                                       m.impl("nll_loss_nd", fn<&nll_loss_nd>);
+                                       m.impl("cross_entropy_loss", fn<&cross_entropy_loss>);
+                                       m.impl("l1_loss", fn<&l1_loss>);
+                                       m.impl("layer_norm", fn<&layer_norm>);
+                                       m.impl("dropout", fn<&dropout>);
+                                       m.impl("dropout_", fn<&dropout_>);
+                                       m.impl("one_hot", fn<&one_hot>);
+                                       m.impl("pad", fn<&pad>);
+                                     });
+
+static Library composite_explicit_nn(Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd,
+                                     [](Library& m) {
+                                       m.impl("relu.out", fn<&relu_out>);
+                                       m.impl("binary_cross_entropy_with_logits",
+                                              fn<&binary_cross_entropy_with_logits>);
+                                       m.impl("embedding", fn<&embedding>);
+                                       m.impl("constant_pad_nd", fn<&constant_pad_nd>);
+                                     });
 
 }  // namespace opscope::composite

@@ -1,14 +1,16 @@
-// CPU kernels of the arithmetic ops: add, sub, rsub, mul, div, neg, pow (see
-// core/ops/elementwise.h). Each op is one `*_impl(out, ...)` that builds a TensorIterator
+// CPU kernels of the arithmetic ops: add, sub, rsub, mul, div, neg, pow (see core/ops/binary.h;
+// neg, unary, shares their checks). Each op is one `*_impl(out, ...)` that builds a TensorIterator
 // (out undefined: allocated; out == self: in place; else out=) and runs a typed loop; the
 // kernels registered for the functional / in-place / out= overloads only pick `out`.
 #include <atomic>
 #include <cmath>
 #include <type_traits>
 
+#include "core/dispatch/Library.h"
+#include "core/ops/KernelForms.h"
+#include "core/ops/binary.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
-#include "core/ops/elementwise_kernels.h"
 
 namespace opscope::cpu {
 
@@ -256,8 +258,11 @@ bool scalar_is(const Scalar& s, double v) {
   return !s.is_bool() && s.to_double() == v;
 }
 
+}  // namespace
+
 // --- the ops --------------------------------------------------------------------------------
 
+// self, other broadcast -> self + alpha * other
 Tensor add_impl(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   TensorIterator iter = TensorIterator::binary_op(out, self, other);
   alpha_check(iter.common_dtype(), alpha);
@@ -265,6 +270,7 @@ Tensor add_impl(const Tensor& out, const Tensor& self, const Tensor& other, cons
   return iter.output();
 }
 
+// self, other broadcast -> self - alpha * other
 Tensor sub_impl(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   sub_check(self, other);
   TensorIterator iter = TensorIterator::binary_op(out, self, other);
@@ -273,12 +279,14 @@ Tensor sub_impl(const Tensor& out, const Tensor& self, const Tensor& other, cons
   return iter.output();
 }
 
+// self, other broadcast -> self * other
 Tensor mul_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
   TensorIterator iter = TensorIterator::binary_op(out, self, other);
   mul_kernel(iter);
   return iter.output();
 }
 
+// self, other broadcast -> self / other, rounded as rounding_mode says
 Tensor div_impl(const Tensor& out, const Tensor& self, const Tensor& other,
                 ops::RoundingMode mode) {
   Rounding rounding = parse_rounding_mode(mode);
@@ -295,6 +303,7 @@ Tensor div_impl(const Tensor& out, const Tensor& self, const Tensor& other,
   return iter.output();
 }
 
+// self [*s] -> -self [*s]
 Tensor neg_impl(const Tensor& out, const Tensor& self) {
   OPSCOPE_CHECK(self.dtype() != ScalarType::Bool,
                 "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
@@ -337,44 +346,9 @@ Tensor pow_scalar_impl(const Tensor& out, const Scalar& self, const Tensor& expo
   return ops::pow_out(result, wrapped_scalar_tensor(self), exponent);
 }
 
-}  // namespace
-
-// self, other broadcast -> self + alpha * other
-Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  return add_impl(Tensor(), self, other, alpha);
-}
-Tensor add_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  return add_impl(self, self, other, alpha);
-}
-Tensor add_out(const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
-  return add_impl(out, self, other, alpha);
-}
-
-// self, other broadcast -> self - alpha * other
-Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  return sub_impl(Tensor(), self, other, alpha);
-}
-Tensor sub_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  return sub_impl(self, self, other, alpha);
-}
-Tensor sub_out(const Tensor& self, const Tensor& other, const Scalar& alpha, const Tensor& out) {
-  return sub_impl(out, self, other, alpha);
-}
-
 // self, other broadcast -> other - alpha * self (PyTorch redispatches to sub)
 Tensor rsub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   return ops::sub(other, self, alpha);
-}
-
-// self, other broadcast -> self * other
-Tensor mul(const Tensor& self, const Tensor& other) {
-  return mul_impl(Tensor(), self, other);
-}
-Tensor mul_(const Tensor& self, const Tensor& other) {
-  return mul_impl(self, self, other);
-}
-Tensor mul_out(const Tensor& self, const Tensor& other, const Tensor& out) {
-  return mul_impl(out, self, other);
 }
 
 // self, other broadcast -> self / other
@@ -396,17 +370,6 @@ Tensor div_mode_(const Tensor& self, const Tensor& other, ops::RoundingMode roun
 Tensor div_out_mode(const Tensor& self, const Tensor& other, ops::RoundingMode rounding_mode,
                     const Tensor& out) {
   return div_impl(out, self, other, rounding_mode);
-}
-
-// self [*s] -> -self [*s]
-Tensor neg(const Tensor& self) {
-  return neg_impl(Tensor(), self);
-}
-Tensor neg_(const Tensor& self) {
-  return neg_impl(self, self);
-}
-Tensor neg_out(const Tensor& self, const Tensor& out) {
-  return neg_impl(out, self);
 }
 
 // self, exponent broadcast -> self ** exponent
@@ -435,5 +398,35 @@ Tensor pow_scalar(const Scalar& self, const Tensor& exponent) {
 Tensor pow_scalar_out(const Scalar& self, const Tensor& exponent, const Tensor& out) {
   return pow_scalar_impl(out, self, exponent);
 }
+
+static Library cpu_binary(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("add.Tensor", functional<&add_impl>());
+  m.impl("add_.Tensor", inplace<&add_impl>());
+  m.impl("add.out", out<&add_impl>());
+  m.impl("sub.Tensor", functional<&sub_impl>());
+  m.impl("sub_.Tensor", inplace<&sub_impl>());
+  m.impl("sub.out", out<&sub_impl>());
+  m.impl("rsub.Tensor", fn<&rsub>);
+  m.impl("mul.Tensor", functional<&mul_impl>());
+  m.impl("mul_.Tensor", inplace<&mul_impl>());
+  m.impl("mul.out", out<&mul_impl>());
+  m.impl("div.Tensor", fn<&div>);
+  m.impl("div_.Tensor", fn<&div_>);
+  m.impl("div.out", fn<&div_out>);
+  m.impl("div.Tensor_mode", fn<&div_mode>);
+  m.impl("div_.Tensor_mode", fn<&div_mode_>);
+  m.impl("div.out_mode", fn<&div_out_mode>);
+  m.impl("neg", functional<&neg_impl>());
+  m.impl("neg_", inplace<&neg_impl>());
+  m.impl("neg.out", out<&neg_impl>());
+  m.impl("pow.Tensor_Tensor", fn<&pow_tensor_tensor>);
+  m.impl("pow.Tensor_Scalar", fn<&pow_tensor_scalar>);
+  m.impl("pow.Scalar", fn<&pow_scalar>);
+  m.impl("pow_.Scalar", fn<&pow_scalar_>);
+  m.impl("pow_.Tensor", fn<&pow_tensor_>);
+  m.impl("pow.Tensor_Tensor_out", fn<&pow_tensor_tensor_out>);
+  m.impl("pow.Tensor_Scalar_out", fn<&pow_tensor_scalar_out>);
+  m.impl("pow.Scalar_out", fn<&pow_scalar_out>);
+});
 
 }  // namespace opscope::cpu

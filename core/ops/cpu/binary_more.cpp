@@ -1,18 +1,18 @@
-// CPU kernels of the binary and ternary pointwise ops (see core/ops/pointwise.h): remainder,
-// fmod, floor_divide, atan2, maximum / minimum, clamp / clamp_min / clamp_max, where, lerp, the
-// logical ops' out= forms and the bit shifts. Each op is one `*_impl(out, ...)` over a
-// TensorIterator (out undefined: allocated; out == self: in place; else out=).
+// CPU kernels of the binary ops beyond the arithmetic of binary.cpp (see core/ops/binary.h):
+// remainder, fmod, floor_divide, atan2, lerp, the logical ops' out= forms, bitwise and / or / xor
+// (and bitwise_not, unary, beside them) and the bit shifts. Each op is one `*_impl(out, ...)` over
+// a TensorIterator (out undefined: allocated; out == self: in place; else out=).
 #include <atomic>
 #include <bit>
 #include <cmath>
 #include <limits>
 #include <type_traits>
 
+#include "core/dispatch/Library.h"
+#include "core/ops/binary.h"
+#include "core/ops/compare.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
-#include "core/ops/binary.h"
-#include "core/ops/pointwise_kernels.h"
-#include "core/ops/compare.h"
 #include "core/ops/unary.h"
 
 namespace opscope::cpu {
@@ -70,180 +70,6 @@ Tensor atan2_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
     cpu_kernel(iter, [](T a, T b) -> T { return static_cast<T>(std::atan2(A(a), A(b))); });
   });
   return iter.output();
-}
-
-// --- maximum / minimum: NaN-propagating ---------------------------------------------------------
-
-template <typename A>
-inline A max_propagate(A a, A b) {
-  if constexpr (!std::is_integral_v<A>) {
-    if (a != a || b != b) return std::numeric_limits<A>::quiet_NaN();
-  }
-  return a > b ? a : b;
-}
-template <typename A>
-inline A min_propagate(A a, A b) {
-  if constexpr (!std::is_integral_v<A>) {
-    if (a != a || b != b) return std::numeric_limits<A>::quiet_NaN();
-  }
-  return a < b ? a : b;
-}
-
-template <bool Max>
-void max_min_kernel(TensorIterator& iter) {
-  dispatch_dtype(iter.common_dtype(), Max ? "maximum_cpu" : "minimum_cpu", [&]<typename T>() {
-    if constexpr (std::is_same_v<T, bool>) {
-      if (Max)
-        cpu_kernel(iter, [](bool a, bool b) -> bool { return a || b; });
-      else
-        cpu_kernel(iter, [](bool a, bool b) -> bool { return a && b; });
-    } else {
-      using A = acc_type_t<T>;
-      cpu_kernel(iter, [](T a, T b) -> T {
-        return static_cast<T>(Max ? max_propagate(A(a), A(b)) : min_propagate(A(a), A(b)));
-      });
-    }
-  });
-}
-
-template <bool Max>
-Tensor max_min_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
-  TensorIterator iter = TensorIterator::binary_op(out, self, other);
-  max_min_kernel<Max>(iter);
-  return iter.output();
-}
-
-// --- clamp --------------------------------------------------------------------------------------
-
-// PyTorch's clamp with Scalar bounds: a non-floating self takes part in promotion with the
-// bounds (int_tensor.clamp(0.5) is float); in place that must not change self's dtype.
-Tensor promote_for_clamp(const Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
-                         const std::optional<Scalar>& max) {
-  if (is_floating(self.dtype())) return self;
-  ScalarType t = self.dtype();
-  // result_type of self with the bounds, as PyTorch's ResultTypeState.
-  Tensor probe = self;
-  if (min) t = result_type(probe, *min);
-  if (max) t = promote_types(t, result_type(self, *max));
-  if (min && max && !is_floating(t)) {
-    // Two integral / bool bounds: the tensor's category wins, as for one.
-    t = promote_types(result_type(self, *min), result_type(self, *max));
-  }
-  OPSCOPE_CHECK(t == self.dtype() || !out.defined() || !out.is_same(self), "result type ",
-                cpp_name(t), " can't be cast to the desired output type ",
-                typemeta_name(self.dtype()));
-  return t == self.dtype() ? self : ops::to(self, t);
-}
-
-enum class Bound { Both, Min, Max };
-
-Tensor clamp_scalar_impl(const Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
-                         const std::optional<Scalar>& max, Bound which) {
-  OPSCOPE_CHECK(min || max, "torch.clamp: At least one of 'min' or 'max' must not be None");
-  Tensor input = promote_for_clamp(out, self, min, max);
-  TensorIterator iter = TensorIterator::unary_op(out, input);
-  if (min && max && (std::isnan(min->to_double()) || std::isnan(max->to_double()))) {
-    // As PyTorch: a NaN bound makes every element NaN.
-    Tensor result = iter.output();
-    if (!is_floating(result.dtype())) return result;
-    return ops::fill_(result, std::numeric_limits<double>::quiet_NaN());
-  }
-  const char* name = which == Bound::Both  ? "clamp_scalar_cpu"
-                     : which == Bound::Min ? "clamp_min_cpu"
-                                           : "clamp_max_scalar_cpu";
-  dispatch_dtype_if(iter.common_dtype(), name, kAllButBool, [&]<typename T>() {
-    if (is_half_v<T>) throw Error(detail::str("\"", name, "\" not implemented for 'Half'"));
-    using A = acc_type_t<T>;
-    if (min && max) {
-      const A lo = A(checked_convert<T>(*min)), hi = A(checked_convert<T>(*max));
-      cpu_kernel(iter, [lo, hi](T a) -> T {
-        A v = A(a);
-        v = v < lo ? lo : v;  // std::max(a, lo): NaN stays
-        return static_cast<T>(hi < v ? hi : v);
-      });
-    } else if (min) {
-      const A lo = A(checked_convert<T>(*min));
-      cpu_kernel(iter, [lo](T a) -> T { return A(a) < lo ? static_cast<T>(lo) : a; });
-    } else {
-      const A hi = A(checked_convert<T>(*max));
-      cpu_kernel(iter, [hi](T a) -> T { return hi < A(a) ? static_cast<T>(hi) : a; });
-    }
-  });
-  return iter.output();
-}
-
-Tensor clamp_tensor_impl(const Tensor& out, const Tensor& self, const Tensor& min,
-                         const Tensor& max) {
-  OPSCOPE_CHECK(min.defined() || max.defined(),
-                "torch.clamp: At least one of 'min' or 'max' must not be None");
-  auto config = [&]() {
-    TensorIteratorConfig c;
-    c.add_output(out)
-        .add_input(self)
-        .promote_inputs_to_common_dtype(true)
-        .cast_common_dtype_to_outputs(true)
-        .enforce_safe_casting_to_output(true);
-    return c;
-  };
-  if (min.defined() && max.defined()) {
-    TensorIteratorConfig c = config();
-    TensorIterator iter = c.add_input(min).add_input(max).build();
-    dispatch_dtype_if(iter.common_dtype(), "clamp_cpu", kAllButBool, [&]<typename T>() {
-      if (is_half_v<T>) throw Error("\"clamp_cpu\" not implemented for 'Half'");
-      using A = acc_type_t<T>;
-      cpu_kernel(iter, [](T a, T lo, T hi) -> T {
-        return static_cast<T>(min_propagate(max_propagate(A(a), A(lo)), A(hi)));
-      });
-    });
-    return iter.output();
-  }
-  TensorIteratorConfig c = config();
-  TensorIterator iter = c.add_input(min.defined() ? min : max).build();
-  if (min.defined())
-    max_min_kernel<true>(iter);
-  else
-    max_min_kernel<false>(iter);
-  return iter.output();
-}
-
-// --- where --------------------------------------------------------------------------------------
-
-Tensor where_impl(const Tensor& out, const Tensor& condition, const Tensor& self,
-                  const Tensor& other) {
-  OPSCOPE_CHECK(condition.dtype() == ScalarType::Bool || condition.dtype() == ScalarType::UInt8,
-                "where expected condition to be a boolean tensor, but got a tensor with dtype ",
-                cpp_name(condition.dtype()));
-  ScalarType t = result_type(self, other);
-  Tensor cond =
-      condition.dtype() == ScalarType::Bool ? condition : ops::to(condition, ScalarType::Bool);
-  Tensor a = self.dtype() == t ? self : ops::to(self, t);
-  Tensor b = other.dtype() == t ? other : ops::to(other, t);
-  Tensor result = out;
-  if (!result.defined()) result = make_empty({0}, t, self.device());
-  OPSCOPE_CHECK(result.dtype() == t, "Expected out type to be ", cpp_name(t), " but got ",
-                cpp_name(result.dtype()));
-  TensorIterator iter = TensorIteratorConfig()
-                            .add_output(result)
-                            .add_input(cond)
-                            .add_input(a)
-                            .add_input(b)
-                            .check_all_same_dtype(false)
-                            .build();
-  dispatch_dtype(t, "where_cpu", [&]<typename T>() {
-    if constexpr (sizeof(T) == 1) {
-      cpu_kernel(iter, [](bool c, T x, T y) -> T { return c ? x : y; });
-    } else {
-      // Branch-free: a random mask would mispredict every other element.
-      using U = std::conditional_t<sizeof(T) == 2, uint16_t,
-                                   std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
-      cpu_kernel(iter, [](bool c, T x, T y) -> T {
-        U mask = U(0) - static_cast<U>(c);
-        U bits = (std::bit_cast<U>(x) & mask) | (std::bit_cast<U>(y) & ~mask);
-        return std::bit_cast<T>(bits);
-      });
-    }
-  });
-  return result;
 }
 
 // --- lerp ---------------------------------------------------------------------------------------
@@ -372,6 +198,52 @@ Tensor shift_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
   return iter.output();
 }
 
+// --- bitwise and / or / xor / not -------------------------------------------------------------
+
+enum class Bit { And, Or, Xor };
+
+template <Bit B>
+void bitwise_kernel(TensorIterator& iter) {
+  constexpr const char* name = B == Bit::And  ? "bitwise_and_cpu"
+                               : B == Bit::Or ? "bitwise_or_cpu"
+                                              : "bitwise_xor_cpu";
+  dispatch_dtype_if(iter.common_dtype(), name, kIntegralAndBool, [&]<typename T>() {
+    if constexpr (std::is_same_v<T, bool>) {
+      if constexpr (B == Bit::And)
+        cpu_kernel(iter, [](bool a, bool b) -> bool { return a && b; });
+      else if constexpr (B == Bit::Or)
+        cpu_kernel(iter, [](bool a, bool b) -> bool { return a || b; });
+      else
+        cpu_kernel(iter, [](bool a, bool b) -> bool { return a != b; });
+    } else {
+      if constexpr (B == Bit::And)
+        cpu_kernel(iter, [](T a, T b) -> T { return static_cast<T>(a & b); });
+      else if constexpr (B == Bit::Or)
+        cpu_kernel(iter, [](T a, T b) -> T { return static_cast<T>(a | b); });
+      else
+        cpu_kernel(iter, [](T a, T b) -> T { return static_cast<T>(a ^ b); });
+    }
+  });
+}
+
+template <Bit B>
+Tensor bitwise(const Tensor& out, const Tensor& self, const Tensor& other) {
+  TensorIterator iter = TensorIterator::binary_op(out, self, other);
+  bitwise_kernel<B>(iter);
+  return iter.output();
+}
+
+Tensor bitwise_not_impl(const Tensor& out, const Tensor& self) {
+  TensorIterator iter = TensorIterator::unary_op(out, self);
+  dispatch_dtype_if(iter.common_dtype(), "bitwise_not_cpu", kIntegralAndBool, [&]<typename T>() {
+    if constexpr (std::is_same_v<T, bool>)
+      cpu_kernel(iter, [](bool a) -> bool { return !a; });
+    else
+      cpu_kernel(iter, [](T a) -> T { return static_cast<T>(~a); });
+  });
+  return iter.output();
+}
+
 }  // namespace
 
 // --- remainder / fmod / floor_divide: self, other broadcast -----------------------------------
@@ -418,89 +290,6 @@ Tensor atan2_(const Tensor& self, const Tensor& other) {
 }
 Tensor atan2_out(const Tensor& self, const Tensor& other, const Tensor& out) {
   return atan2_impl(out, self, other);
-}
-
-// self, other broadcast -> elementwise max / min, NaN if either is NaN
-Tensor maximum(const Tensor& self, const Tensor& other) {
-  return max_min_impl<true>(Tensor(), self, other);
-}
-Tensor maximum_out(const Tensor& self, const Tensor& other, const Tensor& out) {
-  return max_min_impl<true>(out, self, other);
-}
-Tensor minimum(const Tensor& self, const Tensor& other) {
-  return max_min_impl<false>(Tensor(), self, other);
-}
-Tensor minimum_out(const Tensor& self, const Tensor& other, const Tensor& out) {
-  return max_min_impl<false>(out, self, other);
-}
-
-// --- clamp: self [*s] (min, max broadcast) -> [*s] ---------------------------------------------
-
-using OptScalar = std::optional<Scalar>;
-Tensor clamp(const Tensor& self, const OptScalar& min, const OptScalar& max) {
-  return clamp_scalar_impl(Tensor(), self, min, max, Bound::Both);
-}
-Tensor clamp_(const Tensor& self, const OptScalar& min, const OptScalar& max) {
-  return clamp_scalar_impl(self, self, min, max, Bound::Both);
-}
-Tensor clamp_out(const Tensor& self, const OptScalar& min, const OptScalar& max,
-                 const Tensor& out) {
-  return clamp_scalar_impl(out, self, min, max, Bound::Both);
-}
-Tensor clamp_tensor(const Tensor& self, const Tensor& min, const Tensor& max) {
-  return clamp_tensor_impl(Tensor(), self, min, max);
-}
-Tensor clamp_tensor_(const Tensor& self, const Tensor& min, const Tensor& max) {
-  return clamp_tensor_impl(self, self, min, max);
-}
-Tensor clamp_tensor_out(const Tensor& self, const Tensor& min, const Tensor& max,
-                        const Tensor& out) {
-  return clamp_tensor_impl(out, self, min, max);
-}
-Tensor clamp_min(const Tensor& self, const Scalar& min) {
-  return clamp_scalar_impl(Tensor(), self, min, std::nullopt, Bound::Min);
-}
-Tensor clamp_min_(const Tensor& self, const Scalar& min) {
-  return clamp_scalar_impl(self, self, min, std::nullopt, Bound::Min);
-}
-Tensor clamp_min_out(const Tensor& self, const Scalar& min, const Tensor& out) {
-  return clamp_scalar_impl(out, self, min, std::nullopt, Bound::Min);
-}
-Tensor clamp_min_tensor(const Tensor& self, const Tensor& min) {
-  return clamp_tensor_impl(Tensor(), self, min, Tensor());
-}
-Tensor clamp_min_tensor_(const Tensor& self, const Tensor& min) {
-  return clamp_tensor_impl(self, self, min, Tensor());
-}
-Tensor clamp_min_tensor_out(const Tensor& self, const Tensor& min, const Tensor& out) {
-  return clamp_tensor_impl(out, self, min, Tensor());
-}
-Tensor clamp_max(const Tensor& self, const Scalar& max) {
-  return clamp_scalar_impl(Tensor(), self, std::nullopt, max, Bound::Max);
-}
-Tensor clamp_max_(const Tensor& self, const Scalar& max) {
-  return clamp_scalar_impl(self, self, std::nullopt, max, Bound::Max);
-}
-Tensor clamp_max_out(const Tensor& self, const Scalar& max, const Tensor& out) {
-  return clamp_scalar_impl(out, self, std::nullopt, max, Bound::Max);
-}
-Tensor clamp_max_tensor(const Tensor& self, const Tensor& max) {
-  return clamp_tensor_impl(Tensor(), self, Tensor(), max);
-}
-Tensor clamp_max_tensor_(const Tensor& self, const Tensor& max) {
-  return clamp_tensor_impl(self, self, Tensor(), max);
-}
-Tensor clamp_max_tensor_out(const Tensor& self, const Tensor& max, const Tensor& out) {
-  return clamp_tensor_impl(out, self, Tensor(), max);
-}
-
-// condition, self, other broadcast -> condition ? self : other, in result_type(self, other)
-Tensor where_self(const Tensor& condition, const Tensor& self, const Tensor& other) {
-  return where_impl(Tensor(), condition, self, other);
-}
-Tensor where_self_out(const Tensor& condition, const Tensor& self, const Tensor& other,
-                      const Tensor& out) {
-  return where_impl(out, condition, self, other);
 }
 
 // self, end (, weight) broadcast -> self + weight * (end - self); one floating dtype
@@ -559,4 +348,92 @@ Tensor bitwise_right_shift_tensor_(const Tensor& self, const Tensor& other) {
 Tensor bitwise_right_shift_tensor_out(const Tensor& self, const Tensor& other, const Tensor& out) {
   return shift_impl<false>(out, self, other);
 }
+// self, other broadcast -> self & other
+Tensor bitwise_and(const Tensor& self, const Tensor& other) {
+  return bitwise<Bit::And>(Tensor(), self, other);
+}
+Tensor bitwise_and_(const Tensor& self, const Tensor& other) {
+  return bitwise<Bit::And>(self, self, other);
+}
+Tensor bitwise_and_out(const Tensor& self, const Tensor& other, const Tensor& out) {
+  return bitwise<Bit::And>(out, self, other);
+}
+
+// self, other broadcast -> self | other
+Tensor bitwise_or(const Tensor& self, const Tensor& other) {
+  return bitwise<Bit::Or>(Tensor(), self, other);
+}
+Tensor bitwise_or_(const Tensor& self, const Tensor& other) {
+  return bitwise<Bit::Or>(self, self, other);
+}
+Tensor bitwise_or_out(const Tensor& self, const Tensor& other, const Tensor& out) {
+  return bitwise<Bit::Or>(out, self, other);
+}
+
+// self, other broadcast -> self ^ other
+Tensor bitwise_xor(const Tensor& self, const Tensor& other) {
+  return bitwise<Bit::Xor>(Tensor(), self, other);
+}
+Tensor bitwise_xor_(const Tensor& self, const Tensor& other) {
+  return bitwise<Bit::Xor>(self, self, other);
+}
+Tensor bitwise_xor_out(const Tensor& self, const Tensor& other, const Tensor& out) {
+  return bitwise<Bit::Xor>(out, self, other);
+}
+
+// self [*s] -> ~self (logical not for bool)
+Tensor bitwise_not(const Tensor& self) {
+  return bitwise_not_impl(Tensor(), self);
+}
+Tensor bitwise_not_(const Tensor& self) {
+  return bitwise_not_impl(self, self);
+}
+Tensor bitwise_not_out(const Tensor& self, const Tensor& out) {
+  return bitwise_not_impl(out, self);
+}
+
+static Library cpu_binary_more(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("remainder.Tensor", fn<&remainder_tensor>);
+  m.impl("remainder_.Tensor", fn<&remainder_tensor_>);
+  m.impl("remainder.Tensor_out", fn<&remainder_tensor_out>);
+  m.impl("remainder.Scalar_Tensor", fn<&remainder_scalar_tensor>);
+  m.impl("fmod.Tensor", fn<&fmod_tensor>);
+  m.impl("fmod_.Tensor", fn<&fmod_tensor_>);
+  m.impl("fmod.Tensor_out", fn<&fmod_tensor_out>);
+  m.impl("floor_divide", fn<&floor_divide>);
+  m.impl("floor_divide_.Tensor", fn<&floor_divide_tensor_>);
+  m.impl("floor_divide.out", fn<&floor_divide_out>);
+  m.impl("atan2", fn<&atan2>);
+  m.impl("atan2_", fn<&atan2_>);
+  m.impl("atan2.out", fn<&atan2_out>);
+  m.impl("lerp.Scalar", fn<&lerp_scalar>);
+  m.impl("lerp_.Scalar", fn<&lerp_scalar_>);
+  m.impl("lerp.Scalar_out", fn<&lerp_scalar_out>);
+  m.impl("lerp.Tensor", fn<&lerp_tensor>);
+  m.impl("lerp_.Tensor", fn<&lerp_tensor_>);
+  m.impl("lerp.Tensor_out", fn<&lerp_tensor_out>);
+  m.impl("logical_and.out", fn<&logical_and_out>);
+  m.impl("logical_or.out", fn<&logical_or_out>);
+  m.impl("logical_xor.out", fn<&logical_xor_out>);
+  m.impl("logical_not.out", fn<&logical_not_out>);
+  m.impl("bitwise_left_shift.Tensor", fn<&bitwise_left_shift_tensor>);
+  m.impl("bitwise_left_shift_.Tensor", fn<&bitwise_left_shift_tensor_>);
+  m.impl("bitwise_left_shift.Tensor_out", fn<&bitwise_left_shift_tensor_out>);
+  m.impl("bitwise_right_shift.Tensor", fn<&bitwise_right_shift_tensor>);
+  m.impl("bitwise_right_shift_.Tensor", fn<&bitwise_right_shift_tensor_>);
+  m.impl("bitwise_right_shift.Tensor_out", fn<&bitwise_right_shift_tensor_out>);
+  m.impl("bitwise_and.Tensor", fn<&bitwise_and>);
+  m.impl("bitwise_and_.Tensor", fn<&bitwise_and_>);
+  m.impl("bitwise_and.Tensor_out", fn<&bitwise_and_out>);
+  m.impl("bitwise_or.Tensor", fn<&bitwise_or>);
+  m.impl("bitwise_or_.Tensor", fn<&bitwise_or_>);
+  m.impl("bitwise_or.Tensor_out", fn<&bitwise_or_out>);
+  m.impl("bitwise_xor.Tensor", fn<&bitwise_xor>);
+  m.impl("bitwise_xor_.Tensor", fn<&bitwise_xor_>);
+  m.impl("bitwise_xor.Tensor_out", fn<&bitwise_xor_out>);
+  m.impl("bitwise_not", fn<&bitwise_not>);
+  m.impl("bitwise_not_", fn<&bitwise_not_>);
+  m.impl("bitwise_not.out", fn<&bitwise_not_out>);
+});
+
 }  // namespace opscope::cpu

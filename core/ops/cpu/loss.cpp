@@ -1,4 +1,5 @@
-// CPU kernels of the losses (declared and registered in core/ops/nn.cpp): nll_loss_forward,
+// CPU kernels of the losses (declared in core/ops/nn.cpp, registered
+// at the end of this file): nll_loss_forward,
 // nll_loss2d_forward, mse_loss, binary_cross_entropy.
 //
 // Checks follow torch 1.13 (LossNLL.cpp, LossNLL2d.cpp, Loss.cpp) in order and wording. The
@@ -10,14 +11,15 @@
 
 #include <atomic>
 
+#include "core/dispatch/Library.h"
+#include "core/ops/binary.h"
+#include "core/ops/compare.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
-#include "core/ops/binary.h"
 #include "core/ops/nn.h"
 #include "core/ops/reduce.h"
-#include "core/ops/views.h"
-#include "core/ops/compare.h"
 #include "core/ops/unary.h"
+#include "core/ops/views.h"
 
 namespace opscope::cpu {
 
@@ -432,5 +434,16 @@ std::tuple<Tensor, Tensor> nll_loss2d_forward_output(const Tensor& self, const T
   nll_loss2d_forward_impl(output, total_weight, self, target, weight, reduction, ignore_index);
   return {output, total_weight};
 }
+
+static Library cpu_loss(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("nll_loss_forward", fn<&nll_loss_forward>);
+  m.impl("nll_loss_forward.output", fn<&nll_loss_forward_output>);
+  m.impl("nll_loss2d_forward", fn<&nll_loss2d_forward>);
+  m.impl("nll_loss2d_forward.output", fn<&nll_loss2d_forward_output>);
+  m.impl("mse_loss", fn<&mse_loss>);
+  m.impl("mse_loss.out", fn<&mse_loss_out>);
+  m.impl("binary_cross_entropy", fn<&binary_cross_entropy>);
+  m.impl("binary_cross_entropy.out", fn<&binary_cross_entropy_out>);
+});
 
 }  // namespace opscope::cpu

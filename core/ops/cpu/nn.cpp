@@ -1,14 +1,15 @@
-// CPU kernels of the nn family that are neither losses nor normalization (declared and
-// registered in core/ops/nn.cpp): native_dropout, embedding_renorm_.
+// CPU kernels of the nn family that are neither losses nor normalization (declared in
+// core/ops/nn.cpp; registered at the end of this file): native_dropout, embedding_renorm_.
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "core/ops/copy.h"
+#include "core/dispatch/Library.h"
 #include "core/ops/binary.h"
+#include "core/ops/compare.h"
+#include "core/ops/copy.h"
 #include "core/ops/factories.h"
 #include "core/ops/nn.h"
-#include "core/ops/compare.h"
 #include "core/ops/unary.h"
 
 namespace opscope::cpu {
@@ -84,5 +85,10 @@ Tensor embedding_renorm_(const Tensor& self, const Tensor& indices, double max_n
   });
   return self;
 }
+
+static Library cpu_nn(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("native_dropout", fn<&native_dropout>);
+  m.impl("embedding_renorm_", fn<&embedding_renorm_>);
+});
 
 }  // namespace opscope::cpu

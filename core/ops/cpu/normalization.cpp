@@ -1,4 +1,5 @@
-// CPU kernel of native_layer_norm (declared and registered in core/ops/nn.cpp).
+// CPU kernel of native_layer_norm (declared in core/ops/nn.cpp, registered at
+// the end of this file).
 //
 // Semantically, for each of the M rows of N = prod(normalized_shape) trailing elements:
 //   mean = sum(x) / N,  rstd = 1 / sqrt(sum((x - mean)^2) / N + eps),
@@ -9,6 +10,7 @@
 // (it is in cache), which is as exact as torch's Welford and vectorizes.
 #include <cmath>
 
+#include "core/dispatch/Library.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
 #include "core/ops/nn.h"
@@ -144,5 +146,9 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
   for (size_t i = axis; i < static_cast<size_t>(input.dim()); ++i) stat_shape.push_back(1);
   return {Y, ops::view(mean, stat_shape), ops::view(rstd, stat_shape)};
 }
+
+static Library cpu_normalization(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("native_layer_norm", fn<&native_layer_norm>);
+});
 
 }  // namespace opscope::cpu

@@ -1,21 +1,25 @@
-// CPU kernels of the unary pointwise ops (see core/ops/pointwise.h): the float functions (exp,
-// log, sin, sigmoid, erf, gelu, ...), abs, sign, the roundings, the is* classifications and
-// nan_to_num. Binary and ternary ops are in pointwise_binary.cpp.
+// CPU kernels of the unary ops (see core/ops/unary.h): the float functions (exp, log, sin,
+// sigmoid, erf, ...), abs, sign, the roundings and nan_to_num; with them the activations built on
+// the same loops (relu, gelu, silu, softplus; core/ops/nn.h) and the is* classifications
+// (isnan, isposinf, isneginf; core/ops/compare.h). Binary ops are in binary.cpp and
+// binary_more.cpp. Each op is one `*_impl(out, self, ...)`, registered at the end of the file in
+// its functional / in-place / out= forms (core/ops/KernelForms.h).
 //
 // A float function builds a TensorIterator that promotes integer / bool inputs to the default
 // float dtype, then runs one of two loops per run of the innermost dim: SLEEF's vector kernel
-// (pointwise_vec.h) for float32 / float64 when the CPU has AVX2 — on strided runs through a small
+// (unary_vec.h) for float32 / float64 when the CPU has AVX2 — on strided runs through a small
 // buffer — or a scalar loop over std:: functions (float16 / bfloat16 compute in float).
 #include <cmath>
 #include <limits>
 #include <type_traits>
 
+#include "core/dispatch/Library.h"
+#include "core/ops/KernelForms.h"
+#include "core/ops/binary.h"
+#include "core/ops/compare.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
 #include "core/ops/cpu/unary_vec.h"
-#include "core/ops/binary.h"
-#include "core/ops/pointwise_kernels.h"
-#include "core/ops/compare.h"
 #include "core/ops/unary.h"
 
 namespace opscope {
@@ -162,6 +166,9 @@ A round_decimals(A x, int64_t decimals) {
   return neg ? std::nearbyint(x / ten_pow) * ten_pow : std::nearbyint(x * ten_pow) / ten_pow;
 }
 
+}  // namespace
+
+// self [*s] -> |self| [*s], same dtype (not bool)
 Tensor abs_impl(const Tensor& out, const Tensor& self) {
   TensorIterator iter = TensorIterator::unary_op(out, self);
   dispatch_dtype_if(iter.common_dtype(), "abs_cpu", kAllButBool, [&]<typename T>() {
@@ -181,6 +188,7 @@ Tensor abs_impl(const Tensor& out, const Tensor& self) {
   return iter.output();
 }
 
+// self [*s] -> -1, 0 or 1 [*s] (NaN -> 0), same dtype
 Tensor sign_impl(const Tensor& out, const Tensor& self) {
   TensorIterator iter = TensorIterator::unary_op(out, self);
   dispatch_dtype(iter.common_dtype(), "sign_cpu", [&]<typename T>() {
@@ -195,6 +203,8 @@ Tensor sign_impl(const Tensor& out, const Tensor& self) {
   });
   return iter.output();
 }
+
+namespace {
 
 // Bool result of a predicate on each element (the value converted to acc_type_t).
 template <typename F>
@@ -229,6 +239,9 @@ double max_finite() {
     return static_cast<double>(std::numeric_limits<T>::max());
 }
 
+}  // namespace
+
+// self [*s] -> [*s]: NaN, +inf, -inf replaced (floating dtypes; integers copied)
 Tensor nan_to_num_impl(const Tensor& out, const Tensor& self, std::optional<double> nan,
                        std::optional<double> posinf, std::optional<double> neginf) {
   TensorIterator iter = TensorIterator::unary_op(out, self);
@@ -252,6 +265,8 @@ Tensor nan_to_num_impl(const Tensor& out, const Tensor& self, std::optional<doub
   });
   return iter.output();
 }
+
+namespace {
 
 UnaryOp gelu_op(std::string_view approximate) {
   if (approximate == "none") return UnaryOp::GeluErf;
@@ -281,6 +296,9 @@ Tensor gelu_bfloat16(const Tensor& out, const Tensor& self, bool tanh) {
   return iter.output();
 }
 
+}  // namespace
+
+// self [*s] -> gelu(self) [*s]; approximate "none" (erf) or "tanh"
 Tensor gelu_impl(const Tensor& out, const Tensor& self, std::string_view approximate) {
   if (self.dtype() == ScalarType::BFloat16 && (!out.defined() || out.dtype() == self.dtype()))
     return gelu_bfloat16(out, self, gelu_op(approximate) == UnaryOp::GeluTanh);
@@ -297,6 +315,7 @@ Tensor gelu_impl(const Tensor& out, const Tensor& self, std::string_view approxi
   });
 }
 
+// self [*s] -> log(1 + exp(beta * x)) / beta, or x where beta * x > threshold
 Tensor softplus_impl(const Tensor& out, const Tensor& self, const Scalar& beta,
                      const Scalar& threshold) {
   const double params[2] = {beta.to_double(), threshold.to_double()};
@@ -309,128 +328,146 @@ Tensor softplus_impl(const Tensor& out, const Tensor& self, const Scalar& beta,
       params);
 }
 
-}  // namespace
-
 // --- the float functions: self [*s] -> f(self) [*s], integers -> the default float dtype -----
 
-#define OPSCOPE_UNARY_FLOAT(op, name, half, vop, expr)          \
-  namespace {                                                   \
-  Tensor op##_impl(const Tensor& out, const Tensor& self) {     \
-    return unary_float(out, self, name, half, vop, [](auto x) { \
-      using A = decltype(x);                                    \
-      (void)sizeof(A);                                          \
-      return expr;                                              \
-    });                                                         \
-  }                                                             \
-  }                                                             \
-  Tensor op(const Tensor& self) {                               \
-    return op##_impl(Tensor(), self);                           \
-  }                                                             \
-  Tensor op##_(const Tensor& self) {                            \
-    return op##_impl(self, self);                               \
-  }                                                             \
-  Tensor op##_out(const Tensor& self, const Tensor& out) {      \
-    return op##_impl(out, self);                                \
-  }
+Tensor exp_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "exp_vml_cpu", false, UnaryOp::Exp,
+                     [](auto x) { return std::exp(x); });
+}
 
-OPSCOPE_UNARY_FLOAT(exp, "exp_vml_cpu", false, UnaryOp::Exp, std::exp(x))
-OPSCOPE_UNARY_FLOAT(exp2, "exp2_cpu", true, UnaryOp::Exp2, std::exp2(x))
-OPSCOPE_UNARY_FLOAT(expm1, "expm1_vml_cpu", false, UnaryOp::Expm1, std::expm1(x))
-OPSCOPE_UNARY_FLOAT(log, "log_vml_cpu", false, UnaryOp::Log, std::log(x))
-OPSCOPE_UNARY_FLOAT(log2, "log2_vml_cpu", false, UnaryOp::Log2, std::log2(x))
-OPSCOPE_UNARY_FLOAT(log10, "log10_vml_cpu", false, UnaryOp::Log10, std::log10(x))
-OPSCOPE_UNARY_FLOAT(log1p, "log1p_vml_cpu", false, UnaryOp::Log1p, std::log1p(x))
-OPSCOPE_UNARY_FLOAT(sqrt, "sqrt_vml_cpu", false, UnaryOp::Sqrt, std::sqrt(x))
-OPSCOPE_UNARY_FLOAT(rsqrt, "rsqrt_cpu", false, UnaryOp::Rsqrt, A(1) / std::sqrt(x))
-OPSCOPE_UNARY_FLOAT(reciprocal, "reciprocal_cpu", true, UnaryOp::Reciprocal, A(1) / x)
-OPSCOPE_UNARY_FLOAT(sin, "sin_vml_cpu", false, UnaryOp::Sin, std::sin(x))
-OPSCOPE_UNARY_FLOAT(cos, "cos_vml_cpu", false, UnaryOp::Cos, std::cos(x))
-OPSCOPE_UNARY_FLOAT(tan, "tan_vml_cpu", false, UnaryOp::Tan, std::tan(x))
-OPSCOPE_UNARY_FLOAT(asin, "asin_vml_cpu", false, UnaryOp::Asin, std::asin(x))
-OPSCOPE_UNARY_FLOAT(acos, "acos_vml_cpu", false, UnaryOp::Acos, std::acos(x))
-OPSCOPE_UNARY_FLOAT(atan, "atan_vml_cpu", false, UnaryOp::Atan, std::atan(x))
-OPSCOPE_UNARY_FLOAT(sinh, "sinh_cpu", false, UnaryOp::Sinh, std::sinh(x))
-OPSCOPE_UNARY_FLOAT(cosh, "cosh_cpu", false, UnaryOp::Cosh, std::cosh(x))
-OPSCOPE_UNARY_FLOAT(tanh, "tanh_vml_cpu", false, UnaryOp::Tanh, std::tanh(x))
-OPSCOPE_UNARY_FLOAT(erf, "erf_vml_cpu", false, UnaryOp::Erf, std::erf(x))
-OPSCOPE_UNARY_FLOAT(sigmoid, "sigmoid_cpu", false, UnaryOp::Sigmoid, A(1) / (A(1) + std::exp(-x)))
-#undef OPSCOPE_UNARY_FLOAT
+Tensor exp2_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "exp2_cpu", true, UnaryOp::Exp2,
+                     [](auto x) { return std::exp2(x); });
+}
+
+Tensor expm1_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "expm1_vml_cpu", false, UnaryOp::Expm1,
+                     [](auto x) { return std::expm1(x); });
+}
+
+Tensor log_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "log_vml_cpu", false, UnaryOp::Log,
+                     [](auto x) { return std::log(x); });
+}
+
+Tensor log2_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "log2_vml_cpu", false, UnaryOp::Log2,
+                     [](auto x) { return std::log2(x); });
+}
+
+Tensor log10_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "log10_vml_cpu", false, UnaryOp::Log10,
+                     [](auto x) { return std::log10(x); });
+}
+
+Tensor log1p_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "log1p_vml_cpu", false, UnaryOp::Log1p,
+                     [](auto x) { return std::log1p(x); });
+}
+
+Tensor sqrt_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "sqrt_vml_cpu", false, UnaryOp::Sqrt,
+                     [](auto x) { return std::sqrt(x); });
+}
+
+Tensor rsqrt_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "rsqrt_cpu", false, UnaryOp::Rsqrt, [](auto x) {
+    using A = decltype(x);
+    return A(1) / std::sqrt(x);
+  });
+}
+
+Tensor reciprocal_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "reciprocal_cpu", true, UnaryOp::Reciprocal, [](auto x) {
+    using A = decltype(x);
+    return A(1) / x;
+  });
+}
+
+Tensor sin_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "sin_vml_cpu", false, UnaryOp::Sin,
+                     [](auto x) { return std::sin(x); });
+}
+
+Tensor cos_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "cos_vml_cpu", false, UnaryOp::Cos,
+                     [](auto x) { return std::cos(x); });
+}
+
+Tensor tan_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "tan_vml_cpu", false, UnaryOp::Tan,
+                     [](auto x) { return std::tan(x); });
+}
+
+Tensor asin_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "asin_vml_cpu", false, UnaryOp::Asin,
+                     [](auto x) { return std::asin(x); });
+}
+
+Tensor acos_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "acos_vml_cpu", false, UnaryOp::Acos,
+                     [](auto x) { return std::acos(x); });
+}
+
+Tensor atan_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "atan_vml_cpu", false, UnaryOp::Atan,
+                     [](auto x) { return std::atan(x); });
+}
+
+Tensor sinh_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "sinh_cpu", false, UnaryOp::Sinh,
+                     [](auto x) { return std::sinh(x); });
+}
+
+Tensor cosh_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "cosh_cpu", false, UnaryOp::Cosh,
+                     [](auto x) { return std::cosh(x); });
+}
+
+Tensor tanh_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "tanh_vml_cpu", false, UnaryOp::Tanh,
+                     [](auto x) { return std::tanh(x); });
+}
+
+Tensor erf_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "erf_vml_cpu", false, UnaryOp::Erf,
+                     [](auto x) { return std::erf(x); });
+}
+
+Tensor sigmoid_impl(const Tensor& out, const Tensor& self) {
+  return unary_float(out, self, "sigmoid_cpu", false, UnaryOp::Sigmoid, [](auto x) {
+    using A = decltype(x);
+    return A(1) / (A(1) + std::exp(-x));
+  });
+}
 
 // self [*s] -> x * sigmoid(x) [*s] (floating dtypes only)
-namespace {
 Tensor silu_impl(const Tensor& out, const Tensor& self) {
   return unary_same_float(out, self, "silu_cpu", UnaryOp::Silu, [](auto x) {
     using A = decltype(x);
     return x / (A(1) + std::exp(-x));
   });
 }
-}  // namespace
-Tensor silu(const Tensor& self) {
-  return silu_impl(Tensor(), self);
-}
-Tensor silu_(const Tensor& self) {
-  return silu_impl(self, self);
-}
-Tensor silu_out(const Tensor& self, const Tensor& out) {
-  return silu_impl(out, self);
-}
-
-// self [*s] -> gelu(self) [*s]; approximate "none" (erf) or "tanh"
-Tensor gelu(const Tensor& self, std::string_view approximate) {
-  return gelu_impl(Tensor(), self, approximate);
-}
-Tensor gelu_(const Tensor& self, std::string_view approximate) {
-  return gelu_impl(self, self, approximate);
-}
-Tensor gelu_out(const Tensor& self, std::string_view approximate, const Tensor& out) {
-  return gelu_impl(out, self, approximate);
-}
-
-// self [*s] -> log(1 + exp(beta * x)) / beta, or x where beta * x > threshold
-Tensor softplus(const Tensor& self, const Scalar& beta, const Scalar& threshold) {
-  return softplus_impl(Tensor(), self, beta, threshold);
-}
-Tensor softplus_out(const Tensor& self, const Scalar& beta, const Scalar& threshold,
-                    const Tensor& out) {
-  return softplus_impl(out, self, beta, threshold);
-}
-
-// self [*s] -> |self| [*s], same dtype (not bool)
-Tensor abs_out(const Tensor& self, const Tensor& out) {
-  return abs_impl(out, self);
-}
-
-// self [*s] -> -1, 0 or 1 [*s] (NaN -> 0), same dtype
-Tensor sign(const Tensor& self) {
-  return sign_impl(Tensor(), self);
-}
-Tensor sign_(const Tensor& self) {
-  return sign_impl(self, self);
-}
-Tensor sign_out(const Tensor& self, const Tensor& out) {
-  return sign_impl(out, self);
-}
 
 // --- roundings: self [*s] -> [*s], same dtype ---------------------------------------------------
 
-#define OPSCOPE_ROUNDING(op, name, fn)                     \
-  Tensor op(const Tensor& self) {                          \
-    return rounding(Tensor(), self, name, fn);             \
-  }                                                        \
-  Tensor op##_(const Tensor& self) {                       \
-    return rounding(self, self, name, fn);                 \
-  }                                                        \
-  Tensor op##_out(const Tensor& self, const Tensor& out) { \
-    return rounding(out, self, name, fn);                  \
-  }
+Tensor floor_impl(const Tensor& out, const Tensor& self) {
+  return rounding(out, self, "floor_vml_cpu", [](auto x) { return std::floor(x); });
+}
 
-OPSCOPE_ROUNDING(floor, "floor_vml_cpu", [](auto x) { return std::floor(x); })
-OPSCOPE_ROUNDING(ceil, "ceil_vml_cpu", [](auto x) { return std::ceil(x); })
-OPSCOPE_ROUNDING(trunc, "trunc_vml_cpu", [](auto x) { return std::trunc(x); })
-OPSCOPE_ROUNDING(round, "round_vml_cpu", [](auto x) { return round_even(x); })
-#undef OPSCOPE_ROUNDING
+Tensor ceil_impl(const Tensor& out, const Tensor& self) {
+  return rounding(out, self, "ceil_vml_cpu", [](auto x) { return std::ceil(x); });
+}
 
-namespace {
+Tensor trunc_impl(const Tensor& out, const Tensor& self) {
+  return rounding(out, self, "trunc_vml_cpu", [](auto x) { return std::trunc(x); });
+}
+
+Tensor round_impl(const Tensor& out, const Tensor& self) {
+  return rounding(out, self, "round_vml_cpu", [](auto x) { return round_even(x); });
+}
+
+// self [*s] -> self rounded to `decimals` decimal places [*s]
 Tensor round_decimals_impl(const Tensor& out, const Tensor& self, int64_t decimals) {
   TensorIterator iter = TensorIterator::unary_op(out, self);
   dispatch_dtype_if(iter.common_dtype(), "round_cpu", kFloatingOnly, [&]<typename T>() {
@@ -441,24 +478,11 @@ Tensor round_decimals_impl(const Tensor& out, const Tensor& self, int64_t decima
   });
   return iter.output();
 }
-}  // namespace
-Tensor round_decimals(const Tensor& self, int64_t decimals) {
-  return round_decimals_impl(Tensor(), self, decimals);
-}
-Tensor round_decimals_(const Tensor& self, int64_t decimals) {
-  return round_decimals_impl(self, self, decimals);
-}
-Tensor round_decimals_out(const Tensor& self, int64_t decimals, const Tensor& out) {
-  return round_decimals_impl(out, self, decimals);
-}
 
 // --- classification: self [*s] -> bool [*s] -----------------------------------------------------
 
 Tensor isnan(const Tensor& self) {
   return classify(Tensor(), self, false, [](auto x) { return x != x; });
-}
-Tensor isposinf(const Tensor& self) {
-  return isposinf_out(self, Tensor());
 }
 Tensor isposinf_out(const Tensor& self, const Tensor& out) {
   OPSCOPE_CHECK(!out.defined() || out.dtype() == ScalarType::Bool,
@@ -466,8 +490,8 @@ Tensor isposinf_out(const Tensor& self, const Tensor& out) {
   return classify(out, self, false,
                   [](auto x) { return x == std::numeric_limits<decltype(x)>::infinity(); });
 }
-Tensor isneginf(const Tensor& self) {
-  return isneginf_out(self, Tensor());
+Tensor isposinf(const Tensor& self) {
+  return isposinf_out(self, Tensor());
 }
 Tensor isneginf_out(const Tensor& self, const Tensor& out) {
   OPSCOPE_CHECK(!out.defined() || out.dtype() == ScalarType::Bool,
@@ -475,11 +499,8 @@ Tensor isneginf_out(const Tensor& self, const Tensor& out) {
   return classify(out, self, false,
                   [](auto x) { return x == -std::numeric_limits<decltype(x)>::infinity(); });
 }
-
-// self [*s] -> [*s]: NaN, +inf, -inf replaced (floating dtypes; integers copied)
-Tensor nan_to_num_out(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
-                      std::optional<double> neginf, const Tensor& out) {
-  return nan_to_num_impl(out, self, nan, posinf, neginf);
+Tensor isneginf(const Tensor& self) {
+  return isneginf_out(self, Tensor());
 }
 
 // relu = clamp_min(self, 0), as PyTorch (bool refused)
@@ -491,6 +512,107 @@ Tensor relu_(const Tensor& self) {
   OPSCOPE_CHECK(self.dtype() != ScalarType::Bool, "Boolean inputs not supported for relu");
   return ops::clamp_min_(self, 0);
 }
+
+static Library cpu_unary(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("abs.out", out<&abs_impl>());
+  m.impl("sign", functional<&sign_impl>());
+  m.impl("sign_", inplace<&sign_impl>());
+  m.impl("sign.out", out<&sign_impl>());
+  m.impl("exp", functional<&exp_impl>());
+  m.impl("exp_", inplace<&exp_impl>());
+  m.impl("exp.out", out<&exp_impl>());
+  m.impl("exp2", functional<&exp2_impl>());
+  m.impl("exp2_", inplace<&exp2_impl>());
+  m.impl("exp2.out", out<&exp2_impl>());
+  m.impl("expm1", functional<&expm1_impl>());
+  m.impl("expm1_", inplace<&expm1_impl>());
+  m.impl("expm1.out", out<&expm1_impl>());
+  m.impl("log", functional<&log_impl>());
+  m.impl("log_", inplace<&log_impl>());
+  m.impl("log.out", out<&log_impl>());
+  m.impl("log2", functional<&log2_impl>());
+  m.impl("log2_", inplace<&log2_impl>());
+  m.impl("log2.out", out<&log2_impl>());
+  m.impl("log10", functional<&log10_impl>());
+  m.impl("log10_", inplace<&log10_impl>());
+  m.impl("log10.out", out<&log10_impl>());
+  m.impl("log1p", functional<&log1p_impl>());
+  m.impl("log1p_", inplace<&log1p_impl>());
+  m.impl("log1p.out", out<&log1p_impl>());
+  m.impl("sqrt", functional<&sqrt_impl>());
+  m.impl("sqrt_", inplace<&sqrt_impl>());
+  m.impl("sqrt.out", out<&sqrt_impl>());
+  m.impl("rsqrt", functional<&rsqrt_impl>());
+  m.impl("rsqrt_", inplace<&rsqrt_impl>());
+  m.impl("rsqrt.out", out<&rsqrt_impl>());
+  m.impl("sin", functional<&sin_impl>());
+  m.impl("sin_", inplace<&sin_impl>());
+  m.impl("sin.out", out<&sin_impl>());
+  m.impl("cos", functional<&cos_impl>());
+  m.impl("cos_", inplace<&cos_impl>());
+  m.impl("cos.out", out<&cos_impl>());
+  m.impl("tan", functional<&tan_impl>());
+  m.impl("tan_", inplace<&tan_impl>());
+  m.impl("tan.out", out<&tan_impl>());
+  m.impl("asin", functional<&asin_impl>());
+  m.impl("asin_", inplace<&asin_impl>());
+  m.impl("asin.out", out<&asin_impl>());
+  m.impl("acos", functional<&acos_impl>());
+  m.impl("acos_", inplace<&acos_impl>());
+  m.impl("acos.out", out<&acos_impl>());
+  m.impl("atan", functional<&atan_impl>());
+  m.impl("atan_", inplace<&atan_impl>());
+  m.impl("atan.out", out<&atan_impl>());
+  m.impl("sinh", functional<&sinh_impl>());
+  m.impl("sinh_", inplace<&sinh_impl>());
+  m.impl("sinh.out", out<&sinh_impl>());
+  m.impl("cosh", functional<&cosh_impl>());
+  m.impl("cosh_", inplace<&cosh_impl>());
+  m.impl("cosh.out", out<&cosh_impl>());
+  m.impl("tanh", functional<&tanh_impl>());
+  m.impl("tanh_", inplace<&tanh_impl>());
+  m.impl("tanh.out", out<&tanh_impl>());
+  m.impl("sigmoid", functional<&sigmoid_impl>());
+  m.impl("sigmoid_", inplace<&sigmoid_impl>());
+  m.impl("sigmoid.out", out<&sigmoid_impl>());
+  m.impl("erf", functional<&erf_impl>());
+  m.impl("erf_", inplace<&erf_impl>());
+  m.impl("erf.out", out<&erf_impl>());
+  m.impl("floor", functional<&floor_impl>());
+  m.impl("floor_", inplace<&floor_impl>());
+  m.impl("floor.out", out<&floor_impl>());
+  m.impl("ceil", functional<&ceil_impl>());
+  m.impl("ceil_", inplace<&ceil_impl>());
+  m.impl("ceil.out", out<&ceil_impl>());
+  m.impl("round", functional<&round_impl>());
+  m.impl("round_", inplace<&round_impl>());
+  m.impl("round.out", out<&round_impl>());
+  m.impl("trunc", functional<&trunc_impl>());
+  m.impl("trunc_", inplace<&trunc_impl>());
+  m.impl("trunc.out", out<&trunc_impl>());
+  m.impl("reciprocal", functional<&reciprocal_impl>());
+  m.impl("reciprocal_", inplace<&reciprocal_impl>());
+  m.impl("reciprocal.out", out<&reciprocal_impl>());
+  m.impl("round.decimals", functional<&round_decimals_impl>());
+  m.impl("round_.decimals", inplace<&round_decimals_impl>());
+  m.impl("round.decimals_out", out<&round_decimals_impl>());
+  m.impl("relu", fn<&relu>);
+  m.impl("relu_", fn<&relu_>);
+  m.impl("gelu", functional<&gelu_impl>());
+  m.impl("gelu_", inplace<&gelu_impl>());
+  m.impl("gelu.out", out<&gelu_impl>());
+  m.impl("silu", functional<&silu_impl>());
+  m.impl("silu_", inplace<&silu_impl>());
+  m.impl("silu.out", out<&silu_impl>());
+  m.impl("softplus", functional<&softplus_impl>());
+  m.impl("softplus.out", out<&softplus_impl>());
+  m.impl("isnan", fn<&isnan>);
+  m.impl("isposinf", fn<&isposinf>);
+  m.impl("isposinf.out", fn<&isposinf_out>);
+  m.impl("isneginf", fn<&isneginf>);
+  m.impl("isneginf.out", fn<&isneginf_out>);
+  m.impl("nan_to_num.out", out<&nan_to_num_impl>());
+});
 
 }  // namespace cpu
 }  // namespace opscope

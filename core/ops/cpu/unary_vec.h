@@ -1,4 +1,4 @@
-// Vectorized math for the pointwise kernels: y[i] = f(x[i]) over contiguous float32 / float64
+// Vectorized math for the unary kernels (cpu/unary.cpp): y[i] = f(x[i]) over contiguous float32 / float64
 // arrays, with SLEEF's 1-ulp (u10) functions — the ones PyTorch's CPU kernels use — on CPUs
 // with AVX2 and FMA.
 //
@@ -6,7 +6,7 @@
 // when no vector kernel applies (no AVX2 / FMA, or `op` has none): the caller then runs its
 // scalar loop. x and y may be the same array (in place), not otherwise overlap.
 //
-// In implementation terms the kernels live in pointwise_avx2.cpp, the one file compiled with
+// In implementation terms the kernels live in unary_avx2.cpp, the one file compiled with
 // -mavx2 -mfma (see core/CMakeLists.txt); it is only entered after a run-time CPU check, so the
 // library still loads and runs on an x86-64 baseline CPU.
 #pragma once
@@ -51,7 +51,7 @@ bool available();
 bool vec_unary(UnaryOp op, const float* x, float* y, int64_t n, const double* params = nullptr);
 bool vec_unary(UnaryOp op, const double* x, double* y, int64_t n, const double* params = nullptr);
 
-// The AVX2 kernels themselves (pointwise_avx2.cpp); call only when available().
+// The AVX2 kernels themselves (unary_avx2.cpp); call only when available().
 bool avx2_unary(UnaryOp op, const float* x, float* y, int64_t n, const double* params);
 bool avx2_unary(UnaryOp op, const double* x, double* y, int64_t n, const double* params);
 

@@ -1,9 +1,11 @@
-// CPU kernel of equal (declared and registered in core/ops/utility.cpp).
+// CPU kernel of equal (declared in core/ops/compare.cpp) and of
+// _local_scalar_dense (core/ops/utility.cpp); their rows at the end of the file.
 #include <atomic>
 
+#include "core/dispatch/Library.h"
+#include "core/ops/compare.h"
 #include "core/ops/cpu/Loops.h"
 #include "core/ops/utility.h"
-#include "core/ops/compare.h"
 
 namespace opscope::cpu {
 
@@ -41,5 +43,10 @@ Scalar _local_scalar_dense(const Tensor& self) {
   OPSCOPE_CHECK(self.numel() > 0, "a Tensor with 0 elements cannot be converted to Scalar");
   return item(self);
 }
+
+static Library cpu_utility(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("equal", fn<&equal>);
+  m.impl("_local_scalar_dense", fn<&_local_scalar_dense>);
+});
 
 }  // namespace opscope::cpu
