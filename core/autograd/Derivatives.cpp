@@ -12,7 +12,10 @@ namespace opscope::autograd {
 const std::vector<Derivative>& derivatives() {
   static const std::vector<Derivative> table = [] {
     std::vector<Derivative> all;
-    for (auto family : {core_table, math_table, shape_table, indexing_table})
+    for (auto family : {unary_derivatives, binary_derivatives, compare_derivatives, nn_derivatives,
+                        reduce_derivatives, linear_derivatives, views_derivatives,
+                        shape_derivatives, indexing_derivatives, copy_derivatives,
+                        sorting_derivatives})
       for (Derivative& d : family()) all.push_back(std::move(d));
     return all;
   }();

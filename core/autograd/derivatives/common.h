@@ -18,14 +18,19 @@
 
 namespace opscope::autograd {
 
-// The entries, by family: arithmetic, unary math, products, views, softmax, reductions, nn
-// (derivatives.cpp); more math, the zero-gradient ops, clamp, products and statistics
-// (derivatives_math.cpp); joining, splitting, views and copies (derivatives_shape.cpp); indexing,
-// scatters, sorting (derivatives_indexing.cpp).
-std::vector<Derivative> core_table();
-std::vector<Derivative> math_table();
-std::vector<Derivative> shape_table();
-std::vector<Derivative> indexing_table();
+// The entries, one function per op family (core/autograd/derivatives/<family>.cpp, the families
+// of core/ops/README.md); derivatives() joins them into one table.
+std::vector<Derivative> unary_derivatives();
+std::vector<Derivative> binary_derivatives();
+std::vector<Derivative> compare_derivatives();
+std::vector<Derivative> nn_derivatives();
+std::vector<Derivative> reduce_derivatives();
+std::vector<Derivative> linear_derivatives();
+std::vector<Derivative> views_derivatives();
+std::vector<Derivative> shape_derivatives();
+std::vector<Derivative> indexing_derivatives();
+std::vector<Derivative> copy_derivatives();
+std::vector<Derivative> sorting_derivatives();
 
 namespace formulas {
 

@@ -1,19 +1,18 @@
-// The derivative table's indexing family (see core/autograd/Derivatives.h): the gradient goes back
-// to where each element came from. Every formula builds its result out of place or through a
-// backward op (select_backward, ...), never by writing into a tensor it made, so each is
+// The derivative table's indexing family (see core/autograd/Derivatives.h; core/ops/indexing.h):
+// the gradient goes back to where each element came from. Every formula builds its result out of
+// place or through a backward op, never by writing into a tensor it made, so each is
 // differentiable again: the double backward of index_select is the IndexAddBackward0 of its
 // gradient, and so on (as torch's).
 #include <cstdint>
 #include <limits>
 
 #include "core/autograd/derivatives/common.h"
-#include "core/ops/views.h"
-#include "core/ops/unary.h"
-#include "core/ops/shape.h"
-#include "core/ops/sorting.h"
-#include "core/ops/binary.h"
 #include "core/ops/compare.h"
-#include "core/ops/nn.h"
+#include "core/ops/factories.h"
+#include "core/ops/indexing.h"
+#include "core/ops/reduce.h"
+#include "core/ops/shape.h"
+#include "core/ops/views.h"
 
 namespace opscope::autograd {
 
@@ -47,34 +46,15 @@ variable_list index_put_backward(C c, G g) {
 }  // namespace
 
 // clang-format off
-std::vector<Derivative> indexing_table() {
+std::vector<Derivative> indexing_derivatives() {
   return {
-      // select.int(Tensor(a) self, int dim, int index) -> Tensor(a)
-      {.op = "select.int", .node = "SelectBackward0", .inputs = {"self"},
+      // masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor: 0 where filled
+      {.op = "masked_fill.Scalar", .node = "MaskedFillBackward0", .inputs = {"self"},
+       .save = {"mask"},
        .formula = [](C c, G g) -> variable_list {
-         return {ops::select_backward(g[0], c.sizes("self"), c.value("dim").to_int(), c.value("index").to_int())};
-       }},
-      // select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor
-      {.op = "select_backward", .node = "SelectBackwardBackward0", .inputs = {"grad_output"},
-       .formula = [](C c, G g) -> variable_list {
-         return {ops::select(g[0], c.value("dim").to_int(), c.value("index").to_int())};
-       }},
-      // slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None,
-      //              SymInt step=1) -> Tensor(a)
-      {.op = "slice.Tensor", .node = "SliceBackward0", .inputs = {"self"},
-       .formula = [](C c, G g) -> variable_list {
-         int64_t start = opt_int(c.value("start")).value_or(0);
-         int64_t end = opt_int(c.value("end")).value_or(std::numeric_limits<int64_t>::max());
-         return {ops::slice_backward(g[0], c.sizes("self"), c.value("dim").to_int(), start, end,
-                                     c.value("step").to_int())};
-       }},
-      // slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start,
-      //                SymInt end, SymInt step) -> Tensor
-      {.op = "slice_backward", .node = "SliceBackwardBackward0", .inputs = {"grad_output"},
-       .formula = [](C c, G g) -> variable_list {
-         return {ops::slice(g[0], c.value("dim").to_int(), c.value("start").to_int(), c.value("end").to_int(),
-                            c.value("step").to_int())};
-       }},
+         return {ops::masked_fill(g[0], c.arg("mask"), Scalar(0))};
+       },
+       .inplace = {"masked_fill_.Scalar"}},
       // index_select(Tensor self, int dim, Tensor index) -> Tensor: summed back at the indices
       {.op = "index_select", .node = "IndexSelectBackward0", .inputs = {"self"}, .save = {"index"},
        .formula = [](C c, G g) -> variable_list {
@@ -188,34 +168,6 @@ std::vector<Derivative> indexing_table() {
          return {gself, c.needs("source") ? ops::reshape(ops::take(g[0], index), c.sizes("source")) : Tensor()};
        },
        .inplace = {"put_"}},
-
-      // --- sorting: the values go back where they came from (indices) -------------------------
-      // sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
-      {.op = "sort", .node = "SortBackward0", .inputs = {"self"}, .save_result = true,
-       .formula = [](C c, G g) -> variable_list {
-         return {indexed_reduction_backward(c, g[0], c.result(1), c.value("dim").to_int(), true)};
-       },
-       .outputs = 1},
-      // sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (...)
-      {.op = "sort.stable", .node = "SortBackward1", .inputs = {"self"}, .save_result = true,
-       .formula = [](C c, G g) -> variable_list {
-         return {indexed_reduction_backward(c, g[0], c.result(1), c.value("dim").to_int(), true)};
-       },
-       .outputs = 1},
-      // topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True)
-      //   -> (Tensor values, Tensor indices)
-      {.op = "topk", .node = "TopkBackward0", .inputs = {"self"}, .save_result = true,
-       .formula = [](C c, G g) -> variable_list {
-         return {indexed_reduction_backward(c, g[0], c.result(1), c.value("dim").to_int(), true)};
-       },
-       .outputs = 1},
-      // kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> (Tensor values, ...)
-      {.op = "kthvalue", .node = "KthvalueBackward0", .inputs = {"self"}, .save_result = true,
-       .formula = [](C c, G g) -> variable_list {
-         return {indexed_reduction_backward(c, g[0], c.result(1), c.value("dim").to_int(),
-                                            c.value("keepdim").to_bool())};
-       },
-       .outputs = 1},
   };
 }
 // clang-format on

@@ -1,14 +1,14 @@
-// The derivative table's shape family (see core/autograd/Derivatives.h): joining and splitting
-// (cat, stack, split, unbind: Tensor lists, see Note [Tensor lists in the derivative table]),
-// the views that are not reshapes (diagonal, unfold, as_strided, alias), the ops that move
-// elements (repeat, roll, tril, triu, diag, diag_embed, constant_pad_nd) and the in-place writes
-// of whole tensors (copy_, fill_, zero_). The gradient takes each element back where it came from.
+// The derivative table's shape family (see core/autograd/Derivatives.h; core/ops/shape.h): new
+// tensors assembled from others (cat, stack, split: Tensor lists, see Note [Tensor lists in the
+// derivative table]; repeat, roll, tril, diag, ...). The gradient takes each element back where
+// it came from.
 #include <algorithm>
 
 #include "core/autograd/derivatives/common.h"
-#include "core/ops/views.h"
-#include "core/ops/nn.h"
+#include "core/ops/factories.h"
+#include "core/ops/reduce.h"
 #include "core/ops/shape.h"
+#include "core/ops/views.h"
 
 namespace opscope::autograd {
 
@@ -51,42 +51,6 @@ variable_list split_backward(C c, G g) {
   return {ops::cat(g, c.value("dim").to_int())};
 }
 
-// The element offsets (from `base`) that a (sizes, strides, offset) geometry reads, shaped sizes.
-Tensor element_offsets(IntArrayRef sizes, IntArrayRef strides, int64_t offset, int64_t base) {
-  Tensor pos = ops::full({}, Scalar(offset - base), ScalarType::Int64);
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    DimVector shape(sizes.size(), 1);
-    shape[i] = sizes[i];
-    Tensor along = ops::mul(ops::arange(Scalar(sizes[i]), ScalarType::Int64), Scalar(strides[i]));
-    pos = ops::add(pos, ops::view(along, IntArrayRef(shape)));
-  }
-  return ops::expand(pos, sizes);
-}
-
-int64_t last_offset(IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
-  for (size_t i = 0; i < sizes.size(); ++i) offset += (sizes[i] - 1) * strides[i];
-  return offset;
-}
-
-// as_strided (self, size, stride, storage_offset): the gradient is summed into a buffer standing
-// for the storage (elements read twice get both), then read back with self's geometry. Inputs
-// whose own elements overlap (an expanded self) are not divided among their aliases as torch does.
-variable_list as_strided_backward(C c, G g) {
-  Tensor self = c.arg("self");
-  const auto& size = c.value("size").to_int_list();
-  const auto& stride = c.value("stride").to_int_list();
-  int64_t in_off = self->storage_offset();
-  int64_t out_off = c.value("storage_offset").is_none() ? in_off : c.value("storage_offset").to_int();
-  int64_t base = std::min(in_off, out_off);
-  int64_t len = std::max(last_offset(self.sizes(), self.strides(), in_off),
-                         last_offset(size, stride, out_off)) -
-                base + 1;
-  Tensor out_pos = element_offsets(size, stride, out_off, base);
-  Tensor buffer = ops::index_add(ops::zeros({std::max<int64_t>(len, 0)}, g[0].dtype()), 0,
-                                 ops::reshape(out_pos, {-1}), ops::reshape(g[0], {-1}));
-  return {ops::take(buffer, element_offsets(self.sizes(), self.strides(), in_off, base))};
-}
-
 // repeat(Tensor self, SymInt[] repeats) -> Tensor: g seen as (r0, s0, r1, s1, ...) (self's sizes
 // padded with leading 1s), summed over the repeats.
 variable_list repeat_backward(C c, G g) {
@@ -107,9 +71,13 @@ variable_list repeat_backward(C c, G g) {
 }  // namespace
 
 // clang-format off
-std::vector<Derivative> shape_table() {
+std::vector<Derivative> shape_derivatives() {
   return {
-      // --- joining and splitting ---------------------------------------------------------------
+      // flip(Tensor self, int[] dims) -> Tensor
+      {.op = "flip", .node = "FlipBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::flip(g[0], c.value("dims").to_int_list())};
+       }},
       // cat(Tensor[] tensors, int dim=0) -> Tensor
       {.op = "cat", .node = "CatBackward0", .inputs = {"tensors"}, .formula = cat_backward},
       // stack(Tensor[] tensors, int dim=0) -> Tensor
@@ -120,42 +88,6 @@ std::vector<Derivative> shape_table() {
       // split_with_sizes(Tensor(a -> *) self, int[] split_sizes, int dim=0) -> Tensor(a)[]
       {.op = "split_with_sizes", .node = "SplitWithSizesBackward0", .inputs = {"self"},
        .formula = split_backward},
-      // unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]: the slices stacked again
-      {.op = "unbind.int", .node = "UnbindBackward0", .inputs = {"self"},
-       .formula = [](C c, G g) -> variable_list {
-         return {ops::stack(g, c.value("dim").to_int())};
-       }},
-
-      // --- views -------------------------------------------------------------------------------
-      // alias(Tensor(a) self) -> Tensor(a)
-      {.op = "alias", .node = "AliasBackward0", .inputs = {"self"}, .formula = unchanged},
-      // diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)
-      {.op = "diagonal", .node = "DiagonalBackward0", .inputs = {"self"},
-       .formula = [](C c, G g) -> variable_list {
-         return {ops::diagonal_backward(g[0], c.sizes("self"), c.value("offset").to_int(), c.value("dim1").to_int(),
-                                        c.value("dim2").to_int())};
-       }},
-      // diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2)
-      {.op = "diagonal_backward", .node = "DiagonalBackwardBackward0", .inputs = {"grad_output"},
-       .formula = [](C c, G g) -> variable_list {
-         return {ops::diagonal(g[0], c.value("offset").to_int(), c.value("dim1").to_int(), c.value("dim2").to_int())};
-       }},
-      // unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a): windows add up
-      {.op = "unfold", .node = "UnfoldBackward0", .inputs = {"self"},
-       .formula = [](C c, G g) -> variable_list {
-         return {ops::unfold_backward(g[0], c.sizes("self"), c.value("dimension").to_int(), c.value("size").to_int(),
-                                      c.value("step").to_int())};
-       }},
-      // unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step)
-      {.op = "unfold_backward", .node = "UnfoldBackwardBackward0", .inputs = {"grad_in"},
-       .formula = [](C c, G g) -> variable_list {
-         return {ops::unfold(g[0], c.value("dim").to_int(), c.value("size").to_int(), c.value("step").to_int())};
-       }},
-      // as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None)
-      {.op = "as_strided", .node = "AsStridedBackward0", .inputs = {"self"}, .save = {"self"},
-       .formula = as_strided_backward},
-
-      // --- moving elements ---------------------------------------------------------------------
       // diag(Tensor self, int diagonal=0) -> Tensor: (n) -> a matrix, or a matrix -> (n)
       {.op = "diag", .node = "DiagBackward0", .inputs = {"self"},
        .formula = [](C c, G g) -> variable_list {
@@ -189,34 +121,6 @@ std::vector<Derivative> shape_table() {
          for (int64_t s : c.value("shifts").to_int_list()) back.push_back(-s);
          return {ops::roll(g[0], back, c.value("dims").to_int_list())};
        }},
-      // constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor: the padding cut off
-      // again (a negative pad, which cropped, pads the gradient with zeros)
-      {.op = "constant_pad_nd", .node = "ConstantPadNdBackward0", .inputs = {"self"},
-       .formula = [](C c, G g) -> variable_list {
-         std::vector<int64_t> back;
-         for (int64_t p : c.value("pad").to_int_list()) back.push_back(-p);
-         return {ops::constant_pad_nd(g[0], back, 0)};
-       }},
-
-      // --- whole-tensor writes -----------------------------------------------------------------
-      // copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!): self's old
-      //   values are gone; src gets g (the engine sums a broadcast src and converts its dtype)
-      {.op = "copy_", .node = "CopyBackwards", .inputs = {"self", "src"},
-       .formula = [](C c, G g) -> variable_list {
-         return {c.needs("self") ? zeros_like_arg(c, "self") : Tensor(), g[0]};
-       }},
-      // fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)
-      {.op = "fill_.Scalar", .node = "FillBackward2", .inputs = {"self"},
-       .formula = [](C c, G) -> variable_list { return {zeros_like_arg(c, "self")}; }},
-      // fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!): value (0-d) gets the sum of g
-      {.op = "fill_.Tensor", .node = "FillBackward3", .inputs = {"self", "value"},
-       .formula = [](C c, G g) -> variable_list {
-         return {c.needs("self") ? zeros_like_arg(c, "self") : Tensor(),
-                 c.needs("value") ? ops::sum(g[0], ops::OptScalarType{}) : Tensor()};
-       }},
-      // zero_(Tensor(a!) self) -> Tensor(a!)
-      {.op = "zero_", .node = "ZeroBackward0", .inputs = {"self"},
-       .formula = [](C c, G) -> variable_list { return {zeros_like_arg(c, "self")}; }},
   };
 }
 // clang-format on
