@@ -84,9 +84,6 @@ inline constexpr Overloads floor_divide{
 inline constexpr Overloads floor_divide_{
     Op<Tensor(const Tensor&, const Tensor&)>{"aten::floor_divide_.Tensor"},
     Op<Tensor(const Tensor&, const Scalar&)>{"aten::floor_divide_.Scalar"}};
-// floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> floor_divide_out{
-    "aten::floor_divide.out"};
 
 // --- atan2 ---------------------------------------------------------------------------------------
 // atan2(Tensor self, Tensor other) -> Tensor
@@ -95,14 +92,6 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&)> atan2{"aten::atan2"};
 inline constexpr Op<Tensor(const Tensor&, const Tensor&)> atan2_{"aten::atan2_"};
 // atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> atan2_out{"aten::atan2.out"};
-
-// --- arctan2 -------------------------------------------------------------------------------------
-// arctan2(Tensor self, Tensor other) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> arctan2{"aten::arctan2"};
-// arctan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> arctan2_{"aten::arctan2_"};
-// arctan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> arctan2_out{"aten::arctan2.out"};
 
 // --- maximum -------------------------------------------------------------------------------------
 // maximum(Tensor self, Tensor other) -> Tensor
@@ -116,28 +105,9 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&)> minimum{"aten::minimum
 // minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> minimum_out{"aten::minimum.out"};
 
-// --- lerp ----------------------------------------------------------------------------------------
-// lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
-// lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
-inline constexpr Overloads lerp{
-    Op<Tensor(const Tensor&, const Tensor&, const Scalar&)>{"aten::lerp.Scalar"},
-    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::lerp.Tensor"}};
-// lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)
-// lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)
-inline constexpr Overloads lerp_{
-    Op<Tensor(const Tensor&, const Tensor&, const Scalar&)>{"aten::lerp_.Scalar"},
-    Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::lerp_.Tensor"}};
-// lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)
-// lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Overloads lerp_out{
-    Op<Tensor(Out, const Tensor&, const Tensor&, const Scalar&)>{"aten::lerp.Scalar_out"},
-    Op<Tensor(Out, const Tensor&, const Tensor&, const Tensor&)>{"aten::lerp.Tensor_out"}};
-
 // --- logical_and ---------------------------------------------------------------------------------
 // logical_and(Tensor self, Tensor other) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_and{"aten::logical_and"};
-// logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_and_{"aten::logical_and_"};
 // logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_and_out{
     "aten::logical_and.out"};
@@ -145,8 +115,6 @@ inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_and_out{
 // --- logical_or ----------------------------------------------------------------------------------
 // logical_or(Tensor self, Tensor other) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_or{"aten::logical_or"};
-// logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_or_{"aten::logical_or_"};
 // logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_or_out{
     "aten::logical_or.out"};
@@ -154,8 +122,6 @@ inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_or_out{
 // --- logical_xor ---------------------------------------------------------------------------------
 // logical_xor(Tensor self, Tensor other) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_xor{"aten::logical_xor"};
-// logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_xor_{"aten::logical_xor_"};
 // logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_xor_out{
     "aten::logical_xor.out"};
@@ -228,9 +194,6 @@ inline constexpr Overloads sub{
 inline constexpr Overloads sub_{
     Op<Tensor(const Tensor&, const Tensor&, Default<const Scalar&>)>{"aten::sub_.Tensor"},
     Op<Tensor(const Tensor&, const Scalar&, Default<const Scalar&>)>{"aten::sub_.Scalar"}};
-// sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&, Default<const Scalar&>)> sub_out{
-    "aten::sub.out"};
 
 // --- rsub: other - alpha * self ---------------------------------------------------------------
 // rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor

@@ -13,7 +13,7 @@
 // In implementation terms, as PyTorch 1.13 so that traces match torch's: the kernels that touch
 // elements are CPU kernels (nll_loss_forward, nll_loss2d_forward, mse_loss, binary_cross_entropy,
 // native_layer_norm, native_dropout); the user-facing ops are CompositeImplicitAutograd
-// decompositions over them and over the pointwise / reduction ops (core/ops/composite/nn.cpp):
+// decompositions over them and over the elementwise / reduction ops (core/ops/composite/nn.cpp):
 //
 //   cross_entropy_loss -> log_softmax + nll_loss_nd -> nll_loss -> nll_loss_forward      (N, C)
 //                                                   -> nll_loss2d -> nll_loss2d_forward  (N, C,
@@ -95,9 +95,6 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>,
 // (self - target)^2, self and target broadcast.
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<int64_t>)> mse_loss{
     "aten::mse_loss"};
-// mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&, Default<int64_t>)> mse_loss_out{
-    "aten::mse_loss.out"};
 // l1_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
 // |self - target|.
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<int64_t>)> l1_loss{
@@ -106,10 +103,6 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<int64_t>)> l1_l
 // -w * (t * log(x) + (1 - t) * log(1 - x)), each log clamped at -100; x must lie in [0, 1].
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>, Default<int64_t>)>
     binary_cross_entropy{"aten::binary_cross_entropy"};
-// binary_cross_entropy.out(..., *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&, Default<const Tensor&>,
-                           Default<int64_t>)>
-    binary_cross_entropy_out{"aten::binary_cross_entropy.out"};
 // binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None,
 //                                  Tensor? pos_weight=None, int reduction=Mean) -> Tensor
 // binary_cross_entropy(sigmoid(self), target) in the overflow-free form
@@ -150,10 +143,6 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, double, double)> embedd
 // -> (input * mask / (1 - p), mask) with mask bool, each element kept with probability 1 - p.
 inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, double, std::optional<bool>)>
     native_dropout{"aten::native_dropout"};
-// dropout(Tensor input, float p, bool train) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, double, bool)> dropout{"aten::dropout"};
-// dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, double, bool)> dropout_{"aten::dropout_"};
 // one_hot(Tensor self, int num_classes=-1) -> Tensor
 // self (*) int64 -> (*, num_classes) int64; num_classes -1 = self.max() + 1.
 inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> one_hot{"aten::one_hot"};
@@ -162,43 +151,15 @@ inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> one_hot{"aten::one_
 // len(pad) / 2 dims, filling new elements with value.
 inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<const Scalar&>)> constant_pad_nd{
     "aten::constant_pad_nd"};
-// pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor
-inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<std::string_view>,
-                           Default<std::optional<double>>)>
-    pad{"aten::pad"};
 
 // --- activations: elementwise functions of one tensor that nn layers apply ----------------
 // --- relu ----------------------------------------------------------------------------------------
 // relu(Tensor self) -> Tensor
 inline constexpr Op<Tensor(const Tensor&)> relu{"aten::relu"};
-// relu_(Tensor(a!) self) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&)> relu_{"aten::relu_"};
-// relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&)> relu_out{"aten::relu.out"};
-
-// --- gelu ----------------------------------------------------------------------------------------
-// gelu(Tensor self, *, str approximate="none") -> Tensor
-inline constexpr Op<Tensor(const Tensor&, Default<std::string_view>)> gelu{"aten::gelu"};
-// gelu_(Tensor(a!) self, *, str approximate="none") -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&, Default<std::string_view>)> gelu_{"aten::gelu_"};
-// gelu.out(Tensor self, *, str approximate="none", Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, Default<std::string_view>)> gelu_out{
-    "aten::gelu.out"};
-
-// --- silu ----------------------------------------------------------------------------------------
-// silu(Tensor self) -> Tensor
-inline constexpr Op<Tensor(const Tensor&)> silu{"aten::silu"};
-// silu_(Tensor(a!) self) -> Tensor(a!)
-inline constexpr Op<Tensor(const Tensor&)> silu_{"aten::silu_"};
-// silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&)> silu_out{"aten::silu.out"};
 
 // --- softplus ------------------------------------------------------------------------------------
 // softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const Scalar&>)> softplus{
     "aten::softplus"};
-// softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)
-inline constexpr Op<Tensor(Out, const Tensor&, Default<const Scalar&>, Default<const Scalar&>)>
-    softplus_out{"aten::softplus.out"};
 
 }  // namespace opscope::ops
