@@ -111,4 +111,9 @@ inline int64_t read_index(const void* data, ScalarType t, int64_t off) {
 // direct kernel call, so it does not show in a trace, as in torch's structured kernels).
 Tensor fresh_copy(const Tensor& self);
 
+// Where the functional, in-place and out= forms of one *_impl(out, self, ...) write
+// (core/ops/KernelForms.h): a fresh copy of self when out is undefined; otherwise out, resized to
+// self's sizes and holding self's values (self itself for the in-place form).
+Tensor destination(const Tensor& out, const Tensor& self);
+
 }  // namespace opscope::cpu::index_util

@@ -9,6 +9,7 @@
 
 #include "core/ops/copy.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/KernelForms.h"
 #include "core/ops/cpu/index_util.h"
 #include "core/ops/binary.h"
 #include "core/ops/indexing.h"
@@ -23,6 +24,13 @@ using namespace index_util;
 Tensor index_util::fresh_copy(const Tensor& self) {
   Tensor out = make_empty(self.sizes(), self.dtype(), self.device());
   if (self.numel() > 0) cpu::copy_(out, self, false);
+  return out;
+}
+
+Tensor index_util::destination(const Tensor& out, const Tensor& self) {
+  if (!out.defined()) return fresh_copy(self);
+  resize_output(out, self.sizes());
+  if (!out.is_same(self)) cpu::copy_(out, self, false);
   return out;
 }
 
@@ -498,9 +506,10 @@ Tensor index_select_out(const Tensor& self, int64_t dim, const Tensor& index, co
   return out;
 }
 
-// self[.., index[j], ..] += alpha * source[.., j, ..]
-Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
-                  const Scalar& alpha) {
+// out = self, then out[.., index[j], ..] += alpha * source[.., j, ..] (out: see destination)
+Tensor index_add_impl(const Tensor& out, const Tensor& input, int64_t dim, const Tensor& index,
+                      const Tensor& source, const Scalar& alpha) {
+  const Tensor self = destination(out, input);
   dim = wrap_dim(dim, self.dim());
   check_index_vector(index, "index_add_", true, false);
   OPSCOPE_CHECK(self.dtype() == source.dtype(), "index_add_(): self (", cpp_name(self.dtype()),
@@ -525,18 +534,6 @@ Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Te
   for (size_t i = 0; i < voff.size(); ++i) voff[i] = static_cast<int64_t>(i) * sst;
   put_blocks(self, b, src, voff, strides_without(src, dim), true);
   return self;
-}
-
-Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
-                 const Scalar& alpha) {
-  return cpu::index_add_(fresh_copy(self), dim, index, source, alpha);
-}
-
-Tensor index_add_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
-                     const Scalar& alpha, const Tensor& out) {
-  resize_output(out, self.sizes());
-  if (!out.is_same(self)) cpu::copy_(out, self, false);
-  return cpu::index_add_(out, dim, index, source, alpha);
 }
 
 // self[.., index[j], ..] = value
@@ -658,9 +655,9 @@ static Library cpu_indexing(Library::IMPL, "aten", DispatchKey::CPU, [](Library&
   m.impl("_index_put_impl_", fn<&_index_put_impl_>);
   m.impl("index_select", fn<&index_select>);
   m.impl("index_select.out", fn<&index_select_out>);
-  m.impl("index_add_", fn<&index_add_>);
-  m.impl("index_add", fn<&index_add>);
-  m.impl("index_add.out", fn<&index_add_out>);
+  m.impl("index_add_", inplace<&index_add_impl>());
+  m.impl("index_add", functional<&index_add_impl>());
+  m.impl("index_add.out", out<&index_add_impl>());
   m.impl("index_fill_.int_Scalar", fn<&index_fill_>);
   m.impl("index_fill_.int_Tensor", fn<&index_fill_tensor_>);
   m.impl("take", fn<&take>);

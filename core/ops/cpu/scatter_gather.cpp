@@ -11,6 +11,7 @@
 
 #include "core/ops/copy.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/KernelForms.h"
 #include "core/ops/cpu/index_util.h"
 #include "core/ops/indexing.h"
 #include "core/runtime/ScalarConvert.h"
@@ -199,12 +200,6 @@ Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index, const 
   return self;
 }
 
-Tensor out_from_self(const Tensor& self, const Tensor& out) {
-  resize_output(out, self.sizes());
-  if (!out.is_same(self)) cpu::copy_(out, self, false);
-  return out;
-}
-
 }  // namespace
 
 // out (*i) = self gathered along dim by index (*i)
@@ -254,81 +249,53 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_
   return cpu::gather_out(self, dim, index, sparse_grad, out);
 }
 
-Tensor scatter_src_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_impl(self, dim, index, src, nullptr, Reduce::None, "scatter_");
+// The scatter ops write into a copy of self (the functional form), self (in place) or out, each
+// from one *_impl(out, self, ...) registered in its three forms (core/ops/KernelForms.h); out
+// undefined means a new tensor.
+Tensor scatter_src_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                        const Tensor& src) {
+  return scatter_impl(destination(out, self), dim, index, src, nullptr, Reduce::None, "scatter_");
 }
-Tensor scatter_value_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  return scatter_impl(self, dim, index, Tensor(), &value, Reduce::None, "scatter_");
+Tensor scatter_value_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                          const Scalar& value) {
+  return scatter_impl(destination(out, self), dim, index, Tensor(), &value, Reduce::None,
+                      "scatter_");
 }
-Tensor scatter_reduce_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
-                       std::string_view reduce) {
-  return scatter_impl(self, dim, index, src, nullptr, parse_reduce(reduce), "scatter_");
+Tensor scatter_reduce_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                           const Tensor& src, std::string_view reduce) {
+  return scatter_impl(destination(out, self), dim, index, src, nullptr, parse_reduce(reduce),
+                      "scatter_");
 }
-Tensor scatter_value_reduce_(const Tensor& self, int64_t dim, const Tensor& index,
-                             const Scalar& value, std::string_view reduce) {
-  return scatter_impl(self, dim, index, Tensor(), &value, parse_reduce(reduce), "scatter_");
+Tensor scatter_value_reduce_impl(const Tensor& out, const Tensor& self, int64_t dim,
+                                 const Tensor& index, const Scalar& value,
+                                 std::string_view reduce) {
+  return scatter_impl(destination(out, self), dim, index, Tensor(), &value, parse_reduce(reduce),
+                      "scatter_");
 }
-Tensor scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_impl(self, dim, index, src, nullptr, Reduce::Add, "scatter_add_");
-}
-
-Tensor scatter_src(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_src_(fresh_copy(self), dim, index, src);
-}
-Tensor scatter_value(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  return scatter_value_(fresh_copy(self), dim, index, value);
-}
-Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
-                      std::string_view reduce) {
-  return scatter_reduce_(fresh_copy(self), dim, index, src, reduce);
-}
-Tensor scatter_value_reduce(const Tensor& self, int64_t dim, const Tensor& index,
-                            const Scalar& value, std::string_view reduce) {
-  return scatter_value_reduce_(fresh_copy(self), dim, index, value, reduce);
-}
-Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_add_(fresh_copy(self), dim, index, src);
-}
-
-Tensor scatter_src_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
-                       const Tensor& out) {
-  return scatter_src_(out_from_self(self, out), dim, index, src);
-}
-Tensor scatter_value_out(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
-                         const Tensor& out) {
-  return scatter_value_(out_from_self(self, out), dim, index, value);
-}
-Tensor scatter_reduce_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
-                          std::string_view reduce, const Tensor& out) {
-  return scatter_reduce_(out_from_self(self, out), dim, index, src, reduce);
-}
-Tensor scatter_value_reduce_out(const Tensor& self, int64_t dim, const Tensor& index,
-                                const Scalar& value, std::string_view reduce, const Tensor& out) {
-  return scatter_value_reduce_(out_from_self(self, out), dim, index, value, reduce);
-}
-Tensor scatter_add_out(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
-                       const Tensor& out) {
-  return scatter_add_(out_from_self(self, out), dim, index, src);
+Tensor scatter_add_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                        const Tensor& src) {
+  return scatter_impl(destination(out, self), dim, index, src, nullptr, Reduce::Add,
+                      "scatter_add_");
 }
 
 static Library cpu_scatter_gather(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
   m.impl("gather", fn<&gather>);
   m.impl("gather.out", fn<&gather_out>);
-  m.impl("scatter.src", fn<&scatter_src>);
-  m.impl("scatter.value", fn<&scatter_value>);
-  m.impl("scatter.reduce", fn<&scatter_reduce>);
-  m.impl("scatter.value_reduce", fn<&scatter_value_reduce>);
-  m.impl("scatter_.src", fn<&scatter_src_>);
-  m.impl("scatter_.value", fn<&scatter_value_>);
-  m.impl("scatter_.reduce", fn<&scatter_reduce_>);
-  m.impl("scatter_.value_reduce", fn<&scatter_value_reduce_>);
-  m.impl("scatter.src_out", fn<&scatter_src_out>);
-  m.impl("scatter.value_out", fn<&scatter_value_out>);
-  m.impl("scatter.reduce_out", fn<&scatter_reduce_out>);
-  m.impl("scatter.value_reduce_out", fn<&scatter_value_reduce_out>);
-  m.impl("scatter_add", fn<&scatter_add>);
-  m.impl("scatter_add_", fn<&scatter_add_>);
-  m.impl("scatter_add.out", fn<&scatter_add_out>);
+  m.impl("scatter.src", functional<&scatter_src_impl>());
+  m.impl("scatter_.src", inplace<&scatter_src_impl>());
+  m.impl("scatter.src_out", out<&scatter_src_impl>());
+  m.impl("scatter.value", functional<&scatter_value_impl>());
+  m.impl("scatter_.value", inplace<&scatter_value_impl>());
+  m.impl("scatter.value_out", out<&scatter_value_impl>());
+  m.impl("scatter.reduce", functional<&scatter_reduce_impl>());
+  m.impl("scatter_.reduce", inplace<&scatter_reduce_impl>());
+  m.impl("scatter.reduce_out", out<&scatter_reduce_impl>());
+  m.impl("scatter.value_reduce", functional<&scatter_value_reduce_impl>());
+  m.impl("scatter_.value_reduce", inplace<&scatter_value_reduce_impl>());
+  m.impl("scatter.value_reduce_out", out<&scatter_value_reduce_impl>());
+  m.impl("scatter_add", functional<&scatter_add_impl>());
+  m.impl("scatter_add_", inplace<&scatter_add_impl>());
+  m.impl("scatter_add.out", out<&scatter_add_impl>());
 });
 
 }  // namespace opscope::cpu
