@@ -36,7 +36,7 @@ class Chunked {
   T& emplace_back(Args&&... args) {
     if (size_ == chunks_.size() * ChunkSize)
       chunks_.emplace_back(static_cast<T*>(::operator new(sizeof(T) * ChunkSize)));
-    T* slot = chunks_.back().get() + size_ % ChunkSize;
+    T* slot = chunks_[size_ / ChunkSize].get() + size_ % ChunkSize;
     new (slot) T(std::forward<Args>(args)...);
     ++size_;
     return *slot;
@@ -53,8 +53,12 @@ class Chunked {
   bool empty() const { return size_ == 0; }
 
   void clear() {
-    for (size_t i = 0; i < size_; ++i) (*this)[i].~T();
+    truncate();
     chunks_.clear();
+  }
+  // Destroys the elements but keeps the chunks, to be filled again without allocating.
+  void truncate() {
+    for (size_t i = 0; i < size_; ++i) (*this)[i].~T();
     size_ = 0;
   }
 

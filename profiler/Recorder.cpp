@@ -9,6 +9,8 @@
 #include <utility>
 
 #include "core/runtime/Blas.h"
+#include "core/runtime/Log.h"
+#include "core/tensor/Tensor.h"
 
 namespace opscope::profiler {
 
@@ -94,7 +96,18 @@ void TraceRecorder::record(EventKind k, uint64_t step, Edge edge, Fill&& fill) {
   uint32_t thread = trace_thread_id();
   std::lock_guard lock(mutex_);
   if (options_.max_events != 0 && !keep_event(thread, edge, now_ns())) return;
-  fill(recording_.events.emplace_back(k, step));
+  Event& e = recording_.events.emplace_back(k, step);
+  fill(e);
+  if (options_.sink) options_.sink(recording_, e);
+  if (!options_.keep) recording_.truncate();
+}
+
+void Recording::truncate() {
+  events.truncate();
+  values.truncate();
+  dims.truncate();
+  keys.truncate();
+  details.truncate();
 }
 
 bool TraceRecorder::keep_event(uint32_t thread, Edge edge, uint64_t t_ns) {
@@ -427,5 +440,130 @@ ItemGroups group_items(const Recording& r, size_t keep_items) {
   }
   return out;
 }
+
+// --- OPSCOPE_LOG=dispatch ---------------------------------------------------------------------
+namespace {
+
+// "(CPU, ADInplaceOrView*, >AutogradCPU)": > marks `chosen`, * the keys of `fallthrough`.
+std::string keys_str(DispatchKeySet ks, DispatchKeySet fallthrough = {},
+                     DispatchKey chosen = DispatchKey::Undefined) {
+  std::string out = "(";
+  bool first = true;
+  for (int i = 1; i < kNumRuntimeKeys; ++i) {
+    auto k = static_cast<DispatchKey>(i);
+    if (!ks.has(k)) continue;
+    out += first ? "" : ", ";
+    first = false;
+    if (k == chosen) out += ">";
+    out += to_string(k);
+    if (fallthrough.has(k)) out += "*";
+  }
+  return out + ")";
+}
+
+// An argument as IValue::str() gives it: "f32[2, 3]" for a tensor, "None", the value's text.
+std::string value_str(const Recording& r, const ValueRecord& v) {
+  if (!v.is_tensor) return v.value.str();
+  if (!v.defined) return "None";
+  std::vector<int64_t> sizes(v.ndim);
+  for (uint32_t d = 0; d < v.ndim; ++d) sizes[d] = r.dims[v.dims_begin + d];
+  return std::string(short_dtype(v.dtype)) + shape_str(sizes);
+}
+
+}  // namespace
+
+std::string StepLog::lines(const Recording& r, const Event& e) {
+  if (threads_.size() <= e.thread) threads_.resize(e.thread + 1);
+  Thread& t = threads_[e.thread];
+  std::string pad(t.depth * 2, ' ');
+  std::string out;
+  switch (e.kind) {
+    case EventKind::Enter: {
+      // This step's arguments, and each one's keys.
+      std::vector<std::string> args;
+      std::vector<DispatchKeySet> arg_keys;
+      if (!first_step_of_op(e.call)) {  // a redispatch: its op's arguments
+        for (uint32_t i = 0; i < e.keys_count; ++i) arg_keys.push_back(r.keys[e.keys_begin + i]);
+        if (!t.open_args.empty()) args = t.open_args.back();
+        args.resize(arg_keys.size(), "?");  // the step it redispatches from was not recorded
+      } else {
+        for (uint32_t i = e.values_begin; i < e.values_begin + e.values_count; ++i) {
+          const ValueRecord& v = r.values[i];
+          args.push_back(value_str(r, v));
+          // A tensor list's keys: its tensors'.
+          arg_keys.push_back(v.is_tensor ? v.keys : detail::keys_of(v.value));
+        }
+      }
+      const FunctionSchema* schema = e.op.entry().has_schema() ? &e.op.schema() : nullptr;
+      out = pad + "[" + std::string(to_string(e.call)) + "] op=[" + e.op.full_name() + "], key=[" +
+            std::string(to_string(e.chosen)) + "]  kernel: " + e.entry->kernel.name() + " [" +
+            std::string(to_string(e.entry->provenance)) + "] " + e.entry->site + "\n";
+      out += pad + "    keys: " + keys_str(e.key_set, e.fallthrough, e.chosen) + "\n";
+      out += pad + "    args: ";
+      for (size_t i = 0; i < args.size(); ++i) {
+        if (i) out += "; ";
+        if (schema && i < schema->arguments.size()) out += schema->arguments[i].name + "=";
+        out += args[i];
+        if (!arg_keys[i].empty()) out += " " + keys_str(arg_keys[i]);
+      }
+      out += "\n" + pad + "    tls: included " + keys_str(e.tls_included) + " excluded " +
+             keys_str(e.tls_excluded) + "\n";
+      t.open_args.push_back(std::move(args));
+      ++t.depth;
+      break;
+    }
+    case EventKind::Exit:
+      if (!t.open_args.empty()) t.open_args.pop_back();
+      if (t.depth > 0) --t.depth;
+      if (e.threw) out = std::string(t.depth * 2, ' ') + "  (threw)\n";
+      break;
+    case EventKind::NodeCreated: {
+      const EventDetail& d = *r.detail_of(e);
+      out = pad + "[autograd] created " + d.name + " #" + std::to_string(d.sequence_nr) + " -> (";
+      for (size_t i = 0; i < d.next.size(); ++i)
+        out += (i ? ", " : "") + (d.next[i].empty() ? std::string("None") : d.next[i]);
+      out += ")\n";
+      break;
+    }
+    case EventKind::NodeBegin: {
+      const EventDetail& d = *r.detail_of(e);
+      out = pad + "[backward] " + d.name + " #" + std::to_string(d.sequence_nr) + "\n";
+      ++t.depth;
+      break;
+    }
+    case EventKind::NodeEnd:
+      if (t.depth > 0) --t.depth;
+      break;
+    default:  // allocations (OPSCOPE_LOG=alloc has them), scopes, BLAS calls
+      break;
+  }
+  return out;
+}
+
+void set_dispatch_log(bool on, int fd) {
+  // Never destroyed: a static destructor or another thread may still dispatch at exit.
+  static auto* current = new std::shared_ptr<TraceRecorder>();
+  if (*current) std::exchange(*current, nullptr)->stop();
+  if (!on) return;
+  RecorderOptions options;
+  options.memory = false;
+  options.keep = false;
+  auto log = std::make_shared<StepLog>();  // used under the recorder's lock only
+  options.sink = [log, fd](const Recording& r, const Event& e) {
+    std::string text = log->lines(r, e);
+    if (!text.empty()) log_write(fd, text);
+  };
+  *current = std::make_shared<TraceRecorder>(std::move(options));
+  (*current)->start(*current);
+}
+
+namespace {
+// Reads OPSCOPE_LOG once, when this library loads (see core/runtime/Log.h).
+struct DispatchLogFromEnvironment {
+  DispatchLogFromEnvironment() {
+    if (log_requested("dispatch")) set_dispatch_log(true);
+  }
+} dispatch_log_from_environment;
+}  // namespace
 
 }  // namespace opscope::profiler

@@ -17,10 +17,14 @@
 // and key sets in others that events index, so that recording allocates nothing per step beyond
 // a chunk now and then and never moves what it recorded; timestamps are CLOCK_MONOTONIC
 // nanoseconds.
+//
+// A recorder may also hand each event, as it records it, to a sink: OPSCOPE_LOG=dispatch is such
+// a recorder, keeping nothing, whose sink prints each step (StepLog below, set_dispatch_log).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -109,7 +113,13 @@ struct Recording {
   const EventDetail* detail_of(const Event& e) const {
     return e.detail == Event::kNoDetail ? nullptr : &details[e.detail];
   }
+  // Forgets every event, keeping the memory to record the next ones in.
+  void truncate();
 };
+
+// What a recorder hands each event to as soon as it has recorded it (RecorderOptions::sink):
+// called under the recorder's lock, in recording order, with the recording the event is in.
+using EventSink = std::function<void(const Recording& recording, const Event& event)>;
 
 struct RecorderOptions {
   bool stacks = false;  // capture stacks at backend kernels and BLAS calls
@@ -120,6 +130,12 @@ struct RecorderOptions {
   // recording].
   size_t max_events = 0;
   size_t max_stacks = 0;
+  // Told of each event as it is recorded (see EventSink).
+  EventSink sink;
+  // false: the events go to the sink only — each is forgotten once the sink has seen it, so the
+  // recorder holds nothing (no tensor list an argument kept, no memory that grows) and take()
+  // finds nothing.
+  bool keep = true;
 };
 
 // Where a recording's top-level items are, and which of them ran the same way: what a loop's
@@ -150,7 +166,7 @@ ItemGroups group_items(const Recording& r, size_t keep_items);
 
 class TraceRecorder final : public DispatchObserver {
  public:
-  explicit TraceRecorder(RecorderOptions options = {}) : options_(options) {}
+  explicit TraceRecorder(RecorderOptions options = {}) : options_(std::move(options)) {}
   ~TraceRecorder() override;
   void on_enter(const DispatchStep& step) override;
   void on_exit(const DispatchStep& step, const Stack* returns) override;
@@ -203,6 +219,40 @@ class TraceRecorder final : public DispatchObserver {
   uint64_t dropped_items_ = 0, dropped_ns_ = 0;
   std::atomic<size_t> stacks_taken_{0};
 };
+
+// OPSCOPE_LOG=dispatch's text: a recording's events as indented lines, given one at a time in
+// recording order (a recorder's sink). One entry per dispatch step:
+//   [call] op=[aten::mm], key=[AutogradCPU]  kernel: opscope::autograd::... [autograd kernel]
+//   core/...:12
+//     keys: (CPU, ADInplaceOrView*, >AutogradCPU)  (> the key chosen, * keys this op falls through)
+//     args: self=f32[2, 3] (CPU, ADInplaceOrView, AutogradCPU); mat2=...
+//     tls: included (BackendSelect, ADInplaceOrView) excluded ()
+// the steps it makes inside indented under it, "  (threw)" after a step that threw; autograd's
+// nodes as
+//   [autograd] created MulBackward0 #12 -> (AccumulateGrad, None)
+//   [backward] MulBackward0 #12      (the ops its formula runs indented under it)
+// Allocations, scopes and BLAS calls print nothing (OPSCOPE_LOG=alloc prints allocations). A
+// step's first line alone matches PyTorch's TORCH_SHOW_DISPATCH_TRACE.
+class StepLog {
+ public:
+  // The lines for e ("" when it prints nothing).
+  std::string lines(const Recording& r, const Event& e);
+
+ private:
+  struct Thread {
+    size_t depth = 0;
+    // Each open step's arguments as text: a redispatch prints its op's, which the recording
+    // keeps with the op's first step only.
+    std::vector<std::vector<std::string>> open_args;
+  };
+  std::vector<Thread> threads_;  // by Event::thread
+};
+
+// Switches OPSCOPE_LOG=dispatch on (printing to fd) or off: a recorder that keeps nothing,
+// with a sink that writes each event's StepLog lines as it is recorded. Started when this library
+// loads if OPSCOPE_LOG names dispatch (core/runtime/Log.h); opscope._C._set_dispatch_log from
+// Python.
+void set_dispatch_log(bool on, int fd = 2);
 
 // Nanoseconds of CLOCK_MONOTONIC.
 uint64_t now_ns();

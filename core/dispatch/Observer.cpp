@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <mutex>
-#include <sstream>
 #include <utility>
 
 #include "core/dispatch/Dispatcher.h"
 #include "core/runtime/Allocator.h"
-#include "core/runtime/Log.h"
 
 namespace opscope {
 
@@ -272,106 +270,6 @@ RecordScope::RecordScope(std::string name)
 
 RecordScope::~RecordScope() {
   record_scope_end(id_, name_);
-}
-
-// --- OPSCOPE_LOG=dispatch ---------------------------------------------------------------------
-namespace {
-
-// Prints one indented entry per dispatch step:
-//   [call] op=[aten::mm], key=[AutogradCPU]  kernel: opscope::autograd::... [autograd kernel]
-//   core/...:12
-//     keys: DispatchKeySet(CPU, ADInplaceOrView*, AutogradCPU)  (* = fallthrough for this op)
-//     args: self f32[2, 3] (CPU, ADInplaceOrView, AutogradCPU); mat2 ...
-//     tls: included (BackendSelect, ADInplaceOrView) excluded ()
-// The first line alone matches PyTorch's TORCH_SHOW_DISPATCH_TRACE.
-class DispatchLogger final : public DispatchObserver {
- public:
-  explicit DispatchLogger(int fd) : fd_(fd) {}
-  void on_enter(const DispatchStep& s) override {
-    std::string pad(static_cast<size_t>(depth_) * 2, ' ');
-    std::ostringstream os;
-    os << pad << "[" << to_string(s.kind) << "] op=[" << s.op->full_name() << "], key=["
-       << to_string(s.chosen) << "]  kernel: " << s.entry->kernel.name() << " ["
-       << to_string(s.entry->provenance) << "] " << s.entry->site << "\n";
-    os << pad << "    keys: " << keys_str(s.key_set, s.fallthrough_keys, s.chosen) << "\n";
-    os << pad << "    args: ";
-    const FunctionSchema* schema = s.op->entry().has_schema() ? &s.op->schema() : nullptr;
-    for (size_t i = 0; i < s.args->size(); ++i) {
-      if (i) os << "; ";
-      if (schema && i < schema->arguments.size()) os << schema->arguments[i].name << "=";
-      os << (*s.args)[i].str();
-      if (!s.arg_key_sets[i].empty())
-        os << " " << keys_str(s.arg_key_sets[i], {}, DispatchKey::Undefined);
-    }
-    os << "\n"
-       << pad << "    tls: included " << keys_str(s.tls_included, {}, DispatchKey::Undefined)
-       << " excluded " << keys_str(s.tls_excluded, {}, DispatchKey::Undefined) << "\n";
-    write(os.str());
-    ++depth_;
-  }
-  void on_exit(const DispatchStep& s, const Stack* returns) override {
-    --depth_;
-    if (!returns) write(std::string(static_cast<size_t>(depth_) * 2, ' ') + "  (threw)\n");
-  }
-  // [autograd] created MulBackward0 #12 -> (AccumulateGrad, None)
-  // [backward] MulBackward0 #12      (the ops it runs are indented under it)
-  void on_autograd(const AutogradEvent& e) override {
-    if (e.kind == AutogradEventKind::NodeEnd) {
-      --depth_;
-      return;
-    }
-    std::ostringstream os;
-    os << std::string(static_cast<size_t>(depth_) * 2, ' ');
-    if (e.kind == AutogradEventKind::NodeCreated) {
-      os << "[autograd] created " << e.node << " #" << e.sequence_nr << " -> (";
-      for (size_t i = 0; e.next && i < e.next->size(); ++i)
-        os << (i ? ", " : "") << ((*e.next)[i].empty() ? "None" : (*e.next)[i]);
-      os << ")\n";
-    } else {
-      os << "[backward] " << e.node << " #" << e.sequence_nr << "\n";
-      ++depth_;
-    }
-    write(os.str());
-  }
-
- private:
-  static std::string keys_str(DispatchKeySet ks, DispatchKeySet fallthrough, DispatchKey chosen) {
-    std::string out = "(";
-    bool first = true;
-    for (int i = 1; i < kNumRuntimeKeys; ++i) {
-      auto k = static_cast<DispatchKey>(i);
-      if (!ks.has(k)) continue;
-      out += first ? "" : ", ";
-      first = false;
-      if (k == chosen) out += ">";
-      out += to_string(k);
-      if (fallthrough.has(k)) out += "*";
-    }
-    return out + ")";
-  }
-  void write(const std::string& s) { log_write(fd_, s); }
-  int fd_;
-  static thread_local int depth_;
-};
-thread_local int DispatchLogger::depth_ = 0;
-
-ObserverHandle& dispatch_log_handle() {
-  static auto* h = new ObserverHandle();
-  return *h;
-}
-
-// Reads OPSCOPE_LOG once at load (see core/runtime/Log.h).
-struct DispatchLogFromEnvironment {
-  DispatchLogFromEnvironment() {
-    if (log_requested("dispatch")) set_dispatch_log(true);
-  }
-} dispatch_log_from_environment;
-
-}  // namespace
-
-void set_dispatch_log(bool on, int fd) {
-  dispatch_log_handle().reset();
-  if (on) dispatch_log_handle() = add_dispatch_observer(std::make_shared<DispatchLogger>(fd));
 }
 
 }  // namespace opscope

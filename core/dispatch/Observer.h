@@ -5,7 +5,8 @@
 // and exclude sets, the resulting key set, which keys were fallthrough for this op, the key
 // chosen, and the kernel that ran (its name, how the table got it, where it was registered). It
 // is told again when the kernel returns (or throws), so nesting gives the tree of composite ops
-// and redispatches. OPSCOPE_LOG=dispatch, the trace recorder and the profiler are observers.
+// and redispatches. The trace recorder (profiler/Recorder.h) is the observer that traces, the
+// profiler, the views and OPSCOPE_LOG=dispatch read from; op hooks (profiler/Hooks.h) are another.
 // Autograd reports to the same observers: the node an op's Autograd kernel records (inside that
 // op's step), and each node the backward engine runs (begin ... end, with the ops its formula
 // calls nested in between); a node's sequence number links it to the forward op that made it.
@@ -141,9 +142,5 @@ std::shared_ptr<const ObserverList> dispatch_observers();
 // Tells every observer (call only when dispatch_observed()).
 void notify_autograd(const AutogradEvent& event);
 }  // namespace detail
-
-// Installs the OPSCOPE_LOG=dispatch printer (called once at library load when the variable asks
-// for it; callable again from Python: opscope._C._set_dispatch_log(True)).
-void set_dispatch_log(bool on, int fd = 2);
 
 }  // namespace opscope

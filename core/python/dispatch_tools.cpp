@@ -8,6 +8,7 @@
 #include "core/dispatch/Library.h"
 #include "core/python/arg_parser.h"
 #include "core/runtime/Log.h"
+#include "profiler/Recorder.h"
 
 namespace opscope::python {
 
@@ -135,8 +136,10 @@ void init_dispatch_tools(py::module_& m) {
       "_set_alloc_log", [](bool on, int fd) { set_alloc_log(on, fd); }, py::arg("on"),
       py::arg("fd") = 2, "Turns the OPSCOPE_LOG=alloc printer on or off (printing to fd).");
   m.def(
-      "_set_dispatch_log", [](bool on, int fd) { set_dispatch_log(on, fd); }, py::arg("on"),
-      py::arg("fd") = 2, "Turns the OPSCOPE_LOG=dispatch trace on or off (printing to fd).");
+      "_set_dispatch_log", [](bool on, int fd) { profiler::set_dispatch_log(on, fd); },
+      py::arg("on"), py::arg("fd") = 2,
+      "Turns the OPSCOPE_LOG=dispatch trace on or off (printing to fd): a trace recorder that "
+      "prints each step as it records it.");
 
   py::class_<Library>(m, "_Library")
       .def(py::init([](const std::string& kind, const std::string& ns) {

@@ -1,10 +1,14 @@
-// OPSCOPE_LOG: the one debug switch, with channels.
+// OPSCOPE_LOG: the one debug switch, with channels (comma-separated; "all" names every one).
 //
-//   OPSCOPE_LOG=dispatch        every dispatch step, indented, to stderr
-//   (core/dispatch/Observer.cpp) OPSCOPE_LOG=alloc           every allocation and free with the
-//   allocator's totals OPSCOPE_LOG=dispatch,alloc  both, interleaved in program order
-// The variable is read once, when the core library loads; from Python the same printers are
-// switched with opscope._C._set_dispatch_log / _set_alloc_log.
+//   OPSCOPE_LOG=dispatch        every dispatch step and autograd node, indented, to stderr: a
+//                               trace recorder printing each step as it records it
+//                               (profiler/Recorder.h: StepLog, set_dispatch_log)
+//   OPSCOPE_LOG=alloc           every allocation and free with the allocator's totals (below)
+//   OPSCOPE_LOG=dispatch,alloc  both, interleaved in program order
+//   OPSCOPE_LOG=blas            which OpenBLAS loaded and why (core/runtime/Blas.h)
+// The variable is read once: when the library with the channel's printer loads (alloc:
+// libopscope_core; dispatch: libopscope_profiler, which opscope._C loads), or when OpenBLAS does.
+// From Python the same printers are switched with opscope._C._set_dispatch_log / _set_alloc_log.
 #pragma once
 
 #include <string_view>

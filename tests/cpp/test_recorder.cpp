@@ -1,8 +1,10 @@
 // The trace recorder (profiler/Recorder.h) and op hooks (profiler/Hooks.h) from C++: a recorder
-// sees allocations inside the op that made them and user scopes around the steps; hooks see each
-// op call once (its redispatches are the same call), nested calls in order, not the ops they run
-// themselves, and a throwing op's exit; HookSlots take several hooks and refuse one too many.
+// sees allocations inside the op that made them and user scopes around the steps, and feeds
+// OPSCOPE_LOG=dispatch's text (StepLog) without keeping anything; hooks see each op call once
+// (its redispatches are the same call), nested calls in order, not the ops they run themselves,
+// and a throwing op's exit; HookSlots take several hooks and refuse one too many.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <string>
 #include <vector>
@@ -78,6 +80,56 @@ TEST_CASE("nothing is recorded once the recorder stopped, and memory can be left
   std::vector<std::string> got = kinds(r->take());
   CHECK(got == std::vector<std::string>{"enter aten::ones[BackendSelect]", "enter aten::ones[CPU]",
                                         "exit", "exit"});
+}
+
+TEST_CASE("OPSCOPE_LOG=dispatch's text comes from a recorder's events, which it need not keep") {
+  Tensor a = ops::ones({2, 3});
+  std::string text;
+  profiler::RecorderOptions options;
+  options.memory = false;
+  options.keep = false;
+  auto log = std::make_shared<profiler::StepLog>();
+  options.sink = [&](const profiler::Recording& r, const Event& e) { text += log->lines(r, e); };
+  auto r = std::make_shared<profiler::TraceRecorder>(std::move(options));
+  r->start(r);
+  Tensor b = ops::add(a, a);
+  CHECK_THROWS(ops::add(a, ops::ones({4})));
+  r->stop();
+  CHECK(r->take().events.empty());
+  // The op's step, its keys (> chosen, * fallthrough), arguments with their keys, TLS sets.
+  const std::string add = "] op=[aten::add.Tensor], key=[AutogradCPU]  kernel: ";
+  CHECK(text.rfind("[call", 0) == 0);
+  CHECK(text.find(add) < text.find('\n'));
+  CHECK(text.find("\n    keys: (CPU, BackendSelect*, ADInplaceOrView*, >AutogradCPU)\n") !=
+        std::string::npos);
+  const std::string args =
+      "args: self=f32[2, 3] (CPU, ADInplaceOrView, AutogradCPU); other=f32[2, 3]";
+  CHECK(text.find("\n    " + args) != std::string::npos);
+  CHECK(text.find("\n    tls: included (BackendSelect, ADInplaceOrView) excluded ()\n") !=
+        std::string::npos);
+  // Its redispatch to the CPU, indented, with the op's arguments (the recording keeps them with
+  // the first step only); the failing call's steps end in "(threw)".
+  CHECK(text.find("\n  [redispatch") != std::string::npos);
+  CHECK(text.find("] op=[aten::add.Tensor], key=[CPU]  kernel: ") != std::string::npos);
+  CHECK(text.find("\n      " + args) != std::string::npos);
+  CHECK(text.find("  (threw)\n") != std::string::npos);
+
+  // set_dispatch_log: the same text, written to a descriptor as the steps are recorded.
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  profiler::set_dispatch_log(true, fds[1]);
+  Tensor c = ops::add(a, a);
+  profiler::set_dispatch_log(false);
+  Tensor unseen = ops::add(a, a);
+  close(fds[1]);
+  std::string written;
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) written.append(buf, n);
+  close(fds[0]);
+  CHECK(written.rfind("[call", 0) == 0);
+  CHECK(written.find(add) < written.find('\n'));
+  CHECK(written.find(add, written.find(add) + 1) == std::string::npos);  // once only
+  CHECK(written.find("\n      " + args) != std::string::npos);
 }
 
 TEST_CASE("op hooks: one call per op, nested in order, not the hook's own ops") {
