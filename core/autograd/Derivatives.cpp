@@ -52,7 +52,8 @@ void resolve_arguments(const Derivative& d, const FunctionSchema& schema) {
                   "): input '", a.name(), "' is not a tensor in ", schema.str());
   }
   for (Arg a : d.save) at.save.push_back(where(a, "save"));
-  for (SaveFor s : d.save_for) at.save_for.emplace_back(where(s.saved, "save_for"), where(s.input, "save_for"));
+  for (SaveFor s : d.save_for)
+    at.save_for.emplace_back(where(s.saved, "save_for"), where(s.input, "save_for"));
   at.resolved = true;
   if (!d.at.resolved) {
     d.at = std::move(at);

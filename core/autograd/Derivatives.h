@@ -54,9 +54,10 @@
 // A differentiable `Tensor[]` argument (cat's and stack's tensors) gets one next edge per element,
 // in order, and the formula returns one gradient per element in its place: cat([a, b, c]) has
 // three edges and its formula returns three gradients. The formula reads the elements' shapes
-// with list_size("tensors") / sizes("tensors", k) and asks needs("tensors", k); list elements cannot be saved. An op
-// returning `Tensor[]` (split, unbind) makes every floating element an output of the node, so the
-// formula gets one gradient per element (a missing one is zero, see Engine.h).
+// with list_size("tensors") / sizes("tensors", k) and asks needs("tensors", k); list elements
+// cannot be saved. An op returning `Tensor[]` (split, unbind) makes every floating element an
+// output of the node, so the formula gets one gradient per element (a missing one is zero, see
+// Engine.h).
 //
 // Note [out= overloads and autograd]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

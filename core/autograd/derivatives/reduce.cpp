@@ -23,7 +23,8 @@ variable_list extreme_over_dims_backward(C c, G g) {
   auto dims = reduced_dims(c.value("dim"), c.sizes("self").size());
   bool keep = c.value("keepdim").to_bool();
   Tensor r = unreduce(c.result(), c.sizes("self"), dims, keep);
-  return {ops::mul(unreduce(g[0], c.sizes("self"), dims, keep), even_share(c.arg("self"), r, dims))};
+  return {
+      ops::mul(unreduce(g[0], c.sizes("self"), dims, keep), even_share(c.arg("self"), r, dims))};
 }
 // max() / min() of every element.
 variable_list extreme_backward(C c, G g) {
@@ -33,8 +34,8 @@ variable_list extreme_backward(C c, G g) {
 }
 // max.dim / min.dim (self, dim, keepdim) -> (values, indices): g back at the indices.
 variable_list extreme_dim_backward(C c, G g) {
-  return {
-      indexed_reduction_backward(c, g[0], c.result(1), c.value("dim").to_int(), c.value("keepdim").to_bool())};
+  return {indexed_reduction_backward(c, g[0], c.result(1), c.value("dim").to_int(),
+                                     c.value("keepdim").to_bool())};
 }
 
 // The product of every element of x along dim but the one in place: the exclusive cumulative
@@ -69,11 +70,13 @@ Tensor norm_backward(C c, const Tensor& g, double p, const std::vector<int64_t>&
 
 // var / std's shared part: 2 (x - mean) / (N - correction), times the gradient of the variance.
 Tensor variance_backward(C c, const Tensor& gvar, const std::vector<int64_t>& dims, bool keep) {
-  double corr = c.value("correction").is_none() ? 1.0 : static_cast<double>(c.value("correction").to_int());
+  double corr =
+      c.value("correction").is_none() ? 1.0 : static_cast<double>(c.value("correction").to_int());
   Tensor x = c.arg("self");
   Tensor centered = ops::sub(x, ops::mean(x, IntArrayRef(dims), true, std::nullopt));
   double n = static_cast<double>(count(c.sizes("self"), dims));
-  return ops::mul(ops::mul(unreduce(gvar, c.sizes("self"), dims, keep), centered), 2.0 / (n - corr));
+  return ops::mul(ops::mul(unreduce(gvar, c.sizes("self"), dims, keep), centered),
+                  2.0 / (n - corr));
 }
 
 // mean's gradient over `dims`.

@@ -20,7 +20,9 @@ using namespace formulas;
 // empty input, skipped by cat, gets an empty gradient).
 variable_list cat_backward(C c, G g) {
   const size_t n = c.list_size("tensors");
-  auto skipped = [&](size_t k) { return c.sizes("tensors", k).size() == 1 && c.sizes("tensors", k)[0] == 0; };
+  auto skipped = [&](size_t k) {
+    return c.sizes("tensors", k).size() == 1 && c.sizes("tensors", k)[0] == 0;
+  };
   int64_t ndim = g[0].dim();
   int64_t d = wrap_dim(c.value("dim").to_int(), ndim), offset = 0;
   variable_list out(n);

@@ -1,5 +1,5 @@
-// The derivative table's unary family (see core/autograd/Derivatives.h; the family as core/ops/unary.h
-// files it): one tensor operand, an elementwise function of it. Piecewise constant ones (sign,
+// The derivative table's unary family (see core/autograd/Derivatives.h; core/ops/unary.h): one
+// tensor operand, an elementwise function of it. Piecewise constant ones (sign,
 // floor, round, ...) have a zero gradient, but torch still records their node.
 #include <cmath>
 

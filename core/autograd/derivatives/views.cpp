@@ -43,7 +43,8 @@ variable_list as_strided_backward(C c, G g) {
   const auto& size = c.value("size").to_int_list();
   const auto& stride = c.value("stride").to_int_list();
   int64_t in_off = self->storage_offset();
-  int64_t out_off = c.value("storage_offset").is_none() ? in_off : c.value("storage_offset").to_int();
+  int64_t out_off =
+      c.value("storage_offset").is_none() ? in_off : c.value("storage_offset").to_int();
   int64_t base = std::min(in_off, out_off);
   int64_t len = std::max(last_offset(self.sizes(), self.strides(), in_off),
                          last_offset(size, stride, out_off)) -
