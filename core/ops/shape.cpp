@@ -19,12 +19,16 @@ static Library shape_ops(Library::FRAGMENT, "aten", [](Library& m) {
   constexpr Variants kFunction = Variants::Function;
 
   // Joining.
+  // n tensors (.., k_i, ..) -> (.., sum k_i, ..) along dim; concat is its alias
   m.def("cat(Tensor[] tensors, int dim=0) -> Tensor", kFunction);
   m.def("cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
   m.def("concat(Tensor[] tensors, int dim=0) -> Tensor", kFunction);
   m.def("concat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  // n tensors (s) of one shape -> (.., n, ..) with n at dim
   m.def("stack(Tensor[] tensors, int dim=0) -> Tensor", kFunction);
   m.def("stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  // cat along dim 1 (dim 0 when the inputs are 1-D); vstack: atleast_2d, cat along dim 0;
+  // dstack: atleast_3d, cat along dim 2
   m.def("hstack(Tensor[] tensors) -> Tensor", kFunction);
   m.def("hstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
   m.def("vstack(Tensor[] tensors) -> Tensor", kFunction);
@@ -53,6 +57,7 @@ static Library shape_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("flip(Tensor self, int[] dims) -> Tensor");
   // torch.flip / torch.roll take no out= in Python; the out forms are ops.aten only.
   m.def("flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)", Variants::None);
+  // flip(self, {1}), needs >= 2 dims; flipud: flip(self, {0}), needs >= 1 dim
   m.def("fliplr(Tensor self) -> Tensor");
   m.def("flipud(Tensor self) -> Tensor");
   m.def("roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor");
@@ -61,6 +66,7 @@ static Library shape_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("repeat(Tensor self, SymInt[] repeats) -> Tensor", Variants::Method);
   m.def("repeat.out(Tensor self, SymInt[] repeats, *, Tensor(a!) out) -> Tensor(a!)",
         Variants::None);
+  // repeat, dims padded with leading 1s
   m.def("tile(Tensor self, int[] dims) -> Tensor");
   m.def("repeat_interleave.Tensor(Tensor repeats, *, int? output_size=None) -> Tensor", kFunction);
   m.def(
@@ -71,14 +77,17 @@ static Library shape_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "int? output_size=None) -> Tensor");
 
   // Triangles and diagonals.
+  // (*, M, N): keeps (i, j) with j - i <= diagonal (tril) / >= diagonal (triu), zeros elsewhere
   m.def("tril(Tensor self, int diagonal=0) -> Tensor");
   m.def("tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", Variants::Method);
   m.def("tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
   m.def("triu(Tensor self, int diagonal=0) -> Tensor");
   m.def("triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", Variants::Method);
   m.def("triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  // (n) -> (n + |d|, n + |d|) with self on diagonal d;  (M, N) -> (its diagonal d)
   m.def("diag(Tensor self, int diagonal=0) -> Tensor");
   m.def("diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  // (*, n) -> (*, n + |o|, n + |o|) (the two new dims at dim1, dim2), self on their diagonal
   m.def("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor");
 });
 
