@@ -1,6 +1,6 @@
 // The nn family's schemas (see core/ops/nn.h for what each op does): one def row per overload.
 // The kernels register themselves at the end of the files that define them:
-// core/ops/cpu/unary.cpp (relu, gelu, silu, softplus), core/ops/cpu/loss.cpp,
+// core/ops/cpu/activation.cpp (relu, gelu, silu, softplus), core/ops/cpu/loss.cpp,
 // core/ops/cpu/normalization.cpp, core/ops/cpu/nn.cpp and core/ops/composite/nn.cpp.
 //
 // Keys are torch 1.13's (torch._C._dispatch_dump). Ops torch keeps in torch._C._nn (the losses,

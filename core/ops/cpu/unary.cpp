@@ -1,7 +1,7 @@
 // CPU kernels of the unary ops (see core/ops/unary.h): the float functions (exp, log, sin,
-// sigmoid, erf, ...), abs, sign, the roundings and nan_to_num; with them the activations built on
-// the same loops (relu, gelu, silu, softplus; core/ops/nn.h) and the is* classifications
-// (isnan, isposinf, isneginf; core/ops/compare.h). Binary ops are in binary.cpp and
+// sigmoid, erf, ...), abs, sign, the roundings and nan_to_num; with them the is* classifications
+// (isnan, isposinf, isneginf; core/ops/compare.h). The activations built on the same loops
+// (unary_loops.h) are in activation.cpp. Binary ops are in binary.cpp and
 // binary_more.cpp. Each op is one `*_impl(out, self, ...)`, registered at the end of the file in
 // its functional / in-place / out= forms (core/ops/KernelForms.h).
 //
@@ -19,6 +19,7 @@
 #include "core/ops/compare.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
+#include "core/ops/cpu/unary_loops.h"
 #include "core/ops/cpu/unary_vec.h"
 #include "core/ops/unary.h"
 
@@ -49,49 +50,6 @@ namespace cpu {
 namespace {
 
 using vec::UnaryOp;
-constexpr int64_t kBufferElems = 256;
-
-// out = f(in) over a built iterator whose operands are both of dtype T. `vop` names the vector
-// kernel to use for float / double (when the CPU has one), `f` is the scalar form on acc_type_t<T>.
-template <typename T, typename F>
-void unary_loop(TensorIterator& iter, std::optional<UnaryOp> vop, const F& f,
-                const double* params = nullptr) {
-  using A = acc_type_t<T>;
-  constexpr bool vectorizable = std::is_same_v<T, float> || std::is_same_v<T, double>;
-  const bool use_vec = vectorizable && vop && vec::available();
-  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
-    if constexpr (vectorizable) {
-      if (use_vec) {
-        if (strides[0] == sizeof(T) && strides[1] == sizeof(T)) {
-          vec::vec_unary(*vop, reinterpret_cast<const T*>(data[1]), reinterpret_cast<T*>(data[0]),
-                         n, params);
-          return;
-        }
-        // Strided: gather a block, compute it in place, scatter it.
-        T buf[kBufferElems];
-        for (int64_t start = 0; start < n; start += kBufferElems) {
-          int64_t m = std::min(kBufferElems, n - start);
-          const char* in = data[1] + start * strides[1];
-          for (int64_t i = 0; i < m; ++i) buf[i] = *reinterpret_cast<const T*>(in + i * strides[1]);
-          vec::vec_unary(*vop, buf, buf, m, params);
-          char* out = data[0] + start * strides[0];
-          for (int64_t i = 0; i < m; ++i) *reinterpret_cast<T*>(out + i * strides[0]) = buf[i];
-        }
-        return;
-      }
-    }
-    if (strides[0] == sizeof(T) && strides[1] == sizeof(T)) {
-      T* out = reinterpret_cast<T*>(data[0]);
-      const T* in = reinterpret_cast<const T*>(data[1]);
-      for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(f(A(in[i])));
-      return;
-    }
-    for (int64_t i = 0; i < n; ++i) {
-      *reinterpret_cast<T*>(data[0] + i * strides[0]) =
-          static_cast<T>(f(A(*reinterpret_cast<const T*>(data[1] + i * strides[1]))));
-    }
-  });
-}
 
 // PyTorch's build_borrowing_unary_float_op: integer and bool inputs compute in the default float
 // dtype; out= / in-place outputs must be able to hold the result.
@@ -106,10 +64,6 @@ TensorIterator unary_float_iter(const Tensor& out, const Tensor& self) {
       .build();
 }
 
-[[noreturn]] void not_implemented(std::string_view name, ScalarType t) {
-  throw Error(detail::str("\"", name, "\" not implemented for '", cpp_name(t), "'"));
-}
-
 // A float function: `name` is the kernel PyTorch names in its dtype error; `half` whether
 // PyTorch's CPU kernel takes float16.
 template <typename F>
@@ -119,18 +73,6 @@ Tensor unary_float(const Tensor& out, const Tensor& self, std::string_view name,
   dispatch_dtype_if(iter.common_dtype(), name, kFloatingOnly, [&]<typename T>() {
     if (std::is_same_v<T, Half> && !half) not_implemented(name, iter.common_dtype());
     unary_loop<T>(iter, vop, f);
-  });
-  return iter.output();
-}
-
-// A float-only function of self's own dtype (gelu, silu, softplus): no integer promotion.
-template <typename F>
-Tensor unary_same_float(const Tensor& out, const Tensor& self, std::string_view name,
-                        std::optional<UnaryOp> vop, const F& f, const double* params = nullptr) {
-  TensorIterator iter = TensorIterator::unary_op(out, self);
-  dispatch_dtype_if(iter.common_dtype(), name, kFloatingOnly, [&]<typename T>() {
-    if (std::is_same_v<T, Half>) not_implemented(name, iter.common_dtype());
-    unary_loop<T>(iter, vop, f, params);
   });
   return iter.output();
 }
@@ -266,68 +208,6 @@ Tensor nan_to_num_impl(const Tensor& out, const Tensor& self, std::optional<doub
   return iter.output();
 }
 
-namespace {
-
-UnaryOp gelu_op(std::string_view approximate) {
-  if (approximate == "none") return UnaryOp::GeluErf;
-  if (approximate == "tanh") return UnaryOp::GeluTanh;
-  throw Error(detail::str("approximate argument must be either none or tanh."));
-}
-
-// GELU on bfloat16 as PyTorch 1.13 computes it: in bfloat16 arithmetic, rounding after every
-// step (gelu(-2.5) is -0.0146, not the nearer -0.0155).
-Tensor gelu_bfloat16(const Tensor& out, const Tensor& self, bool tanh) {
-  TensorIterator iter = TensorIterator::unary_op(out, self);
-  auto r = [](float v) { return static_cast<float>(BFloat16(v)); };
-  if (tanh) {
-    const float beta = r(static_cast<float>(M_SQRT2 * M_2_SQRTPI * 0.5)), kappa = r(0.044715f);
-    cpu_kernel(iter, [=](BFloat16 a) -> BFloat16 {
-      float x = static_cast<float>(a);
-      float inner = r(beta * r(x + r(kappa * r(r(x * x) * x))));
-      return BFloat16(r(0.5f * x) * r(1.0f + r(std::tanh(inner))));
-    });
-  } else {
-    const float alpha = r(static_cast<float>(M_SQRT1_2));
-    cpu_kernel(iter, [=](BFloat16 a) -> BFloat16 {
-      float x = static_cast<float>(a);
-      return BFloat16(r(x * 0.5f) * r(1.0f + r(std::erf(r(x * alpha)))));
-    });
-  }
-  return iter.output();
-}
-
-}  // namespace
-
-// self [*s] -> gelu(self) [*s]; approximate "none" (erf) or "tanh"
-Tensor gelu_impl(const Tensor& out, const Tensor& self, std::string_view approximate) {
-  if (self.dtype() == ScalarType::BFloat16 && (!out.defined() || out.dtype() == self.dtype()))
-    return gelu_bfloat16(out, self, gelu_op(approximate) == UnaryOp::GeluTanh);
-  if (gelu_op(approximate) == UnaryOp::GeluErf) {
-    return unary_same_float(out, self, "GeluKernelImpl", UnaryOp::GeluErf, [](auto x) {
-      using A = decltype(x);
-      return x * A(0.5) * (A(1) + std::erf(x * A(M_SQRT1_2)));
-    });
-  }
-  return unary_same_float(out, self, "GeluKernelImpl", UnaryOp::GeluTanh, [](auto x) {
-    using A = decltype(x);
-    const A beta = A(M_SQRT2 * M_2_SQRTPI * 0.5), kappa = A(0.044715);
-    return A(0.5) * x * (A(1) + std::tanh(beta * (x + kappa * x * x * x)));
-  });
-}
-
-// self [*s] -> log(1 + exp(beta * x)) / beta, or x where beta * x > threshold
-Tensor softplus_impl(const Tensor& out, const Tensor& self, const Scalar& beta,
-                     const Scalar& threshold) {
-  const double params[2] = {beta.to_double(), threshold.to_double()};
-  return unary_same_float(
-      out, self, "softplus_cpu", UnaryOp::Softplus,
-      [b = params[0], t = params[1]](auto x) {
-        using A = decltype(x);
-        return x * A(b) > A(t) ? x : std::log1p(std::exp(x * A(b))) / A(b);
-      },
-      params);
-}
-
 // --- the float functions: self [*s] -> f(self) [*s], integers -> the default float dtype -----
 
 Tensor exp_impl(const Tensor& out, const Tensor& self) {
@@ -441,14 +321,6 @@ Tensor sigmoid_impl(const Tensor& out, const Tensor& self) {
   });
 }
 
-// self [*s] -> x * sigmoid(x) [*s] (floating dtypes only)
-Tensor silu_impl(const Tensor& out, const Tensor& self) {
-  return unary_same_float(out, self, "silu_cpu", UnaryOp::Silu, [](auto x) {
-    using A = decltype(x);
-    return x / (A(1) + std::exp(-x));
-  });
-}
-
 // --- roundings: self [*s] -> [*s], same dtype ---------------------------------------------------
 
 Tensor floor_impl(const Tensor& out, const Tensor& self) {
@@ -501,16 +373,6 @@ Tensor isneginf_out(const Tensor& self, const Tensor& out) {
 }
 Tensor isneginf(const Tensor& self) {
   return isneginf_out(self, Tensor());
-}
-
-// relu = clamp_min(self, 0), as PyTorch (bool refused)
-Tensor relu(const Tensor& self) {
-  OPSCOPE_CHECK(self.dtype() != ScalarType::Bool, "Boolean inputs not supported for relu");
-  return ops::clamp_min(self, 0);
-}
-Tensor relu_(const Tensor& self) {
-  OPSCOPE_CHECK(self.dtype() != ScalarType::Bool, "Boolean inputs not supported for relu");
-  return ops::clamp_min_(self, 0);
 }
 
 static Library cpu_unary(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
@@ -596,16 +458,6 @@ static Library cpu_unary(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m)
   m.impl("round.decimals", functional<&round_decimals_impl>());
   m.impl("round_.decimals", inplace<&round_decimals_impl>());
   m.impl("round.decimals_out", out<&round_decimals_impl>());
-  m.impl("relu", fn<&relu>);
-  m.impl("relu_", fn<&relu_>);
-  m.impl("gelu", functional<&gelu_impl>());
-  m.impl("gelu_", inplace<&gelu_impl>());
-  m.impl("gelu.out", out<&gelu_impl>());
-  m.impl("silu", functional<&silu_impl>());
-  m.impl("silu_", inplace<&silu_impl>());
-  m.impl("silu.out", out<&silu_impl>());
-  m.impl("softplus", functional<&softplus_impl>());
-  m.impl("softplus.out", out<&softplus_impl>());
   m.impl("isnan", fn<&isnan>);
   m.impl("isposinf", fn<&isposinf>);
   m.impl("isposinf.out", fn<&isposinf_out>);

@@ -1,6 +1,6 @@
-// Vectorized math for the unary kernels (cpu/unary.cpp): y[i] = f(x[i]) over contiguous float32 / float64
-// arrays, with SLEEF's 1-ulp (u10) functions — the ones PyTorch's CPU kernels use — on CPUs
-// with AVX2 and FMA.
+// Vectorized math for the unary kernels (cpu/unary.cpp, cpu/activation.cpp): y[i] = f(x[i]) over
+// contiguous float32 / float64 arrays, with SLEEF's 1-ulp (u10) functions — the ones PyTorch's
+// CPU kernels use — on CPUs with AVX2 and FMA.
 //
 // Semantically vec_unary(op, x, y, n, params) fills y[0, n) and returns true, or returns false
 // when no vector kernel applies (no AVX2 / FMA, or `op` has none): the caller then runs its

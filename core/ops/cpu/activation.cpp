@@ -1,0 +1,110 @@
+// CPU kernels of the activations (see core/ops/nn.h): relu (clamp_min, as PyTorch), gelu, silu
+// and softplus, float-only functions of self's own dtype over the unary loops (unary_loops.h).
+// Each is one `*_impl(out, self, ...)`, registered at the end of the file in its functional /
+// in-place / out= forms (core/ops/KernelForms.h).
+#include <cmath>
+#include <string_view>
+
+#include "core/dispatch/Library.h"
+#include "core/ops/KernelForms.h"
+#include "core/ops/compare.h"
+#include "core/ops/cpu/unary_loops.h"
+
+namespace opscope::cpu {
+
+namespace {
+
+using vec::UnaryOp;
+
+UnaryOp gelu_op(std::string_view approximate) {
+  if (approximate == "none") return UnaryOp::GeluErf;
+  if (approximate == "tanh") return UnaryOp::GeluTanh;
+  throw Error(detail::str("approximate argument must be either none or tanh."));
+}
+
+// GELU on bfloat16 as PyTorch 1.13 computes it: in bfloat16 arithmetic, rounding after every
+// step (gelu(-2.5) is -0.0146, not the nearer -0.0155).
+Tensor gelu_bfloat16(const Tensor& out, const Tensor& self, bool tanh) {
+  TensorIterator iter = TensorIterator::unary_op(out, self);
+  auto r = [](float v) { return static_cast<float>(BFloat16(v)); };
+  if (tanh) {
+    const float beta = r(static_cast<float>(M_SQRT2 * M_2_SQRTPI * 0.5)), kappa = r(0.044715f);
+    cpu_kernel(iter, [=](BFloat16 a) -> BFloat16 {
+      float x = static_cast<float>(a);
+      float inner = r(beta * r(x + r(kappa * r(r(x * x) * x))));
+      return BFloat16(r(0.5f * x) * r(1.0f + r(std::tanh(inner))));
+    });
+  } else {
+    const float alpha = r(static_cast<float>(M_SQRT1_2));
+    cpu_kernel(iter, [=](BFloat16 a) -> BFloat16 {
+      float x = static_cast<float>(a);
+      return BFloat16(r(x * 0.5f) * r(1.0f + r(std::erf(r(x * alpha)))));
+    });
+  }
+  return iter.output();
+}
+
+}  // namespace
+
+// relu = clamp_min(self, 0), as PyTorch (bool refused)
+Tensor relu(const Tensor& self) {
+  OPSCOPE_CHECK(self.dtype() != ScalarType::Bool, "Boolean inputs not supported for relu");
+  return ops::clamp_min(self, 0);
+}
+Tensor relu_(const Tensor& self) {
+  OPSCOPE_CHECK(self.dtype() != ScalarType::Bool, "Boolean inputs not supported for relu");
+  return ops::clamp_min_(self, 0);
+}
+
+// self [*s] -> gelu(self) [*s]; approximate "none" (erf) or "tanh"
+Tensor gelu_impl(const Tensor& out, const Tensor& self, std::string_view approximate) {
+  if (self.dtype() == ScalarType::BFloat16 && (!out.defined() || out.dtype() == self.dtype()))
+    return gelu_bfloat16(out, self, gelu_op(approximate) == UnaryOp::GeluTanh);
+  if (gelu_op(approximate) == UnaryOp::GeluErf) {
+    return unary_same_float(out, self, "GeluKernelImpl", UnaryOp::GeluErf, [](auto x) {
+      using A = decltype(x);
+      return x * A(0.5) * (A(1) + std::erf(x * A(M_SQRT1_2)));
+    });
+  }
+  return unary_same_float(out, self, "GeluKernelImpl", UnaryOp::GeluTanh, [](auto x) {
+    using A = decltype(x);
+    const A beta = A(M_SQRT2 * M_2_SQRTPI * 0.5), kappa = A(0.044715);
+    return A(0.5) * x * (A(1) + std::tanh(beta * (x + kappa * x * x * x)));
+  });
+}
+
+// self [*s] -> x * sigmoid(x) [*s] (floating dtypes only)
+Tensor silu_impl(const Tensor& out, const Tensor& self) {
+  return unary_same_float(out, self, "silu_cpu", UnaryOp::Silu, [](auto x) {
+    using A = decltype(x);
+    return x / (A(1) + std::exp(-x));
+  });
+}
+
+// self [*s] -> log(1 + exp(beta * x)) / beta, or x where beta * x > threshold
+Tensor softplus_impl(const Tensor& out, const Tensor& self, const Scalar& beta,
+                     const Scalar& threshold) {
+  const double params[2] = {beta.to_double(), threshold.to_double()};
+  return unary_same_float(
+      out, self, "softplus_cpu", UnaryOp::Softplus,
+      [b = params[0], t = params[1]](auto x) {
+        using A = decltype(x);
+        return x * A(b) > A(t) ? x : std::log1p(std::exp(x * A(b))) / A(b);
+      },
+      params);
+}
+
+static Library cpu_activation(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("relu", fn<&relu>);
+  m.impl("relu_", fn<&relu_>);
+  m.impl("gelu", functional<&gelu_impl>());
+  m.impl("gelu_", inplace<&gelu_impl>());
+  m.impl("gelu.out", out<&gelu_impl>());
+  m.impl("silu", functional<&silu_impl>());
+  m.impl("silu_", inplace<&silu_impl>());
+  m.impl("silu.out", out<&silu_impl>());
+  m.impl("softplus", functional<&softplus_impl>());
+  m.impl("softplus.out", out<&softplus_impl>());
+});
+
+}  // namespace opscope::cpu

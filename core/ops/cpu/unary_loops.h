@@ -1,0 +1,82 @@
+// The loops of the unary CPU kernels, shared by core/ops/cpu/unary.cpp and
+// core/ops/cpu/activation.cpp (and private to them).
+//
+// Semantically unary_loop<T>(iter, vop, f) computes out = f(in) over a built TensorIterator whose
+// two operands are of dtype T; unary_same_float(out, self, name, vop, f) is the whole kernel of a
+// float-only function of self's own dtype (gelu, silu, softplus). In implementation terms float32
+// / float64 runs go through SLEEF's vector kernel `vop` (unary_vec.h) when the CPU has AVX2,
+// strided runs through a small buffer; other dtypes run the scalar form f on acc_type_t<T>.
+#pragma once
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+
+#include "core/ops/cpu/Loops.h"
+#include "core/ops/cpu/unary_vec.h"
+
+namespace opscope::cpu {
+
+inline constexpr int64_t kBufferElems = 256;
+
+[[noreturn]] inline void not_implemented(std::string_view name, ScalarType t) {
+  throw Error(detail::str("\"", name, "\" not implemented for '", cpp_name(t), "'"));
+}
+
+// out = f(in) over a built iterator whose operands are both of dtype T. `vop` names the vector
+// kernel to use for float / double (when the CPU has one), `f` is the scalar form on acc_type_t<T>.
+template <typename T, typename F>
+void unary_loop(TensorIterator& iter, std::optional<vec::UnaryOp> vop, const F& f,
+                const double* params = nullptr) {
+  using A = acc_type_t<T>;
+  constexpr bool vectorizable = std::is_same_v<T, float> || std::is_same_v<T, double>;
+  const bool use_vec = vectorizable && vop && vec::available();
+  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+    if constexpr (vectorizable) {
+      if (use_vec) {
+        if (strides[0] == sizeof(T) && strides[1] == sizeof(T)) {
+          vec::vec_unary(*vop, reinterpret_cast<const T*>(data[1]), reinterpret_cast<T*>(data[0]),
+                         n, params);
+          return;
+        }
+        // Strided: gather a block, compute it in place, scatter it.
+        T buf[kBufferElems];
+        for (int64_t start = 0; start < n; start += kBufferElems) {
+          int64_t m = std::min(kBufferElems, n - start);
+          const char* in = data[1] + start * strides[1];
+          for (int64_t i = 0; i < m; ++i) buf[i] = *reinterpret_cast<const T*>(in + i * strides[1]);
+          vec::vec_unary(*vop, buf, buf, m, params);
+          char* out = data[0] + start * strides[0];
+          for (int64_t i = 0; i < m; ++i) *reinterpret_cast<T*>(out + i * strides[0]) = buf[i];
+        }
+        return;
+      }
+    }
+    if (strides[0] == sizeof(T) && strides[1] == sizeof(T)) {
+      T* out = reinterpret_cast<T*>(data[0]);
+      const T* in = reinterpret_cast<const T*>(data[1]);
+      for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(f(A(in[i])));
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      *reinterpret_cast<T*>(data[0] + i * strides[0]) =
+          static_cast<T>(f(A(*reinterpret_cast<const T*>(data[1] + i * strides[1]))));
+    }
+  });
+}
+
+// A float-only function of self's own dtype (gelu, silu, softplus): no integer promotion.
+template <typename F>
+Tensor unary_same_float(const Tensor& out, const Tensor& self, std::string_view name,
+                        std::optional<vec::UnaryOp> vop, const F& f,
+                        const double* params = nullptr) {
+  TensorIterator iter = TensorIterator::unary_op(out, self);
+  dispatch_dtype_if(iter.common_dtype(), name, kFloatingOnly, [&]<typename T>() {
+    if (std::is_same_v<T, Half>) not_implemented(name, iter.common_dtype());
+    unary_loop<T>(iter, vop, f, params);
+  });
+  return iter.output();
+}
+
+}  // namespace opscope::cpu
