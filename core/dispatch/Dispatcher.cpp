@@ -58,6 +58,16 @@ std::vector<OperatorHandle> Dispatcher::all_ops() const {
   return out;
 }
 
+std::vector<OperatorHandle> Dispatcher::all_entries() const {
+  std::lock_guard lock(mutex_);
+  std::vector<OperatorHandle> out;
+  for (auto& [_, e] : ops_) out.emplace_back(e.get());
+  std::sort(out.begin(), out.end(), [](const OperatorHandle& a, const OperatorHandle& b) {
+    return a.full_name() < b.full_name();
+  });
+  return out;
+}
+
 std::vector<OperatorHandle> Dispatcher::overloads(std::string_view name) const {
   std::vector<OperatorHandle> out;
   for (const auto& h : all_ops())

@@ -82,6 +82,9 @@ class Dispatcher {
   OperatorHandle find_by_full_name(std::string_view full_name) const;
   // Every operator that has a schema, sorted by full name.
   std::vector<OperatorHandle> all_ops() const;
+  // Every operator with a schema or a kernel, sorted by full name (a kernel registered for a
+  // name nobody defined shows up here without a schema).
+  std::vector<OperatorHandle> all_entries() const;
   // Every overload of a name ("aten::add" -> add.Tensor, add.Scalar, add.out).
   std::vector<OperatorHandle> overloads(std::string_view name) const;
 

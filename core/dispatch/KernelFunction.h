@@ -210,7 +210,8 @@ class KernelFunction {
       : boxed_(make_boxed_wrapper<F>(F)),
         unboxed_(reinterpret_cast<void*>(F)),
         signature_(typeid(std::remove_pointer_t<decltype(F)>)),
-        name_(function_name<F>()) {}
+        name_(function_name<F>()),
+        source_(reinterpret_cast<const void*>(F)) {}
 
   // A boxed kernel (the Autograd kernel, BackendSelect, Python-defined kernels, fallbacks).
   static KernelFunction boxed(BoxedKernel k, std::string name) {
@@ -233,9 +234,11 @@ class KernelFunction {
     return f;
   }
 
-  // The same kernel under another name (core/ops/KernelForms.h names its forms like the op).
-  KernelFunction renamed(std::string name) && {
+  // The same kernel under another name (core/ops/KernelForms.h names its forms like the op),
+  // and the function whose source defines it (the form's implementation, not the adapter).
+  KernelFunction renamed(std::string name, const void* source) && {
     name_ = std::move(name);
+    source_ = source;
     return std::move(*this);
   }
 
@@ -246,6 +249,9 @@ class KernelFunction {
   const std::string& name() const { return name_; }
   // typeid of the C++ signature, e.g. Tensor(const Tensor&, const Tensor&); void when boxed-only.
   std::type_index signature() const { return signature_; }
+  // The C++ function that defines the kernel (its source file is where its registration row
+  // belongs); null for boxed kernels.
+  const void* source() const { return source_; }
 
   void call_boxed(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) const {
     boxed_(op, ks, stack);
@@ -288,6 +294,7 @@ class KernelFunction {
   void* unboxed_ = nullptr;
   std::type_index signature_ = typeid(void);
   std::string name_;
+  const void* source_ = nullptr;
   bool fallthrough_ = false;
   bool autograd_ = false;
 };

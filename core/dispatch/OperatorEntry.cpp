@@ -169,4 +169,12 @@ std::string OperatorEntry::available_keys_str() const {
   return s + "]";
 }
 
+std::vector<std::pair<DispatchKey, const KernelRegistration*>> OperatorEntry::registrations()
+    const {
+  std::vector<std::pair<DispatchKey, const KernelRegistration*>> out;
+  for (size_t k = 0; k < kNumDispatchKeys; ++k)
+    if (!kernels_[k].empty()) out.emplace_back(static_cast<DispatchKey>(k), &kernels_[k].front());
+  return out;
+}
+
 }  // namespace opscope

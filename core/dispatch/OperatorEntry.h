@@ -92,6 +92,8 @@ class OperatorEntry {
 
   // The resolved kernel for a runtime key (see Note [Dispatch table precedence]).
   const DispatchTableEntry& lookup(DispatchKey k) const { return table_[static_cast<size_t>(k)]; }
+  // The active registration of every key that has one (alias keys included), for checks.
+  std::vector<std::pair<DispatchKey, const KernelRegistration*>> registrations() const;
   // Keys whose entry is not a fallthrough; the dispatcher masks calls with it.
   DispatchKeySet non_fallthrough_keys() const { return non_fallthrough_; }
 

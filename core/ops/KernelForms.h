@@ -34,6 +34,8 @@ struct KernelForms<Impl> {
   static R out(A... args, const Tensor& out) { return Impl(out, args...); }
   static R self_inplace(A... args) { return Impl(first(args...), args...); }
 
+  static const void* source() { return reinterpret_cast<const void*>(Impl); }
+
   // "opscope::cpu::exp_impl" -> "opscope::cpu::exp"
   static std::string base_name() {
     std::string name(function_name<Impl>());
@@ -54,19 +56,19 @@ struct KernelForms<Impl> {
 template <auto Impl>
 KernelFunction functional() {
   using Forms = detail::KernelForms<Impl>;
-  return KernelFunction(fn<&Forms::functional>).renamed(Forms::base_name());
+  return KernelFunction(fn<&Forms::functional>).renamed(Forms::base_name(), Forms::source());
 }
 // The in-place form: written into the first argument, self.
 template <auto Impl>
 KernelFunction inplace() {
   using Forms = detail::KernelForms<Impl>;
-  return KernelFunction(fn<&Forms::self_inplace>).renamed(Forms::base_name() + "_");
+  return KernelFunction(fn<&Forms::self_inplace>).renamed(Forms::base_name() + "_", Forms::source());
 }
 // The out= form: written into out, the last argument.
 template <auto Impl>
 KernelFunction out() {
   using Forms = detail::KernelForms<Impl>;
-  return KernelFunction(fn<&Forms::out>).renamed(Forms::base_name() + "_out");
+  return KernelFunction(fn<&Forms::out>).renamed(Forms::base_name() + "_out", Forms::source());
 }
 
 }  // namespace opscope
