@@ -195,7 +195,7 @@ using BoxedKernel = std::function<void(const OperatorHandle&, DispatchKeySet, St
 
 template <auto F>
 constexpr std::string_view function_name();
-// A tag naming an unboxed kernel: m.impl("mm", DispatchKey::CPU, fn<&cpu::mm>).
+// A tag naming an unboxed kernel: m.impl("dot", DispatchKey::CPU, fn<&cpu::dot>).
 template <auto F>
 struct KernelFn {};
 template <auto F>

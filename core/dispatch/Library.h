@@ -7,8 +7,8 @@
 //
 //   // core/ops/linear.cpp
 //   static Library aten_linear(Library::FRAGMENT, "aten", [](Library& m) {
-//     m.def("mm(Tensor self, Tensor mat2) -> Tensor");
-//     m.impl("mm", DispatchKey::CPU, fn<&cpu::mm>);
+//     m.def("dot(Tensor self, Tensor tensor) -> Tensor");
+//     m.impl("dot", DispatchKey::CPU, fn<&cpu::dot>);
 //   });
 //
 // In implementation terms each call forwards to the Dispatcher and keeps the returned
@@ -32,7 +32,7 @@ class Library {
   Library(Kind kind, std::string ns, const std::function<void(Library&)>& init);
   // A block of kernels for one key, written beside them (core/ops/cpu/linear.cpp):
   //   static Library cpu_linear(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
-  //     m.impl("mm", fn<&mm>);
+  //     m.impl("dot", fn<&dot>);
   //   });
   Library(Kind kind, std::string ns, DispatchKey key, const std::function<void(Library&)>& init);
   Library(Library&&) = default;
@@ -45,7 +45,7 @@ class Library {
   // fn)).
   Library& def(std::string_view schema, KernelFunction kernel, Variants variants = Variants::Auto,
                std::source_location loc = std::source_location::current());
-  // `name` is "mm" or "add.Tensor" (namespace implied) or fully qualified "aten::mm".
+  // `name` is "dot" or "add.Tensor" (namespace implied) or fully qualified "aten::dot".
   Library& impl(std::string_view name, DispatchKey key, KernelFunction kernel,
                 std::source_location loc = std::source_location::current());
   // For an IMPL library created with a key.

@@ -294,7 +294,7 @@ void cblas_gemm_rows(blas::Transpose ta, blas::Transpose tb, int64_t M, int64_t 
 template <typename T>
 void gemm_blas(const Tensor& result, const Tensor& a, const Tensor& b, T alpha = 1, T beta = 0) {
   int64_t M = a.size(0), K = a.size(1), N = b.size(1);
-  OPSCOPE_CHECK(fits_blas(M) && fits_blas(N) && fits_blas(K), "mm: sizes ", M, "x", K, " and ", K,
+  OPSCOPE_CHECK(fits_blas(M) && fits_blas(N) && fits_blas(K), "gemm: sizes ", M, "x", K, " and ", K,
                 "x", N, " are too large for BLAS");
   Tensor A = a, B = b;
   auto la = blas_layout(M, K, A.stride(0), A.stride(1));

@@ -124,7 +124,7 @@ class OpscopeMagics(Magics):
         layer of each frame (python, binding, dispatcher, autograd, kernel, BLAS).
 
         %stack            the first op that has a recorded stack (a product's: at the BLAS call)
-        %stack aten::mm   that op (also "mm", "aten::add.Tensor")
+        %stack aten::mm   that op (also mm, aten::add.Tensor)
         %stack --full     every frame, the front end's own ones unfolded
         Stacks are recorded when the setting stacks is on (the default; %opscope stacks=on).
         """
@@ -227,7 +227,7 @@ class OpscopeMagics(Magics):
         """An op's registrations and its computed dispatch table: which kernel runs for each
         dispatch key, and where it was registered.
 
-        %dispatch aten::mm      (also "mm", "add.Tensor")
+        %dispatch aten::mm      (also mm, add.Tensor)
         """
         name = line.strip()
         if not name:

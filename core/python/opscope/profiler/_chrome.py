@@ -11,7 +11,7 @@ the recording, ``pid`` the process, ``tid`` the recorder's thread number:
          nodes) or "user_annotation" (record_function). args: "External id", "Sequence number",
          "Fwd thread id", with record_shapes "Input Dims" / "Input type" (torch's names), and
          opscope's "Op" (the overload that ran), "Dispatch path" (the key chosen at each step:
-         "mm[AutogradCPU] → mm[CPU]") and "Dispatch steps" (per step: call, key, kernel, why).
+         mm[AutogradCPU] → mm[CPU]) and "Dispatch steps" (per step: call, key, kernel, why).
     "s" / "f"  cat and name "fwdbwd": a flow from each forward op that created an autograd node
          to that node's run in backward ("f" binds to its enclosing slice: "bp": "e"); both carry
          the same "id", and "Sequence number" links them in the X events' args too.

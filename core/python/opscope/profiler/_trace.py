@@ -96,7 +96,7 @@ class StepRecord:
 
     @property
     def label(self):
-        """mm[AutogradCPU]"""
+        """The step as a trace reads it: mm[AutogradCPU]."""
         return f"{_short(self.op)}[{self.key}]"
 
     def __repr__(self):
@@ -191,7 +191,7 @@ class OpRecord(_Timed):
         return labels
 
     def signature(self):
-        """mm(f32[2,3], f32[3,4]): the op's name and its inputs' metadata."""
+        """The op's name and its inputs' metadata, mm(f32[2,3], f32[3,4]): the op's name and its inputs' metadata."""
         shown = [_value_str(v) for v, n in zip(self.inputs, self.steps[0].arg_names)
                  if v is not None and ("shape" in v or (v["value"] not in _UNSHOWN_VALUES and
                                                         n not in _UNSHOWN_ARGUMENTS))]
@@ -489,7 +489,7 @@ class Trace:
         return cached[1]
 
     def find(self, name):
-        """The first recorded call of an op (``"aten::mm"``, ``"mm"`` or ``"aten::add.Tensor"``)."""
+        """The first recorded call of an op (``aten::mm``, ``mm`` or ``aten::add.Tensor``)."""
         for op in self.ops:
             if name in (op.name, _short(op.name)) or op.name.startswith(name + "."):
                 return op

@@ -84,7 +84,7 @@ def outputs_str(op):
 
 
 def op_title(op):
-    """mm(f32[2,3], f32[3,4]) → f32[2,4]"""
+    """The title of an op's row: mm(f32[2,3], f32[3,4]) → f32[2,4]"""
     out = outputs_str(op)
     return f"{op.signature()} → {out}" if out else op.signature()
 
