@@ -21,7 +21,7 @@
 // The entries live in core/autograd/derivatives/, one file per op family as core/ops files them
 // (unary.cpp, binary.cpp, ..., see core/ops/README.md), each next to the forward schema it undoes.
 // Op names carry no "aten::" (the namespace is implied, as in derivatives.yaml), so
-// `grep -rn '"mm' core` finds mm's schema, its kernel row and its derivative.
+// grepping core for an op's quoted name finds its schema, its kernel row and its derivative.
 //
 // In-place variants (add_.Tensor) use their functional op's entry: their node rewrites the history
 // of self, and a saved self is a copy made before the write.
@@ -30,8 +30,8 @@
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // An entry names the op's arguments as its schema does, in its fields (.inputs = {"self",
 // "other"}) and in its formula (c.arg("other"), c.value("dim")), as derivatives.yaml writes
-// `self: grad * other`. The names cost nothing per call or per backward; they are resolved twice,
-// each time once:
+// `self: grad * other`. No string is looked up per call or per backward; names are resolved
+// twice, each time once:
 //   - at compile time, an Arg made from a string literal (a consteval constructor) becomes that
 //     name's index in kArgNames, the vocabulary of argument names the table's ops use. A name
 //     missing from it (a typo, or a new op's argument: add it) does not compile.
