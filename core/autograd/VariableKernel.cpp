@@ -219,18 +219,20 @@ void autograd_kernel(const Derivative& d, const OperatorHandle& op, DispatchKeyS
 
 namespace {
 
-// "aten::add_.Tensor" for every op or in-place variant with an entry of its own.
-bool has_own_derivative(const std::string& full_name) {
-  static const std::unordered_set<std::string> names = [] {
-    std::unordered_set<std::string> s;
+// The entry of "aten::mul.Tensor" or of its in-place variant "aten::mul_.Tensor"; null if none.
+const Derivative* derivative_of(const std::string& full_name) {
+  static const std::unordered_map<std::string, const Derivative*> by_name = [] {
+    std::unordered_map<std::string, const Derivative*> m;
     for (const Derivative& d : derivatives()) {
-      s.emplace("aten::" + std::string(d.op));
-      for (std::string_view name : d.inplace) s.emplace("aten::" + std::string(name));
+      m.emplace("aten::" + std::string(d.op), &d);
+      for (std::string_view name : d.inplace) m.emplace("aten::" + std::string(name), &d);
     }
-    return s;
+    return m;
   }();
-  return names.count(full_name) > 0;
+  auto it = by_name.find(full_name);
+  return it == by_name.end() ? nullptr : it->second;
 }
+
 
 // See Note [In-place ops without a derivative] in core/autograd/Derivatives.h.
 void inplace_check_kernel(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
@@ -281,7 +283,7 @@ std::optional<KernelFunction> out_variant_autograd_kernel(const FunctionSchema& 
 std::optional<KernelFunction> inplace_autograd_kernel(const FunctionSchema& schema) {
   bool writes = false;
   for (const Argument& a : schema.arguments) writes = writes || (a.alias && a.alias->is_write);
-  if (!writes || has_own_derivative(schema.full_name()) || out_variant_autograd_kernel(schema))
+  if (!writes || derivative_of(schema.full_name()) || out_variant_autograd_kernel(schema))
     return std::nullopt;
   return KernelFunction::autograd(&inplace_check_kernel, "opscope::autograd::inplace_check_kernel");
 }
@@ -294,20 +296,6 @@ KernelFunction kernel_for(const Derivative& d) {
   return KernelFunction::autograd([&d](const OperatorHandle& op, DispatchKeySet ks,
                                        Stack* stack) { autograd_kernel(d, op, ks, stack); },
                                   "opscope::autograd::autograd_kernel");
-}
-
-// The entry of "aten::mul.Tensor" or of its in-place variant "aten::mul_.Tensor"; null if none.
-const Derivative* derivative_of(const std::string& full_name) {
-  static const std::unordered_map<std::string, const Derivative*> by_name = [] {
-    std::unordered_map<std::string, const Derivative*> m;
-    for (const Derivative& d : derivatives()) {
-      m.emplace("aten::" + std::string(d.op), &d);
-      for (std::string_view name : d.inplace) m.emplace("aten::" + std::string(name), &d);
-    }
-    return m;
-  }();
-  auto it = by_name.find(full_name);
-  return it == by_name.end() ? nullptr : it->second;
 }
 
 }  // namespace

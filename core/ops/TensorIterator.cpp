@@ -27,8 +27,14 @@ Tensor wrapped_scalar_tensor(const Scalar& s) {
 Scalar item(const Tensor& t) {
   OPSCOPE_CHECK(t.numel() == 1, "a Tensor with ", t.numel(),
                 " elements cannot be converted to Scalar");
+  return read_element(t, 0);
+}
+
+Scalar read_element(const Tensor& t, int64_t element_offset) {
+  OPSCOPE_CHECK(t.device().is_cpu(), "reading a value of a ", t.device().str(),
+                " tensor needs a copy to the CPU first");
   return dispatch_dtype(t.dtype(), "item", [&]<typename T>() -> Scalar {
-    T v = *t.data_ptr<T>();
+    T v = t.data_ptr<T>()[element_offset];
     if constexpr (std::is_same_v<T, bool>)
       return Scalar(v);
     else if constexpr (std::is_integral_v<T>)

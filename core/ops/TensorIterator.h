@@ -69,6 +69,9 @@ Tensor wrapped_scalar_tensor(const Scalar& s);
 Tensor scalar_to_tensor(const Scalar& s, ScalarType dtype);
 // The value of a one-element tensor as a Scalar of its kind (torch's .item()).
 Scalar item(const Tensor& t);
+// The element at `element_offset` (from the data pointer, in elements) of a CPU tensor, as a
+// Scalar of its kind: Bool, Int for integer dtypes, Double otherwise.
+Scalar read_element(const Tensor& t, int64_t element_offset);
 // torch.result_type: the dtype an op on these operands computes in (Note [Type promotion]).
 ScalarType result_type(const Tensor& a, const Tensor& b);
 // torch's infer_size: the broadcast of shapes a and b, aligned at their last dims; a mismatch is

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "core/autograd/AutogradMeta.h"
+#include "core/ops/TensorIterator.h"
 #include "core/python/python_common.h"
 
 namespace opscope::python {
@@ -102,20 +103,6 @@ PyObject* scalar_to_py(const Scalar& s) {
       return PyFloat_FromDouble(s.to_double());
   }
   Py_RETURN_NONE;
-}
-
-Scalar read_element(const Tensor& t, int64_t element_offset) {
-  OPSCOPE_CHECK(t.device().is_cpu(), "reading a value of a ", t.device().str(),
-                " tensor from Python needs a copy to the CPU first");
-  return dispatch_dtype(t.dtype(), "item", [&]<typename T>() -> Scalar {
-    T v = t.data_ptr<T>()[element_offset];
-    if constexpr (std::is_same_v<T, bool>)
-      return Scalar(v);
-    else if constexpr (std::is_integral_v<T>)
-      return Scalar(static_cast<int64_t>(v));
-    else
-      return Scalar(static_cast<double>(static_cast<acc_type_t<T>>(v)));
-  });
 }
 
 namespace {

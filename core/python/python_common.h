@@ -69,9 +69,9 @@ double unpack_double(PyObject* number);
 // A Python str as UTF-8: one that cannot be encoded (a lone surrogate, '\ud800') raises its
 // UnicodeEncodeError instead of handing C++ a NULL.
 std::string unpack_utf8(PyObject* str);
-// Element-wise access for item() / tolist().
+// Element-wise access for item() / tolist() (elements are read by read_element, in
+// core/ops/TensorIterator.h).
 PyObject* scalar_to_py(const Scalar& s);
-Scalar read_element(const Tensor& t, int64_t element_offset);
 
 // dtype, device and Size objects.
 PyObject* dtype_object(ScalarType t);  // borrowed: opscope.float32, ...
