@@ -229,6 +229,7 @@ bool convert(PyObject* o, const Argument& a, bool numbers_as_tensors, IValue* ou
     case TypeKind::Device: {
       Device d;
       if (!to_device(o, &d)) return false;
+      initialize_device(d);
       *out = IValue(d);
       return true;
     }

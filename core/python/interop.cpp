@@ -327,6 +327,7 @@ py::object tensor_from_data(py::handle data, py::object dtype, py::object device
   Device dev(DeviceType::CPU);
   if (!device.is_none())
     OPSCOPE_CHECK_TYPE(to_device(device.ptr(), &dev), "tensor(): invalid device");
+  initialize_device(dev);
   OPSCOPE_CHECK(dev.is_cpu(), "tensor(): only device='cpu' exists in this build, got '", dev.str(),
                 "'");
   Tensor out;

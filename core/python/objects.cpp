@@ -134,6 +134,14 @@ bool to_device(PyObject* o, Device* out) {
   return false;
 }
 
+void initialize_device(Device d) {
+  if (!d.is_cuda()) return;
+  static bool initialized = false;  // under the GIL
+  if (initialized) return;
+  py::module_::import("opscope.cuda").attr("_lazy_init")();
+  initialized = true;
+}
+
 bool is_generator_object(PyObject* o) {
   return PyObject_TypeCheck(o, g_generator_type);
 }

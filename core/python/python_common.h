@@ -79,6 +79,10 @@ bool is_dtype_object(PyObject* o);
 ScalarType dtype_of_object(PyObject* o);
 PyObject* device_object(Device d);         // new reference
 bool to_device(PyObject* o, Device* out);  // device object, str, or int (cuda index)
+// Before an op runs on a CUDA device: torch's lazy initialisation, opscope.cuda._lazy_init(), a
+// call from C++ into Python. Without the CUDA backend it raises torch's AssertionError ("Torch not
+// compiled with CUDA enabled"), which reaches the caller as that Python exception.
+void initialize_device(Device d);
 PyObject* size_object(IntArrayRef sizes);  // new reference to an opscope.Size
 bool is_generator_object(PyObject* o);
 Generator generator_of_object(PyObject* o);

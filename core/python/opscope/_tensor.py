@@ -46,6 +46,8 @@ def _to(self, *args, **kwargs):
             raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
     if device is not None:
         dev = opscope.device("cuda", device) if isinstance(device, int) else opscope.device(device)
+        if dev.type == "cuda":
+            opscope.cuda._lazy_init()  # torch's lazy initialisation; without CUDA, its error
         if dev.type != self.device.type:
             raise RuntimeError(f"opscope has no {dev.type} backend in this build: tensors live on the cpu")
     if dtype is None:
@@ -73,8 +75,10 @@ def _cpu(self):
     return self
 
 
-def _cuda(self, *args, **kwargs):
-    raise RuntimeError("opscope has no CUDA backend in this build: tensors live on the cpu")
+def _cuda(self, device=None, non_blocking=False, memory_format=None):
+    """A copy of self on a CUDA device (the current one by default); self if it is there."""
+    index = opscope.cuda._get_device_index(device, optional=True)
+    return _to(self, opscope.device("cuda", index) if index >= 0 else "cuda", non_blocking=non_blocking)
 
 
 def _T(self):

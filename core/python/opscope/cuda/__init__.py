@@ -1,0 +1,383 @@
+"""``opscope.cuda``: torch.cuda's namespace. In a build without the CUDA backend (this one, until
+core/cuda/ lands) it behaves as torch 1.13 built without CUDA does, so that the first lines of a
+tutorial run unchanged:
+
+>>> import opscope as torch
+>>> device = "cuda" if torch.cuda.is_available() else "cpu"
+>>> device, torch.cuda.device_count()
+('cpu', 0)
+
+Questions about the machine answer "nothing here" (is_available() is False, device_count() is 0,
+the memory counters are 0, seeding is a no-op that a later initialisation would apply); anything
+that needs a GPU initialises CUDA first and fails as torch does:
+
+>>> torch.zeros(2, device="cuda")
+Traceback (most recent call last):
+  ...
+AssertionError: Torch not compiled with CUDA enabled
+
+That error comes from ``_lazy_init()`` below, which the C++ binding calls whenever an op is given
+a CUDA device — torch's lazy initialisation, a C++ → Python call (see core/python/objects.cpp,
+``initialize_device``). The message is torch's word for word: code and tests that catch it by its
+text keep working.
+"""
+
+import threading
+from collections import OrderedDict
+
+import opscope
+from opscope import _C
+from opscope.cuda import amp  # noqa: F401  (torch.cuda.amp.GradScaler / autocast)
+
+__all__ = [
+    "is_available", "device_count", "is_initialized", "init", "current_device", "set_device",
+    "get_device_name", "get_device_capability", "get_device_properties", "synchronize",
+    "device", "device_of", "Stream", "Event", "stream", "current_stream", "default_stream",
+    "set_stream", "StreamContext", "manual_seed", "manual_seed_all", "seed", "seed_all",
+    "initial_seed", "get_rng_state", "set_rng_state", "get_rng_state_all", "set_rng_state_all",
+    "memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved",
+    "memory_cached", "max_memory_cached", "memory_stats", "memory_summary", "empty_cache",
+    "reset_peak_memory_stats", "reset_max_memory_allocated", "mem_get_info",
+    "is_bf16_supported", "get_arch_list", "get_gencode_flags", "OutOfMemoryError",
+]
+
+_NOT_COMPILED = "Torch not compiled with CUDA enabled"
+
+has_half = False
+has_magma = False
+default_generators = ()
+
+_initialized = False
+_initialization_lock = threading.Lock()
+_queued_calls = []  # (callable, traceback string): seeding asked for before initialisation
+
+
+class OutOfMemoryError(RuntimeError):
+    """The caching allocator could not find device memory, even after freeing its cache."""
+
+
+class CudaError(RuntimeError):
+    def __init__(self, code):
+        super().__init__(f"CUDA error {code}")
+
+
+class DeferredCudaCallError(Exception):
+    """A call queued before initialisation (manual_seed ...) failed when initialisation ran it."""
+
+
+def _is_compiled():
+    """True when this build has the CUDA backend (core/cuda/, which registers these functions)."""
+    return hasattr(_C, "_cuda_getDeviceCount")
+
+
+def is_available():
+    """True when a CUDA GPU can be used: the backend is built and a device is visible."""
+    return _is_compiled() and _C._cuda_getDeviceCount() > 0
+
+
+def device_count():
+    """Number of visible CUDA devices (0 without the backend or a driver)."""
+    return _C._cuda_getDeviceCount() if _is_compiled() else 0
+
+
+def is_initialized():
+    return _initialized
+
+
+def _lazy_init():
+    """Initialises CUDA on first use, as torch does. Without the backend: torch's AssertionError.
+    Called from C++ (core/python/objects.cpp, initialize_device) when an op gets a CUDA device."""
+    global _initialized
+    if _initialized:
+        return
+    with _initialization_lock:
+        if _initialized:
+            return
+        if not _is_compiled():
+            raise AssertionError(_NOT_COMPILED)
+        _C._cuda_init()
+        _initialized = True
+        for call, origin in _queued_calls:
+            try:
+                call()
+            except Exception as e:
+                raise DeferredCudaCallError(
+                    f"CUDA call failed lazily at initialization with error: {e}\n\n"
+                    f"CUDA call was originally invoked at:\n\n{origin}") from e
+        _queued_calls.clear()
+
+
+def init():
+    """Initialises CUDA now rather than at first use."""
+    _lazy_init()
+
+
+def _lazy_call(call):
+    if _initialized:
+        call()
+    else:
+        import traceback
+        _queued_calls.append((call, "".join(traceback.format_stack())))
+
+
+def _get_device_index(d, optional=False):
+    """The index of a device given as an int, a 'cuda:N' string or an opscope.device; -1 (the
+    current device) where none is named and `optional` allows it."""
+    if isinstance(d, str):
+        d = opscope.device(d)
+    if isinstance(d, opscope.device):
+        if d.type != "cuda":
+            raise ValueError(f"Expected a cuda device, but got: {d}")
+        d = d.index
+    if d is None:
+        if not optional:
+            raise ValueError(f"Expected a cuda device with a specified index or an integer, but got:{d}")
+        return -1
+    return int(d)
+
+
+# --- the device ---------------------------------------------------------------------------------
+def current_device():
+    _lazy_init()
+    return _C._cuda_getDevice()
+
+
+def set_device(device):
+    index = _get_device_index(device, optional=True)
+    if index >= 0:
+        _lazy_init()
+        _C._cuda_setDevice(index)
+
+
+def get_device_name(device=None):
+    return get_device_properties(device).name
+
+
+def get_device_capability(device=None):
+    props = get_device_properties(device)
+    return props.major, props.minor
+
+
+def get_device_properties(device=None):
+    _lazy_init()
+    index = _get_device_index(device, optional=True)
+    return _C._cuda_getDeviceProperties(current_device() if index < 0 else index)
+
+
+def synchronize(device=None):
+    _lazy_init()
+    _C._cuda_synchronize()
+
+
+def is_bf16_supported():
+    _lazy_init()
+    return get_device_capability()[0] >= 8
+
+
+def mem_get_info(device=None):
+    _lazy_init()
+    return _C._cuda_memGetInfo(_get_device_index(device, optional=True))
+
+
+def get_arch_list():
+    return list(_C._cuda_getArchFlags().split()) if is_available() else []
+
+
+def get_gencode_flags():
+    return " ".join(f"-gencode compute=compute_{a.split('_')[1]},code={a}"
+                    for a in get_arch_list())
+
+
+class device:
+    """Context manager that makes `device` the current CUDA device (None or a negative index:
+    no change)."""
+
+    def __init__(self, device):
+        self.idx = _get_device_index(device, optional=True)
+        self.prev_idx = -1
+
+    def __enter__(self):
+        if self.idx == -1:
+            return
+        self.prev_idx = current_device()
+        if self.prev_idx != self.idx:
+            set_device(self.idx)
+
+    def __exit__(self, *exc):
+        if self.prev_idx != self.idx and self.idx != -1:
+            set_device(self.prev_idx)
+        return False
+
+
+class device_of(device):
+    """device() of a tensor's device: no change for a CPU tensor."""
+
+    def __init__(self, obj):
+        super().__init__(obj.get_device() if obj.is_cuda else -1)
+
+
+# --- streams and events ---------------------------------------------------------------------------
+class Stream:
+    """A CUDA stream (a queue of work on one device)."""
+
+    def __new__(cls, device=None, priority=0, **kwargs):
+        _lazy_init()
+        return _C._CudaStream(_get_device_index(device, optional=True), priority)
+
+
+class Event:
+    """A CUDA event (a marker in a stream, for synchronisation and timing)."""
+
+    def __new__(cls, enable_timing=False, blocking=False, interprocess=False):
+        _lazy_init()
+        return _C._CudaEvent(enable_timing, blocking, interprocess)
+
+
+def current_stream(device=None):
+    _lazy_init()
+    return _C._cuda_getCurrentStream(_get_device_index(device, optional=True))
+
+
+def default_stream(device=None):
+    _lazy_init()
+    return _C._cuda_getDefaultStream(_get_device_index(device, optional=True))
+
+
+def set_stream(stream):
+    if stream is not None:
+        _lazy_init()
+        _C._cuda_setStream(stream)
+
+
+class StreamContext:
+    """Context manager that makes `stream` current (None: no change)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.prev = None
+
+    def __enter__(self):
+        if self.stream is None:
+            return
+        self.prev = current_stream()
+        set_stream(self.stream)
+
+    def __exit__(self, *exc):
+        if self.stream is not None:
+            set_stream(self.prev)
+        return False
+
+
+def stream(stream):
+    return StreamContext(stream)
+
+
+# --- random numbers: before initialisation, seeding is remembered and applied at it --------------
+def manual_seed(seed):
+    seed = int(seed)
+    _lazy_call(lambda: _C._cuda_manualSeed(seed, False))
+
+
+def manual_seed_all(seed):
+    seed = int(seed)
+    _lazy_call(lambda: _C._cuda_manualSeed(seed, True))
+
+
+def seed():
+    _lazy_call(lambda: _C._cuda_seed(False))
+
+
+def seed_all():
+    _lazy_call(lambda: _C._cuda_seed(True))
+
+
+def initial_seed():
+    _lazy_init()
+    return _C._cuda_initialSeed()
+
+
+def get_rng_state(device="cuda"):
+    _lazy_init()
+    return _C._cuda_getRngState(_get_device_index(device, optional=True))
+
+
+def get_rng_state_all():
+    return [get_rng_state(i) for i in range(device_count())]
+
+
+def set_rng_state(new_state, device="cuda"):
+    state = new_state.clone()
+    index = _get_device_index(device, optional=True)
+    _lazy_call(lambda: _C._cuda_setRngState(state, index))
+
+
+def set_rng_state_all(new_states):
+    for i, state in enumerate(new_states):
+        set_rng_state(state, i)
+
+
+# --- memory: all zero before initialisation (nothing was allocated), as torch answers ---------------
+def memory_stats(device=None):
+    if not is_initialized():
+        return OrderedDict()
+    return OrderedDict(sorted(_C._cuda_memoryStats(_get_device_index(device, optional=True)).items()))
+
+
+def _stat(name, device):
+    return memory_stats(device).get(name, 0)
+
+
+def memory_allocated(device=None):
+    return _stat("allocated_bytes.all.current", device)
+
+
+def max_memory_allocated(device=None):
+    return _stat("allocated_bytes.all.peak", device)
+
+
+def memory_reserved(device=None):
+    return _stat("reserved_bytes.all.current", device)
+
+
+def max_memory_reserved(device=None):
+    return _stat("reserved_bytes.all.peak", device)
+
+
+memory_cached = memory_reserved          # torch's deprecated names
+max_memory_cached = max_memory_reserved
+
+
+def empty_cache():
+    if is_initialized():
+        _C._cuda_emptyCache()
+
+
+def reset_peak_memory_stats(device=None):
+    _lazy_init()
+    _C._cuda_resetPeakMemoryStats(_get_device_index(device, optional=True))
+
+
+reset_max_memory_allocated = reset_peak_memory_stats
+
+
+def memory_summary(device=None, abbreviated=False):
+    _lazy_init()
+    return _C._cuda_memorySummary(_get_device_index(device, optional=True), abbreviated)
+
+
+# --- torch.cuda.FloatTensor and friends: names that exist, and say why they cannot be used ---------
+def _tensor_type(name):
+    def __new__(cls, *args, **kwargs):
+        if not _is_compiled():
+            raise TypeError(f"type torch.cuda.{name} not available. {_NOT_COMPILED}.")
+        _lazy_init()
+        raise TypeError(f"type torch.cuda.{name} not available in opscope: use "
+                        f"opscope.tensor(..., device='cuda') or .cuda()")
+    return type(name, (), {"__new__": __new__, "__module__": "opscope.cuda",
+                           "__doc__": f"torch.cuda.{name}: a CUDA tensor type name."})
+
+
+for _name in ["FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor",
+              "CharTensor", "ShortTensor", "IntTensor", "LongTensor", "BoolTensor"]:
+    globals()[_name] = _tensor_type(_name)
+del _name
