@@ -250,3 +250,6 @@ class RMSprop(Optimizer):
             else:
                 p.add_(grad / avg, alpha=-g["lr"])
         return loss
+
+
+from opscope.optim import lr_scheduler  # noqa: E402,F401  (schedules: opscope/optim/lr_scheduler.py)
