@@ -65,6 +65,8 @@ from opscope.profiler import trace  # noqa: E402,F401
 from opscope.autograd import (  # noqa: E402,F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled)
 from opscope import optim  # noqa: E402,F401
+from opscope import serialization  # noqa: E402,F401  (torch.save / torch.load's file format)
+from opscope.serialization import load, save  # noqa: E402,F401
 from opscope import cuda  # noqa: E402,F401  (torch.cuda's namespace; see opscope/cuda/__init__.py)
 
 _functional._install()
