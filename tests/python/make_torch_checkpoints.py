@@ -9,6 +9,7 @@ It writes into data/checkpoints/:
     <case>.pt              torch.save(<case's object>) for every case below
     legacy_<case>.pt       the same with _use_new_zipfile_serialization=False (some cases)
     cuda_location.pt       a tensor whose storage torch tagged 'cuda:0' (as on a GPU machine)
+    [legacy_]whole_module.pt  torch.save(model) of a Sequential (the module objects pickled)
     expected.json          per file: describe(torch.load(file)), the errors torch raises, and
                            the sha256 of the files opscope.save writes for the same objects
 
@@ -202,6 +203,16 @@ def training_cases(torch):
     return files, inputs
 
 
+def whole_module(torch):
+    """torch.save(model) pickles the module objects themselves (torch.nn.modules.container
+    .Sequential, ...); returns the model and its output for the training input."""
+    torch.manual_seed(2)
+    model = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.Tanh(), torch.nn.Linear(3, 2))
+    x = torch.arange(8.).reshape(2, 4) / 8 - 0.25
+    with torch.no_grad():
+        return model, model(x).tolist()
+
+
 def write_cuda_location(torch, path):
     """torch.save of a tensor as a GPU machine writes it: its storage tagged 'cuda:0'. Made on this
     CPU-only machine by letting torch's own location tagger answer 'cuda:0'."""
@@ -258,6 +269,10 @@ def main():
     for name, obj in files.items():
         record(name, obj)
     expected["training"] = inputs
+    model, output = whole_module(torch)
+    for name, legacy in [("whole_module", False), ("legacy_whole_module", True)]:
+        torch.save(model, os.path.join(OUT, name + ".pt"), _use_new_zipfile_serialization=not legacy)
+    expected["whole_module_output"] = output
 
     cuda_path = os.path.join(OUT, "cuda_location.pt")
     write_cuda_location(torch, cuda_path)

@@ -135,6 +135,27 @@ def test_training_continues_from_torch_checkpoints():
         np.testing.assert_allclose(v.tolist(), t["after_third_step"][k], rtol=1e-6, atol=1e-7)
 
 
+@pytest.mark.parametrize("name", ["whole_module.pt", "legacy_whole_module.pt"])
+def test_whole_torch_module_loads_as_opscope_module(name):
+    """torch.save(model) names torch.nn.modules.container.Sequential, ...linear.Linear: they load
+    as opscope.nn's modules, with torch's attributes, and compute what torch computed."""
+    model = opscope.load(os.path.join(DATA, name))
+    assert type(model) is nn.Sequential and type(model[0]) is nn.Linear
+    assert type(model[1]) is nn.Tanh and type(model[0].weight) is nn.Parameter
+    x = opscope.tensor(EXPECTED["training"]["x"])
+    with opscope.no_grad():
+        np.testing.assert_allclose(model(x).tolist(), EXPECTED["whole_module_output"],
+                                   rtol=1e-6, atol=1e-7)
+
+
+def test_whole_opscope_module_round_trip():
+    opscope.manual_seed(3)
+    model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))
+    got = round_trip(model)
+    x = opscope.ones(2, 4)
+    assert type(got) is nn.Sequential and got(x).tolist() == model(x).tolist()
+
+
 def test_adam_state_dict_from_torch():
     saved = opscope.load(os.path.join(DATA, "adam_state_dict.pt"))
     state = saved["state"][0]
