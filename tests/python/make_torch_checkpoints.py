@@ -10,13 +10,16 @@ It writes into data/checkpoints/:
     legacy_<case>.pt       the same with _use_new_zipfile_serialization=False (some cases)
     cuda_location.pt       a tensor whose storage torch tagged 'cuda:0' (as on a GPU machine)
     [legacy_]whole_module.pt  torch.save(model) of a Sequential (the module objects pickled)
+    complex.pt             a complex tensor (opscope has none: its load must say so)
     expected.json          per file: describe(torch.load(file)), the errors torch raises, and
                            the sha256 of the files opscope.save writes for the same objects
 
 The other direction cannot run in the tests (they never import torch), so it is checked here:
 every object case is built with ``m = opscope`` too, saved by opscope.save (both formats),
 loaded by torch.load (and with weights_only=True where torch allows it), and torch's view of it
-must equal its view of the object torch built itself. The sha256 of those opscope files goes
+must equal its view of the object torch built itself. A whole opscope model (WHOLE_MODEL) saved
+by opscope must load in torch as torch's modules computing opscope's output; expected.json keeps
+the attribute names of torch's modules, which the test checks opscope's modules have. The sha256 of those opscope files goes
 into expected.json: the test rebuilds them and compares, so the bytes torch checked are the bytes
 opscope writes today.
 """
@@ -213,6 +216,37 @@ def whole_module(torch):
         return model, model(x).tolist()
 
 
+# A whole model opscope saves (torch.save(model)): its modules pickle under torch's class names
+# with their attributes, so torch rebuilds its own modules from them. Evaluated with m = opscope
+# here (torch loads it and must compute what opscope computes) and with m = torch for the
+# attribute names each module must have.
+WHOLE_MODEL = """m.nn.Sequential(m.nn.Linear(4, 3), m.nn.ReLU(), m.nn.LayerNorm(3), m.nn.Dropout(0.1),
+                                m.nn.Tanh(), m.nn.Linear(3, 2)).eval()"""
+
+
+def check_whole_opscope_model(torch, opscope):
+    """torch.load of a whole opscope model: torch's modules, the same output. Returns the
+    attribute names of torch's modules, which opscope's must match for this to keep working."""
+    opscope.manual_seed(0)
+    model = eval(WHOLE_MODEL, {"m": opscope})
+    x = [[0.5, -1.0, 2.0, 0.25], [1.5, 0.0, -0.75, 1.0]]
+    buf = io.BytesIO()
+    opscope.save(model, buf)
+    buf.seek(0)
+    theirs = torch.load(buf)
+    assert type(theirs) is torch.nn.Sequential, type(theirs)
+    with torch.no_grad():
+        got = theirs(torch.tensor(x)).tolist()
+    want = model(opscope.tensor(x)).tolist()
+    ok = all(math.isclose(a, b, rel_tol=1e-5, abs_tol=1e-6)  # float32 kernels differ
+             for ra, rb in zip(got, want) for a, b in zip(ra, rb))
+    if not ok:
+        print(f"MISMATCH: torch's output of opscope's whole model {got}, opscope's {want}")
+    attributes = {type(mod).__name__: sorted(vars(mod))
+                  for mod in eval(WHOLE_MODEL, {"m": torch}).modules()}
+    return ok, attributes
+
+
 def write_cuda_location(torch, path):
     """torch.save of a tensor as a GPU machine writes it: its storage tagged 'cuda:0'. Made on this
     CPU-only machine by letting torch's own location tagger answer 'cuda:0'."""
@@ -223,6 +257,25 @@ def write_cuda_location(torch, path):
         torch.save({"w": torch.tensor([1.0, 2.0, 3.0])}, path)
     finally:
         ser._package_registry[:] = saved
+
+
+def save_if_changed(torch, obj, path, legacy):
+    """torch.save(obj, path), unless the file there already loads as the same thing: the legacy
+    format keys storages by their addresses, which differ from run to run."""
+    buf = io.BytesIO()
+    torch.save(obj, buf, _use_new_zipfile_serialization=not legacy)
+
+    def content(f):
+        loaded = torch.load(f)
+        if isinstance(loaded, torch.nn.Module):
+            return repr(loaded), describe(loaded.state_dict(), torch)
+        return describe(loaded, torch)
+    if os.path.exists(path):
+        buf.seek(0)
+        if content(path) == content(buf):
+            return
+    with open(path, "wb") as f:
+        f.write(buf.getvalue())
 
 
 def main():
@@ -236,7 +289,7 @@ def main():
 
     def record(name, obj, legacy=False):
         path = os.path.join(OUT, name + ".pt")
-        torch.save(obj, path, _use_new_zipfile_serialization=not legacy)
+        save_if_changed(torch, obj, path, legacy)
         loaded = torch.load(path)
         expected["files"][name + ".pt"] = {"expected": describe(loaded, torch)}
         return loaded
@@ -271,8 +324,12 @@ def main():
     expected["training"] = inputs
     model, output = whole_module(torch)
     for name, legacy in [("whole_module", False), ("legacy_whole_module", True)]:
-        torch.save(model, os.path.join(OUT, name + ".pt"), _use_new_zipfile_serialization=not legacy)
+        save_if_changed(torch, model, os.path.join(OUT, name + ".pt"), legacy)
     expected["whole_module_output"] = output
+    whole_ok, expected["whole_model_attributes"] = check_whole_opscope_model(torch, opscope)
+    ok = ok and whole_ok
+    # Element types opscope does not have: loading must say so.
+    torch.save({"z": torch.tensor([1 + 2j])}, os.path.join(OUT, "complex.pt"))
 
     cuda_path = os.path.join(OUT, "cuda_location.pt")
     write_cuda_location(torch, cuda_path)

@@ -20,7 +20,8 @@ import pytest
 
 import opscope
 from opscope import nn
-from make_torch_checkpoints import CASES, LEGACY_CASES, build, describe, opscope_bytes, sha256
+from make_torch_checkpoints import (
+    CASES, WHOLE_MODEL, build, describe, opscope_bytes, sha256)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data", "checkpoints")
@@ -146,6 +147,21 @@ def test_whole_torch_module_loads_as_opscope_module(name):
     with opscope.no_grad():
         np.testing.assert_allclose(model(x).tolist(), EXPECTED["whole_module_output"],
                                    rtol=1e-6, atol=1e-7)
+
+
+def test_whole_opscope_model_pickles_as_torchs_modules():
+    """make_torch_checkpoints.py checked that torch 1.13 loads a whole opscope model as torch's
+    modules computing the same output; that holds while the classes pickle under torch's names
+    and carry the attributes torch's modules have."""
+    model = eval(WHOLE_MODEL, {"m": opscope})
+    data = zipfile.ZipFile(io.BytesIO(opscope_bytes(model))).read("archive/data.pkl")
+    globals_ = {arg for op, arg, _ in pickletools.genops(data) if op.name == "GLOBAL"}
+    assert {"torch.nn.modules.container Sequential", "torch.nn.modules.linear Linear",
+            "torch.nn.modules.activation ReLU", "torch.nn.modules.normalization LayerNorm",
+            "torch.nn.modules.dropout Dropout"} <= globals_
+    assert not any(g.startswith("opscope") for g in globals_)
+    want = EXPECTED["whole_model_attributes"]
+    assert {type(m).__name__: sorted(vars(m)) for m in model.modules()} == want
 
 
 def test_whole_opscope_module_round_trip():
@@ -351,6 +367,15 @@ def test_round_trip_tensor_subclass():
     assert type(got) is Tagged and got.label == "kept" and got.tolist() == [1.0, 2.0]
 
 
+@pytest.mark.parametrize("protocol", [2, 3, 4, 5])
+def test_round_trip_pickle_protocols(protocol):
+    x = opscope.arange(6.).reshape(2, 3)
+    got = round_trip({"x": x, "t": x.t(), "dtype": opscope.int8, "size": x.shape},
+                     pickle_protocol=protocol)
+    assert got["t"].stride() == (1, 3) and got["t"].data_ptr() == got["x"].data_ptr()
+    assert got["dtype"] is opscope.int8 and got["size"] == opscope.Size([2, 3])
+
+
 def test_save_to_paths_and_files(tmp_path):
     x = opscope.tensor([1.0, 2.0])
     opscope.save(x, str(tmp_path / "a.pt"))
@@ -415,6 +440,18 @@ def test_weights_only_with_a_pickle_module_raises():
 
 
 # --- bad files -----------------------------------------------------------------------------------
+def test_element_types_opscope_lacks_raise():
+    with pytest.raises(RuntimeError, match="opscope cannot load a torch.ComplexFloatStorage: it "
+                                           "has no tensors of that element type"):
+        opscope.load(os.path.join(DATA, "complex.pt"))
+
+
+def test_docstring_examples():
+    import doctest
+    result = doctest.testmod(opscope.serialization)
+    assert result.attempted > 0 and result.failed == 0
+
+
 def test_bad_files_raise():
     with pytest.raises(FileNotFoundError):
         opscope.load("/nonexistent/model.pt")

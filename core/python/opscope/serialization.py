@@ -327,17 +327,28 @@ class _TorchNamesPickler(_Reductions, pickle._Pickler):
         return None
 
     def reducer_override(self, obj):
-        if id(obj) in _TORCH_NAME_OF:
+        if _torch_name(obj) is not None:
             return "torch name"  # a global: save_global below writes it
         return super().reducer_override(obj)
 
     def save_global(self, obj, name=None):
-        torch_name = _TORCH_NAME_OF.get(id(obj))
+        torch_name = _torch_name(obj)
         if torch_name is None:
             return super().save_global(obj, name)
         module, name = torch_name
         self.write(pickle.GLOBAL + f"{module}\n{name}\n".encode("utf-8"))
         self.memoize(obj)
+
+
+def _torch_name(obj):
+    """torch's (module, name) for an opscope global, or None. opscope.nn's modules sit where
+    torch.nn's do (opscope.nn.modules.linear.Linear, ...) and hold the same attributes, so a
+    whole model pickles under torch's class names and torch.load rebuilds torch's modules."""
+    name = _TORCH_NAME_OF.get(id(obj))
+    if name is None and isinstance(obj, type) and obj.__module__.startswith("opscope.nn.modules"):
+        if issubclass(obj, opscope.nn.Module):
+            name = ("torch" + obj.__module__[len("opscope"):], obj.__qualname__)
+    return name
 
 
 class _MeasuringPickler(_Reductions, pickle.Pickler):
@@ -417,12 +428,14 @@ class _ZipWriter:
     def finish(self):
         directory_start = self.offset
         for name, crc, size, header in self.entries:
-            big = [v for v in (size, size, header) if v >= self._LIMIT]
-            extra = struct.pack(f"<HH{len(big)}Q", 1, 8 * len(big), *big) if big else b""
-            cap = lambda v: 0xFFFFFFFF if v >= self._LIMIT else v  # noqa: E731
+            # Past the limit, all three fields move to the zip64 block: miniz (torch's reader)
+            # checks offset + size against the file's length when the size is not moved.
+            big = size >= self._LIMIT or header >= self._LIMIT
+            extra = struct.pack("<HHQQQ", 1, 24, size, size, header) if big else b""
+            shown_size, shown_header = (0xFFFFFFFF, 0xFFFFFFFF) if big else (size, header)
             self._write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 45 if big else 20,
-                                    45 if big else 20, 0, 0, 0, 0x21, crc, cap(size), cap(size),
-                                    len(name), len(extra), 0, 0, 0, 0, cap(header))
+                                    45 if big else 20, 0, 0, 0, 0x21, crc, shown_size,
+                                    shown_size, len(name), len(extra), 0, 0, 0, 0, shown_header)
                         + name + extra)
         count, directory_size = len(self.entries), self.offset - directory_start
         if count >= 0xFFFF or directory_start >= self._LIMIT or directory_size >= self._LIMIT:
