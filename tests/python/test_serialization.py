@@ -440,6 +440,27 @@ def test_weights_only_with_a_pickle_module_raises():
 
 
 # --- bad files -----------------------------------------------------------------------------------
+def test_byteorder_record_of_later_torch_versions():
+    """Later torch versions add <archive>/byteorder; a file from a big-endian machine holds each
+    element's bytes reversed. Rebuilt here with Python's zipfile (records not aligned, too)."""
+    x = {"f": opscope.tensor([1.5, -2.0]), "i": opscope.tensor([1, 256], dtype=opscope.int16),
+         "u": opscope.tensor([7, 9], dtype=opscope.uint8)}
+    source = zipfile.ZipFile(io.BytesIO(opscope_bytes(x)))
+    for order in ("little", "big"):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as out:
+            for name in source.namelist():
+                data = source.read(name)
+                if order == "big" and name in ("archive/data/0", "archive/data/1"):
+                    itemsize = 4 if name.endswith("0") else 2
+                    data = np.frombuffer(data, f"<u{itemsize}").byteswap().tobytes()
+                out.writestr(name, data)
+            out.writestr("archive/byteorder", order)
+        buf.seek(0)
+        got = opscope.load(buf)
+        assert {k: v.tolist() for k, v in got.items()} == {k: v.tolist() for k, v in x.items()}
+
+
 def test_element_types_opscope_lacks_raise():
     with pytest.raises(RuntimeError, match="opscope cannot load a torch.ComplexFloatStorage: it "
                                            "has no tensors of that element type"):
@@ -462,5 +483,8 @@ def test_bad_files_raise():
         opscope.load(buf)
     data = open(os.path.join(DATA, "zoo.pt"), "rb").read()
     truncated = io.BytesIO(data[:len(data) // 2])
-    with pytest.raises(Exception):
+    with pytest.raises(RuntimeError, match="PytorchStreamReader failed reading zip archive: "
+                                           "failed finding central directory"):
         opscope.load(truncated)
+    with pytest.raises(EOFError, match="Ran out of input"):
+        opscope.load(io.BytesIO(b""))

@@ -172,6 +172,9 @@ def _globals_table():
     ]
     table += [(("torch", name), t) for name, t in _STORAGE_TYPES.items()]
     table += [(("torch", str(dt).split(".")[1]), dt) for dt in _DTYPES]
+    # Storages without an element type (bytes), as later torch versions may name them.
+    table += [(("torch", "UntypedStorage"), _STORAGE_TYPES["ByteStorage"]),
+              (("torch.storage", "UntypedStorage"), _STORAGE_TYPES["ByteStorage"])]
     return table
 
 
@@ -590,6 +593,15 @@ def _read_into(file, flat, nbytes):
         done += n
 
 
+def _swap_bytes(flat):
+    """Reverses the bytes of every element, in place: a file from a machine of the other order."""
+    size = flat.dtype.itemsize
+    if size > 1 and flat.numel():
+        import numpy as np
+        memory = (ctypes.c_char * (flat.numel() * size)).from_address(flat.data_ptr())
+        np.frombuffer(memory, dtype=f"u{size}").byteswap(inplace=True)
+
+
 def _record_start(file, info):
     """Where a stored zip record's bytes begin: after its local header and that header's own
     extra field (not the central directory's, which may differ)."""
@@ -600,7 +612,11 @@ def _record_start(file, info):
 
 
 def _load_zip(file, restore, unpickler_class, load_args):
-    archive = zipfile.ZipFile(file)
+    try:
+        archive = zipfile.ZipFile(file)
+    except zipfile.BadZipFile:  # torch's words: its reader looks for the directory at the end
+        raise RuntimeError("PytorchStreamReader failed reading zip archive: failed finding "
+                           "central directory") from None
     names = archive.namelist()
     pkl = [n for n in names if n.endswith("data.pkl") and n.count("/") == 1]
     if not pkl:
@@ -608,6 +624,9 @@ def _load_zip(file, restore, unpickler_class, load_args):
             raise RuntimeError("opscope.load cannot read a TorchScript archive (torch.jit.save)")
         raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not found")
     prefix = pkl[0][:-len("data.pkl")]
+    # torch 1.13 writes no byteorder record (its files are little-endian); later versions do.
+    swap = (prefix + "byteorder" in names
+            and archive.read(prefix + "byteorder").strip() != sys.byteorder.encode())
     storages = {}
 
     def persistent_load(pid):
@@ -618,12 +637,16 @@ def _load_zip(file, restore, unpickler_class, load_args):
             flat = opscope.empty(numel, dtype=storage_type.dtype)
             info = archive.getinfo(f"{prefix}data/{key}")
             nbytes = numel * storage_type.dtype.itemsize
+            if info.file_size < nbytes:
+                raise RuntimeError(f"PytorchStreamReader: record data/{key} holds "
+                                   f"{info.file_size} bytes, its storage needs {nbytes}")
             if info.compress_type == zipfile.ZIP_STORED:
                 file.seek(_record_start(file, info))
                 _read_into(file, flat, nbytes)
             else:
-                data = archive.read(info)
-                ctypes.memmove(flat.data_ptr(), data, nbytes)
+                ctypes.memmove(flat.data_ptr(), archive.read(info), nbytes)
+            if swap:
+                _swap_bytes(flat)
             storages[key] = _LoadedStorage(restore(flat, _text(location)))
         return storages[key]
 
