@@ -82,6 +82,7 @@ def test_loads_torch_files_from_a_buffer_and_a_path_object(name):
 
 def test_loaded_views_share_one_storage():
     d = opscope.load(os.path.join(DATA, "shared_views.pt"))
+    assert not d["row"]._is_view() and d["row"]._base is None  # as torch's loaded tensors
     d["base"][1, 2] = 100.0
     assert d["row"][2].item() == 100.0 and d["col"][1].item() == 100.0
     assert d["t"][2, 1].item() == 100.0 and d["block"][0, 1].item() == 100.0

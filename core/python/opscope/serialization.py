@@ -103,8 +103,10 @@ class _LoadedStorage:
 
 def _rebuild_tensor(storage, storage_offset, size, stride):
     # as_strided counts its offset from the start of the memory, not from the flat tensor's start.
+    # detach(): the same memory, but not a view of the flat tensor (no _base), as torch's tensors
+    # set_() on a storage are not; in-place ops on it then record what they record in torch.
     start = storage.flat.storage_offset() + storage.offset
-    return storage.flat.as_strided(tuple(size), tuple(stride), start + storage_offset)
+    return storage.flat.as_strided(tuple(size), tuple(stride), start + storage_offset).detach()
 
 
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks,
