@@ -65,9 +65,12 @@ class TensorDataset(Dataset):
         self.tensors = tensors
 
     def __getitem__(self, index):
-        # A list comprehension then tuple() is ~2x quicker than tuple(generator) for the one
-        # or two tensors a dataset usually holds; this runs once per sample.
-        return tuple([tensor[index] for tensor in self.tensors])
+        # Runs once per sample: the usual (inputs, labels) pair is indexed without a loop.
+        tensors = self.tensors
+        if len(tensors) == 2:
+            first, second = tensors
+            return (first[index], second[index])
+        return tuple([tensor[index] for tensor in tensors])
 
     def __len__(self):
         return self.tensors[0].size(0)

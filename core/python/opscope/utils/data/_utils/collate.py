@@ -103,10 +103,8 @@ def collate(batch, *, collate_fn_map=None):
         return elem_type(*(collate(samples, collate_fn_map=collate_fn_map)
                            for samples in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
-        size = len(elem)
-        for sample in batch:
-            if len(sample) != size:
-                raise RuntimeError("each element in list of batch should be of equal size")
+        if len(set(map(len, batch))) != 1:  # one pass at C speed; runs once per batch
+            raise RuntimeError("each element in list of batch should be of equal size")
         transposed = list(zip(*batch))
         if isinstance(elem, tuple):
             return [collate(samples, collate_fn_map=collate_fn_map) for samples in transposed]
