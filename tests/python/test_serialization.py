@@ -389,6 +389,20 @@ def test_save_to_paths_and_files(tmp_path):
             assert opscope.load(f).tolist() == [1.0, 2.0]
 
 
+def test_empty_tensors_each_get_a_storage():
+    """Empty tensors have no memory to be told apart by; each gets its own record, numbered as
+    torch numbers them, also for Parameters (pickled through a temporary detached tensor)."""
+    objs = [nn.Parameter(opscope.empty(0)), opscope.empty(0, dtype=opscope.int8),
+            nn.Parameter(opscope.empty(0, 3)), opscope.ones(2)]
+    archive = zipfile.ZipFile(io.BytesIO(opscope_bytes(objs)))
+    assert [n for n in archive.namelist() if "/data/" in n] == [f"archive/data/{k}"
+                                                                for k in range(4)]
+    got = round_trip(objs)
+    assert [type(t) for t in got] == [nn.Parameter, opscope.Tensor, nn.Parameter, opscope.Tensor]
+    assert [tuple(t.shape) for t in got] == [(0,), (0,), (0, 3), (2,)]
+    assert got[1].dtype == opscope.int8 and got[3].tolist() == [1.0, 1.0]
+
+
 def test_two_dtypes_over_one_memory_raise():
     a = np.zeros(4, dtype=np.float32)
     with pytest.raises(RuntimeError, match="Cannot save multiple tensors or storages that view "

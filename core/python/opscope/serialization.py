@@ -267,14 +267,21 @@ class _Storages:
     def __init__(self):
         self.by_start = {}
         self.ordered = []
+        self.unallocated = 0
+
+    def begin_pass(self):
+        self.unallocated = 0
 
     def ref(self, tensor):
         start = tensor.data_ptr() - tensor.storage_offset() * tensor.dtype.itemsize
-        # Memory never allocated (empty tensors) has no address to share by.
-        where = start if tensor.data_ptr() != 0 else ("empty", id(tensor))
-        storage = self.by_start.get(where)
+        if tensor.data_ptr() == 0:
+            # Memory never allocated (an empty tensor's) has no address to share by: each such
+            # tensor has its own storage, named by its place in the walk (the same in both passes).
+            start = ("unallocated", self.unallocated)
+            self.unallocated += 1
+        storage = self.by_start.get(start)
         if storage is None:
-            storage = self.by_start[where] = _SavedStorage(str(len(self.ordered)), tensor)
+            storage = self.by_start[start] = _SavedStorage(str(len(self.ordered)), tensor)
             self.ordered.append(storage)
         elif storage.dtype != tensor.dtype:
             raise RuntimeError("Cannot save multiple tensors or storages that view the same data "
@@ -389,6 +396,7 @@ def _dump(obj, file, pickle_module, protocol, legacy=False):
     except Exception:  # noqa: BLE001  (the second try raises what is really wrong)
         storages = _Storages()
         cls(_NullFile(), protocol, storages, legacy).dump(obj)
+    storages.begin_pass()
     cls(file, protocol, storages, legacy).dump(obj)
     return storages
 
