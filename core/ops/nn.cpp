@@ -83,6 +83,12 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "-> Tensor(a!)",
       kNone);
   m.def("l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", kNone);
+  // self, target (same shape) -> 0.5 d^2 / beta where |d| < beta, |d| - 0.5 beta elsewhere
+  m.def("smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor",
+        kNone);
+  // self, target (same shape) -> 0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta) elsewhere
+  m.def("huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.0) -> Tensor",
+        kNone);
   m.def(
       "binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) "
       "-> Tensor",
@@ -105,6 +111,18 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
       "float eps=1e-05, bool cudnn_enable=True) -> Tensor",
       kFunction);
+  // input (N, C, *), weight / bias / running_mean / running_var (C) -> (out (N, C, *),
+  // save_mean (C), save_invstd (C)); in eval mode save_mean and save_invstd are (0). The running
+  // statistics are updated in place in training mode (unannotated, as in torch 1.13's schema).
+  m.def(
+      "native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+      "Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)",
+      kFunction);
+  m.def(
+      "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+      "Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) "
+      "-> Tensor",
+      kFunction);
   m.def("native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)", kFunction);
   m.def("dropout(Tensor input, float p, bool train) -> Tensor", kFunction);
   m.def("dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", kFunction);
@@ -124,6 +142,171 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor", kFunction);
   m.def("pad(Tensor self, SymInt[] pad, str mode=\"constant\", float? value=None) -> Tensor",
         kNone);
+
+  // --- recurrent layers and attention (kernels: core/ops/composite/rnn.cpp, attention.cpp) ---
+  // input (T, B, I) or (B, T, I) with batch_first; hx (L*D, B, H) each; params per layer and
+  // direction: w_ih, w_hh[, b_ih, b_hh][, w_hr] -> (output (T, B, D*H), h_n[, c_n])
+  m.def(
+      "lstm.input(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, "
+      "float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor, Tensor)",
+      kFunction);
+  m.def(
+      "gru.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, "
+      "float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)",
+      kFunction);
+  m.def(
+      "rnn_tanh.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, "
+      "float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)",
+      kFunction);
+  m.def(
+      "rnn_relu.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, "
+      "float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)",
+      kFunction);
+  // input (B, I), hx (B, H) -> (B, H): one step
+  m.def(
+      "lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, "
+      "Tensor? b_hh=None) -> (Tensor, Tensor)",
+      kFunction);
+  m.def(
+      "gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, "
+      "Tensor? b_hh=None) -> Tensor",
+      kFunction);
+  m.def(
+      "rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, "
+      "Tensor? b_hh=None) -> Tensor",
+      kFunction);
+  m.def(
+      "rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, "
+      "Tensor? b_hh=None) -> Tensor",
+      kFunction);
+  // The cells' gate split: split / chunk whose pieces autograd does not treat as views of self,
+  // so the cells may update them in place (shape family by the rule; declared here with their
+  // only callers).
+  m.def("unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]",
+        Variants::FunctionAndMethod);
+  m.def("unsafe_chunk(Tensor self, int chunks, int dim=0) -> Tensor[]",
+        Variants::FunctionAndMethod);
+  // query (*, L, E), key (*, S, E), value (*, S, Ev), attn_mask broadcastable to (*, L, S)
+  // -> (*, L, Ev) (torch 2.x's op)
+  m.def(
+      "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, "
+      "Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, "
+      "float? scale=None) -> Tensor",
+      kNone);
+
+  // --- convolution and pooling (kernels: core/ops/cpu/conv.cpp, core/ops/cpu/pool.cpp,
+  // core/ops/composite/conv.cpp, core/ops/composite/pool.cpp) ---
+  // input (N,C_in,L) or (C_in,L), weight (C_out,C_in/groups,K) -> (N,C_out,L_out)
+  m.def(
+      "conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], "
+      "int[1] padding=[0], int[1] dilation=[1], int groups=1) -> Tensor",
+      kFunction);
+  m.def(
+      "conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], "
+      "str padding=\"valid\", int[1] dilation=[1], int groups=1) -> Tensor",
+      kFunction);
+  // input (N,C_in,H,W) or (C_in,H,W), weight (C_out,C_in/groups,kH,kW) -> (N,C_out,H_out,W_out)
+  m.def(
+      "conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, "
+      "int[2] dilation=1, int groups=1) -> Tensor",
+      kFunction);
+  m.def(
+      "conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
+      "str padding=\"valid\", int[2] dilation=1, int groups=1) -> Tensor",
+      kFunction);
+  // input (N,C_in,L), weight (C_in,C_out/groups,K) -> (N,C_out,L_out)
+  m.def(
+      "conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=[1], "
+      "int[1] padding=[0], int[1] output_padding=[0], int groups=1, int[1] dilation=[1]) -> Tensor",
+      kFunction);
+  // input (N,C_in,H,W), weight (C_in,C_out/groups,kH,kW) -> (N,C_out,H_out,W_out)
+  m.def(
+      "conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, "
+      "int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor",
+      kFunction);
+  m.def(
+      "convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, "
+      "int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor",
+      kFunction);
+  m.def(
+      "_convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, "
+      "int[] dilation, bool transposed, int[] output_padding, int groups, bool benchmark, "
+      "bool deterministic, bool cudnn_enabled, bool allow_tf32) -> Tensor",
+      kFunction);
+  m.def(
+      "_convolution_mode(Tensor input, Tensor weight, Tensor? bias, int[] stride, str padding, "
+      "int[] dilation, int groups) -> Tensor",
+      kFunction);
+  // output_mask: torch's bool[3]; 0/1 ints here, see Note [Boolean masks as ints] in
+  // core/ops/cpu/conv.cpp.
+  m.def(
+      "convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, "
+      "int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, "
+      "int groups, int[3] output_mask) -> (Tensor, Tensor, Tensor)",
+      kNone);
+  m.def(
+      "thnn_conv2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, "
+      "int[2] stride=1, int[2] padding=0) -> Tensor",
+      kNone);
+  m.def(
+      "_slow_conv2d_forward(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias, "
+      "int[2] stride, int[2] padding) -> Tensor",
+      kNone);
+  m.def(
+      "_slow_conv2d_backward.output_mask(Tensor grad_output, Tensor self, Tensor weight, "
+      "int[2] kernel_size, int[2] stride, int[2] padding, int[3] output_mask) -> "
+      "(Tensor grad_input, Tensor grad_weight, Tensor grad_bias)",
+      kNone);
+  m.def(
+      "slow_conv_dilated2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, "
+      "int[2] stride=1, int[2] padding=0, int[2] dilation=1) -> Tensor",
+      kNone);
+  m.def(
+      "slow_conv_transpose2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, "
+      "int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int[2] dilation=1) -> Tensor",
+      kNone);
+  // self (N,C,H,W) or (C,H,W) -> (out, indices int64: the flat h * W + w of each maximum)
+  m.def(
+      "max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], "
+      "int[1] dilation=[1], bool ceil_mode=False) -> Tensor",
+      kFunction);
+  m.def(
+      "max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], "
+      "int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> (Tensor, Tensor)",
+      kFunction);
+  m.def(
+      "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
+      "int[2] dilation=1, bool ceil_mode=False) -> Tensor",
+      kFunction);
+  m.def(
+      "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], "
+      "int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)",
+      kNone);
+  m.def(
+      "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, "
+      "int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor",
+      kNone);
+  m.def(
+      "avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], "
+      "bool ceil_mode=False, bool count_include_pad=True) -> Tensor",
+      kFunction);
+  m.def(
+      "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
+      "bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor",
+      kNone);
+  m.def(
+      "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, "
+      "int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
+      kNone);
+  m.def("adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor", kFunction);
+  m.def("adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", kNone);
+  m.def("_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", kFunction);
+  m.def("_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", kNone);
+  m.def("adaptive_max_pool1d(Tensor self, int[1] output_size) -> (Tensor, Tensor)", kFunction);
+  m.def("adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)", kNone);
+  m.def(
+      "adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor",
+      kNone);
 });
 
 }  // namespace opscope

@@ -125,6 +125,17 @@ inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, IntArrayRe
 inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<const Tensor&>,
                            Default<const Tensor&>, Default<double>, Default<bool>)>
     layer_norm{"aten::layer_norm"};
+// native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
+//                   Tensor? running_var, bool training, float momentum, float eps)
+//     -> (Tensor, Tensor, Tensor)
+// input (N, C, *) normalized per channel c over N and *: training uses the batch's mean and
+// biased variance (and moves running_mean / running_var, given, towards the batch's mean and
+// unbiased variance by `momentum`), eval uses the running ones; -> out (N, C, *), save_mean (C),
+// save_invstd (C) = 1 / sqrt(biased var + eps) in training, (0) and (0) in eval.
+inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&,
+                                                       const Tensor&, const Tensor&, bool, double,
+                                                       double)>
+    native_batch_norm{"aten::native_batch_norm"};
 
 // --- embedding, dropout, one_hot, padding ---------------------------------------------------
 
@@ -161,5 +172,112 @@ inline constexpr Op<Tensor(const Tensor&)> relu{"aten::relu"};
 // softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const Scalar&>)> softplus{
     "aten::softplus"};
+
+// --- convolution and pooling ------------------------------------------------------------------
+// Semantically (torch's conventions): a convolution slides weight (C_out, C_in/groups, k...) over
+// input (N, C_in, d...) with stride, zero padding and dilation; a transposed convolution is the
+// adjoint of that map (weight (C_in, C_out/groups, k...)). Output size per spatial dim:
+//   out = (in + 2 pad - dil (k - 1) - 1) / stride + 1                    (convolution, pooling)
+//   out = (in - 1) stride - 2 pad + dil (k - 1) + output_padding + 1    (transposed)
+// Pooling with ceil_mode rounds the division up (a window must start inside the input or its left
+// padding). The CPU chain is torch 1.13's slow path (see core/ops/composite/conv.cpp):
+//   conv2d -> convolution -> _convolution -> thnn_conv2d -> _slow_conv2d_forward
+//                                         -> slow_conv_dilated2d / slow_conv_transpose2d
+//   ConvolutionBackward0 -> convolution_backward (-> _slow_conv2d_backward)
+
+// convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding,
+//             int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor
+// input (N,C_in,d...), weight (C_out,C_in/g,k...) or transposed (C_in,C_out/g,k...) -> (N,C_out,o...)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, IntArrayRef, IntArrayRef,
+                           IntArrayRef, bool, IntArrayRef, int64_t)>
+    convolution{"aten::convolution"};
+// _convolution(..., int groups, bool benchmark, bool deterministic, bool cudnn_enabled,
+//              bool allow_tf32) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, IntArrayRef, IntArrayRef,
+                           IntArrayRef, bool, IntArrayRef, int64_t, bool, bool, bool, bool)>
+    _convolution{"aten::_convolution"};
+// _convolution_mode(Tensor input, Tensor weight, Tensor? bias, int[] stride, str padding,
+//                   int[] dilation, int groups) -> Tensor        padding "same" or "valid"
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, IntArrayRef,
+                           std::string_view, IntArrayRef, int64_t)>
+    _convolution_mode{"aten::_convolution_mode"};
+// convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes,
+//     int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding,
+//     int groups, int[3] output_mask) -> (grad_input, grad_weight, grad_bias)
+// grad_output (N,C_out,o...) -> grads of input, weight and bias (undefined where the mask is 0).
+inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(
+    const Tensor&, const Tensor&, const Tensor&, std::optional<IntArrayRef>, IntArrayRef,
+    IntArrayRef, IntArrayRef, bool, IntArrayRef, int64_t, IntArrayRef)>
+    convolution_backward{"aten::convolution_backward"};
+// thnn_conv2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None, int[2] stride=1,
+//             int[2] padding=0) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, IntArrayRef, const Tensor&, IntArrayRef,
+                           IntArrayRef)>
+    thnn_conv2d{"aten::thnn_conv2d"};
+// _slow_conv2d_forward(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias,
+//                      int[2] stride, int[2] padding) -> Tensor         im2col + gemm
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, IntArrayRef, const Tensor&, IntArrayRef,
+                           IntArrayRef)>
+    _slow_conv2d_forward{"aten::_slow_conv2d_forward"};
+// _slow_conv2d_backward.output_mask(Tensor grad_output, Tensor self, Tensor weight,
+//     int[2] kernel_size, int[2] stride, int[2] padding, int[3] output_mask)
+//     -> (Tensor grad_input, Tensor grad_weight, Tensor grad_bias)
+inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&,
+                                                       IntArrayRef, IntArrayRef, IntArrayRef,
+                                                       IntArrayRef)>
+    _slow_conv2d_backward{"aten::_slow_conv2d_backward.output_mask"};
+// slow_conv_dilated2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None,
+//                     int[2] stride=1, int[2] padding=0, int[2] dilation=1) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, IntArrayRef, const Tensor&, IntArrayRef,
+                           IntArrayRef, IntArrayRef)>
+    slow_conv_dilated2d{"aten::slow_conv_dilated2d"};
+// slow_conv_transpose2d(Tensor self, Tensor weight, int[2] kernel_size, Tensor? bias=None,
+//     int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int[2] dilation=1) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, IntArrayRef, const Tensor&, IntArrayRef,
+                           IntArrayRef, IntArrayRef, IntArrayRef)>
+    slow_conv_transpose2d{"aten::slow_conv_transpose2d"};
+
+// max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0],
+//                         int[1] dilation=[1], bool ceil_mode=False) -> (Tensor, Tensor)
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef, IntArrayRef,
+                                               IntArrayRef, IntArrayRef, bool)>
+    max_pool1d_with_indices{"aten::max_pool1d_with_indices"};
+// max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
+//                         int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)
+// self (N,C,H,W) or (C,H,W) -> out (N,C,OH,OW), indices int64: h * W + w of each maximum.
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef, IntArrayRef,
+                                               IntArrayRef, IntArrayRef, bool)>
+    max_pool2d_with_indices{"aten::max_pool2d_with_indices"};
+// max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size,
+//     int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef,
+                           IntArrayRef, bool, const Tensor&)>
+    max_pool2d_with_indices_backward{"aten::max_pool2d_with_indices_backward"};
+// avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
+//     bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool,
+                           std::optional<int64_t>)>
+    avg_pool2d{"aten::avg_pool2d"};
+// avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride,
+//     int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef,
+                           bool, bool, std::optional<int64_t>)>
+    avg_pool2d_backward{"aten::avg_pool2d_backward"};
+// adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
+// _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
+// output cell i of o covers input [floor(i in / o), ceil((i + 1) in / o)) per spatial dim.
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> adaptive_avg_pool2d{
+    "aten::adaptive_avg_pool2d"};
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> _adaptive_avg_pool2d{
+    "aten::_adaptive_avg_pool2d"};
+// _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> _adaptive_avg_pool2d_backward{
+    "aten::_adaptive_avg_pool2d_backward"};
+// adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef)> adaptive_max_pool2d{
+    "aten::adaptive_max_pool2d"};
+// adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>
+    adaptive_max_pool2d_backward{"aten::adaptive_max_pool2d_backward"};
 
 }  // namespace opscope::ops

@@ -8,10 +8,42 @@
 #include "core/ops/indexing.h"
 #include "core/ops/nn.h"
 #include "core/ops/reduce.h"
+#include "core/ops/shape.h"
 #include "core/ops/unary.h"
 #include "core/ops/views.h"
 
 namespace opscope::autograd {
+
+namespace {
+
+// The gradients of a loss of self and target that is f(self - target) elementwise, given
+// d = f'(self - target) * grad: d / numel for the mean, d for self, -d for target.
+variable_list pointwise_loss_grads(formulas::C c, Tensor d) {
+  if (c.value("reduction").to_int() == ops::kReductionMean) {
+    int64_t n = 1;
+    for (int64_t s : c.sizes("self")) n *= s;
+    d = ops::div(d, Scalar(n));
+  }
+  return {c.needs("self") ? d : Tensor(), c.needs("target") ? ops::neg(d) : Tensor()};
+}
+
+}  // namespace
+
+// convolution's and _convolution's formula: convolution_backward for the inputs that need one
+// (see Note [Boolean masks as ints] in core/ops/cpu/conv.cpp). Schema positions: stride 3,
+// padding 4, dilation 5, transposed 6, output_padding 7, groups 8.
+variable_list convolution_formula(const BackwardContext& c, const variable_list& g) {
+  const bool input = c.needs("input"), weight = c.needs("weight"), bias = c.needs("bias");
+  if (!g[0].defined()) return {Tensor(), Tensor(), Tensor()};
+  std::optional<IntArrayRef> bias_sizes;
+  if (bias) bias_sizes = c.sizes("bias");
+  auto [gi, gw, gb] = ops::convolution_backward(
+      g[0], c.arg("input"), c.arg("weight"), bias_sizes, c.value_at(3).to_int_list(),
+      c.value_at(4).to_int_list(), c.value_at(5).to_int_list(), c.value_at(6).to_bool(),
+      c.value_at(7).to_int_list(), c.value_at(8).to_int(),
+      std::vector<int64_t>{int64_t(input), int64_t(weight), int64_t(bias)});
+  return {gi, gw, gb};
+}
 
 // clang-format off
 std::vector<Derivative> nn_derivatives() {
@@ -93,6 +125,26 @@ std::vector<Derivative> nn_derivatives() {
          }
          return {c.needs("self") ? d : Tensor(), c.needs("target") ? ops::neg(d) : Tensor()};
        }},
+      // smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor:
+      //   clamp((self - target) / beta, -1, 1) (sign(self - target) for beta 0)
+      {.op = "smooth_l1_loss", .node = "SmoothL1LossBackward0", .inputs = {"self", "target"},
+       .save = {"self", "target"},
+       .formula = [](C c, G g) -> variable_list {
+         const double beta = c.value("beta").to_double();
+         Tensor diff = ops::sub(c.arg("self"), c.arg("target"));
+         Tensor d = beta == 0 ? ops::sign(diff)
+                              : ops::clamp(ops::div(diff, Scalar(beta)), Scalar(-1.0), Scalar(1.0));
+         return pointwise_loss_grads(c, ops::mul(d, g[0]));
+       }},
+      // huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.0) -> Tensor:
+      //   clamp(self - target, -delta, delta)
+      {.op = "huber_loss", .node = "HuberLossBackward0", .inputs = {"self", "target"},
+       .save = {"self", "target"},
+       .formula = [](C c, G g) -> variable_list {
+         const double delta = c.value("delta").to_double();
+         Tensor d = ops::clamp(ops::sub(c.arg("self"), c.arg("target")), Scalar(-delta), Scalar(delta));
+         return pointwise_loss_grads(c, ops::mul(d, g[0]));
+       }},
       // binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1):
       //   (self - target) / (self (1 - self)), the denominator at least 1e-12
       {.op = "binary_cross_entropy", .node = "BinaryCrossEntropyBackward0", .inputs = {"self"},
@@ -135,6 +187,56 @@ std::vector<Derivative> nn_derivatives() {
            dx = ops::mul(rstd, ops::sub(ops::sub(dxhat, m1), ops::mul(xhat, m2)));
          }
          return {dx, c.needs("weight") ? ops::mul(g[0], xhat) : Tensor(), c.needs("bias") ? g[0] : Tensor()};
+       },
+       .outputs = 1},
+      // native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
+      //                   Tensor? running_var, bool training, float momentum, float eps)
+      //     -> (Tensor out, Tensor save_mean, Tensor save_invstd)
+      //   per channel, over the dims R = all but 1: xhat = (x - mean) invstd;
+      //   training: dx = weight invstd (g - mean_R(g) - xhat mean_R(g xhat)) (mean and invstd
+      //   are the batch's); eval: dx = g weight invstd (the running ones, constants);
+      //   dweight = sum_R(g xhat), dbias = sum_R(g)
+      {.op = "native_batch_norm", .node = "NativeBatchNormBackward0",
+       .inputs = {"input", "weight", "bias"},
+       .save = {"input", "weight", "running_mean", "running_var"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("input"), w = c.arg("weight");
+         const auto nd = static_cast<int64_t>(c.sizes("input").size());
+         std::vector<int64_t> dims{0}, channel_shape(static_cast<size_t>(nd), 1);
+         for (int64_t d = 2; d < nd; ++d) dims.push_back(d);
+         channel_shape[1] = -1;  // (C) -> (1, C, 1, ...): broadcasts against the input
+         const bool training = c.value("training").to_bool();
+         const double eps = c.value("eps").to_double();
+         Tensor mean, invstd;
+         if (!training) {
+           mean = ops::reshape(c.arg("running_mean"), channel_shape);
+           invstd = ops::reshape(ops::reciprocal(ops::sqrt(ops::add(c.arg("running_var"), Scalar(eps)))),
+                                 channel_shape);
+         } else if (grad_mode_enabled()) {  // create_graph: mean and invstd as functions of x
+           mean = ops::mean(x, IntArrayRef(dims), true, std::nullopt);
+           Tensor var = ops::var(x, IntArrayRef(dims), int64_t{0}, true);
+           invstd = ops::reciprocal(ops::sqrt(ops::add(var, Scalar(eps))));
+         } else {
+           mean = ops::reshape(c.result(1), channel_shape);
+           invstd = ops::reshape(c.result(2), channel_shape);
+         }
+         Tensor xhat = ops::mul(ops::sub(x, mean), invstd);
+         Tensor scale = w.defined() ? ops::mul(invstd, ops::reshape(w, channel_shape)) : invstd;
+         Tensor dx;
+         if (c.needs("input")) {
+           if (training) {
+             Tensor m1 = ops::mean(g[0], IntArrayRef(dims), true, std::nullopt);
+             Tensor m2 = ops::mean(ops::mul(g[0], xhat), IntArrayRef(dims), true, std::nullopt);
+             dx = ops::mul(scale, ops::sub(ops::sub(g[0], m1), ops::mul(xhat, m2)));
+           } else {
+             dx = ops::mul(g[0], scale);
+           }
+         }
+         Tensor dw = c.needs("weight")
+                         ? ops::sum(ops::mul(g[0], xhat), IntArrayRef(dims), false, std::nullopt)
+                         : Tensor();
+         Tensor db = c.needs("bias") ? ops::sum(g[0], IntArrayRef(dims), false, std::nullopt) : Tensor();
+         return {dx, dw, db};
        },
        .outputs = 1},
       // native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor mask):
@@ -188,6 +290,58 @@ std::vector<Derivative> nn_derivatives() {
          for (int64_t p : c.value("pad").to_int_list()) back.push_back(-p);
          return {ops::constant_pad_nd(g[0], back, 0)};
        }},
+      // unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[]: the pieces'
+      // gradients joined again, as split's (the RNN cells' gate split)
+      {.op = "unsafe_split.Tensor", .node = "UnsafeSplitBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::cat(g, c.value("dim").to_int())};
+       }},
+      // --- convolution and pooling -------------------------------------------------------
+      // Their schemas' int-list and flag arguments (padding, dilation, groups, kernel_size, ...)
+      // are not in kArgNames; the formulas read them by schema position (value_at).
+      //
+      // convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding,
+      //             int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor
+      //   all three gradients from convolution_backward (core/ops/cpu/conv.cpp)
+      {.op = "convolution", .node = "ConvolutionBackward0", .inputs = {"input", "weight", "bias"},
+       .save = {"input", "weight"}, .formula = convolution_formula},
+      // _convolution(..., int groups, bool benchmark, bool deterministic, bool cudnn_enabled,
+      //              bool allow_tf32) -> Tensor: the same, called directly
+      {.op = "_convolution", .node = "ConvolutionBackward1", .inputs = {"input", "weight", "bias"},
+       .save = {"input", "weight"}, .formula = convolution_formula},
+      // max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride, int[2] padding,
+      //                         int[2] dilation, bool ceil_mode) -> (Tensor, Tensor indices):
+      //   each gradient to its window's maximum
+      {.op = "max_pool2d_with_indices", .node = "MaxPool2DWithIndicesBackward0", .inputs = {"self"},
+       .save = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::max_pool2d_with_indices_backward(g[0], c.arg("self"), c.value_at(1).to_int_list(),
+             c.value_at(2).to_int_list(), c.value_at(3).to_int_list(), c.value_at(4).to_int_list(),
+             c.value_at(5).to_bool(), c.result(1))};
+       },
+       .outputs = 1},
+      // avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode,
+      //            bool count_include_pad, int? divisor_override) -> Tensor
+      {.op = "avg_pool2d", .node = "AvgPool2DBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         const IValue& divisor = c.value_at(6);
+         return {ops::avg_pool2d_backward(g[0], c.arg("self"), c.value_at(1).to_int_list(),
+             c.value_at(2).to_int_list(), c.value_at(3).to_int_list(), c.value_at(4).to_bool(),
+             c.value_at(5).to_bool(), divisor.is_none() ? std::nullopt : std::optional<int64_t>(divisor.to_int()))};
+       }},
+      // _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
+      {.op = "_adaptive_avg_pool2d", .node = "AdaptiveAvgPool2DBackward0", .inputs = {"self"},
+       .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::_adaptive_avg_pool2d_backward(g[0], c.arg("self"))};
+       }},
+      // adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor indices)
+      {.op = "adaptive_max_pool2d", .node = "AdaptiveMaxPool2DBackward0", .inputs = {"self"},
+       .save = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::adaptive_max_pool2d_backward(g[0], c.arg("self"), c.result(1))};
+       },
+       .outputs = 1},
   };
 }
 // clang-format on

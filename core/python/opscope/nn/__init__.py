@@ -1,7 +1,17 @@
-"""``opscope.nn``: neural-network building blocks — Modules (opscope/nn/modules.py) and the
-functional API (``import opscope.nn.functional as F``), with torch.nn's interfaces."""
+"""``opscope.nn``: neural-network building blocks — Modules (opscope/nn/modules/), the functional
+API (``import opscope.nn.functional as F``), weight initialisation (``nn.init``) and utilities
+(``nn.utils``: gradient clipping, parameter vectors), with torch.nn's interfaces."""
 
 from opscope.nn import functional  # noqa: F401  (opscope.nn.functional after `import opscope.nn`)
+from opscope.nn import init  # noqa: F401
+from opscope.nn.parameter import Parameter  # noqa: F401
 from opscope.nn.modules import (  # noqa: F401
-    GELU, CrossEntropyLoss, Dropout, Embedding, Flatten, LayerNorm, Linear, Module, MSELoss,
-    Parameter, ReLU, Sequential, Sigmoid, Tanh, Unflatten)
+    CELU, ELU, GELU, SELU, BatchNorm1d, BatchNorm2d, BatchNorm3d, BCELoss, BCEWithLogitsLoss,
+    CrossEntropyLoss, Dropout, Dropout1d, Dropout2d, Embedding, Flatten, Hardsigmoid, Hardswish,
+    Hardtanh, HuberLoss, Identity, KLDivLoss, L1Loss, LayerNorm, LeakyReLU, Linear, LogSigmoid,
+    LogSoftmax, Mish, Module, ModuleDict, ModuleList, MSELoss, NLLLoss, ParameterDict, ParameterList,
+    ReLU, ReLU6, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softmin, Softplus, Softsign, Tanh,
+    Tanhshrink, Unflatten)
+from opscope.nn import utils  # noqa: F401
+from opscope.nn.modules import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell, MultiheadAttention, TransformerEncoderLayer, TransformerEncoder, TransformerDecoderLayer, TransformerDecoder, Transformer  # noqa: F401,E501
+from opscope.nn.modules import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d  # noqa: F401,E501

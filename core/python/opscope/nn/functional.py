@@ -25,6 +25,9 @@ __all__ = [
     "log_softmax", "dropout", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "layer_norm", "embedding",
     "one_hot", "pad",
+    "hardtanh", "hardtanh_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu",
+    "mish", "hardsigmoid", "hardswish", "logsigmoid", "softsign", "tanhshrink", "softmin",
+    "smooth_l1_loss", "huber_loss", "kl_div", "batch_norm", "dropout1d", "dropout2d",
 ]
 
 
@@ -55,6 +58,9 @@ _gelu = _Op("aten::gelu")
 _silu = _Op("aten::silu")
 _silu_ = _Op("aten::silu_")
 _softplus = _Op("aten::softplus")
+_smooth_l1_loss = _Op("aten::smooth_l1_loss")
+_huber_loss = _Op("aten::huber_loss")
+_batch_norm = _Op("aten::batch_norm")
 
 
 # --- reductions, as torch.nn._reduction -------------------------------------------------------
@@ -164,12 +170,155 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
 
 
+# --- more activations: short compositions of existing ops (torch has its own aten op for most:
+# hardtanh, elu, leaky_relu, mish, log_sigmoid; these show the ops they are made of instead) ---
+def _inplace(input, result, inplace):
+    """result written back into input for the inplace=True forms."""
+    return input.copy_(result) if inplace else result
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """min(max(input, min_val), max_val)."""
+    return _inplace(input, input.clamp(min_val, max_val), inplace)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def relu6(input, inplace=False):
+    """min(max(input, 0), 6)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """input where input > 0, negative_slope * input elsewhere."""
+    return _inplace(input, opscope.where(input > 0, input, input * negative_slope), inplace)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """input where input > 0, alpha * (exp(input) - 1) elsewhere."""
+    negative = opscope.expm1(input.clamp(max=0)) * alpha  # clamped: no inf where input is large
+    return _inplace(input, opscope.where(input > 0, input, negative), inplace)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
+
+
+def selu(input, inplace=False):
+    """scale * elu(input, alpha) with the self-normalizing constants."""
+    alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+    return _inplace(input, elu(input, alpha) * scale, inplace)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    """input where input > 0, alpha * (exp(input / alpha) - 1) elsewhere."""
+    negative = opscope.expm1(input.clamp(max=0) / alpha) * alpha
+    return _inplace(input, opscope.where(input > 0, input, negative), inplace)
+
+
+def mish(input, inplace=False):
+    """input * tanh(softplus(input))."""
+    return _inplace(input, input * softplus(input).tanh(), inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    """clamp(input / 6 + 1/2, 0, 1)."""
+    return _inplace(input, (input / 6 + 0.5).clamp(0.0, 1.0), inplace)
+
+
+def hardswish(input, inplace=False):
+    """input * hardsigmoid(input)."""
+    return _inplace(input, input * hardsigmoid(input), inplace)
+
+
+def logsigmoid(input):
+    """log(sigmoid(input)) = -softplus(-input), without overflow."""
+    return -softplus(-input)
+
+
+def softsign(input):
+    """input / (1 + |input|)."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    """input - tanh(input)."""
+    return input - input.tanh()
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax(-input) along dim."""
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    return (-input).softmax(dim) if dtype is None else (-input).softmax(dim, dtype=dtype)
+
+
 def dropout(input, p=0.5, training=True, inplace=False):
     """Zeroes each element with probability p (default generator: opscope.manual_seed) and scales
     the others by 1 / (1 - p); the input itself when not training or p == 0."""
     if p < 0.0 or p > 1.0:
         raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
     return opscope.dropout_(input, p, training) if inplace else opscope.dropout(input, p, training)
+
+
+def _feature_dropout(input, p, training, inplace):
+    """Zeroes whole channels (dim 1 of (N, C, *)) with probability p, scaling the rest by
+    1 / (1 - p): torch's feature_dropout, as input * noise with noise (N, C, 1, ...)."""
+    if not training or p == 0:
+        return input
+    noise_shape = tuple(input.shape[:2]) + (1,) * (input.dim() - 2)
+    noise = opscope.empty(noise_shape, dtype=input.dtype)
+    if p == 1:
+        noise.fill_(0)
+    else:
+        noise.bernoulli_(1 - p).div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Channel dropout of (N, C, L) or (C, L) inputs."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    inp_dim = input.dim()
+    if inp_dim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {inp_dim}D input. "
+                           "Note that dropout1d exists to provide channel-wise dropout on inputs with 1 "
+                           "spatial dimension, a channel dimension, and an optional batch dimension "
+                           "(i.e. 2D or 3D inputs).")
+    is_batched = inp_dim == 3
+    if not is_batched:
+        input = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(input, p, training, inplace)
+    if not is_batched:
+        result = result.squeeze_(0) if inplace else result.squeeze(0)
+    return result
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Channel dropout of (N, C, H, W) inputs (a 3-D input is read as (N, C, L), with torch's
+    warning)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+    inp_dim = input.dim()
+    if inp_dim not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {inp_dim}-D input to dropout2d, which is deprecated "
+                      "and will result in an error in a future release. To retain the behavior "
+                      "and silence this warning, please use dropout instead. Note that dropout2d "
+                      "exists to provide channel-wise dropout on inputs with 2 spatial dimensions, "
+                      "a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).")
+    if inp_dim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise "
+                      "1D dropout behavior is desired - input is interpreted as shape (N, C, L), where C "
+                      "is the channel dim. This behavior will change in a future release to interpret the "
+                      "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+                      "channel-wise dropout behavior, please switch to using dropout1d instead.")
+    return _feature_dropout(input, p, training, inplace)
 
 
 # --- losses -----------------------------------------------------------------------------------
@@ -228,7 +377,69 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return opscope.binary_cross_entropy_with_logits(input, target, weight, pos_weight, enum)
 
 
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    """0.5 d^2 / beta where |d| < beta, |d| - 0.5 beta elsewhere (d = input - target), reduced:
+    aten::smooth_l1_loss (aten::l1_loss for beta 0)."""
+    _warn_size("smooth_l1_loss", input, target)
+    enum = _enum(size_average, reduce, reduction)
+    expanded_input, expanded_target = _broadcast_tensors(input, target)
+    if beta == 0.0:
+        return _l1_loss(expanded_input, expanded_target, enum)
+    return _smooth_l1_loss(expanded_input, expanded_target, enum, beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):
+    """0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta) elsewhere, reduced: aten::huber_loss."""
+    _warn_size("huber_loss", input, target)
+    expanded_input, expanded_target = _broadcast_tensors(input, target)
+    return _huber_loss(expanded_input, expanded_target, _reduction_enum(reduction), delta)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """KL(target || exp(input)) pointwise: target (log target - input) with input log-probabilities,
+    0 where target is 0; reduction 'batchmean' divides the sum by the batch size (the true KL
+    divergence), 'mean' by the number of elements (with torch's warning)."""
+    if size_average is not None or reduce is not None:
+        enum = _enum(size_average, reduce, reduction)
+    else:
+        if reduction == "mean":
+            warnings.warn(
+                "reduction: 'mean' divides the total loss by both the batch size and the support size."
+                "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+        enum = _reduction_enum("sum" if reduction == "batchmean" else reduction)
+    if log_target:
+        loss = opscope.exp(target) * (target - input)
+    else:  # xlogy(target, target) - target * input
+        product = target * input
+        xlogy = opscope.where(target == 0, opscope.zeros_like(target), target * opscope.log(target))
+        loss = xlogy - product
+    reduced = loss.mean() if enum == 1 else loss.sum() if enum == 2 else loss
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
+
+
 # --- normalization, embedding, one_hot, pad ---------------------------------------------------
+def _verify_batch_size(size):
+    """torch's check that training-mode batch norm sees more than one value per channel."""
+    size_prods = size[0]
+    for i in range(len(size) - 2):
+        size_prods *= size[i + 2]
+    if size_prods == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input size {}".format(size))
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+               eps=1e-5):
+    """Normalizes each channel (dim 1) of input (N, C, *): by the batch's statistics when training
+    (moving running_mean / running_var, when given, by momentum), by the running ones otherwise;
+    then * weight + bias. aten::batch_norm -> aten::native_batch_norm."""
+    if training:
+        _verify_batch_size(input.size())
+    return _batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, False)
+
+
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Normalizes over the last len(normalized_shape) dims: aten::layer_norm."""
     if isinstance(normalized_shape, int):
@@ -263,3 +474,354 @@ def pad(input, pad, mode="constant", value=None):
     """Pads (or, with negative sizes, crops) the last len(pad) // 2 dims; pad is
     (left_last, right_last, left_second_last, ...). Only mode='constant' is implemented."""
     return _pad(input, list(pad), mode, value)
+
+
+# --- recurrent and attention ------------------------------------------------------------------
+# The recurrent ops nn.RNN / LSTM / GRU and the cells call (torch's _VF.lstm, ...), and attention.
+import math  # noqa: E402  (this section's own import)
+
+_lstm = _Op("aten::lstm.input")
+_gru = _Op("aten::gru.input")
+_rnn_tanh = _Op("aten::rnn_tanh.input")
+_rnn_relu = _Op("aten::rnn_relu.input")
+_lstm_cell = _Op("aten::lstm_cell")
+_gru_cell = _Op("aten::gru_cell")
+_rnn_tanh_cell = _Op("aten::rnn_tanh_cell")
+_rnn_relu_cell = _Op("aten::rnn_relu_cell")
+_scaled_dot_product_attention = _Op("aten::scaled_dot_product_attention")
+
+
+def _rnn_packed(mode, data, batch_sizes, hx, params, has_biases, num_layers, dropout, train,
+                bidirectional):
+    """A recurrent layer over a PackedSequence (torch's lstm.data / gru.data overloads)."""
+    raise NotImplementedError("opscope: recurrent layers do not take a PackedSequence yet; "
+                              "pass the padded tensor (pad_packed_sequence) instead")
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
+                                 scale=None):
+    """softmax(query key^T * scale + mask) value, scale = 1 / sqrt(E) by default (torch 2.x's
+    F.scaled_dot_product_attention). query (*, L, E), key (*, S, E), value (*, S, Ev) -> (*, L, Ev).
+    A bool attn_mask marks the pairs that take part (True), a float one is added; is_causal
+    masks keys after each query."""
+    return _scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal,
+                                         scale=scale)
+
+
+def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads):
+    """Whether the MultiheadAttention input is batched, with torch 1.13's shape assertions."""
+    if query.dim() == 3:
+        is_batched = True
+        assert key.dim() == 3 and value.dim() == 3, \
+            ("For batched (3-D) `query`, expected `key` and `value` to be 3-D"
+             f" but found {key.dim()}-D and {value.dim()}-D tensors respectively")
+        if key_padding_mask is not None:
+            assert key_padding_mask.dim() == 2, \
+                ("For batched (3-D) `query`, expected `key_padding_mask` to be `None` or 2-D"
+                 f" but found {key_padding_mask.dim()}-D tensor instead")
+        if attn_mask is not None:
+            assert attn_mask.dim() in (2, 3), \
+                ("For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D"
+                 f" but found {attn_mask.dim()}-D tensor instead")
+    elif query.dim() == 2:
+        is_batched = False
+        assert key.dim() == 2 and value.dim() == 2, \
+            ("For unbatched (2-D) `query`, expected `key` and `value` to be 2-D"
+             f" but found {key.dim()}-D and {value.dim()}-D tensors respectively")
+        if key_padding_mask is not None:
+            assert key_padding_mask.dim() == 1, \
+                ("For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D"
+                 f" but found {key_padding_mask.dim()}-D tensor instead")
+        if attn_mask is not None:
+            assert attn_mask.dim() in (2, 3), \
+                ("For unbatched (2-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D"
+                 f" but found {attn_mask.dim()}-D tensor instead")
+            if attn_mask.dim() == 3:
+                expected_shape = (num_heads, query.shape[0], key.shape[0])
+                assert tuple(attn_mask.shape) == expected_shape, \
+                    f"Expected `attn_mask` shape to be {expected_shape} but got {attn_mask.shape}"
+    else:
+        raise AssertionError(
+            f"query should be unbatched 2D or batched 3D tensor but received {query.dim()}-D query tensor")
+    return is_batched
+
+
+def _in_projection_packed(q, k, v, w, b=None):
+    """q, k, v projected by the packed (3E, E) in-projection: one linear when q, k and v are the
+    same tensor (self-attention), two when k is v."""
+    E = q.size(-1)
+    if k is v:
+        if q is k:
+            return linear(q, w, b).chunk(3, dim=-1)
+        w_q, w_kv = w.split([E, E * 2])
+        b_q, b_kv = (None, None) if b is None else b.split([E, E * 2])
+        return (linear(q, w_q, b_q),) + tuple(linear(k, w_kv, b_kv).chunk(2, dim=-1))
+    w_q, w_k, w_v = w.chunk(3)
+    b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def _in_projection(q, k, v, w_q, w_k, w_v, b_q=None, b_k=None, b_v=None):
+    Eq, Ek, Ev = q.size(-1), k.size(-1), v.size(-1)
+    assert tuple(w_q.shape) == (Eq, Eq), f"expecting query weights shape of {(Eq, Eq)}, but got {w_q.shape}"
+    assert tuple(w_k.shape) == (Eq, Ek), f"expecting key weights shape of {(Eq, Ek)}, but got {w_k.shape}"
+    assert tuple(w_v.shape) == (Eq, Ev), f"expecting value weights shape of {(Eq, Ev)}, but got {w_v.shape}"
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads, in_proj_weight,
+                                 in_proj_bias, bias_k, bias_v, add_zero_attn, dropout_p,
+                                 out_proj_weight, out_proj_bias, training=True,
+                                 key_padding_mask=None, need_weights=True, attn_mask=None,
+                                 use_separate_proj_weight=False, q_proj_weight=None,
+                                 k_proj_weight=None, v_proj_weight=None, static_k=None,
+                                 static_v=None, average_attn_weights=True):
+    """torch 1.13's multi-head attention: query (L, N, E) or (L, E), key / value (S, N, Ek/Ev)
+    -> (output (L, N, E), weights (N, L, S) averaged over heads, (N, heads, L, S) otherwise, or
+    None). Masks: bool True = may not attend; float ones are added."""
+    is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not is_batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+
+    tgt_len, bsz, embed_dim = query.shape
+    src_len, _, _ = key.shape
+    if key_padding_mask is not None:
+        if key_padding_mask.dtype != opscope.bool and not key_padding_mask.is_floating_point():
+            raise AssertionError("only bool and floating types of key_padding_mask are supported")
+    assert embed_dim == embed_dim_to_check, \
+        f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}"
+    head_dim = embed_dim // num_heads
+    assert head_dim * num_heads == embed_dim, f"embed_dim {embed_dim} not divisible by num_heads {num_heads}"
+    if use_separate_proj_weight:
+        assert tuple(key.shape[:2]) == tuple(value.shape[:2]), \
+            f"key's sequence and batch dims {key.shape[:2]} do not match value's {value.shape[:2]}"
+    else:
+        assert tuple(key.shape) == tuple(value.shape), f"key shape {key.shape} does not match value shape {value.shape}"
+
+    if not use_separate_proj_weight:
+        assert in_proj_weight is not None, "use_separate_proj_weight is False but in_proj_weight is None"
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    else:
+        assert q_proj_weight is not None, "use_separate_proj_weight is True but q_proj_weight is None"
+        assert k_proj_weight is not None, "use_separate_proj_weight is True but k_proj_weight is None"
+        assert v_proj_weight is not None, "use_separate_proj_weight is True but v_proj_weight is None"
+        b_q, b_k, b_v = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
+        q, k, v = _in_projection(query, key, value, q_proj_weight, k_proj_weight, v_proj_weight,
+                                 b_q, b_k, b_v)
+
+    if attn_mask is not None:
+        if attn_mask.dtype == opscope.uint8:
+            warnings.warn("Byte tensor for attn_mask in nn.MultiheadAttention is deprecated. Use bool tensor instead.")
+            attn_mask = attn_mask.to(opscope.bool)
+        else:
+            assert attn_mask.is_floating_point() or attn_mask.dtype == opscope.bool, \
+                f"Only float, byte, and bool types are supported for attn_mask, not {attn_mask.dtype}"
+        if attn_mask.dim() == 2:
+            correct_2d_size = (tgt_len, src_len)
+            if tuple(attn_mask.shape) != correct_2d_size:
+                raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but should be {correct_2d_size}.")
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() == 3:
+            correct_3d_size = (bsz * num_heads, tgt_len, src_len)
+            if tuple(attn_mask.shape) != correct_3d_size:
+                raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but should be {correct_3d_size}.")
+        else:
+            raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+
+    if bias_k is not None and bias_v is not None:
+        assert static_k is None, "bias cannot be added to static key."
+        assert static_v is None, "bias cannot be added to static value."
+        k = opscope.cat([k, bias_k.repeat(1, bsz, 1)])
+        v = opscope.cat([v, bias_v.repeat(1, bsz, 1)])
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+    else:
+        assert bias_k is None
+        assert bias_v is None
+
+    # (L, N, E) -> (N * heads, L, head_dim)
+    q = q.contiguous().view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    if static_k is None:
+        k = k.contiguous().view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    else:
+        assert static_k.size(0) == bsz * num_heads, \
+            f"expecting static_k.size(0) of {bsz * num_heads}, but got {static_k.size(0)}"
+        assert static_k.size(2) == head_dim, f"expecting static_k.size(2) of {head_dim}, but got {static_k.size(2)}"
+        k = static_k
+    if static_v is None:
+        v = v.contiguous().view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    else:
+        assert static_v.size(0) == bsz * num_heads, \
+            f"expecting static_v.size(0) of {bsz * num_heads}, but got {static_v.size(0)}"
+        assert static_v.size(2) == head_dim, f"expecting static_v.size(2) of {head_dim}, but got {static_v.size(2)}"
+        v = static_v
+
+    if add_zero_attn:
+        zero_attn_shape = (bsz * num_heads, 1, head_dim)
+        k = opscope.cat([k, opscope.zeros(zero_attn_shape, dtype=k.dtype, device=k.device)], dim=1)
+        v = opscope.cat([v, opscope.zeros(zero_attn_shape, dtype=v.dtype, device=v.device)], dim=1)
+        if attn_mask is not None:
+            attn_mask = pad(attn_mask, (0, 1))
+        if key_padding_mask is not None:
+            key_padding_mask = pad(key_padding_mask, (0, 1))
+
+    src_len = k.size(1)
+    if key_padding_mask is not None:
+        assert tuple(key_padding_mask.shape) == (bsz, src_len), \
+            f"expecting key_padding_mask shape of {(bsz, src_len)}, but got {key_padding_mask.shape}"
+        key_padding_mask = key_padding_mask.view(bsz, 1, 1, src_len).expand(
+            -1, num_heads, -1, -1).reshape(bsz * num_heads, 1, src_len)
+        if attn_mask is None:
+            attn_mask = key_padding_mask
+        elif attn_mask.dtype == opscope.bool:
+            attn_mask = attn_mask.logical_or(key_padding_mask)
+        else:
+            attn_mask = attn_mask.masked_fill(key_padding_mask, float("-inf"))
+
+    if attn_mask is not None and attn_mask.dtype == opscope.bool:
+        new_attn_mask = opscope.zeros_like(attn_mask, dtype=q.dtype)
+        new_attn_mask.masked_fill_(attn_mask, float("-inf"))
+        attn_mask = new_attn_mask
+
+    if not training:
+        dropout_p = 0.0
+
+    B, Nt, E = q.shape
+    q_scaled = q / math.sqrt(E)
+    if attn_mask is not None:
+        attn_output_weights = opscope.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
+    else:
+        attn_output_weights = opscope.bmm(q_scaled, k.transpose(-2, -1))
+    attn_output_weights = softmax(attn_output_weights, dim=-1)
+    if dropout_p > 0.0:
+        attn_output_weights = dropout(attn_output_weights, p=dropout_p)
+    attn_output = opscope.bmm(attn_output_weights, v)
+    attn_output = attn_output.transpose(0, 1).contiguous().view(tgt_len * bsz, embed_dim)
+    attn_output = linear(attn_output, out_proj_weight, out_proj_bias)
+    attn_output = attn_output.view(tgt_len, bsz, attn_output.size(1))
+
+    if need_weights:
+        attn_output_weights = attn_output_weights.view(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            attn_output_weights = attn_output_weights.sum(dim=1) / num_heads
+        if not is_batched:
+            attn_output = attn_output.squeeze(1)
+            attn_output_weights = attn_output_weights.squeeze(0)
+        return attn_output, attn_output_weights
+    if not is_batched:
+        attn_output = attn_output.squeeze(1)
+    return attn_output, None
+
+
+# --- convolution and pooling ------------------------------------------------------------------
+# torch.nn.functional's convolutions are torch's builtins (torch.conv2d, ...); its pooling
+# functions add return_indices and stride=None. Kernels: core/ops/cpu/conv.cpp, cpu/pool.cpp.
+_max_pool2d_with_indices = _Op("aten::max_pool2d_with_indices")
+_avg_pool2d = _Op("aten::avg_pool2d")
+_adaptive_avg_pool2d = _Op("aten::adaptive_avg_pool2d")
+_adaptive_max_pool2d = _Op("aten::adaptive_max_pool2d")
+__all__ += ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "max_pool2d",
+            "max_pool1d_with_indices", "max_pool2d_with_indices", "avg_pool1d", "avg_pool2d",
+            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+            "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices"]
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """input (N, C_in, L) or (C_in, L), weight (C_out, C_in / groups, k) -> (N, C_out, L_out);
+    padding an int, a 1-tuple, 'valid' or 'same'."""
+    return opscope.conv1d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """input (N, C_in, H, W) or (C_in, H, W), weight (C_out, C_in / groups, kH, kW)
+    -> (N, C_out, H_out, W_out); padding an int, a pair, 'valid' or 'same'."""
+    return opscope.conv2d(input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The adjoint of conv1d: weight (C_in, C_out / groups, k)."""
+    return opscope.conv_transpose1d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """The adjoint of conv2d: weight (C_in, C_out / groups, kH, kW)."""
+    return opscope.conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+
+
+def _stride(stride):
+    return [] if stride is None else stride
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return _max_pool2d_with_indices(input, kernel_size, _stride(stride), padding, dilation, ceil_mode)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The maximum of each window (and, with return_indices, its flat index h * W + w)."""
+    if return_indices:
+        return max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return opscope.max_pool2d(input, kernel_size, _stride(stride), padding, dilation, ceil_mode)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    return opscope.max_pool1d_with_indices(input, kernel_size, _stride(stride), padding, dilation, ceil_mode)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    if return_indices:
+        return max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return opscope.max_pool1d(input, kernel_size, _stride(stride), padding, dilation, ceil_mode)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """The mean of each window; count_include_pad counts the zero padding in the divisor,
+    divisor_override replaces it."""
+    return _avg_pool2d(input, kernel_size, _stride(stride), padding, ceil_mode, count_include_pad,
+                       divisor_override)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    return opscope.avg_pool1d(input, kernel_size, _stride(stride), padding, ceil_mode, count_include_pad)
+
+
+def _list_with_default(out_size, defaults):
+    """An adaptive pool's output size with None entries taken from the input's size."""
+    if isinstance(out_size, int):
+        return out_size
+    if len(defaults) <= len(out_size):
+        raise ValueError("Input dimension should be at least {}".format(len(out_size) + 1))
+    return [v if v is not None else d for v, d in zip(out_size, list(defaults)[-len(out_size):])]
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """Means over windows [floor(i H / OH), ceil((i + 1) H / OH)) (the same along W)."""
+    return _adaptive_avg_pool2d(input, _list_with_default(output_size, input.size()))
+
+
+def adaptive_avg_pool1d(input, output_size):
+    return opscope.adaptive_avg_pool1d(input, output_size)
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    return _adaptive_max_pool2d(input, _list_with_default(output_size, input.size()))
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    out = adaptive_max_pool2d_with_indices(input, output_size)
+    return out if return_indices else out[0]
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    return opscope.adaptive_max_pool1d(input, output_size)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    out = adaptive_max_pool1d_with_indices(input, output_size)
+    return out if return_indices else out[0]

@@ -1,0 +1,492 @@
+// CPU kernels of 2-D pooling (declared in core/ops/nn.cpp, registered at the end of this file):
+// max_pool2d_with_indices, avg_pool2d, _adaptive_avg_pool2d, adaptive_max_pool2d and their
+// backward ops. 1-D pooling reaches them as 2-D pooling of height 1 (core/ops/composite/pool.cpp).
+//
+// Semantically each output cell (oh, ow) of each plane (n, c) reduces a window of the input plane:
+//   max / avg pooling   rows oh*sH - pH + i*dH for i < kH (avg: dH = 1), the same for columns;
+//                       positions in the padding are skipped by max and count as zeros for avg
+//   adaptive pooling    rows [floor(oh H / OH), ceil((oh + 1) H / OH)), the same for columns
+// Max pooling also returns, per cell, the flat index h * W + w of its maximum in the plane (NaN
+// wins, as in torch), which its backward scatters the gradient to.
+//
+// In implementation terms: planes are independent, so every kernel splits the N*C planes over
+// threads and walks each plane's windows directly (no im2col: a window is read once).
+#include <cmath>
+#include <limits>
+
+#include "core/dispatch/Library.h"
+#include "core/ops/copy.h"
+#include "core/ops/cpu/Loops.h"
+#include "core/ops/nn.h"
+#include "core/runtime/Parallel.h"
+
+namespace opscope::cpu {
+
+namespace {
+
+Tensor contiguous(const Tensor& t) {
+  return t.is_contiguous() ? t : ops::contiguous(t);
+}
+
+// A kernel_size / stride / padding / dilation argument: one int for both dims, or two.
+std::pair<int64_t, int64_t> pair_arg(IntArrayRef v, const char* op, const char* what,
+                                     const char* rule, int64_t if_empty = -1) {
+  OPSCOPE_CHECK(v.size() == 1 || v.size() == 2 || (if_empty >= 0 && v.empty()), op, ": ", what,
+                " must ", rule);
+  if (v.empty()) return {if_empty, if_empty};
+  return {v[0], v.size() == 2 ? v[1] : v[0]};
+}
+
+// torch's pooling_output_shape: floor or ceil division; a ceil window must start inside the
+// input or its left padding.
+int64_t pooling_output_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dilation,
+                            bool ceil_mode) {
+  OPSCOPE_CHECK(stride != 0, "stride should not be zero");
+  OPSCOPE_CHECK(pad >= 0, "pad must be non-negative, but got pad: ", pad);
+  OPSCOPE_CHECK(pad <= k / 2, "pad should be at most half of kernel size, but got pad=", pad,
+                " and kernel_size=", k);
+  const int64_t num = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  // floor division, rounding towards -inf
+  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
+  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
+  return out;
+}
+
+struct Pool2d {
+  int64_t kH, kW, sH, sW, pH, pW, dH = 1, dW = 1;
+  int64_t planes, H, W, OH, OW;
+  bool batched;
+  DimVector out_sizes() const {
+    if (batched) return {planes / channels, channels, OH, OW};
+    return {planes, OH, OW};
+  }
+  int64_t channels;
+};
+
+// torch's pool2d_shape_check, after the output size.
+Pool2d pool_geometry(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride,
+                     IntArrayRef padding, IntArrayRef dilation, bool ceil_mode, const char* op) {
+  const auto [kH, kW] = pair_arg(kernel_size, op, "kernel_size",
+                                 "either be a single int, or a tuple of two ints");
+  auto [sH, sW] = pair_arg(stride, op, "stride",
+                           "either be omitted, a single int, or a tuple of two ints", 0);
+  if (stride.empty()) sH = kH, sW = kW;
+  const auto [pH, pW] = pair_arg(padding, op, "padding",
+                                 "either be a single int, or a tuple of two ints");
+  const auto [dH, dW] = pair_arg(dilation, op, "dilation",
+                                 "either be a single int, or a tuple of two ints");
+  const int64_t ndim = input.dim();
+  OPSCOPE_CHECK(ndim == 3 || ndim == 4,
+                "non-empty 3D or 4D (batch mode) tensor expected for input");
+  const int64_t C = input.size(ndim - 3), H = input.size(ndim - 2), W = input.size(ndim - 1);
+  const int64_t OH = pooling_output_size(H, kH, pH, sH, dH, ceil_mode);
+  const int64_t OW = pooling_output_size(W, kW, pW, sW, dW, ceil_mode);
+  OPSCOPE_CHECK(kW > 0 && kH > 0, "kernel size should be greater than zero, but got kH: ", kH,
+                " kW: ", kW);
+  OPSCOPE_CHECK(sW > 0 && sH > 0, "stride should be greater than zero, but got dH: ", sH,
+                " dW: ", sW);
+  OPSCOPE_CHECK(dH > 0 && dW > 0, "dilation should be greater than zero, but got dilationH: ", dH,
+                " dilationW: ", dW);
+  const bool valid_dims = input.size(ndim - 3 + 1) != 0 && input.size(ndim - 3 + 2) != 0;
+  OPSCOPE_CHECK((ndim == 3 && input.size(0) != 0 && valid_dims) ||
+                    (ndim == 4 && valid_dims && input.size(3) != 0),
+                "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
+                "but got:",
+                shape_str(input.sizes()));
+  OPSCOPE_CHECK(kW / 2 >= pW && kH / 2 >= pH,
+                "pad should be smaller than or equal to half of kernel size, but got padW = ", pW,
+                ", padH = ", pH, ", kW = ", kW, ", kH = ", kH);
+  OPSCOPE_CHECK(OW >= 1 && OH >= 1, "Given input size: (", C, "x", H, "x", W,
+                "). Calculated output size: (", C, "x", OH, "x", OW,
+                "). Output size is too small");
+  const int64_t planes = ndim == 4 ? input.size(0) * C : C;
+  return {kH, kW, sH, sW, pH, pW, dH, dW, planes, H, W, OH, OW, ndim == 4, C};
+}
+
+template <typename T>
+constexpr bool is_float_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+[[noreturn]] void not_implemented(const char* name, ScalarType t) {
+  throw Error(detail::str("\"", name, "\" not implemented for '", cpp_name(t), "'"));
+}
+
+int64_t plane_grain(int64_t plane_work) {
+  return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(plane_work, 1));
+}
+
+// Adaptive windows: [floor(i in / out), ceil((i + 1) in / out)).
+int64_t start_index(int64_t i, int64_t out, int64_t in) { return (i * in) / out; }
+int64_t end_index(int64_t i, int64_t out, int64_t in) { return ((i + 1) * in + out - 1) / out; }
+
+std::pair<int64_t, int64_t> adaptive_output(IntArrayRef output_size, const Tensor& input,
+                                            const char* op) {
+  OPSCOPE_CHECK(output_size.size() == 2, op, ": output_size must be 2");
+  const int64_t ndim = input.dim();
+  OPSCOPE_CHECK(ndim == 3 || ndim == 4, op, "(): Expected 3D or 4D tensor, but got ",
+                shape_str(input.sizes()));
+  for (int64_t i = ndim - 2; i < ndim; ++i)
+    OPSCOPE_CHECK(input.size(i) > 0, op,
+                  "(): Expected input to have non-zero size for non-batch dimensions, but input "
+                  "has sizes ",
+                  shape_str(input.sizes()), " with dimension ", i, " being empty");
+  return {output_size[0], output_size[1]};
+}
+
+}  // namespace
+
+// self (N, C, H, W) or (C, H, W) -> (out (N, C, OH, OW), indices int64 (N, C, OH, OW))
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride, IntArrayRef padding,
+                                                   IntArrayRef dilation, bool ceil_mode) {
+  const Pool2d p = pool_geometry(self, kernel_size, stride, padding, dilation, ceil_mode,
+                                 "max_pool2d");
+  const Tensor x = contiguous(self);
+  Tensor out = make_empty(p.out_sizes(), self.dtype());
+  Tensor indices = make_empty(p.out_sizes(), ScalarType::Int64);
+  dispatch_dtype(self.dtype(), "max_pool2d", [&]<typename T>() {
+    if constexpr (is_float_v<T>) {
+      const T* in = x.data_ptr<T>();
+      T* o = out.data_ptr<T>();
+      int64_t* idx = indices.data_ptr<int64_t>();
+      parallel_for(0, p.planes, plane_grain(p.OH * p.OW * p.kH * p.kW), [&](int64_t b, int64_t e) {
+        for (int64_t plane = b; plane < e; ++plane) {
+          const T* ip = in + plane * p.H * p.W;
+          T* op = o + plane * p.OH * p.OW;
+          int64_t* xp = idx + plane * p.OH * p.OW;
+          for (int64_t oh = 0; oh < p.OH; ++oh) {
+            int64_t h0 = oh * p.sH - p.pH;
+            const int64_t h1 = std::min(h0 + (p.kH - 1) * p.dH + 1, p.H);
+            while (h0 < 0) h0 += p.dH;
+            for (int64_t ow = 0; ow < p.OW; ++ow) {
+              int64_t w0 = ow * p.sW - p.pW;
+              const int64_t w1 = std::min(w0 + (p.kW - 1) * p.dW + 1, p.W);
+              while (w0 < 0) w0 += p.dW;
+              T best = -std::numeric_limits<T>::infinity();
+              int64_t best_at = h0 * p.W + w0;
+              for (int64_t h = h0; h < h1; h += p.dH) {
+                for (int64_t w = w0; w < w1; w += p.dW) {
+                  const T v = ip[h * p.W + w];
+                  if (v > best || std::isnan(v)) {
+                    best = v;
+                    best_at = h * p.W + w;
+                    if (std::isnan(v)) goto done;
+                  }
+                }
+              }
+            done:
+              op[oh * p.OW + ow] = best;
+              xp[oh * p.OW + ow] = best_at;
+            }
+          }
+        }
+      });
+    } else {
+      not_implemented("max_pool2d", self.dtype());
+    }
+  });
+  return {out, indices};
+}
+
+// grad_output (N, C, OH, OW), indices -> grad_input of self's shape: each gradient added at its
+// window's maximum.
+Tensor max_pool2d_with_indices_backward(const Tensor& grad_output, const Tensor& self,
+                                        IntArrayRef kernel_size, IntArrayRef stride,
+                                        IntArrayRef padding, IntArrayRef dilation, bool ceil_mode,
+                                        const Tensor& indices) {
+  const Pool2d p = pool_geometry(self, kernel_size, stride, padding, dilation, ceil_mode,
+                                 "max_pool2d_with_indices_backward");
+  const Tensor gy = contiguous(grad_output), idx_t = contiguous(indices);
+  OPSCOPE_CHECK(std::ranges::equal(gy.sizes(), IntArrayRef(p.out_sizes())),
+                "max_pool2d_with_indices_backward: grad_output of size ", shape_str(gy.sizes()),
+                " does not match the output size ", shape_str(p.out_sizes()));
+  Tensor grad_input = make_empty(self.sizes(), self.dtype());
+  dispatch_dtype(self.dtype(), "max_pool2d_with_indices_backward", [&]<typename T>() {
+    if constexpr (is_float_v<T>) {
+      const T* g = gy.data_ptr<T>();
+      const int64_t* idx = idx_t.data_ptr<int64_t>();
+      T* gi = grad_input.data_ptr<T>();
+      parallel_for(0, p.planes, plane_grain(p.H * p.W), [&](int64_t b, int64_t e) {
+        for (int64_t plane = b; plane < e; ++plane) {
+          T* dst = gi + plane * p.H * p.W;
+          std::fill(dst, dst + p.H * p.W, T(0));
+          const T* src = g + plane * p.OH * p.OW;
+          const int64_t* at = idx + plane * p.OH * p.OW;
+          for (int64_t i = 0; i < p.OH * p.OW; ++i)
+            if (at[i] >= 0) dst[at[i]] += src[i];
+        }
+      });
+    } else {
+      not_implemented("max_pool2d_with_indices_backward", self.dtype());
+    }
+  });
+  return grad_input;
+}
+
+namespace {
+
+// One avg_pool2d window: its clipped bounds and divisor (0: an empty window, output 0).
+struct AvgWindow {
+  int64_t h0, h1, w0, w1, divisor;
+};
+
+AvgWindow avg_window(const Pool2d& p, int64_t oh, int64_t ow, bool count_include_pad,
+                     std::optional<int64_t> divisor_override) {
+  int64_t h0 = oh * p.sH - p.pH, w0 = ow * p.sW - p.pW;
+  int64_t h1 = std::min(h0 + p.kH, p.H + p.pH), w1 = std::min(w0 + p.kW, p.W + p.pW);
+  const int64_t pool_size = (h1 - h0) * (w1 - w0);
+  h0 = std::max<int64_t>(h0, 0);
+  w0 = std::max<int64_t>(w0, 0);
+  h1 = std::min(h1, p.H);
+  w1 = std::min(w1, p.W);
+  if (h0 >= h1 || w0 >= w1) return {h0, h1, w0, w1, 0};
+  const int64_t divisor = divisor_override ? *divisor_override
+                          : count_include_pad ? pool_size
+                                              : (h1 - h0) * (w1 - w0);
+  return {h0, h1, w0, w1, divisor};
+}
+
+}  // namespace
+
+// self (N, C, H, W) or (C, H, W) -> (N, C, OH, OW): each window's sum / its divisor
+Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                  IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                  std::optional<int64_t> divisor_override) {
+  OPSCOPE_CHECK(!divisor_override || *divisor_override != 0, "divisor must be not zero");
+  const Pool2d p = pool_geometry(self, kernel_size, stride, padding, {1}, ceil_mode, "avg_pool2d");
+  const Tensor x = contiguous(self);
+  Tensor out = make_empty(p.out_sizes(), self.dtype());
+  dispatch_dtype(self.dtype(), "avg_pool2d", [&]<typename T>() {
+    if constexpr (is_float_v<T>) {
+      const T* in = x.data_ptr<T>();
+      T* o = out.data_ptr<T>();
+      parallel_for(0, p.planes, plane_grain(p.OH * p.OW * p.kH * p.kW), [&](int64_t b, int64_t e) {
+        for (int64_t plane = b; plane < e; ++plane) {
+          const T* ip = in + plane * p.H * p.W;
+          T* op = o + plane * p.OH * p.OW;
+          for (int64_t oh = 0; oh < p.OH; ++oh) {
+            for (int64_t ow = 0; ow < p.OW; ++ow) {
+              const AvgWindow win = avg_window(p, oh, ow, count_include_pad, divisor_override);
+              if (win.divisor == 0) {
+                op[oh * p.OW + ow] = T(0);
+                continue;
+              }
+              T sum = 0;
+              for (int64_t h = win.h0; h < win.h1; ++h)
+                for (int64_t w = win.w0; w < win.w1; ++w) sum += ip[h * p.W + w];
+              op[oh * p.OW + ow] = sum / T(win.divisor);
+            }
+          }
+        }
+      });
+    } else {
+      not_implemented("avg_pool2d", self.dtype());
+    }
+  });
+  return out;
+}
+
+// grad_output (N, C, OH, OW) -> grad_input of self's shape: each gradient / divisor spread over
+// its window.
+Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self, IntArrayRef kernel_size,
+                           IntArrayRef stride, IntArrayRef padding, bool ceil_mode,
+                           bool count_include_pad, std::optional<int64_t> divisor_override) {
+  OPSCOPE_CHECK(!divisor_override || *divisor_override != 0, "divisor must be not zero");
+  const Pool2d p = pool_geometry(self, kernel_size, stride, padding, {1}, ceil_mode,
+                                 "avg_pool2d_backward");
+  const Tensor gy = contiguous(grad_output);
+  OPSCOPE_CHECK(std::ranges::equal(gy.sizes(), IntArrayRef(p.out_sizes())),
+                "avg_pool2d_backward: grad_output of size ", shape_str(gy.sizes()),
+                " does not match the output size ", shape_str(p.out_sizes()));
+  Tensor grad_input = make_empty(self.sizes(), self.dtype());
+  dispatch_dtype(self.dtype(), "avg_pool2d_backward", [&]<typename T>() {
+    if constexpr (is_float_v<T>) {
+      const T* g = gy.data_ptr<T>();
+      T* gi = grad_input.data_ptr<T>();
+      parallel_for(0, p.planes, plane_grain(p.OH * p.OW * p.kH * p.kW), [&](int64_t b, int64_t e) {
+        for (int64_t plane = b; plane < e; ++plane) {
+          T* dst = gi + plane * p.H * p.W;
+          std::fill(dst, dst + p.H * p.W, T(0));
+          const T* src = g + plane * p.OH * p.OW;
+          for (int64_t oh = 0; oh < p.OH; ++oh) {
+            for (int64_t ow = 0; ow < p.OW; ++ow) {
+              const AvgWindow win = avg_window(p, oh, ow, count_include_pad, divisor_override);
+              if (win.divisor == 0) continue;
+              const T share = src[oh * p.OW + ow] / T(win.divisor);
+              for (int64_t h = win.h0; h < win.h1; ++h)
+                for (int64_t w = win.w0; w < win.w1; ++w) dst[h * p.W + w] += share;
+            }
+          }
+        }
+      });
+    } else {
+      not_implemented("avg_pool2d_backward", self.dtype());
+    }
+  });
+  return grad_input;
+}
+
+// self (N, C, H, W) or (C, H, W) -> (N, C, OH, OW): the mean of each adaptive window
+Tensor _adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
+  const auto [OH, OW] = adaptive_output(output_size, self, "adaptive_avg_pool2d");
+  const int64_t ndim = self.dim(), H = self.size(ndim - 2), W = self.size(ndim - 1);
+  const int64_t planes = self.numel() / std::max<int64_t>(H * W, 1);
+  DimVector sizes(self.sizes().begin(), self.sizes().end() - 2);
+  sizes.push_back(OH);
+  sizes.push_back(OW);
+  const Tensor x = contiguous(self);
+  Tensor out = make_empty(sizes, self.dtype());
+  dispatch_dtype(self.dtype(), "adaptive_avg_pool2d", [&]<typename T>() {
+    if constexpr (is_float_v<T>) {
+      const T* in = x.data_ptr<T>();
+      T* o = out.data_ptr<T>();
+      parallel_for(0, planes, plane_grain(H * W), [&](int64_t b, int64_t e) {
+        for (int64_t plane = b; plane < e; ++plane) {
+          const T* ip = in + plane * H * W;
+          T* op = o + plane * OH * OW;
+          for (int64_t oh = 0; oh < OH; ++oh) {
+            const int64_t h0 = start_index(oh, OH, H), h1 = end_index(oh, OH, H);
+            for (int64_t ow = 0; ow < OW; ++ow) {
+              const int64_t w0 = start_index(ow, OW, W), w1 = end_index(ow, OW, W);
+              T sum = 0;
+              for (int64_t h = h0; h < h1; ++h)
+                for (int64_t w = w0; w < w1; ++w) sum += ip[h * W + w];
+              op[oh * OW + ow] = sum / T((h1 - h0) * (w1 - w0));
+            }
+          }
+        }
+      });
+    } else {
+      not_implemented("adaptive_avg_pool2d", self.dtype());
+    }
+  });
+  return out;
+}
+
+// grad_output (N, C, OH, OW) -> grad_input of self's shape
+Tensor _adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& self) {
+  const int64_t ndim = self.dim();
+  OPSCOPE_CHECK(ndim == 3 || ndim == 4, "adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got ",
+                shape_str(self.sizes()));
+  const int64_t H = self.size(ndim - 2), W = self.size(ndim - 1);
+  const int64_t OH = grad_output.size(-2), OW = grad_output.size(-1);
+  const int64_t planes = self.numel() / std::max<int64_t>(H * W, 1);
+  const Tensor gy = contiguous(grad_output);
+  Tensor grad_input = make_empty(self.sizes(), self.dtype());
+  dispatch_dtype(self.dtype(), "adaptive_avg_pool2d_backward_cpu", [&]<typename T>() {
+    if constexpr (is_float_v<T>) {
+      const T* g = gy.data_ptr<T>();
+      T* gi = grad_input.data_ptr<T>();
+      parallel_for(0, planes, plane_grain(H * W), [&](int64_t b, int64_t e) {
+        for (int64_t plane = b; plane < e; ++plane) {
+          T* dst = gi + plane * H * W;
+          std::fill(dst, dst + H * W, T(0));
+          const T* src = g + plane * OH * OW;
+          for (int64_t oh = 0; oh < OH; ++oh) {
+            const int64_t h0 = start_index(oh, OH, H), h1 = end_index(oh, OH, H);
+            for (int64_t ow = 0; ow < OW; ++ow) {
+              const int64_t w0 = start_index(ow, OW, W), w1 = end_index(ow, OW, W);
+              const T share = src[oh * OW + ow] / T((h1 - h0) * (w1 - w0));
+              for (int64_t h = h0; h < h1; ++h)
+                for (int64_t w = w0; w < w1; ++w) dst[h * W + w] += share;
+            }
+          }
+        }
+      });
+    } else {
+      not_implemented("adaptive_avg_pool2d_backward_cpu", self.dtype());
+    }
+  });
+  return grad_input;
+}
+
+// self (N, C, H, W) or (C, H, W) -> (out, indices int64): the maximum of each adaptive window
+std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size) {
+  const auto [OH, OW] = adaptive_output(output_size, self, "adaptive_max_pool2d");
+  const int64_t ndim = self.dim(), H = self.size(ndim - 2), W = self.size(ndim - 1);
+  const int64_t planes = self.numel() / std::max<int64_t>(H * W, 1);
+  DimVector sizes(self.sizes().begin(), self.sizes().end() - 2);
+  sizes.push_back(OH);
+  sizes.push_back(OW);
+  const Tensor x = contiguous(self);
+  Tensor out = make_empty(sizes, self.dtype());
+  Tensor indices = make_empty(sizes, ScalarType::Int64);
+  dispatch_dtype(self.dtype(), "adaptive_max_pool2d", [&]<typename T>() {
+    if constexpr (is_float_v<T>) {
+      const T* in = x.data_ptr<T>();
+      T* o = out.data_ptr<T>();
+      int64_t* idx = indices.data_ptr<int64_t>();
+      parallel_for(0, planes, plane_grain(H * W), [&](int64_t b, int64_t e) {
+        for (int64_t plane = b; plane < e; ++plane) {
+          const T* ip = in + plane * H * W;
+          for (int64_t oh = 0; oh < OH; ++oh) {
+            const int64_t h0 = start_index(oh, OH, H), h1 = end_index(oh, OH, H);
+            for (int64_t ow = 0; ow < OW; ++ow) {
+              const int64_t w0 = start_index(ow, OW, W), w1 = end_index(ow, OW, W);
+              T best = -std::numeric_limits<T>::infinity();
+              int64_t best_at = h0 * W + w0;
+              for (int64_t h = h0; h < h1; ++h) {
+                for (int64_t w = w0; w < w1; ++w) {
+                  const T v = ip[h * W + w];
+                  if (v > best || std::isnan(v)) {
+                    best = v;
+                    best_at = h * W + w;
+                    if (std::isnan(v)) goto done;
+                  }
+                }
+              }
+            done:
+              o[plane * OH * OW + oh * OW + ow] = best;
+              idx[plane * OH * OW + oh * OW + ow] = best_at;
+            }
+          }
+        }
+      });
+    } else {
+      not_implemented("adaptive_max_pool2d", self.dtype());
+    }
+  });
+  return {out, indices};
+}
+
+// grad_output (N, C, OH, OW), indices -> grad_input of self's shape
+Tensor adaptive_max_pool2d_backward(const Tensor& grad_output, const Tensor& self,
+                                    const Tensor& indices) {
+  const int64_t ndim = self.dim();
+  OPSCOPE_CHECK(ndim == 3 || ndim == 4, "adaptive_max_pool2d_backward(): Expected 3D or 4D tensor, but got ",
+                shape_str(self.sizes()));
+  const int64_t H = self.size(ndim - 2), W = self.size(ndim - 1);
+  const int64_t planes = self.numel() / std::max<int64_t>(H * W, 1);
+  const int64_t cells = grad_output.size(-2) * grad_output.size(-1);
+  const Tensor gy = contiguous(grad_output), idx_t = contiguous(indices);
+  Tensor grad_input = make_empty(self.sizes(), self.dtype());
+  dispatch_dtype(self.dtype(), "adaptive_max_pool2d_backward", [&]<typename T>() {
+    if constexpr (is_float_v<T>) {
+      const T* g = gy.data_ptr<T>();
+      const int64_t* idx = idx_t.data_ptr<int64_t>();
+      T* gi = grad_input.data_ptr<T>();
+      parallel_for(0, planes, plane_grain(H * W), [&](int64_t b, int64_t e) {
+        for (int64_t plane = b; plane < e; ++plane) {
+          T* dst = gi + plane * H * W;
+          std::fill(dst, dst + H * W, T(0));
+          for (int64_t i = 0; i < cells; ++i) dst[idx[plane * cells + i]] += g[plane * cells + i];
+        }
+      });
+    } else {
+      not_implemented("adaptive_max_pool2d_backward", self.dtype());
+    }
+  });
+  return grad_input;
+}
+
+static Library cpu_pool(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("max_pool2d_with_indices", fn<&max_pool2d_with_indices>);
+  m.impl("max_pool2d_with_indices_backward", fn<&max_pool2d_with_indices_backward>);
+  m.impl("avg_pool2d", fn<&avg_pool2d>);
+  m.impl("avg_pool2d_backward", fn<&avg_pool2d_backward>);
+  m.impl("_adaptive_avg_pool2d", fn<&_adaptive_avg_pool2d>);
+  m.impl("_adaptive_avg_pool2d_backward", fn<&_adaptive_avg_pool2d_backward>);
+  m.impl("adaptive_max_pool2d", fn<&adaptive_max_pool2d>);
+  m.impl("adaptive_max_pool2d_backward", fn<&adaptive_max_pool2d_backward>);
+});
+
+}  // namespace opscope::cpu
