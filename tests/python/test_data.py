@@ -372,3 +372,49 @@ def test_spawn_context():
     loader = DataLoader(TensorDataset(opscope.arange(6.0)), batch_size=4, num_workers=1,
                         multiprocessing_context="spawn")
     assert [b[0].tolist() for b in loader] == [[0, 1, 2, 3], [4, 5]]
+
+
+def _failing_init(worker_id):
+    if worker_id == 1:
+        raise KeyError("no config for worker 1")
+
+
+def test_worker_init_fn_error_answers_the_first_task_of_that_worker():
+    loader = DataLoader(WhoLoads(8), batch_size=2, num_workers=2, worker_init_fn=_failing_init,
+                        pin_memory=True)
+    it = iter(loader)
+    assert next(it)["i"].tolist() == [0, 1]  # worker 0's batch comes first
+    with pytest.raises(KeyError) as err:
+        next(it)
+    text = err.value.args[0]
+    assert text.startswith("Caught KeyError in DataLoader worker process 1.\nOriginal Traceback")
+    assert repr(text) == text  # KeyError's message prints as the traceback, not a quoted line
+
+
+class TooShort(IterableDataset):
+    def __len__(self):
+        return 1
+
+    def __iter__(self):
+        info = get_worker_info()
+        return iter([info.id] if info is not None else [0])
+
+
+def test_iterable_dataset_length_warning_with_workers():
+    loader = DataLoader(TooShort(), batch_size=None, num_workers=2)
+    assert len(loader) == 1
+    with pytest.warns(UserWarning, match=r"was reported to be 1 .* but 2 samples have been "
+                                         r"fetched\. For multiprocessing data-loading"):
+        out = sorted(int(x) for x in loader)
+    assert out == [0, 1]
+
+
+@pytest.mark.parametrize("module", ["opscope.utils.data", "opscope.utils.data.dataset",
+                                    "opscope.utils.data.sampler", "opscope.utils.data.dataloader",
+                                    "opscope.utils.data._utils.collate"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+    mod = importlib.import_module(module)
+    failures, tried = doctest.testmod(mod, extraglobs={"np": np, "opscope": opscope})
+    assert failures == 0 and tried > 0
