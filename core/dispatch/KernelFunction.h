@@ -159,7 +159,8 @@ template <typename R>
 void push_returns(Stack& stack, R&& r) {
   using D = std::decay_t<R>;
   if constexpr (std::is_same_v<D, std::tuple<Tensor, Tensor>> ||
-                std::is_same_v<D, std::tuple<Tensor, Tensor, Tensor>>) {
+                std::is_same_v<D, std::tuple<Tensor, Tensor, Tensor>> ||
+                std::is_same_v<D, std::tuple<Tensor, Tensor, Tensor, Tensor>>) {
     std::apply([&](auto&... ts) { (stack.emplace_back(ts), ...); }, r);
   } else {
     stack.emplace_back(std::forward<R>(r));
@@ -176,6 +177,10 @@ R pop_returns(Stack& stack) {
   } else if constexpr (std::is_same_v<D, std::tuple<Tensor, Tensor, Tensor>>) {
     size_t n = stack.size();
     return {stack[n - 3].to_tensor(), stack[n - 2].to_tensor(), stack[n - 1].to_tensor()};
+  } else if constexpr (std::is_same_v<D, std::tuple<Tensor, Tensor, Tensor, Tensor>>) {
+    size_t n = stack.size();  // _linalg_slogdet, _linalg_solve_ex
+    return {stack[n - 4].to_tensor(), stack[n - 3].to_tensor(), stack[n - 2].to_tensor(),
+            stack[n - 1].to_tensor()};
   } else if constexpr (std::is_same_v<D, Tensor>) {
     return stack.back().to_tensor();
   } else if constexpr (std::is_same_v<D, std::vector<Tensor>>) {

@@ -75,6 +75,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <climits>
@@ -214,6 +215,7 @@ struct Table {
   int (*get_parallel)() = nullptr;
   int (*get_num_threads)() = nullptr;
   void (*set_num_threads)(int) = nullptr;
+  void* handle = nullptr;  // the library's dlopen handle (RTLD_DEFAULT: the global copy)
   Info info;
 };
 
@@ -305,6 +307,7 @@ bool use_global_copy(Table& t) {
   std::string file = real_path(where.dli_fname);
   if (file.empty()) file = where.dli_fname;
   resolve_all(RTLD_DEFAULT, t, file);
+  t.handle = RTLD_DEFAULT;
   t.info.library = file;
   t.info.library_why =
       "AddressSanitizer build (no RTLD_DEEPBIND): the OpenBLAS already in the "
@@ -348,11 +351,13 @@ Table load() {
                     "OPSCOPE_BLAS_LIBRARY at a libopenblas.so");
     }
     resolve_all(handle, t, library);
+    t.handle = handle;
     if (info.shared && !coretype.empty() && !same_core(t.get_corename(), coretype)) {
       // Someone loaded this file first, and it chose other kernels: load a copy of our own.
       std::string shared_core = t.get_corename();
       if (void* own = open_private_copy(info.library, coretype)) {
         resolve_all(own, t, library);
+        t.handle = own;
         ::dlclose(handle);  // only drops our reference: the other library keeps its copy
         info.shared = false;
         info.library_why += "; loaded as a private copy, since the copy already loaded runs " +
@@ -430,6 +435,18 @@ void add_call_hook(CallHook hook) {
 }
 void remove_call_hook(CallHook hook) {
   g_call_hooks.remove(hook);
+}
+
+void* library_handle() {
+  return table().handle;
+}
+
+size_t call_hooks(CallHook* out, size_t capacity) {
+  if (__builtin_expect(g_call_hooks.empty(), 1)) return 0;
+  CallHook hooks[kMaxCallHooks];
+  size_t n = std::min(g_call_hooks.load(hooks), capacity);
+  for (size_t i = 0; i < n; ++i) out[i] = hooks[i];
+  return n;
 }
 
 // --- cblas -------------------------------------------------------------------------------------

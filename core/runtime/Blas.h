@@ -19,6 +19,7 @@
 // see Note [One thread pool].
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace opscope::blas {
@@ -72,5 +73,12 @@ void set_num_threads(int n);
 using CallHook = void (*)(const char* routine, const void* entry);
 void add_call_hook(CallHook hook);
 void remove_call_hook(CallHook hook);
+
+// For the LAPACK routines the same library exports (core/runtime/Lapack.cpp): the dlopen handle
+// of the loaded OpenBLAS (loading it if nothing has yet; RTLD_DEFAULT when opscope uses a copy
+// already in the global scope), and the call hooks in force, copied into out[0..capacity), so a
+// wrapper can call them from its own frame as the cblas wrappers do. Returns how many.
+void* library_handle();
+size_t call_hooks(CallHook* out, size_t capacity);
 
 }  // namespace opscope::blas

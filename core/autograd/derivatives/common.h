@@ -31,6 +31,7 @@ std::vector<Derivative> shape_derivatives();
 std::vector<Derivative> indexing_derivatives();
 std::vector<Derivative> copy_derivatives();
 std::vector<Derivative> sorting_derivatives();
+std::vector<Derivative> linalg_derivatives();
 
 namespace formulas {
 

@@ -1,0 +1,262 @@
+// The derivative table's linalg family (see core/autograd/Derivatives.h; core/ops/linalg.h): the
+// factorizations' backward formulas, as torch 1.13's derivatives.yaml and FunctionsManual.cpp
+// define them (real inputs), each next to the forward it undoes. Matrices are the last two dims;
+// mT(X) is X transposed there. The triangular and LU solves torch uses are written with
+// linalg_solve, so with create_graph=True these formulas are differentiable again.
+#include "core/autograd/derivatives/common.h"
+#include "core/ops/linalg.h"
+#include "core/ops/linear.h"
+#include "core/ops/shape.h"
+
+namespace opscope::autograd {
+
+namespace {
+
+// diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>, Default<int64_t>, Default<int64_t>)>
+    diag_embed{"aten::diag_embed"};
+
+Tensor mT(const Tensor& t) {
+  return ops::transpose(t, -2, -1);
+}
+Tensor mm(const Tensor& a, const Tensor& b) {
+  return ops::matmul(a, b);
+}
+// a + b, either possibly undefined (none: undefined).
+Tensor plus(const Tensor& a, const Tensor& b) {
+  if (!a.defined()) return b;
+  if (!b.defined()) return a;
+  return ops::add(a, b);
+}
+
+// A^{-T} (*, n, n), through the inverse (the invertible case).
+Tensor inverse_transposed(const Tensor& A) {
+  return mT(std::get<0>(ops::linalg_inv_ex(A)));
+}
+
+// Cholesky: A = L L^T. With M = tril(L^T gL) and phi(M) its symmetric completion with the
+// diagonal halved, gA = L^{-T} phi(M) L^{-1} (torch's cholesky_backward).
+Tensor cholesky_backward(Tensor gL, bool upper, Tensor L) {
+  if (!gL.defined()) return Tensor();
+  if (upper) {
+    L = mT(L);
+    gL = mT(gL);
+  }
+  Tensor M = ops::tril(mm(mT(L), gL));
+  Tensor phi = ops::mul(ops::add(M, mT(ops::tril(M, -1))), 0.5);
+  Tensor left = ops::linalg_solve(mT(L), phi);         // L^{-T} phi
+  return ops::linalg_solve(L, left, /*left=*/false);    // ... L^{-1}
+}
+
+// QR of a square or tall A (m >= n, reduced): A = Q R. With M = R gR^T - gQ^T Q,
+// gA = (gQ + Q copyltu(M)) R^{-T}, copyltu(M) = tril(M) + tril(M, -1)^T.
+Tensor qr_backward_tall(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R) {
+  Tensor M = plus(gR.defined() ? mm(R, mT(gR)) : Tensor(),
+                  gQ.defined() ? ops::neg(mm(mT(gQ), Q)) : Tensor());
+  Tensor B = plus(gQ, mm(Q, ops::add(ops::tril(M), mT(ops::tril(M, -1)))));
+  return ops::linalg_solve(mT(R), B, /*left=*/false);  // B R^{-T}
+}
+
+// linalg_qr's backward: tall (m >= n) as above; wide (m < n): A = Q [X | Y] with X (m, m)
+// square and Y = Q^T A_Y, so gA = [qr_backward(gQ + A_Y gY^T, gX) | Q gY].
+Tensor qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R,
+                   std::string_view mode) {
+  OPSCOPE_CHECK(mode != "r",
+                "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. "
+                "Please use linalg.qr(A, mode='reduced') if you are going to differentiate "
+                "through linalg.qr.");
+  int64_t m = Q.size(-2), n = R.size(-1);
+  OPSCOPE_CHECK(mode != "complete" || m <= n,
+                "The QR decomposition is not differentiable when mode='complete' and nrows > "
+                "ncols.");
+  if (m >= n) return qr_backward_tall(gQ, gR, Q, R);
+  Tensor X = ops::narrow(R, -1, 0, m), Y = ops::narrow(R, -1, m, n - m);
+  Tensor gX = gR.defined() ? ops::narrow(gR, -1, 0, m) : Tensor();
+  Tensor gY = gR.defined() ? ops::narrow(gR, -1, m, n - m) : Tensor();
+  Tensor gQ_ = plus(gQ, gY.defined() ? mm(mm(Q, Y), mT(gY)) : Tensor());  // A_Y = Q Y
+  Tensor gA_X = qr_backward_tall(gQ_, gX, Q, X);
+  Tensor gA_Y = gY.defined() ? mm(Q, gY) : ops::zeros_like(Y);
+  std::array<Tensor, 2> parts{gA_X, gA_Y};
+  return ops::cat(parts, -1);
+}
+
+// Symmetric eigendecomposition A = V diag(L) V^T:
+// gA = V (diag(gL) + skew(V^T gV) / E) V^T, E_ij = L_j - L_i off the diagonal
+// (torch's linalg_eig_backward for Hermitian A).
+Tensor eigh_backward(const Tensor& gL, const Tensor& gV, const Tensor& L, const Tensor& V) {
+  OPSCOPE_CHECK(V.defined() && V.dim() >= 2,
+                "linalg_eigh_backward: torch.linalg.eigvalsh does not support backward when the "
+                "eigenvectors were not computed");
+  if (!gV.defined()) return mm(ops::mul(V, ops::unsqueeze(gL, -2)), mT(V));
+  int64_t n = L.size(-1);
+  Tensor eye = ops::eye(n, L.dtype());
+  Tensor E = ops::add(ops::sub(ops::unsqueeze(L, -2), ops::unsqueeze(L, -1)), eye);
+  Tensor VtgV = mm(mT(V), gV);
+  Tensor skew = ops::mul(ops::sub(VtgV, mT(VtgV)), 0.5);
+  Tensor inner = ops::div(skew, E);  // skew's diagonal is 0
+  if (gL.defined()) inner = ops::add(inner, diag_embed(gL));
+  return mm(mm(V, inner), mT(V));
+}
+
+// SVD A = U diag(S) Vh (k = min(m, n) singular values; full_matrices: the first k columns of U
+// and rows of Vh), V = Vh^T. With J = skew(U^T gU), K = skew(V^T gV), E_ij = S_j^2 - S_i^2:
+//   gA = U [(J S_j + S_i K) / E + diag(gS)] Vh
+//        + (I - U U^T) gU S^{-1} Vh   (m > k)
+//        + U S^{-1} gV^T (I - V V^T)   (n > k)
+// the gauge-invariant formula of torch's svd_backward for distinct singular values.
+variable_list svd_backward(const Tensor& gU_, const Tensor& gS, const Tensor& gVh_,
+                           const Tensor& U_, const Tensor& S, const Tensor& Vh_) {
+  if (!gU_.defined() && !gS.defined() && !gVh_.defined()) return {Tensor()};
+  OPSCOPE_CHECK(U_.defined() && U_.dim() >= 2,
+                "linalg.svd: the singular vectors were not computed (compute_uv=False), so "
+                "the singular values cannot be differentiated here");
+  int64_t k = S.size(-1), m = U_.size(-2), n = Vh_.size(-1);
+  auto first_cols = [&](const Tensor& t) {
+    return t.defined() && t.size(-1) > k ? ops::narrow(t, -1, 0, k) : t;
+  };
+  auto first_rows = [&](const Tensor& t) {
+    return t.defined() && t.size(-2) > k ? ops::narrow(t, -2, 0, k) : t;
+  };
+  Tensor U = first_cols(U_), gU = first_cols(gU_), Vh = first_rows(Vh_), gVh = first_rows(gVh_);
+  if (!gU.defined() && !gVh.defined()) return {mm(ops::mul(U, ops::unsqueeze(gS, -2)), Vh)};
+  Tensor V = mT(Vh), gV = gVh.defined() ? mT(gVh) : Tensor();
+  Tensor S2 = ops::mul(S, S);
+  Tensor E = ops::add(ops::sub(ops::unsqueeze(S2, -2), ops::unsqueeze(S2, -1)),
+                      ops::eye(k, S.dtype()));
+  Tensor inner;
+  if (gU.defined()) {
+    Tensor UtgU = mm(mT(U), gU);
+    inner = ops::mul(ops::sub(UtgU, mT(UtgU)), ops::unsqueeze(S, -2));
+  }
+  if (gV.defined()) {
+    Tensor VtgV = mm(mT(V), gV);
+    inner = plus(inner, ops::mul(ops::unsqueeze(S, -1), ops::sub(VtgV, mT(VtgV))));
+  }
+  inner = ops::div(inner, E);
+  if (gS.defined()) inner = ops::add(inner, diag_embed(gS));
+  Tensor gA = mm(mm(U, inner), Vh);
+  if (gU.defined() && m > k) {
+    Tensor proj = ops::sub(gU, mm(U, mm(mT(U), gU)));  // (I - U U^T) gU
+    gA = ops::add(gA, mm(ops::div(proj, ops::unsqueeze(S, -2)), Vh));
+  }
+  if (gV.defined() && n > k) {
+    Tensor proj = ops::sub(gV, mm(V, mm(mT(V), gV)));  // (I - V V^T) gV
+    gA = ops::add(gA, mm(U, mT(ops::div(proj, ops::unsqueeze(S, -2)))));
+  }
+  return {gA};
+}
+
+// P = pinv(A) (n, m) of A (m, n), of constant rank:
+// gA = -P^T g P^T + (I - A P) g^T P P^T + P^T P g^T (I - P A).
+Tensor pinv_backward(const Tensor& g, const Tensor& P, const Tensor& A) {
+  Tensor Pt = mT(P), gt = mT(g);
+  Tensor t1 = ops::neg(mm(mm(Pt, g), Pt));
+  Tensor X2 = mm(mm(gt, P), Pt);
+  Tensor t2 = ops::sub(X2, mm(A, mm(P, X2)));
+  Tensor X3 = mm(mm(Pt, P), gt);
+  Tensor t3 = ops::sub(X3, mm(mm(X3, P), A));
+  return ops::add(ops::add(t1, t2), t3);
+}
+
+}  // namespace
+
+// clang-format off
+std::vector<Derivative> linalg_derivatives() {
+  using namespace formulas;
+  return {
+      // linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)
+      //   A (*,n,n) -> A^{-1}: gA = -A^{-T} g A^{-T}
+      {.op = "linalg_inv_ex", .node = "LinalgInvExBackward0", .inputs = {"A"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         Tensor inv_t = mT(c.result(0));
+         return {ops::neg(mm(mm(inv_t, g[0]), inv_t))};
+       },
+       .outputs = 1},
+      // _linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots)
+      //   A (*,n,n) -> det (*): gA = g det A^{-T}
+      {.op = "_linalg_det", .node = "LinalgDetBackward0", .inputs = {"A"}, .save = {"A"},
+       .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         Tensor scale = ops::unsqueeze(ops::unsqueeze(ops::mul(g[0], c.result(0)), -1), -1);
+         return {ops::mul(scale, inverse_transposed(c.arg("A")))};
+       },
+       .outputs = 1},
+      // _linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots)
+      //   A (*,n,n) -> log|det| (*): gA = g A^{-T} (the sign's gradient is zero)
+      {.op = "_linalg_slogdet", .node = "LinalgSlogdetBackward0", .inputs = {"A"}, .save = {"A"},
+       .formula = [](C c, G g) -> variable_list {
+         if (!g[1].defined()) return {Tensor()};
+         Tensor scale = ops::unsqueeze(ops::unsqueeze(g[1], -1), -1);
+         return {ops::mul(scale, inverse_transposed(c.arg("A")))};
+       },
+       .outputs = 2},
+      // _linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False)
+      //     -> (Tensor result, Tensor LU, Tensor pivots, Tensor info)
+      //   A X = B: gB = A^{-T} g, gA = -gB X^T;  X A = B: gB = g A^{-T}, gA = -X^T gB
+      {.op = "_linalg_solve_ex", .node = "LinalgSolveExBackward0", .inputs = {"A", "B"},
+       .save = {"A"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         bool left = c.value("left").to_bool();
+         Tensor A = c.arg("A"), X = c.result(0);
+         Tensor gB = ops::linalg_solve(mT(A), g[0], left);
+         if (!c.needs("A")) return {Tensor(), gB};
+         IntArrayRef a = c.sizes("A"), b = c.sizes("B");
+         bool vector = b.size() == 1 ||
+                       (a.size() - 1 == b.size() && std::equal(b.begin(), b.end(), a.begin()));
+         Tensor gA = !left  ? mm(mT(X), gB)
+                     : vector ? mm(ops::unsqueeze(gB, -1), ops::unsqueeze(X, -2))
+                              : mm(gB, mT(X));
+         return {ops::neg(gA), c.needs("B") ? gB : Tensor()};
+       },
+       .outputs = 1},
+      // linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False)
+      //     -> (Tensor L, Tensor info)
+      {.op = "linalg_cholesky_ex", .node = "LinalgCholeskyExBackward0", .inputs = {"self"},
+       .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {cholesky_backward(g[0], c.value("upper").to_bool(), c.result(0))};
+       },
+       .outputs = 1},
+      // cholesky(Tensor self, bool upper=False) -> Tensor
+      {.op = "cholesky", .node = "CholeskyBackward0", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {cholesky_backward(g[0], c.value("upper").to_bool(), c.result(0))};
+       }},
+      // linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)
+      {.op = "linalg_qr", .node = "LinalgQrBackward0", .inputs = {"A"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {qr_backward(g[0], g[1], c.result(0), c.result(1), c.value("mode").to_string())};
+       }},
+      // _linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True)
+      //     -> (Tensor eigenvalues, Tensor eigenvectors)
+      {.op = "_linalg_eigh", .node = "LinalgEighBackward0", .inputs = {"A"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {eigh_backward(g[0], g[1], c.result(0), c.result(1))};
+       }},
+      // _linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None)
+      //     -> (Tensor U, Tensor S, Tensor Vh)
+      {.op = "_linalg_svd", .node = "LinalgSvdBackward0", .inputs = {"A"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return svd_backward(g[0], g[1], g[2], c.result(0), c.result(1), c.result(2));
+       }},
+      // linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor
+      //   d(self x other) = dself x other + self x dother: gself = other x g, gother = g x self
+      {.op = "linalg_cross", .node = "LinalgCrossBackward0", .inputs = {"self", "other"},
+       .save = {"self", "other"}, .save_for = {{"self", "other"}, {"other", "self"}},
+       .formula = [](C c, G g) -> variable_list {
+         int64_t dim = c.value("dim").to_int();
+         return {c.needs("self") ? ops::linalg_cross(c.arg("other"), g[0], dim) : Tensor(),
+                 c.needs("other") ? ops::linalg_cross(g[0], c.arg("self"), dim) : Tensor()};
+       }},
+      // linalg_pinv.atol_rtol_tensor(Tensor self, *, Tensor? atol=None, Tensor? rtol=None,
+      //     bool hermitian=False) -> Tensor:   self (*,m,n) -> (*,n,m)
+      {.op = "linalg_pinv.atol_rtol_tensor", .node = "LinalgPinvBackward0", .inputs = {"self"},
+       .save = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {pinv_backward(g[0], c.result(0), c.arg("self"))};
+       }},
+  };
+}
+// clang-format on
+
+}  // namespace opscope::autograd

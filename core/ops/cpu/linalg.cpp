@@ -1,0 +1,555 @@
+// CPU kernels of the factorizations (linalg_inv_ex, _linalg_det, _linalg_slogdet,
+// _linalg_solve_ex, linalg_cholesky_ex, cholesky, linalg_qr, _linalg_eigh, _linalg_svd) and of
+// linalg_cross (schemas in core/ops/linalg.cpp, registered at the end of this file).
+//
+// Each factorization runs matrix by matrix over the batch: the matrix is copied into a
+// column-major buffer (LAPACK's layout; any input strides are read in place), LAPACK works on
+// the buffer, and the results are written into tensors whose matrices are column-major — the
+// strides torch 1.13's kernels return ((*, m, n) with strides (.., m*n, 1, m)). LAPACK's `info`
+// per matrix goes to an int32 tensor; the _ex ops return it, the others raise through
+// _linalg_check_errors. Checks and messages follow torch's (squareCheckInputs,
+// checkFloatingOrComplex, checkInputsSolver) in order and wording.
+#include "core/ops/linalg.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/dispatch/Library.h"
+#include "core/ops/TensorIterator.h"
+#include "core/ops/copy.h"
+#include "core/ops/cpu/factory_util.h"
+#include "core/ops/cpu/linalg_checks.h"
+#include "core/runtime/Lapack.h"
+
+namespace opscope::cpu {
+
+namespace {
+
+using namespace linalg_checks;  // check_matrix, check_square, check_floating
+
+int lapack_int(int64_t v, std::string_view f) {
+  OPSCOPE_CHECK(v <= std::numeric_limits<int>::max(), f, ": matrix dimension ", v,
+                " too large for LAPACK");
+  return static_cast<int>(v);
+}
+
+// Runs fn.template operator()<T>() for T float or double.
+template <typename F>
+void float_or_double(ScalarType t, F&& fn) {
+  if (t == ScalarType::Float32)
+    fn.template operator()<float>();
+  else
+    fn.template operator()<double>();
+}
+
+// --- batches of matrices -------------------------------------------------------------------------
+
+DimVector batch_sizes(const Tensor& A) {
+  IntArrayRef s = A.sizes();
+  return DimVector(s.begin(), s.end() - 2);
+}
+
+DimVector with_matrix(IntArrayRef batch, int64_t m, int64_t n) {
+  DimVector s(batch.begin(), batch.end());
+  s.push_back(m);
+  s.push_back(n);
+  return s;
+}
+
+DimVector with_vector(IntArrayRef batch, int64_t n) {
+  DimVector s(batch.begin(), batch.end());
+  s.push_back(n);
+  return s;
+}
+
+// The element offset of each matrix (0,0) of t (*, m, n) when its batch dims are broadcast to
+// `batch` (t's own batch when equal): a size-1 dim repeats.
+std::vector<int64_t> matrix_offsets(const Tensor& t, IntArrayRef batch) {
+  size_t nb = batch.size(), tb = static_cast<size_t>(t.dim()) - 2;
+  DimVector strides(nb, 0);
+  for (size_t i = 0; i < tb; ++i) {
+    size_t d = nb - tb + i;
+    if (t.size(static_cast<int64_t>(i)) != 1) strides[d] = t.stride(static_cast<int64_t>(i));
+  }
+  std::vector<int64_t> offsets;
+  offsets.reserve(static_cast<size_t>(compute_numel(batch)));
+  factory_util::for_each_offset(batch, strides,
+                                [&](int64_t, int64_t off) { offsets.push_back(off); });
+  return offsets;
+}
+
+// A fresh (*, m, n) tensor whose matrices are column-major, batch after batch: matrix b starts
+// at b * m * n, entry (i, j) at i + j * m.
+Tensor empty_colmajor(IntArrayRef sizes, ScalarType dtype) {
+  DimVector swapped(sizes.begin(), sizes.end());
+  size_t d = swapped.size();
+  std::swap(swapped[d - 1], swapped[d - 2]);
+  DimVector strides = contiguous_strides(swapped);
+  std::swap(strides[d - 1], strides[d - 2]);
+  return make_empty_strided(sizes, strides, dtype, Device(DeviceType::CPU));
+}
+
+// Copies matrix (m,n) at src (row stride rs, column stride cs) into dst, column-major with
+// leading dimension ld.
+template <typename T>
+void read_colmajor(const T* src, int64_t rs, int64_t cs, int64_t m, int64_t n, T* dst,
+                   int64_t ld) {
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) dst[i + j * ld] = src[i * rs + j * cs];
+}
+
+template <typename T>
+void set_identity(T* dst, int64_t m, int64_t n, int64_t ld) {
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) dst[i + j * ld] = i == j ? T(1) : T(0);
+}
+
+// --- LU: inverse, determinants, solves -------------------------------------------------------
+
+// A (*,n,n) -> inverse (*,n,n) column-major, info (*) int32
+std::tuple<Tensor, Tensor> linalg_inv_ex(const Tensor& A, bool check_errors) {
+  check_square(A, "linalg.inv");
+  check_floating(A, "linalg.inv");
+  int64_t n = A.size(-1);
+  int ni = lapack_int(n, "linalg.inv");
+  DimVector batch = batch_sizes(A);
+  Tensor inverse = empty_colmajor(A.sizes(), A.dtype());
+  Tensor info = make_empty(batch, ScalarType::Int32);
+  float_or_double(A.dtype(), [&]<typename T>() {
+    std::vector<int64_t> offsets = matrix_offsets(A, batch);
+    const T* a = A.data_ptr<T>();
+    T* x = inverse.data_ptr<T>();
+    int32_t* infos = info.data_ptr<int32_t>();
+    std::vector<T> lu(static_cast<size_t>(n * n));
+    std::vector<int> piv(static_cast<size_t>(n));
+    for (size_t b = 0; b < offsets.size(); ++b) {
+      T* xb = x + static_cast<int64_t>(b) * n * n;
+      set_identity(xb, n, n, n);
+      infos[b] = 0;
+      if (n == 0) continue;
+      read_colmajor(a + offsets[b], A.stride(-2), A.stride(-1), n, n, lu.data(), n);
+      infos[b] = lapack::getrf<T>(ni, ni, lu.data(), ni, piv.data());
+      lapack::getrs<T>('N', ni, ni, lu.data(), ni, piv.data(), xb, ni);
+    }
+  });
+  if (check_errors) ops::_linalg_check_errors(info, "linalg.inv_ex", A.dim() == 2);
+  return {inverse, info};
+}
+
+// A (*,n,n) -> LU (*,n,n) column-major, pivots (*,n) int32 (1-based, LAPACK's); then
+// visit(b, lu, piv) for each matrix b.
+template <typename T, typename F>
+void lu_factor(const Tensor& A, const Tensor& LU, const Tensor& pivots, F&& visit) {
+  int64_t n = A.size(-1);
+  int ni = lapack_int(n, "linalg.det");
+  std::vector<int64_t> offsets = matrix_offsets(A, batch_sizes(A));
+  const T* a = A.data_ptr<T>();
+  T* lu = LU.data_ptr<T>();
+  int32_t* piv = pivots.data_ptr<int32_t>();
+  for (size_t b = 0; b < offsets.size(); ++b) {
+    T* lub = lu + static_cast<int64_t>(b) * n * n;
+    int32_t* pb = piv + static_cast<int64_t>(b) * n;
+    if (n > 0) {
+      read_colmajor(a + offsets[b], A.stride(-2), A.stride(-1), n, n, lub, n);
+      lapack::getrf<T>(ni, ni, lub, ni, pb);
+    }
+    visit(b, static_cast<const T*>(lub), static_cast<const int32_t*>(pb));
+  }
+}
+
+// The sign of the permutation LAPACK's pivots describe.
+int permutation_sign(const int32_t* piv, int64_t n) {
+  int sign = 1;
+  for (int64_t i = 0; i < n; ++i)
+    if (piv[i] != i + 1) sign = -sign;
+  return sign;
+}
+
+// A (*,n,n) -> det (*), LU (*,n,n), pivots (*,n)
+std::tuple<Tensor, Tensor, Tensor> _linalg_det(const Tensor& A) {
+  check_square(A, "linalg.det");
+  check_floating(A, "linalg.det");
+  int64_t n = A.size(-1);
+  DimVector batch = batch_sizes(A);
+  Tensor det = make_empty(batch, A.dtype());
+  Tensor LU = empty_colmajor(A.sizes(), A.dtype());
+  Tensor pivots = make_empty(with_vector(batch, n), ScalarType::Int32);
+  float_or_double(A.dtype(), [&]<typename T>() {
+    T* d = det.data_ptr<T>();
+    lu_factor<T>(A, LU, pivots, [&](size_t b, const T* lu, const int32_t* piv) {
+      T prod = T(permutation_sign(piv, n));
+      for (int64_t i = 0; i < n; ++i) prod *= lu[i + i * n];
+      d[b] = prod;
+    });
+  });
+  return {det, LU, pivots};
+}
+
+// A (*,n,n) -> sign (*), logabsdet (*), LU (*,n,n), pivots (*,n)
+std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_slogdet(const Tensor& A) {
+  check_square(A, "linalg.slogdet");
+  check_floating(A, "linalg.slogdet");
+  int64_t n = A.size(-1);
+  DimVector batch = batch_sizes(A);
+  Tensor sign = make_empty(batch, A.dtype());
+  Tensor logabsdet = make_empty(batch, A.dtype());
+  Tensor LU = empty_colmajor(A.sizes(), A.dtype());
+  Tensor pivots = make_empty(with_vector(batch, n), ScalarType::Int32);
+  float_or_double(A.dtype(), [&]<typename T>() {
+    T* s = sign.data_ptr<T>();
+    T* l = logabsdet.data_ptr<T>();
+    lu_factor<T>(A, LU, pivots, [&](size_t b, const T* lu, const int32_t* piv) {
+      T sg = T(permutation_sign(piv, n)), sum = T(0);
+      for (int64_t i = 0; i < n; ++i) {
+        T u = lu[i + i * n];
+        if (u < T(0)) sg = -sg;
+        if (u == T(0)) sg = T(0);
+        sum += std::log(std::abs(u));
+      }
+      s[b] = sg;
+      l[b] = sum;
+    });
+  });
+  return {sign, logabsdet, LU, pivots};
+}
+
+// torch's linalg_solve_is_vector_rhs: B is a vector (n) or a batch of vectors (*, n) with A's
+// batch.
+bool solve_is_vector_rhs(const Tensor& A, const Tensor& B) {
+  if (B.dim() == 1) return true;
+  if (A.dim() - 1 != B.dim()) return false;
+  IntArrayRef a = A.sizes(), b = B.sizes();
+  return std::equal(b.begin(), b.end(), a.begin());
+}
+
+// A (*a,n,n), B (*b,n,k) or (*b,n) -> X (broadcast(*a,*b), n,k) or (.., n); LU (.., n,n),
+// pivots (.., n), info (..). left=False solves X A = B (B (*b,k,n)): A^T X^T = B^T.
+std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_solve_ex(const Tensor& A, const Tensor& B,
+                                                            bool left, bool check_errors) {
+  check_floating(A, "linalg.solve");
+  OPSCOPE_CHECK(A.dtype() == B.dtype(),
+                "linalg.solve: Expected A and B to have the same dtype, but found A of type ",
+                cpp_name(A.dtype()), " and B of type ", cpp_name(B.dtype()), " instead");
+  const bool vector_case = solve_is_vector_rhs(A, B);
+  // B as a matrix: a vector is one column (left) — left=False refuses vectors below.
+  DimVector b_sizes(B.sizes().begin(), B.sizes().end()), b_strides(B.strides().begin(),
+                                                                   B.strides().end());
+  if (vector_case) {
+    b_sizes.push_back(1);
+    b_strides.push_back(1);
+  }
+  Tensor Bm = vector_case ? make_view(B, b_sizes, b_strides, B->storage_offset()) : B;
+  check_square(A, "linalg.solve");
+  check_matrix(Bm, "linalg.solve", "B");
+  OPSCOPE_CHECK(left ? A.size(-2) == Bm.size(-2) : A.size(-1) == Bm.size(-1),
+                "linalg.solve: Incompatible shapes of A and B for the equation ",
+                left ? "AX = B" : "XA = B", " (", A.size(-2), "x", A.size(-1), " and ",
+                Bm.size(-2), "x", Bm.size(-1), ")");
+  DimVector batch = broadcast_shapes(batch_sizes(Bm), batch_sizes(A));
+  OPSCOPE_CHECK(left || !vector_case,
+                "linalg.solve: Vector broadcasting of the left hand side is not supported for "
+                "left=False. In this case linalg.solve is equivalent to B / A.squeeze(-1)");
+  int64_t n = A.size(-1);
+  // The right-hand sides as LAPACK sees them: columns of B (left), rows of B (left=False).
+  int64_t k = left ? Bm.size(-1) : Bm.size(-2);
+  int ni = lapack_int(n, "linalg.solve"), ki = lapack_int(k, "linalg.solve");
+  Tensor LU = empty_colmajor(with_matrix(batch, n, n), A.dtype());
+  Tensor pivots = make_empty(with_vector(batch, n), ScalarType::Int32);
+  Tensor info = make_empty(batch, ScalarType::Int32);
+  // X column-major (left) or row-major (left=False: X^T column-major), n*k per matrix.
+  Tensor X;
+  if (vector_case)
+    X = make_empty(with_vector(batch, n), A.dtype());
+  else if (left)
+    X = empty_colmajor(with_matrix(batch, n, k), A.dtype());
+  else
+    X = make_empty(with_matrix(batch, k, n), A.dtype());
+  float_or_double(A.dtype(), [&]<typename T>() {
+    std::vector<int64_t> a_off = matrix_offsets(A, batch), b_off = matrix_offsets(Bm, batch);
+    const T* a = A.data_ptr<T>();
+    const T* bp = Bm.data_ptr<T>();
+    T* lu = LU.data_ptr<T>();
+    T* x = X.data_ptr<T>();
+    int32_t* piv = pivots.data_ptr<int32_t>();
+    int32_t* infos = info.data_ptr<int32_t>();
+    // B's (n, k) right-hand sides: B itself (left) or B^T (left=False).
+    int64_t rs = left ? Bm.stride(-2) : Bm.stride(-1), cs = left ? Bm.stride(-1) : Bm.stride(-2);
+    for (size_t b = 0; b < a_off.size(); ++b) {
+      T* lub = lu + static_cast<int64_t>(b) * n * n;
+      int32_t* pb = piv + static_cast<int64_t>(b) * n;
+      T* xb = x + static_cast<int64_t>(b) * n * k;
+      infos[b] = 0;
+      if (n == 0) continue;
+      read_colmajor(a + a_off[b], A.stride(-2), A.stride(-1), n, n, lub, n);
+      read_colmajor(bp + b_off[b], rs, cs, n, k, xb, n);
+      infos[b] = lapack::getrf<T>(ni, ni, lub, ni, pb);
+      if (k > 0) lapack::getrs<T>(left ? 'N' : 'T', ni, ki, lub, ni, pb, xb, ni);
+    }
+  });
+  if (check_errors) ops::_linalg_check_errors(info, "torch.linalg.solve_ex", A.dim() == 2);
+  return {X, LU, pivots, info};
+}
+
+// --- Cholesky ------------------------------------------------------------------------------------
+
+// self (*,n,n) -> L (*,n,n) column-major lower (upper: L^T), info (*)
+std::tuple<Tensor, Tensor> cholesky_impl(const Tensor& A, bool upper, std::string_view f) {
+  check_square(A, f);
+  check_floating(A, f);
+  int64_t n = A.size(-1);
+  int ni = lapack_int(n, f);
+  DimVector batch = batch_sizes(A);
+  Tensor L = empty_colmajor(A.sizes(), A.dtype());
+  Tensor info = make_empty(batch, ScalarType::Int32);
+  float_or_double(A.dtype(), [&]<typename T>() {
+    std::vector<int64_t> offsets = matrix_offsets(A, batch);
+    const T* a = A.data_ptr<T>();
+    T* l = L.data_ptr<T>();
+    int32_t* infos = info.data_ptr<int32_t>();
+    std::vector<T> buf(static_cast<size_t>(n * n));
+    for (size_t b = 0; b < offsets.size(); ++b) {
+      T* lb = l + static_cast<int64_t>(b) * n * n;
+      infos[b] = 0;
+      if (n == 0) continue;
+      read_colmajor(a + offsets[b], A.stride(-2), A.stride(-1), n, n, buf.data(), n);
+      infos[b] = lapack::potrf<T>('L', ni, buf.data(), ni);
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) {
+          T v = i >= j ? buf[i + j * n] : T(0);  // lower triangle, upper zeroed
+          if (upper)
+            lb[j + i * n] = v;
+          else
+            lb[i + j * n] = v;
+        }
+    }
+  });
+  return {L, info};
+}
+
+std::tuple<Tensor, Tensor> linalg_cholesky_ex(const Tensor& self, bool upper, bool check_errors) {
+  auto [L, info] = cholesky_impl(self, upper, "linalg.cholesky");
+  if (check_errors) ops::_linalg_check_errors(info, "linalg.cholesky_ex", self.dim() == 2);
+  return {L, info};
+}
+
+// torch.cholesky, deprecated in favor of linalg.cholesky: the same factor, torch's own node
+// (CholeskyBackward0) and messages.
+Tensor cholesky(const Tensor& self, bool upper) {
+  auto [L, info] = cholesky_impl(self, upper, "cholesky");
+  ops::_linalg_check_errors(info, "cholesky", self.dim() == 2);
+  return L;
+}
+
+// --- QR ------------------------------------------------------------------------------------------
+
+// A (*,m,n) -> Q (*,m,k), R (*,k,n), k = min(m,n); complete: Q (*,m,m), R (*,m,n); r: Q (0)
+std::tuple<Tensor, Tensor> linalg_qr(const Tensor& A, std::string_view mode) {
+  check_matrix(A, "linalg.qr");
+  check_floating(A, "linalg.qr");
+  bool complete = mode == "complete", compute_q = mode != "r";
+  OPSCOPE_CHECK(complete || mode == "reduced" || mode == "r", "qr received unrecognized mode '",
+                mode, "' but expected one of 'reduced' (default), 'r', or 'complete'");
+  int64_t m = A.size(-2), n = A.size(-1), k = std::min(m, n);
+  int64_t q_cols = complete ? m : k, r_rows = complete ? m : k;
+  int mi = lapack_int(m, "linalg.qr"), ni = lapack_int(n, "linalg.qr");
+  DimVector batch = batch_sizes(A);
+  Tensor Q = compute_q ? empty_colmajor(with_matrix(batch, m, q_cols), A.dtype())
+                       : make_empty(std::array<int64_t, 1>{0}, A.dtype());
+  Tensor R = empty_colmajor(with_matrix(batch, r_rows, n), A.dtype());
+  float_or_double(A.dtype(), [&]<typename T>() {
+    std::vector<int64_t> offsets = matrix_offsets(A, batch);
+    const T* a = A.data_ptr<T>();
+    // The factored matrix, wide enough for a complete Q (m,m) when m > n.
+    int64_t width = std::max(n, q_cols);
+    std::vector<T> buf(static_cast<size_t>(m * width)), tau(static_cast<size_t>(k));
+    for (size_t b = 0; b < offsets.size(); ++b) {
+      if (k > 0) {
+        read_colmajor(a + offsets[b], A.stride(-2), A.stride(-1), m, n, buf.data(), m);
+        lapack::geqrf<T>(mi, ni, buf.data(), mi, tau.data());
+      }
+      T* rb = R.data_ptr<T>() + static_cast<int64_t>(b) * r_rows * n;
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < r_rows; ++i) rb[i + j * r_rows] = i <= j ? buf[i + j * m] : T(0);
+      if (!compute_q) continue;
+      T* qb = Q.data_ptr<T>() + static_cast<int64_t>(b) * m * q_cols;
+      if (k == 0) {
+        set_identity(qb, m, q_cols, m);
+        continue;
+      }
+      lapack::orgqr<T>(mi, lapack_int(q_cols, "linalg.qr"), lapack_int(k, "linalg.qr"),
+                       buf.data(), mi, tau.data());
+      std::copy(buf.begin(), buf.begin() + m * q_cols, qb);
+    }
+  });
+  return {Q, R};
+}
+
+// --- symmetric eigendecomposition ----------------------------------------------------------------
+
+// A (*,n,n) symmetric (triangle UPLO read) -> eigenvalues (*,n) ascending, eigenvectors
+// (*,n,n) column-major (compute_v=False: (0))
+std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, std::string_view UPLO, bool compute_v) {
+  check_square(A, "linalg.eigh");
+  OPSCOPE_CHECK(UPLO.size() == 1 && (std::toupper(UPLO[0]) == 'L' || std::toupper(UPLO[0]) == 'U'),
+                "Expected UPLO argument to be 'L' or 'U', but got ", UPLO);
+  check_floating(A, "linalg.eigh");
+  int64_t n = A.size(-1);
+  int ni = lapack_int(n, "linalg.eigh");
+  char uplo = static_cast<char>(std::toupper(UPLO[0]));
+  DimVector batch = batch_sizes(A);
+  Tensor values = make_empty(with_vector(batch, n), A.dtype());
+  Tensor vectors = compute_v ? empty_colmajor(A.sizes(), A.dtype())
+                             : make_empty(std::array<int64_t, 1>{0}, A.dtype());
+  Tensor info = make_empty(batch, ScalarType::Int32);
+  float_or_double(A.dtype(), [&]<typename T>() {
+    std::vector<int64_t> offsets = matrix_offsets(A, batch);
+    const T* a = A.data_ptr<T>();
+    std::vector<T> buf(compute_v ? 0 : static_cast<size_t>(n * n));
+    for (size_t b = 0; b < offsets.size(); ++b) {
+      T* vb = compute_v ? vectors.data_ptr<T>() + static_cast<int64_t>(b) * n * n : buf.data();
+      T* wb = values.data_ptr<T>() + static_cast<int64_t>(b) * n;
+      info.data_ptr<int32_t>()[b] = 0;
+      if (n == 0) continue;
+      read_colmajor(a + offsets[b], A.stride(-2), A.stride(-1), n, n, vb, n);
+      info.data_ptr<int32_t>()[b] = lapack::syevd<T>(compute_v ? 'V' : 'N', uplo, ni, vb, ni, wb);
+    }
+  });
+  ops::_linalg_check_errors(info, "linalg.eigh", A.dim() == 2);
+  return {values, vectors};
+}
+
+// --- SVD -----------------------------------------------------------------------------------------
+
+// A (*,m,n) -> U (*,m,k), S (*,k), Vh (*,k,n), k = min(m,n); full_matrices: U (*,m,m),
+// Vh (*,n,n); compute_uv=False: U, Vh (0)
+std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matrices,
+                                               bool compute_uv,
+                                               std::optional<std::string_view> driver) {
+  check_matrix(A, "linalg.svd");
+  check_floating(A, "linalg.svd");
+  OPSCOPE_CHECK(!driver, "torch.linalg.svd: keyword argument `driver=` is only supported on "
+                         "CUDA inputs with cuSOLVER backend.");
+  int64_t m = A.size(-2), n = A.size(-1), k = std::min(m, n);
+  int64_t u_cols = full_matrices ? m : k, vh_rows = full_matrices ? n : k;
+  int mi = lapack_int(m, "linalg.svd"), ni = lapack_int(n, "linalg.svd");
+  DimVector batch = batch_sizes(A);
+  Tensor U = compute_uv ? empty_colmajor(with_matrix(batch, m, u_cols), A.dtype())
+                        : make_empty(std::array<int64_t, 1>{0}, A.dtype());
+  Tensor S = make_empty(with_vector(batch, k), A.dtype());
+  Tensor Vh = compute_uv ? empty_colmajor(with_matrix(batch, vh_rows, n), A.dtype())
+                         : make_empty(std::array<int64_t, 1>{0}, A.dtype());
+  Tensor info = make_empty(batch, ScalarType::Int32);
+  char jobz = !compute_uv ? 'N' : full_matrices ? 'A' : 'S';
+  float_or_double(A.dtype(), [&]<typename T>() {
+    std::vector<int64_t> offsets = matrix_offsets(A, batch);
+    const T* a = A.data_ptr<T>();
+    std::vector<T> buf(static_cast<size_t>(m * n)), none(1);
+    for (size_t b = 0; b < offsets.size(); ++b) {
+      T* ub = compute_uv ? U.data_ptr<T>() + static_cast<int64_t>(b) * m * u_cols : none.data();
+      T* vb = compute_uv ? Vh.data_ptr<T>() + static_cast<int64_t>(b) * vh_rows * n : none.data();
+      T* sb = S.data_ptr<T>() + static_cast<int64_t>(b) * k;
+      info.data_ptr<int32_t>()[b] = 0;
+      if (k == 0) {  // no singular values: U and Vh are identities (or have no columns / rows)
+        if (compute_uv) {
+          set_identity(ub, m, u_cols, m);
+          set_identity(vb, vh_rows, n, vh_rows);
+        }
+        continue;
+      }
+      read_colmajor(a + offsets[b], A.stride(-2), A.stride(-1), m, n, buf.data(), m);
+      info.data_ptr<int32_t>()[b] =
+          lapack::gesdd<T>(jobz, mi, ni, buf.data(), mi, sb, ub, compute_uv ? mi : 1, vb,
+                           compute_uv ? lapack_int(vh_rows, "linalg.svd") : 1);
+    }
+  });
+  ops::_linalg_check_errors(info, "linalg.svd", A.dim() == 2);
+  return {U, S, Vh};
+}
+
+// --- cross product -------------------------------------------------------------------------------
+
+// self, other (*, 3 at dim, *) broadcast -> self x other
+Tensor linalg_cross(const Tensor& self, const Tensor& other, int64_t dim) {
+  OPSCOPE_CHECK(self.dim() == other.dim(),
+                "linalg.cross: inputs must have the same number of dimensions.");
+  int64_t d = wrap_dim(dim, self.dim());
+  OPSCOPE_CHECK(self.size(d) == 3 && other.size(d) == 3, "linalg.cross: inputs dimension ", dim,
+                " must have length 3. Got ", self.size(d), " and ", other.size(d));
+  OPSCOPE_CHECK(self.dtype() == other.dtype(), "expected scalar type ", cpp_name(self.dtype()),
+                " but found ", cpp_name(other.dtype()));
+  DimVector sizes = broadcast_shapes(self.sizes(), other.sizes());
+  Tensor out = make_empty(sizes, self.dtype());
+  // Every position but the cross dim, with the three tensors' strides (0 where broadcast).
+  size_t nd = sizes.size();
+  DimVector outer = sizes, s_str(nd), o_str(nd);
+  DimVector r_str = contiguous_strides(sizes);
+  for (size_t i = 0; i < nd; ++i) {
+    auto id = static_cast<int64_t>(i);
+    s_str[i] = self.size(id) == 1 ? 0 : self.stride(id);
+    o_str[i] = other.size(id) == 1 ? 0 : other.stride(id);
+  }
+  outer[static_cast<size_t>(d)] = 1;
+  int64_t sd = self.stride(d), od = other.stride(d), rd = r_str[static_cast<size_t>(d)];
+  dispatch_dtype(self.dtype(), "linalg_cross", [&]<typename T>() {
+    if constexpr (std::is_same_v<T, bool>) {
+      OPSCOPE_CHECK(false, "\"linalg_cross\" not implemented for 'Bool'");
+    } else {
+      // float16 / bfloat16 multiply in float; the others in their own type, as torch.
+      using Acc = std::conditional_t<std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>,
+                                     float, T>;
+      const T* x = self.data_ptr<T>();
+      const T* y = other.data_ptr<T>();
+      T* r = out.data_ptr<T>();
+      int64_t count = compute_numel(outer);
+      DimVector index(nd, 0);
+      int64_t xo = 0, yo = 0, ro = 0;
+      for (int64_t c = 0; c < count; ++c) {
+        auto X = [&](int i) { return static_cast<Acc>(x[xo + i * sd]); };
+        auto Y = [&](int i) { return static_cast<Acc>(y[yo + i * od]); };
+        r[ro] = static_cast<T>(X(1) * Y(2) - X(2) * Y(1));
+        r[ro + rd] = static_cast<T>(X(2) * Y(0) - X(0) * Y(2));
+        r[ro + 2 * rd] = static_cast<T>(X(0) * Y(1) - X(1) * Y(0));
+        for (size_t i = nd; i-- > 0;) {  // odometer over `outer`
+          if (++index[i] < outer[i]) {
+            xo += s_str[i];
+            yo += o_str[i];
+            ro += r_str[i];
+            break;
+          }
+          xo -= (outer[i] - 1) * s_str[i];
+          yo -= (outer[i] - 1) * o_str[i];
+          ro -= (outer[i] - 1) * r_str[i];
+          index[i] = 0;
+        }
+      }
+    }
+  });
+  return out;
+}
+
+Tensor linalg_cross_out(const Tensor& self, const Tensor& other, int64_t dim, const Tensor& out) {
+  Tensor r = linalg_cross(self, other, dim);
+  resize_output(out, r.sizes());
+  return ops::copy_(out, r);
+}
+
+}  // namespace
+
+static Library cpu_linalg(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("linalg_inv_ex", fn<&linalg_inv_ex>);
+  m.impl("_linalg_det", fn<&_linalg_det>);
+  m.impl("_linalg_slogdet", fn<&_linalg_slogdet>);
+  m.impl("_linalg_solve_ex", fn<&_linalg_solve_ex>);
+  m.impl("linalg_cholesky_ex", fn<&linalg_cholesky_ex>);
+  m.impl("cholesky", fn<&cholesky>);
+  m.impl("linalg_qr", fn<&linalg_qr>);
+  m.impl("_linalg_eigh", fn<&_linalg_eigh>);
+  m.impl("_linalg_svd", fn<&_linalg_svd>);
+  m.impl("linalg_cross", fn<&linalg_cross>);
+  m.impl("linalg_cross.out", fn<&linalg_cross_out>);
+});
+
+}  // namespace opscope::cpu
