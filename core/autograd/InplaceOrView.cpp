@@ -37,8 +37,11 @@ void ad_inplace_or_view(const OperatorHandle& op, DispatchKeySet ks, Stack* stac
   for (size_t i = 0; i < schema.arguments.size(); ++i) {
     const Argument& a = schema.arguments[i];
     const IValue& v = (*stack)[base + i];
-    if (a.alias && a.alias->is_write && v.is_tensor() && v.to_tensor().defined())
-      keep.push_back(v.to_tensor());
+    if (!a.alias || !a.alias->is_write) continue;
+    if (v.is_tensor() && v.to_tensor().defined()) keep.push_back(v.to_tensor());
+    if (v.is_tensor_list())  // "Tensor(a!)[] self": a foreach op writes every element
+      for (const Tensor& t : v.to_tensor_list())
+        if (t.defined()) keep.push_back(t);
   }
   for (const Tensor& t : keep)
     OPSCOPE_CHECK(!t->is_inference() || inference_mode_enabled(),

@@ -11,6 +11,8 @@
 #include "core/ops/copy.h"
 #include "core/ops/binary.h"
 #include "core/ops/compare.h"
+#include "core/ops/factories.h"
+#include "core/ops/TensorIterator.h"
 #include "core/ops/unary.h"
 
 namespace opscope::autograd {
@@ -167,18 +169,54 @@ void AccumulateGrad::run_pre_hooks(variable_list& grads) {
   Node::run_pre_hooks(grads);
 }
 
-// leaf.grad = grad (a detached alias, or the tensor itself under create_graph), or
-// leaf.grad += grad: in place, or out of place under create_graph so the sum stays differentiable.
+// Note [Gradient layout contract]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// What a leaf's .grad looks like in memory, as PyTorch's AccumulateGrad promises it:
+//   - a leaf that is non-overlapping and dense (contiguous, transposed, channels-last, any
+//     permutation of a row-major block) gets a .grad with the leaf's own strides;
+//   - any other leaf (a strided slice, an expand) gets a row-major contiguous .grad.
+// So an optimizer reads parameter and gradient with one index, in one pass over memory, and
+// weight.grad.view(-1) works where weight.view(-1) does. Dims of size 1 may have any stride (they
+// are never stepped over), except 0: a size-1 dim of stride 0 is a broadcast view, not storage
+// of its own.
+//
+// The first gradient is stolen — kept as it is, no copy — when it already obeys the contract,
+// nobody else holds it and no graph is being built; otherwise it is copied into the contract's
+// layout (under create_graph by copy_, so the copy is differentiable: CopyBackwards). Later
+// gradients are added in place (no graph) or out of place (create_graph): either way the result
+// keeps the first one's layout. retain_grad's .grad of a non-leaf is a contiguous copy, and
+// autograd.grad returns the gradients as computed, with no contract (Engine.cpp).
+namespace {
+
+bool obeys_layout_contract(const Tensor& grad, const Tensor& leaf) {
+  if (!is_non_overlapping_and_dense(*leaf.impl())) return grad.is_contiguous();
+  for (int64_t d = 0; d < grad.dim(); ++d) {
+    if (grad.size(d) != 1 ? grad.stride(d) != leaf.stride(d) : grad.stride(d) == 0) return false;
+  }
+  return true;
+}
+
+// A copy of grad laid out as Note [Gradient layout contract] asks for leaf's .grad.
+Tensor clone_obeying_contract(const Tensor& grad, const Tensor& leaf) {
+  if (!is_non_overlapping_and_dense(*leaf.impl())) return ops::clone(grad, ops::kContiguousFormat);
+  Tensor r = ops::empty_strided(leaf.sizes(), leaf.strides(), grad.dtype(), std::nullopt,
+                                grad.device());
+  return ops::copy_(r, grad);
+}
+
+}  // namespace
+
+// leaf.grad = grad, stolen or copied into the contract's layout (Note [Gradient layout
+// contract]); or leaf.grad += grad: in place, or out of place under create_graph so the sum
+// stays differentiable.
 variable_list AccumulateGrad::apply(variable_list&& grads) {
   Tensor g = std::move(grads[0]);
   if (!g.defined()) return {};
   AutogradMeta& m = materialize_autograd_meta(leaf_);
   const bool create_graph = grad_mode_enabled();
   if (!m.grad.defined()) {
-    // The engine's gradients may be views of other tensors (expand's sum_to, a slice): .grad
-    // gets its own memory unless the engine's tensor is contiguous and nobody else holds it.
-    bool own = g.is_contiguous() && g.impl_ptr().use_count() == 1;
-    m.grad = create_graph ? g : (own ? detached_alias(g) : ops::clone(g));
+    bool steal = !create_graph && g.impl_ptr().use_count() == 1 && obeys_layout_contract(g, leaf_);
+    m.grad = steal ? detached_alias(g) : clone_obeying_contract(g, leaf_);
   } else if (create_graph) {
     m.grad = ops::add(m.grad, g);
   } else {
@@ -322,8 +360,8 @@ void retain_grad(const Tensor& t) {
   m.retain_hook = m.grad_fn->add_pre_hook(
       m.output_nr,
       [meta](const Tensor& g) {
-        if (!meta->grad.defined())
-          meta->grad = grad_mode_enabled() ? g : ops::clone(g);
+        if (!meta->grad.defined())  // a contiguous copy, as torch's retain_grad hook makes
+          meta->grad = ops::clone(g, ops::kContiguousFormat);
         else
           meta->grad = ops::add(meta->grad, g);
         return Tensor();

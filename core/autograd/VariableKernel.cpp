@@ -240,11 +240,16 @@ void inplace_check_kernel(const OperatorHandle& op, DispatchKeySet ks, Stack* st
   const size_t base = stack->size() - schema.arguments.size();
   for (size_t i = 0; i < schema.arguments.size() && grad_mode_enabled(); ++i) {
     const Argument& a = schema.arguments[i];
-    const Tensor* written = a.alias && a.alias->is_write ? tensor_at(*stack, base + i) : nullptr;
-    if (!written || !(*written)->requires_grad()) continue;
-    if (is_differentiable_view(*written)) check_inplace_on_view(*written);
-    OPSCOPE_CHECK(!is_leaf(*written),
-                  "a leaf Variable that requires grad is being used in an in-place operation.");
+    if (!a.alias || !a.alias->is_write) continue;
+    std::vector<Tensor> written;  // one tensor, or each of a foreach op's "Tensor(a!)[]"
+    if (const Tensor* t = tensor_at(*stack, base + i)) written.push_back(*t);
+    if ((*stack)[base + i].is_tensor_list()) written = (*stack)[base + i].to_tensor_list();
+    for (const Tensor& w : written) {
+      if (!w.defined() || !w->requires_grad()) continue;
+      if (is_differentiable_view(w)) check_inplace_on_view(w);
+      OPSCOPE_CHECK(!is_leaf(w),
+                    "a leaf Variable that requires grad is being used in an in-place operation.");
+    }
   }
   AutoDispatchBelowAutograd guard;  // ADInplaceOrView still runs: it bumps versions
   op.redispatch_boxed(ks & kAfterAutograd, stack);

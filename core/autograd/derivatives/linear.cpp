@@ -7,26 +7,47 @@
 
 namespace opscope::autograd {
 
+namespace {
+// torch's mm_mat1_backward / mm_mat2_backward: an operand stored column-major (a transposed
+// weight, as linear passes it to addmm) gets its gradient column-major too, so a leaf's .grad
+// obeys Note [Gradient layout contract] (core/autograd/Node.cpp) with no copy.
+bool column_major(const Tensor& m) {
+  return m.stride(0) == 1 && m.stride(1) == m.size(0);
+}
+// g (M,N), mat1 (M,K), mat2 (K,N) -> mat1's gradient (M,K)
+Tensor mm_mat1_backward(const Tensor& g, const Tensor& mat1, const Tensor& mat2) {
+  return column_major(mat1) ? ops::t(ops::mm(mat2, ops::t(g))) : ops::mm(g, ops::t(mat2));
+}
+// g (M,N), mat1 (M,K), mat2 (K,N) -> mat2's gradient (K,N)
+Tensor mm_mat2_backward(const Tensor& g, const Tensor& mat1, const Tensor& mat2) {
+  return column_major(mat2) ? ops::t(ops::mm(ops::t(g), mat1)) : ops::mm(ops::t(mat1), g);
+}
+}  // namespace
+
 // clang-format off
 std::vector<Derivative> linear_derivatives() {
   using namespace formulas;
   return {
       // mm(Tensor self, Tensor mat2) -> Tensor: self (M,K), mat2 (K,N) -> (M,N)
       {.op = "mm", .node = "MmBackward0", .inputs = {"self", "mat2"}, .save = {"self", "mat2"},
-       .save_for = {{"self", "mat2"}, {"mat2", "self"}},
+       .save_for = {{"self", "mat2"}, {"self", "self"}, {"mat2", "self"}, {"mat2", "mat2"}},
        .formula = [](C c, G g) -> variable_list {
-         return {c.needs("self") ? ops::mm(g[0], ops::t(c.arg("mat2"))) : Tensor(),   // (M,N)(N,K)
-                 c.needs("mat2") ? ops::mm(ops::t(c.arg("self")), g[0]) : Tensor()};  // (K,M)(M,N)
+         Tensor self = c.arg("self"), mat2 = c.arg("mat2");
+         return {c.needs("self") ? mm_mat1_backward(g[0], self, mat2) : Tensor(),   // (M,N)(N,K)
+                 c.needs("mat2") ? mm_mat2_backward(g[0], self, mat2) : Tensor()};  // (K,M)(M,N)
        }},
       // addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor:
       //   beta * self + alpha * mat1 (M,K) · mat2 (K,N)
       {.op = "addmm", .node = "AddmmBackward0", .inputs = {"self", "mat1", "mat2"},
-       .save = {"mat1", "mat2"}, .save_for = {{"mat1", "mat2"}, {"mat2", "mat1"}},
+       .save = {"mat1", "mat2"},
+       .save_for = {{"mat1", "mat2"}, {"mat1", "mat1"}, {"mat2", "mat1"}, {"mat2", "mat2"}},
        .formula = [](C c, G g) -> variable_list {
          Scalar beta = c.value("beta").to_scalar(), alpha = c.value("alpha").to_scalar();
+         Tensor m1 = c.needs("mat1") || c.needs("mat2") ? c.arg("mat1") : Tensor();
+         Tensor m2 = m1.defined() ? c.arg("mat2") : Tensor();
          return {c.needs("self") ? times(g[0], beta) : Tensor(),
-                 c.needs("mat1") ? times(ops::mm(g[0], ops::t(c.arg("mat2"))), alpha) : Tensor(),
-                 c.needs("mat2") ? times(ops::mm(ops::t(c.arg("mat1")), g[0]), alpha) : Tensor()};
+                 c.needs("mat1") ? times(mm_mat1_backward(g[0], m1, m2), alpha) : Tensor(),
+                 c.needs("mat2") ? times(mm_mat2_backward(g[0], m1, m2), alpha) : Tensor()};
        },
        .inplace = {"addmm_"}},
       // bmm(Tensor self, Tensor mat2) -> Tensor: self (B,M,K), mat2 (B,K,N) -> (B,M,N)

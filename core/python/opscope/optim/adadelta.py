@@ -1,0 +1,91 @@
+"""``opscope.optim.Adadelta``: steps scaled by the ratio of two running roots, of the past updates
+and of the past gradients (rho their decay); torch 1.13's update:
+
+    g = ±grad + weight_decay * p;        square_avg = rho * square_avg + (1 - rho) * g * g
+    delta = sqrt(acc_delta + eps) / sqrt(square_avg + eps) * g
+    acc_delta = rho * acc_delta + (1 - rho) * delta * delta;      p -= lr * delta
+"""
+import opscope
+
+from .optimizer import Optimizer, _implementation
+
+__all__ = ["Adadelta"]
+
+
+class Adadelta(Optimizer):
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
+                 maximize=False):
+        if not 0.0 <= lr:
+            raise ValueError("Invalid learning rate: {}".format(lr))
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError("Invalid rho value: {}".format(rho))
+        if not 0.0 <= eps:
+            raise ValueError("Invalid epsilon value: {}".format(eps))
+        if not 0.0 <= weight_decay:
+            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize,
+                        foreach=foreach)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("foreach", None)
+            group.setdefault("maximize", False)
+
+    @opscope.no_grad()
+    def step(self, closure=None):
+        """Performs a single optimization step; `closure` re-evaluates the model and returns the
+        loss."""
+        loss = self._evaluate(closure)
+        for group in self.param_groups:
+            params, grads = self._with_grads(group)
+            if not params:
+                continue
+            states = [self.state[p] for p in params]
+            for p, state in zip(params, states):
+                if len(state) == 0:
+                    state["step"] = 0
+                    state["square_avg"] = opscope.zeros_like(
+                        p, memory_format=opscope.preserve_format)
+                    state["acc_delta"] = opscope.zeros_like(
+                        p, memory_format=opscope.preserve_format)
+                state["step"] += 1
+            how = _implementation(group, params, grads, has_fused=False)
+            (_multi_tensor_adadelta if how == "foreach" else _single_tensor_adadelta)(
+                params, grads, [s["square_avg"] for s in states],
+                [s["acc_delta"] for s in states], lr=group["lr"], rho=group["rho"],
+                eps=group["eps"], weight_decay=group["weight_decay"], maximize=group["maximize"])
+        return loss
+
+
+def _single_tensor_adadelta(params, grads, square_avgs, acc_deltas, *, lr, rho, eps, weight_decay,
+                            maximize):
+    for param, grad, square_avg, acc_delta in zip(params, grads, square_avgs, acc_deltas):
+        grad = grad if not maximize else -grad
+        if weight_decay != 0:
+            grad = grad.add(param, alpha=weight_decay)
+        square_avg.mul_(rho).add_(grad * grad, alpha=1 - rho)
+        std = square_avg.add(eps).sqrt_()
+        delta = acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
+        acc_delta.mul_(rho).add_(delta * delta, alpha=1 - rho)
+        param.add_(delta, alpha=-lr)
+
+
+def _multi_tensor_adadelta(params, grads, square_avgs, acc_deltas, *, lr, rho, eps, weight_decay,
+                           maximize):
+    if maximize:
+        grads = opscope._foreach_neg(grads)
+    if weight_decay != 0:
+        grads = opscope._foreach_add(grads, params, alpha=weight_decay)
+    opscope._foreach_mul_(square_avgs, rho)
+    opscope._foreach_addcmul_(square_avgs, grads, grads, 1 - rho)
+    std = opscope._foreach_add(square_avgs, eps)
+    opscope._foreach_sqrt_(std)
+    deltas = opscope._foreach_add(acc_deltas, eps)
+    opscope._foreach_sqrt_(deltas)
+    opscope._foreach_div_(deltas, std)
+    opscope._foreach_mul_(deltas, grads)
+    opscope._foreach_add_(params, deltas, alpha=-lr)
+    opscope._foreach_mul_(acc_deltas, rho)
+    opscope._foreach_addcmul_(acc_deltas, deltas, deltas, 1 - rho)

@@ -1,0 +1,289 @@
+"""``opscope.optim.Optimizer``: parameter groups, per-parameter state, zero_grad, state_dict /
+load_state_dict and printing, as torch.optim.Optimizer; each optimizer's step() is in its own file.
+
+Each optimizer updates a group in one of three ways, chosen like torch 2.x's ``foreach=`` and
+``fused=`` arguments (see _implementation):
+
+- ``"single"``: tensor by tensor with ordinary ops (mul_, add_, ...), torch 1.13's for-loop;
+- ``"foreach"``: the same arithmetic over all parameters at once with the ``opscope._foreach_*``
+  ops, one call per step of the formula;
+- ``"fused"``: one ``opscope._fused_*`` op that reads and writes each parameter's memory once
+  (SGD, Adam, AdamW, RMSprop) — the default where the parameters allow it.
+"""
+from collections import defaultdict
+from copy import deepcopy
+from itertools import chain
+import warnings
+
+import opscope
+
+__all__ = ["Optimizer", "required"]
+
+
+class _RequiredParameter:
+    """Singleton class representing a required parameter for an Optimizer."""
+
+    def __repr__(self):
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+
+def _typename(obj):
+    """torch.typename: "torch.FloatTensor" for a float tensor, else the qualified class name."""
+    if isinstance(obj, opscope.Tensor):
+        return obj.type()
+    module = type(obj).__module__
+    return (module + "." if module not in (None, "builtins") else "") + type(obj).__qualname__
+
+
+_FLOAT_DTYPES = (opscope.float32, opscope.float64)
+
+
+def _kernels_apply(params, grads):
+    """Whether the opscope._foreach_* / _fused_* kernels take these parameters: CPU float32 /
+    float64 tensors with dense (not sparse) gradients of their dtype and sizes."""
+    return all(p.dtype in _FLOAT_DTYPES and p.device.type == "cpu" and g.dtype == p.dtype
+               and g.shape == p.shape for p, g in zip(params, grads))
+
+
+def _implementation(group, params, grads, has_fused=True):
+    """How step() updates one group: "fused", "foreach" or "single" (see the module docstring).
+
+    ``fused=True`` or ``foreach=True`` ask for that path (both: torch's error); with both left
+    None, the fused kernel is used where the optimizer has one and the parameters allow it, then
+    foreach; ``False`` for both gives torch 1.13's tensor-by-tensor loop."""
+    fused, foreach = group.get("fused"), group.get("foreach")
+    if fused and foreach:
+        raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+    ok = _kernels_apply(params, grads)
+    if fused:
+        if not has_fused:
+            raise RuntimeError("`fused=True` is not supported by this optimizer")
+        if not ok:
+            raise RuntimeError("`fused=True` requires all the params to be floating point Tensors "
+                               "of supported devices: ['cpu'].")
+        return "fused"
+    if foreach:
+        return "foreach" if ok else "single"
+    if fused is None and foreach is None and ok:
+        return "fused" if has_fused else "foreach"
+    return "single"
+
+
+def _equal_or_none(values):
+    """The one value all of `values` share, or None when they differ: a foreach op takes one
+    Scalar, so per-parameter scalars (bias corrections at different steps) fall back to a loop."""
+    first = values[0]
+    return first if all(v == first for v in values) else None
+
+
+def _state_copy(value):
+    """A deep copy of a state_dict's value: tensors cloned, containers rebuilt."""
+    if isinstance(value, opscope.Tensor):
+        return value.detach().clone()
+    if isinstance(value, dict):
+        return type(value)((k, _state_copy(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return type(value)(_state_copy(v) for v in value)
+    return deepcopy(value)
+
+
+class Optimizer:
+    r"""Base class for all optimizers: parameter groups (dicts with 'params' and the
+    hyper-parameters, defaults filled in) and per-parameter state; subclasses implement step().
+
+    Args:
+        params (iterable): an iterable of :class:`opscope.Tensor` s or :class:`dict` s.
+        defaults (dict): the optimization options a group gets when it does not set them.
+    """
+
+    def __init__(self, params, defaults):
+        self.defaults = defaults
+        if isinstance(params, opscope.Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of "
+                            "Tensors or dicts, but got " + _typename(params))
+        self.state = defaultdict(dict)
+        self.param_groups = []
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for param_group in param_groups:
+            self.add_param_group(param_group)
+
+    def __getstate__(self):
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+    def __repr__(self):
+        format_string = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            format_string += "\n"
+            format_string += "Parameter Group {0}\n".format(i)
+            for key in sorted(group.keys()):
+                if key != "params":
+                    format_string += "    {0}: {1}\n".format(key, group[key])
+        format_string += ")"
+        return format_string
+
+    def state_dict(self):
+        r"""The optimizer's state as a dict, in torch's structure:
+
+        * ``state``: each parameter's state, keyed by the parameter's index (counted over the
+          groups in order);
+        * ``param_groups``: each group's options, with ``'params'`` the list of its indices.
+        """
+        param_mappings = {}
+        start_index = 0
+
+        def pack_group(group):
+            nonlocal start_index
+            packed = {k: v for k, v in group.items() if k != "params"}
+            param_mappings.update({id(p): i for i, p in enumerate(group["params"], start_index)
+                                   if id(p) not in param_mappings})
+            packed["params"] = [param_mappings[id(p)] for p in group["params"]]
+            start_index += len(packed["params"])
+            return packed
+
+        param_groups = [pack_group(g) for g in self.param_groups]
+        packed_state = {(param_mappings[id(k)] if isinstance(k, opscope.Tensor) else k): v
+                        for k, v in self.state.items()}
+        return {"state": packed_state, "param_groups": param_groups}
+
+    def load_state_dict(self, state_dict):
+        r"""Loads a state from :meth:`state_dict` (a copy of it): the groups must match in number
+        and sizes; state tensors are cast to their parameter's dtype (floating parameters; 'step'
+        is kept as it is) and device."""
+        state_dict = _state_copy(state_dict)
+        groups = self.param_groups
+        saved_groups = state_dict["param_groups"]
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        param_lens = (len(g["params"]) for g in groups)
+        saved_lens = (len(g["params"]) for g in saved_groups)
+        if any(p_len != s_len for p_len, s_len in zip(param_lens, saved_lens)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the "
+                             "size of optimizer's group")
+        id_map = {old_id: p for old_id, p in
+                  zip(chain.from_iterable(g["params"] for g in saved_groups),
+                      chain.from_iterable(g["params"] for g in groups))}
+
+        def cast(param, value, key=None):
+            if isinstance(value, opscope.Tensor):
+                if key != "step":
+                    if param.is_floating_point():
+                        value = value.to(param.dtype)
+                    value = value.to(param.device)
+                return value
+            if isinstance(value, dict):
+                return {k: cast(param, v, key=k) for k, v in value.items()}
+            if isinstance(value, (list, tuple)):
+                return type(value)(cast(param, v) for v in value)
+            return value
+
+        state = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                param = id_map[k]
+                state[param] = cast(param, v)
+            else:
+                state[k] = v
+
+        def update_group(group, new_group):
+            new_group["params"] = group["params"]
+            return new_group
+
+        param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
+        self.__setstate__({"state": state, "param_groups": param_groups})
+
+    def zero_grad(self, set_to_none=True):
+        r"""Clears the gradients of all optimized tensors: sets them to None (the default, as
+        torch 2.x), or with ``set_to_none=False`` detaches them from any graph and fills them with
+        zeros (float32 / float64 gradients with one _foreach_zero_ call)."""
+        zeros = []
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if set_to_none:
+                    p.grad = None
+                    continue
+                if p.grad.grad_fn is not None:
+                    p.grad.detach_()
+                else:
+                    p.grad.requires_grad_(False)
+                if p.grad.dtype in _FLOAT_DTYPES:
+                    zeros.append(p.grad)
+                else:
+                    p.grad.zero_()
+        if zeros:
+            opscope._foreach_zero_(zeros)
+
+    def step(self, closure=None):
+        r"""Performs a single optimization step (parameter update)."""
+        raise NotImplementedError
+
+    def add_param_group(self, param_group):
+        r"""Adds a parameter group (a dict with 'params' and, optionally, options that override
+        the defaults), checking what torch checks: tensors, leaves, no parameter in two groups,
+        every required option given."""
+        assert isinstance(param_group, dict), "param group must be a dict"
+        params = param_group["params"]
+        if isinstance(params, opscope.Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, but "
+                            "the ordering of tensors in sets will change between runs. Please use "
+                            "a list instead.")
+        else:
+            param_group["params"] = list(params)
+        for param in param_group["params"]:
+            if not isinstance(param, opscope.Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                + _typename(param))
+            if not self.defaults.get("differentiable", None) and not (
+                    param.is_leaf or param.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError("parameter group didn't specify a value of required "
+                                 "optimization parameter " + name)
+            param_group.setdefault(name, default)
+        params = param_group["params"]
+        if len(params) != len(set(map(id, params))):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
+                          "future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        param_set = set()
+        for group in self.param_groups:
+            param_set.update(id(p) for p in group["params"])
+        if not param_set.isdisjoint(id(p) for p in param_group["params"]):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    # --- for the subclasses' step() ---------------------------------------------------------
+
+    @staticmethod
+    def _evaluate(closure):
+        """What step(closure) starts with: the loss the closure computes (with grad mode on,
+        inside step's no_grad), or None without a closure."""
+        if closure is None:
+            return None
+        with opscope.enable_grad():
+            return closure()
+
+    @staticmethod
+    def _with_grads(group):
+        """The group's parameters that have a gradient, and their gradients (sparse refused)."""
+        params, grads = [], []
+        for p in group["params"]:
+            if p.grad is not None:
+                params.append(p)
+                grads.append(p.grad)
+        return params, grads

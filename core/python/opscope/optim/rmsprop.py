@@ -1,0 +1,119 @@
+"""``opscope.optim.RMSprop``: divides the gradient by the root of a moving average of its square
+(alpha the average's decay); centered subtracts the squared moving average of the gradient first;
+momentum accumulates the divided gradient. torch 1.13's update, step by step:
+
+    g = ±grad + weight_decay * p
+    square_avg = alpha * square_avg + (1 - alpha) * g**2
+    avg = sqrt(square_avg - grad_avg**2 if centered else square_avg) + eps
+    p -= lr * (buf = momentum * buf + g / avg  if momentum else  g / avg)
+"""
+import opscope
+
+from .optimizer import Optimizer, _implementation
+
+__all__ = ["RMSprop"]
+
+
+class RMSprop(Optimizer):
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
+                 centered=False, foreach=None, maximize=False, differentiable=False):
+        if not 0.0 <= lr:
+            raise ValueError("Invalid learning rate: {}".format(lr))
+        if not 0.0 <= eps:
+            raise ValueError("Invalid epsilon value: {}".format(eps))
+        if not 0.0 <= momentum:
+            raise ValueError("Invalid momentum value: {}".format(momentum))
+        if not 0.0 <= weight_decay:
+            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        if not 0.0 <= alpha:
+            raise ValueError("Invalid alpha value: {}".format(alpha))
+        defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
+                        weight_decay=weight_decay, foreach=foreach, maximize=maximize,
+                        differentiable=differentiable)
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            for key, value in (("momentum", 0), ("centered", False), ("foreach", None),
+                               ("maximize", False), ("differentiable", False)):
+                group.setdefault(key, value)
+
+    @opscope.no_grad()
+    def step(self, closure=None):
+        """Performs a single optimization step; `closure` re-evaluates the model and returns the
+        loss."""
+        loss = self._evaluate(closure)
+        for group in self.param_groups:
+            params, grads = self._with_grads(group)
+            if not params:
+                continue
+            states = [self.state[p] for p in params]
+            for p, state in zip(params, states):
+                if len(state) == 0:
+                    state["step"] = 0
+                    state["square_avg"] = opscope.zeros_like(
+                        p, memory_format=opscope.preserve_format)
+                    if group["momentum"] > 0:
+                        state["momentum_buffer"] = opscope.zeros_like(
+                            p, memory_format=opscope.preserve_format)
+                    if group["centered"]:
+                        state["grad_avg"] = opscope.zeros_like(
+                            p, memory_format=opscope.preserve_format)
+                state["step"] += 1
+            how = _implementation(group, params, grads, has_fused=False)
+            (_multi_tensor_rmsprop if how == "foreach" else _single_tensor_rmsprop)(
+                params, grads, [s["square_avg"] for s in states],
+                [s["grad_avg"] for s in states] if group["centered"] else [],
+                [s["momentum_buffer"] for s in states] if group["momentum"] > 0 else [],
+                lr=group["lr"], alpha=group["alpha"], eps=group["eps"],
+                weight_decay=group["weight_decay"], momentum=group["momentum"],
+                centered=group["centered"], maximize=group["maximize"])
+        return loss
+
+
+def _single_tensor_rmsprop(params, grads, square_avgs, grad_avgs, bufs, *, lr, alpha, eps,
+                           weight_decay, momentum, centered, maximize):
+    for i, param in enumerate(params):
+        grad = grads[i] if not maximize else -grads[i]
+        if weight_decay != 0:
+            grad = grad.add(param, alpha=weight_decay)
+        square_avg = square_avgs[i]
+        square_avg.mul_(alpha).add_(grad * grad, alpha=1 - alpha)
+        if centered:
+            grad_avg = grad_avgs[i]
+            grad_avg.mul_(alpha).add_(grad, alpha=1 - alpha)
+            avg = square_avg.sub(grad_avg * grad_avg).sqrt_()
+        else:
+            avg = square_avg.sqrt()
+        avg = avg.add_(eps)
+        if momentum > 0:
+            buf = bufs[i]
+            buf.mul_(momentum).add_(grad / avg)
+            param.add_(buf, alpha=-lr)
+        else:
+            param.add_(grad / avg, alpha=-lr)
+
+
+def _multi_tensor_rmsprop(params, grads, square_avgs, grad_avgs, bufs, *, lr, alpha, eps,
+                          weight_decay, momentum, centered, maximize):
+    if maximize:
+        grads = opscope._foreach_neg(grads)
+    if weight_decay != 0:
+        grads = opscope._foreach_add(grads, params, alpha=weight_decay)
+    opscope._foreach_mul_(square_avgs, alpha)
+    opscope._foreach_addcmul_(square_avgs, grads, grads, 1 - alpha)
+    if centered:
+        opscope._foreach_mul_(grad_avgs, alpha)
+        opscope._foreach_add_(grad_avgs, grads, alpha=1 - alpha)
+        avg = opscope._foreach_addcmul(square_avgs, grad_avgs, grad_avgs, -1)
+        opscope._foreach_sqrt_(avg)
+    else:
+        avg = opscope._foreach_sqrt(square_avgs)
+    opscope._foreach_add_(avg, eps)
+    if momentum > 0:
+        opscope._foreach_mul_(bufs, momentum)
+        opscope._foreach_addcdiv_(bufs, grads, avg)
+        opscope._foreach_add_(params, bufs, alpha=-lr)
+    else:
+        opscope._foreach_addcdiv_(params, grads, avg, -lr)
