@@ -8,7 +8,7 @@ It writes into data/checkpoints/:
 
     <case>.pt              torch.save(<case's object>) for every case below
     legacy_<case>.pt       the same with _use_new_zipfile_serialization=False (some cases)
-    cuda_location.pt       a tensor whose storage torch tagged 'cuda:0' (as on a GPU machine)
+    [legacy_]cuda_location.pt  tensors whose storage torch tagged 'cuda:0' (as on a GPU machine)
     [legacy_]whole_module.pt  torch.save(model) of a Sequential (the module objects pickled)
     complex.pt             a complex tensor (opscope has none: its load must say so)
     expected.json          per file: describe(torch.load(file)), the errors torch raises, and
@@ -247,14 +247,15 @@ def check_whole_opscope_model(torch, opscope):
     return ok, attributes
 
 
-def write_cuda_location(torch, path):
-    """torch.save of a tensor as a GPU machine writes it: its storage tagged 'cuda:0'. Made on this
-    CPU-only machine by letting torch's own location tagger answer 'cuda:0'."""
+def write_cuda_location(torch, path, legacy=False):
+    """torch.save of tensors as a GPU machine writes them: their storage tagged 'cuda:0'. Made on
+    this CPU-only machine by letting torch's own location tagger answer 'cuda:0'."""
     import torch.serialization as ser
     saved = list(ser._package_registry)
     ser._package_registry[:] = [(0, lambda obj: "cuda:0", lambda obj, loc: None)] + saved
+    w = torch.tensor([1.0, 2.0, 3.0])
     try:
-        torch.save({"w": torch.tensor([1.0, 2.0, 3.0])}, path)
+        save_if_changed(torch, {"w": w, "tail": w[1:]}, path, legacy)
     finally:
         ser._package_registry[:] = saved
 
@@ -266,7 +267,7 @@ def save_if_changed(torch, obj, path, legacy):
     torch.save(obj, buf, _use_new_zipfile_serialization=not legacy)
 
     def content(f):
-        loaded = torch.load(f)
+        loaded = torch.load(f, map_location="cpu")
         if isinstance(loaded, torch.nn.Module):
             return repr(loaded), describe(loaded.state_dict(), torch)
         return describe(loaded, torch)
@@ -331,14 +332,15 @@ def main():
     # Element types opscope does not have: loading must say so.
     torch.save({"z": torch.tensor([1 + 2j])}, os.path.join(OUT, "complex.pt"))
 
-    cuda_path = os.path.join(OUT, "cuda_location.pt")
-    write_cuda_location(torch, cuda_path)
-    expected["files"]["cuda_location.pt"] = {
-        "expected": describe(torch.load(cuda_path, map_location="cpu"), torch),
-        "error_without_map_location": error_of(lambda: torch.load(cuda_path)),
-        "error_cuda_1_to_cuda_0": error_of(
-            lambda: torch.load(cuda_path, map_location={"cuda:0": "cuda:1"})),
-    }
+    for name, legacy in [("cuda_location.pt", False), ("legacy_cuda_location.pt", True)]:
+        cuda_path = os.path.join(OUT, name)
+        write_cuda_location(torch, cuda_path, legacy)
+        expected["files"][name] = {
+            "expected": describe(torch.load(cuda_path, map_location="cpu"), torch),
+            "error_without_map_location": error_of(lambda: torch.load(cuda_path)),
+            "error_cuda_1_to_cuda_0": error_of(
+                lambda: torch.load(cuda_path, map_location={"cuda:0": "cuda:1"})),
+        }
 
     with open(os.path.join(OUT, "expected.json"), "w") as f:
         json.dump(expected, f, indent=1, sort_keys=True)

@@ -62,7 +62,7 @@ def assert_same_tensor(got, want):
 
 
 # --- files written by PyTorch 1.13 ---------------------------------------------------------------
-TORCH_FILES = sorted(n for n in EXPECTED["files"] if n != "cuda_location.pt")
+TORCH_FILES = sorted(n for n in EXPECTED["files"] if "cuda_location" not in n)
 
 
 @pytest.mark.parametrize("name", TORCH_FILES)
@@ -182,28 +182,33 @@ def test_adam_state_dict_from_torch():
 
 
 # --- a file from a GPU machine -------------------------------------------------------------------
-CUDA = EXPECTED["files"]["cuda_location.pt"]
-CUDA_PATH = os.path.join(DATA, "cuda_location.pt")
+CUDA_FILES = ["cuda_location.pt", "legacy_cuda_location.pt"]
 
 
+@pytest.mark.parametrize("name", CUDA_FILES)
 @pytest.mark.parametrize("map_location", [
     "cpu", opscope.device("cpu"), {"cuda:0": "cpu"}, lambda storage, location: storage,
-    lambda storage, location: None if location == "cpu" else storage.cpu()],
-    ids=["str", "device", "dict", "callable", "callable-or-none"])
-def test_cuda_file_loads_on_the_cpu_with_map_location(map_location):
-    got = opscope.load(CUDA_PATH, map_location=map_location)
-    assert describe(got, opscope) == CUDA["expected"]
+    lambda storage, location: None if location == "cpu" else storage.cpu(),
+    lambda storage, location: storage.clone()],
+    ids=["str", "device", "dict", "callable", "callable-or-none", "callable-copy"])
+def test_cuda_file_loads_on_the_cpu_with_map_location(map_location, name):
+    got = opscope.load(os.path.join(DATA, name), map_location=map_location)
+    assert describe(got, opscope) == EXPECTED["files"][name]["expected"]
+    got["w"][2] = -1.0  # "tail" shares w's storage, also when map_location copied it
+    assert got["tail"][1].item() == -1.0
 
 
 @pytest.mark.skipif(opscope.cuda.is_available(), reason="the error is for machines without CUDA")
-def test_cuda_file_without_map_location_raises_torchs_error():
-    err = CUDA["error_without_map_location"]
+@pytest.mark.parametrize("name", CUDA_FILES)
+def test_cuda_file_without_map_location_raises_torchs_error(name):
+    cuda = EXPECTED["files"][name]
+    err = cuda["error_without_map_location"]
     with pytest.raises(RuntimeError) as info:
-        opscope.load(CUDA_PATH)
+        opscope.load(os.path.join(DATA, name))
     assert type(info.value).__name__ == err["type"] and str(info.value) == err["message"]
     with pytest.raises(RuntimeError) as info:
-        opscope.load(CUDA_PATH, map_location={"cuda:0": "cuda:1"})
-    assert str(info.value) == CUDA["error_cuda_1_to_cuda_0"]["message"]
+        opscope.load(os.path.join(DATA, name), map_location={"cuda:0": "cuda:1"})
+    assert str(info.value) == cuda["error_cuda_1_to_cuda_0"]["message"]
 
 
 def test_unknown_location_raises():

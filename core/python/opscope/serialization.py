@@ -385,8 +385,9 @@ def _pickler_class(pickle_module):
 def _dump(obj, file, pickle_module, protocol, legacy=False):
     """Pickles obj into file; returns its storages. Their lengths go into the pickle, so a first
     pass only measures them: a later tensor of a storage may reach further than the first one.
-    That pass uses the C pickler when it can (4x faster); the objects it cannot pickle the way
-    pickle_module does (dill's lambdas, ...) get the second pass's pickler."""
+    That pass uses the C pickler when it can (a 2000-tensor state dict saves in 2/3 of the time);
+    what it cannot pickle as pickle_module does (dill's lambdas, ...) the second pass's pickler
+    measures."""
     cls = _pickler_class(pickle_module)
     try:
         if pickle_module is not pickle:
@@ -461,11 +462,9 @@ class _ZipWriter:
                                 directory_start, 0))
 
 
-def _archive_name(f):
-    if isinstance(f, (str, os.PathLike)):
-        base = os.path.basename(os.fspath(f))
-        return os.path.splitext(base)[0] if "." in base else base
-    return "archive"
+def _archive_name(path):
+    """The folder the records go in: the file's name without its last extension, as torch's."""
+    return os.path.splitext(os.path.basename(os.fspath(path)))[0]
 
 
 def _save_zip(obj, file, archive_name, pickle_module, protocol):
@@ -672,32 +671,37 @@ def _load_legacy(file, restore, unpickler_class, pickle_module, load_args):
     if protocol != LEGACY_PROTOCOL_VERSION:
         raise RuntimeError(f"Invalid protocol version: {protocol}")
     pickle_module.load(file, **load_args)  # sys info: sizes and byte order of the writer
-    storages = {}
+    pickle_start = file.tell()
+    flats, locations = {}, {}  # key -> the storage on the CPU, its location tag
 
-    def persistent_load(pid):
+    def storage_of(pid, flat_of):
         typename = _text(pid[0])
         if typename == "module":  # torch.save(model): the class, and its source to compare
             return pid[1]
         if typename != "storage":
             raise RuntimeError(f"Unknown saved id type: {pid[0]}")
         storage_type, key, location, numel, view = pid[1:]
-        if key not in storages:
-            # Filled below, after the pickle: the bytes come at the end of the stream.
-            storages[key] = _LoadedStorage(
-                restore(opscope.empty(numel, dtype=storage_type.dtype), _text(location)))
-        storage = storages[key]
-        if view is not None:
-            view_key, offset, size = view
-            if view_key not in storages:
-                storages[view_key] = _LoadedStorage(storage.flat, storage.offset + offset)
-            storage = storages[view_key]
-        return storage
+        if key not in flats:
+            flats[key] = opscope.empty(numel, dtype=storage_type.dtype)
+            locations[key] = _text(location)
+        offset = 0 if view is None else view[1]  # (view key, offset, size): a storage's part
+        return _LoadedStorage(flat_of(key), offset)
 
-    result = unpickler_class(file, persistent_load, **load_args).load()
+    # The storages' bytes come after the pickle: its tensors are built on CPU storages, filled
+    # afterwards. Where map_location puts a storage elsewhere, the pickle is read a second time
+    # with the filled, moved storages.
+    result = unpickler_class(file, lambda pid: storage_of(pid, flats.get), **load_args).load()
     for key in pickle_module.load(file, **load_args):
-        flat = storages[key].flat
+        flat = flats[key]
         (numel,) = struct.unpack("<q", file.read(8))
         _read_into(file, flat, numel * flat.dtype.itemsize)
+    moved = {key: restore(flat, locations[key]) for key, flat in flats.items()}
+    if all(moved[key] is flats[key] for key in flats):
+        return result
+    end = file.tell()
+    file.seek(pickle_start)
+    result = unpickler_class(file, lambda pid: storage_of(pid, moved.get), **load_args).load()
+    file.seek(end)
     return result
 
 
