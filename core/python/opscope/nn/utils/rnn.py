@@ -1,0 +1,177 @@
+"""Variable-length sequences for the recurrent layers, as torch.nn.utils.rnn: ``pad_sequence``
+(a list of (L_i, *) tensors -> one padded (T, B, *) tensor), ``PackedSequence`` with
+``pack_padded_sequence`` / ``pad_packed_sequence`` / ``pack_sequence`` / ``unpack_sequence``,
+and ``unpad_sequence``.
+
+A PackedSequence holds the steps of B sequences interleaved by time: ``data`` (sum L_i, *) lists
+step 0 of every sequence, then step 1 of those that are that long, ...; ``batch_sizes[t]`` says
+how many sequences have a step t (sequences sorted by decreasing length; ``sorted_indices``
+maps sorted position -> original batch index, ``unsorted_indices`` the inverse).
+
+>>> import opscope
+>>> from opscope.nn.utils.rnn import pad_sequence, pack_padded_sequence
+>>> padded = pad_sequence([opscope.tensor([1, 2, 3]), opscope.tensor([4, 5])])
+>>> padded.T
+tensor([[1, 2, 3],
+        [4, 5, 0]])
+>>> packed = pack_padded_sequence(padded, [3, 2])
+>>> packed.data, packed.batch_sizes
+(tensor([1, 4, 2, 5, 3]), tensor([2, 2, 1]))
+"""
+
+from collections import namedtuple
+from collections.abc import Iterable
+
+import opscope
+
+__all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence", "pad_packed_sequence",
+           "pad_sequence", "unpad_sequence", "pack_sequence", "unpack_sequence"]
+
+
+class PackedSequence(namedtuple("PackedSequence", ["data", "batch_sizes", "sorted_indices",
+                                                   "unsorted_indices"])):
+    """(data, batch_sizes, sorted_indices, unsorted_indices): see the module's docstring. Made by
+    pack_padded_sequence / pack_sequence, not by hand."""
+
+    def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
+        if unsorted_indices is None:
+            unsorted_indices = invert_permutation(sorted_indices)
+        if batch_sizes is None:  # PackedSequence(tuple_of_four)
+            data, batch_sizes, sorted_indices, unsorted_indices = data
+        return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
+
+    def to(self, *args, **kwargs):
+        data = self.data.to(*args, **kwargs)
+        if data is self.data:
+            return self
+        return type(self)(data, self.batch_sizes, self.sorted_indices, self.unsorted_indices)
+
+    def double(self):
+        return self.to(dtype=opscope.float64)
+
+    def float(self):
+        return self.to(dtype=opscope.float32)
+
+    def long(self):
+        return self.to(dtype=opscope.int64)
+
+    @property
+    def is_cuda(self):
+        return False
+
+    def is_pinned(self):
+        return False
+
+
+def invert_permutation(permutation):
+    """The inverse permutation: out[permutation[i]] = i (None stays None)."""
+    if permutation is None:
+        return None
+    output = opscope.empty_like(permutation)
+    output.scatter_(0, permutation, opscope.arange(0, permutation.numel()))
+    return output
+
+
+def _batch_sizes(lengths):
+    """[#sequences longer than t for t in range(max length)] of decreasing lengths."""
+    return [sum(1 for n in lengths if n > t) for t in range(lengths[0])] if lengths else []
+
+
+def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True):
+    """input (T, B, *) (or (B, T, *) with batch_first) holding B sequences of `lengths` ->
+    PackedSequence. With enforce_sorted the lengths must decrease; otherwise the batch is sorted
+    by length first (sorted_indices records how)."""
+    lengths = [int(n) for n in (lengths.tolist() if isinstance(lengths, opscope.Tensor) else lengths)]
+    if enforce_sorted:
+        sorted_indices = None
+    else:
+        order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
+        lengths = [lengths[i] for i in order]
+        sorted_indices = opscope.tensor(order, dtype=opscope.int64)
+        batch_dim = 0 if batch_first else 1
+        input = input.index_select(batch_dim, sorted_indices)
+    if batch_first:
+        input = input.transpose(0, 1)
+    if any(n <= 0 for n in lengths):
+        raise RuntimeError("Length of all samples has to be greater than 0, but found an element in "
+                           "'lengths' that is <= 0")
+    if enforce_sorted and any(a < b for a, b in zip(lengths, lengths[1:])):
+        raise RuntimeError("`lengths` array must be sorted in decreasing order when `enforce_sorted` "
+                           "is True. You can pass `enforce_sorted=False` to pack_padded_sequence "
+                           "and/or pack_sequence to sidestep this requirement if you do not need "
+                           "ONNX exportability.")
+    if lengths and lengths[0] > input.size(0):
+        raise RuntimeError(f"Expected input sequences to be at most {input.size(0)} long, but the "
+                           f"longest is {lengths[0]}")
+    batch_sizes = _batch_sizes(lengths)
+    steps = [input[t, :b] for t, b in enumerate(batch_sizes)]
+    data = opscope.cat(steps, 0)
+    return PackedSequence(data, opscope.tensor(batch_sizes, dtype=opscope.int64), sorted_indices, None)
+
+
+def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
+    """The inverse of pack_padded_sequence: -> (padded (T, B, *) or (B, T, *), lengths (B) int64),
+    in the original batch order."""
+    batch_sizes = [int(b) for b in sequence.batch_sizes.tolist()]
+    max_seq_length = len(batch_sizes)
+    if total_length is not None:
+        if total_length < max_seq_length:
+            raise ValueError("Expected total_length to be at least the length of the longest "
+                             "sequence in input, but got total_length={} and max sequence length "
+                             "being {}".format(total_length, max_seq_length))
+        max_seq_length = total_length
+    data = sequence.data
+    batch = batch_sizes[0] if batch_sizes else 0
+    out = opscope.full((max_seq_length, batch) + tuple(data.shape[1:]), padding_value, dtype=data.dtype)
+    offset = 0
+    for t, b in enumerate(batch_sizes):
+        out[t, :b] = data[offset:offset + b]
+        offset += b
+    lengths = [sum(1 for b in batch_sizes if b > i) for i in range(batch)]
+    lengths = opscope.tensor(lengths, dtype=opscope.int64)
+    if batch_first:
+        out = out.transpose(0, 1)
+    if sequence.unsorted_indices is not None:
+        batch_dim = 0 if batch_first else 1
+        return out.index_select(batch_dim, sequence.unsorted_indices), lengths[sequence.unsorted_indices]
+    return out, lengths
+
+
+def pad_sequence(sequences, batch_first=False, padding_value=0.0):
+    """Tensors (L_i, *) -> (T, B, *) (or (B, T, *)), T = max L_i, padded with padding_value."""
+    if not isinstance(sequences, Iterable):
+        raise RuntimeError("pad_sequence: Expected iterable for input sequences, but got arg of "
+                           f"type: {type(sequences)}")
+    sequences = tuple(sequences)
+    if not sequences:
+        raise RuntimeError("received an empty list of sequences")
+    trailing = tuple(sequences[0].shape[1:])
+    max_len = max(s.size(0) for s in sequences)
+    shape = ((len(sequences), max_len) if batch_first else (max_len, len(sequences))) + trailing
+    out = opscope.full(shape, padding_value, dtype=sequences[0].dtype)
+    for i, s in enumerate(sequences):
+        length = s.size(0)
+        if batch_first:
+            out[i, :length] = s
+        else:
+            out[:length, i] = s
+    return out
+
+
+def unpad_sequence(padded_sequences, lengths, batch_first=False):
+    """The sequences of a padded batch: (T, B, *) and lengths (B) -> B tensors (L_i, *)."""
+    if not batch_first:
+        padded_sequences = padded_sequences.transpose(0, 1)
+    return [seq[:int(n)] for seq, n in zip(padded_sequences, lengths)]
+
+
+def pack_sequence(sequences, enforce_sorted=True):
+    """Tensors (L_i, *) -> PackedSequence (pad_sequence, then pack_padded_sequence)."""
+    lengths = opscope.tensor([v.size(0) for v in sequences])
+    return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
+
+
+def unpack_sequence(packed_sequences):
+    """A PackedSequence -> its sequences, as tensors (L_i, *) in the original order."""
+    padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
+    return unpad_sequence(padded, lengths, batch_first=True)
