@@ -11,7 +11,6 @@ make_torch_reference_data.py writes data/data_loader_torch.json; test_data.py co
 Orders drawn from a seeded generator are opscope's own, so cases that shuffle describe
 something order-free (sorted indices, counts, lengths).
 """
-import collections
 import math
 import os
 import re
