@@ -173,6 +173,53 @@ static Library binary_ops(Library::FRAGMENT, "aten", [](Library& m) {
         Variants::Function);
   m.def("bitwise_xor.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
         Variants::Function);
+
+  // Aliases (torch's other spellings; kernels in core/ops/composite/aliases.cpp): multiply = mul,
+  // divide = true_divide = div, subtract = sub.
+  m.def("multiply.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("multiply.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def(
+      "multiply.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def("multiply_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("multiply_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", Variants::Method);
+  m.def("divide.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("divide.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def("divide.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor");
+  m.def("divide.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor");
+  m.def(
+      "divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def(
+      "divide.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out)"
+      " -> Tensor(a!)",
+      Variants::Function);
+  m.def("divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def(
+      "divide_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)",
+      Variants::Method);
+  m.def(
+      "divide_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)",
+      Variants::Method);
+  m.def("divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", Variants::Method);
+  m.def("true_divide.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("true_divide.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def(
+      "true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def("true_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("true_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", Variants::Method);
+  m.def("subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
+  m.def(
+      "subtract.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def("subtract.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor");
+  m.def(
+      "subtract_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+      Variants::Method);
+  m.def(
+      "subtract_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)",
+      Variants::Method);
 });
 
 }  // namespace opscope

@@ -127,6 +127,59 @@ static Library compare_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def(
       "allclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, "
       "bool equal_nan=False) -> bool");
+
+  // Aliases (kernels in core/ops/composite/aliases.cpp): greater = gt, greater_equal = ge,
+  // less = lt, less_equal = le, not_equal = ne.
+  m.def("greater.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("greater.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def(
+      "greater.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def(
+      "greater.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def("greater_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", Variants::Method);
+  m.def("greater_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("greater_equal.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("greater_equal.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def(
+      "greater_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def(
+      "greater_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def("greater_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", Variants::Method);
+  m.def("greater_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("less.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("less.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def(
+      "less.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def(
+      "less.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def("less_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", Variants::Method);
+  m.def("less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("less_equal.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("less_equal.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def(
+      "less_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def(
+      "less_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def("less_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", Variants::Method);
+  m.def("less_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("not_equal.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("not_equal.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def(
+      "not_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def(
+      "not_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def("not_equal_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", Variants::Method);
+  m.def("not_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
 });
 
 }  // namespace opscope

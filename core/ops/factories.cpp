@@ -86,7 +86,30 @@ static Library factory_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "ScalarType? dtype=long, Layout? layout=None, Device? device=None, "
       "bool? pin_memory=None) -> Tensor");
 
+  // randperm: (n) -> a random permutation of 0..n-1.
+  m.def(
+      "randperm(int n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, "
+      "bool? pin_memory=None) -> Tensor");
+  m.def(
+      "randperm.generator(int n, *, Generator? generator, ScalarType? dtype=long, "
+      "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor");
+  m.def("randperm.out(int n, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)");
+
+  // multinomial: self (C) or (R, C) probabilities -> (num_samples) or (R, num_samples) indices.
+  m.def(
+      "multinomial(Tensor self, int num_samples, bool replacement=False, *, "
+      "Generator? generator=None) -> Tensor",
+      Variants::FunctionAndMethod);
+  m.def(
+      "multinomial.out(Tensor self, int num_samples, bool replacement=False, *, "
+      "Generator? generator=None, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+
   // In-place random fills (methods).
+  m.def(
+      "exponential_(Tensor(a!) self, float lambd=1, *, Generator? generator=None) "
+      "-> Tensor(a!)");
   m.def(
       "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) "
       "-> Tensor(a!)");

@@ -44,6 +44,8 @@ static Library backend_select_factories(
       m.impl("randint.generator", backend_select_kernel());
       m.impl("randint.low", backend_select_kernel());
       m.impl("randint.low_generator", backend_select_kernel());
+      m.impl("randperm", backend_select_kernel());
+      m.impl("randperm.generator", backend_select_kernel());
     });
 
 static Library fallbacks(Library::IMPL, "_", [](Library& m) {

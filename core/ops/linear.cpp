@@ -63,6 +63,7 @@ static Library linear_ops(Library::FRAGMENT, "aten", [](Library& m) {
 
   // (*b1, n, k) · (*b2, k, m) -> (broadcast(b1, b2), n, m); see Note [How matmul decomposes]
   m.def("matmul(Tensor self, Tensor other) -> Tensor");
+  m.def("matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
   // input (*, K), weight (N,K), bias (N) -> (*, N)
   m.def("linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor");
   m.def(

@@ -225,6 +225,22 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> "
       "Tensor(a!)",
       kFunction);
+
+  // Aliases (kernels in core/ops/composite/aliases.cpp): torch.special's logsumexp, softmax and
+  // log_softmax.
+  m.def(
+      "special_logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor",
+      Variants::Function);
+  m.def(
+      "special_logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out)"
+      " -> Tensor(a!)",
+      Variants::Function);
+  m.def(
+      "special_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+      Variants::Function);
+  m.def(
+      "special_log_softmax(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
+      Variants::Function);
 });
 
 }  // namespace opscope

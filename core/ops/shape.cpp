@@ -24,6 +24,9 @@ static Library shape_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
   m.def("concat(Tensor[] tensors, int dim=0) -> Tensor", kFunction);
   m.def("concat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  // concatenate: another alias of cat (kernels in core/ops/composite/aliases.cpp)
+  m.def("concatenate(Tensor[] tensors, int dim=0) -> Tensor", kFunction);
+  m.def("concatenate.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
   // n tensors (s) of one shape -> (.., n, ..) with n at dim
   m.def("stack(Tensor[] tensors, int dim=0) -> Tensor", kFunction);
   m.def("stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", kFunction);

@@ -118,6 +118,39 @@ static Library unary_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("bitwise_not(Tensor self) -> Tensor");
   m.def("bitwise_not_(Tensor(a!) self) -> Tensor(a!)");
   m.def("bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+
+  // Aliases (kernels in core/ops/composite/aliases.cpp): negative = neg, arccos / arcsin / arctan
+  // = acos / asin / atan, fix = trunc; torch.special's special_expit = sigmoid, special_erf,
+  // special_exp2, special_expm1, special_log1p, special_round = the op without the prefix.
+  m.def("negative(Tensor self) -> Tensor");
+  m.def("negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("negative_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
+  m.def("arccos(Tensor self) -> Tensor");
+  m.def("arccos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("arccos_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
+  m.def("arcsin(Tensor self) -> Tensor");
+  m.def("arcsin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("arcsin_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
+  m.def("arctan(Tensor self) -> Tensor");
+  m.def("arctan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("arctan_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
+  m.def("fix(Tensor self) -> Tensor");
+  m.def("fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("fix_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
+  m.def("special_expit(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_expit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_erf(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_exp2(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_expm1(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_log1p(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_round(Tensor self, *, int decimals=0) -> Tensor", Variants::Function);
+  m.def(
+      "special_round.out(Tensor self, *, int decimals=0, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
 });
 
 }  // namespace opscope

@@ -62,6 +62,23 @@ static Library view_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)");
   m.def("swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)");
 
+  // In place: self takes the view's geometry (kernels in core/ops/composite/views_inplace.cpp;
+  // swapaxes_ / swapdims_ are aliases of transpose_, composite/aliases.cpp).
+  constexpr Variants kMethod = Variants::Method;
+  m.def("unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)", kMethod);
+  m.def("squeeze_(Tensor(a!) self) -> Tensor(a!)", kMethod);
+  m.def("squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", kMethod);
+  m.def("t_(Tensor(a!) self) -> Tensor(a!)", kMethod);
+  m.def("transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", kMethod);
+  m.def("swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!)", kMethod);
+  m.def("swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", kMethod);
+  m.def(
+      "as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
+      "-> Tensor(a!)",
+      Variants::FunctionAndMethod);
+  m.def("resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)",
+        kMethod);
+
   // The backward ops of views (their derivatives call them): grad_output -> input_sizes.
   m.def(
       "select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> "

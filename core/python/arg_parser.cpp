@@ -253,6 +253,20 @@ bool convert(PyObject* o, const Argument& a, bool numbers_as_tensors, IValue* ou
 
 }  // namespace
 
+namespace {
+// The keyword aliases torch 1.13's Python argument parser accepts for a parameter name, for NumPy
+// compatibility: torch.sum(x, axis=0, keepdims=True) is torch.sum(x, dim=0, keepdim=True).
+std::vector<PyObject*> numpy_aliases(const std::string& name) {
+  static const std::map<std::string, std::vector<const char*>> aliases = {
+      {"dim", {"axis"}}, {"keepdim", {"keepdims"}}, {"input", {"x", "a", "x1"}}, {"other", {"x2"}}};
+  std::vector<PyObject*> interned;
+  auto found = aliases.find(name);
+  if (found != aliases.end())
+    for (const char* alias : found->second) interned.push_back(PyUnicode_InternFromString(alias));
+  return interned;
+}
+}  // namespace
+
 Signature make_signature(const OperatorHandle& op, bool method) {
   const FunctionSchema& schema = op.schema();
   Signature sig;
@@ -264,7 +278,7 @@ Signature make_signature(const OperatorHandle& op, bool method) {
     const Argument& a = schema.arguments[i];
     std::string name = a.name;
     if (i == 0 && name == "self" && !method) name = "input";
-    sig.params.push_back({name, &a, PyUnicode_InternFromString(name.c_str())});
+    sig.params.push_back({name, &a, PyUnicode_InternFromString(name.c_str()), numpy_aliases(name)});
     if (!a.kwarg_only) ++sig.num_positional;
     if (a.type.kind == TypeKind::Layout) sig.accepts_requires_grad = true;
     if (method && i == 0) continue;  // self is not shown
@@ -340,6 +354,15 @@ bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, 
           kw_used[k] = true;
           break;
         }
+      }
+      for (size_t k = 0; !value && k < nkw && !p.aliases.empty(); ++k) {
+        PyObject* key = PyTuple_GET_ITEM(kwnames, static_cast<Py_ssize_t>(k));
+        for (PyObject* alias : p.aliases)
+          if (!kw_used[k] && (key == alias || PyUnicode_Compare(key, alias) == 0)) {
+            value = kwvalues[k];
+            kw_used[k] = true;
+            break;
+          }
       }
     }
     if (!value) {

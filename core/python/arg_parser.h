@@ -20,6 +20,9 @@ struct Param {
   std::string name;     // Python keyword ("input" for the self of a function)
   const Argument* arg;  // the schema argument
   PyObject* py_name;    // interned name, for fast keyword matching
+  // NumPy's spellings torch also accepts as keywords: axis= for dim, keepdims= for keepdim,
+  // x= / a= / x1= for input, x2= for other (torch's numpy_compatibility_arg_names). Interned.
+  std::vector<PyObject*> aliases = {};
 };
 
 struct Signature {

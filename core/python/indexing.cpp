@@ -15,11 +15,14 @@
 //   - a mask advances the running dim by one only, however many dims it covers (so
 //     t[mask2d, 1:] fails in torch 1.13 too);
 //   - ints are applied first as select, so t[0, :, idx] is index(t[0], [None, idx]) -> (n, k);
-//   - a list holding a sequence, slice, None, Ellipsis or tensor is a tuple (numpy's old rule),
-//     any other list is an int64 (or bool) index tensor; floats in it are truncated.
+//   - a sequence (list, range, 2-d NumPy array, ...) holding a sequence, slice, None, Ellipsis or
+//     tensor is a tuple (numpy's old rule), any other one is an int64 (or bool) index tensor;
+//     floats in it are truncated.
 // The one-tensor case t[mask] / t[idx] skips all of this: one dispatcher call, no Python objects.
 #include <algorithm>
 #include <vector>
+
+#include <pybind11/numpy.h>
 
 #include "core/dispatch/Dispatcher.h"
 #include "core/python/python_common.h"
@@ -65,7 +68,8 @@ bool is_int_index(PyObject* o) {
   if (PyBool_Check(o)) return false;
   if (PyLong_Check(o)) return true;
   if (is_tensor(o)) return false;
-  return PyIndex_Check(o);
+  // A NumPy array has __index__ too (for its 0-d form); an array of any rank is a sequence.
+  return PyIndex_Check(o) && !PySequence_Check(o);
 }
 
 bool is_mask(const Tensor& t) {
@@ -108,7 +112,13 @@ bool list_is_tuple(PyObject* index) {
 Tensor sequence_to_index(PyObject* seq) {
   OPSCOPE_CHECK_TYPE(!PyUnicode_Check(seq) && !PyBytes_Check(seq), "new(): invalid data type '",
                      Py_TYPE(seq)->tp_name, "'");
-  py::object t = py::module_::import("opscope").attr("tensor")(py::handle(seq));
+  // A range, deque or other sequence reads as the list of its items (x[range(3)] is x[[0, 1, 2]]).
+  py::object data = py::reinterpret_borrow<py::object>(seq);
+  if (!PyList_Check(seq) && !PyTuple_Check(seq) && !py::isinstance<py::array>(seq)) {
+    data = py::reinterpret_steal<py::object>(PySequence_List(seq));
+    if (!data) throw py::error_already_set();
+  }
+  py::object t = py::module_::import("opscope").attr("tensor")(data);
   Tensor r = unwrap(t.ptr());
   if (is_mask(r) || r.dtype() == ScalarType::Int64) return r;
   Tensor as_long = make_empty(r.sizes(), ScalarType::Int64, r.device());
@@ -137,7 +147,7 @@ Sliced apply_slicing(const Tensor& self, PyObject* index) {
   PyObject* tuple = nullptr;
   if (PyTuple_Check(index)) {
     tuple = index;
-  } else if (PyList_Check(index) && list_is_tuple(index)) {
+  } else if (list_is_tuple(index)) {  // any sequence, as torch's (a 2-d NumPy array too)
     holder = py::reinterpret_steal<py::object>(PySequence_Tuple(index));
     if (!holder) throw py::error_already_set();
     tuple = holder.ptr();

@@ -74,9 +74,17 @@ int tensor_clear(PyObject* self) {
 }
 
 // Tensor(*sizes) -> uninitialized default-dtype tensor; Tensor(sequence) -> its data, default
-// float dtype (torch.Tensor's legacy constructor).
+// float dtype (torch.Tensor's legacy constructor: opscope/_legacy_tensor.py's legacy_new; the
+// code below serves subclasses).
 PyObject* tensor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   return guarded([&]() -> PyObject* {
+    if (type == g_tensor_type) {  // torch's rules, shared with FloatTensor ...: _legacy_tensor.py
+      py::object legacy = py::module_::import("opscope._legacy_tensor").attr("legacy_new");
+      py::dict kw = kwargs ? py::reinterpret_borrow<py::dict>(kwargs) : py::dict();
+      return legacy(py::handle(dtype_object(default_dtype())), py::handle(args), kw)
+          .release()
+          .ptr();
+    }
     Py_ssize_t n = PyTuple_GET_SIZE(args);
     if (n == 1 && !PyLong_Check(PyTuple_GET_ITEM(args, 0))) {
       py::object tensor_fn = py::module_::import("opscope").attr("tensor");

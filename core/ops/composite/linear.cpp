@@ -103,6 +103,20 @@ Tensor matmul(const Tensor& tensor1, const Tensor& tensor2) {
   return ops::_unsafe_view(ops::bmm(tensor1_expanded, tensor2_expanded), output_shape);
 }
 
+// matmul into out: the products with an out= form of their own (dot, mv, mm) write out directly,
+// as torch's _matmul_impl does; the folded and batched cases compute matmul, then resize out and
+// copy into it.
+Tensor matmul_out(const Tensor& tensor1, const Tensor& tensor2, const Tensor& out) {
+  const int64_t dim_tensor1 = tensor1.dim(), dim_tensor2 = tensor2.dim();
+  if (dim_tensor1 == 1 && dim_tensor2 == 1) return ops::dot_out(tensor1, tensor2, out);
+  if (dim_tensor1 == 2 && dim_tensor2 == 1) return ops::mv_out(tensor1, tensor2, out);
+  if (dim_tensor1 == 2 && dim_tensor2 == 2) return ops::mm_out(tensor1, tensor2, out);
+  const Tensor product = matmul(tensor1, tensor2);
+  resize_output(out, product.sizes());
+  ops::copy_(out, product);
+  return out;
+}
+
 // --- linear --------------------------------------------------------------------------------------
 
 // input (*, K), weight (N,K), bias broadcastable to (*, N) -> (*, N).
@@ -166,6 +180,7 @@ Tensor ger_out(const Tensor& self, const Tensor& vec2, const Tensor& out) {
 static Library composite_implicit_linear(
     Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
       m.impl("matmul", fn<&matmul>);
+      m.impl("matmul.out", fn<&matmul_out>);
       m.impl("linear", fn<&linear>);
       m.impl("outer", fn<&outer>);
       m.impl("outer.out", fn<&outer_out>);

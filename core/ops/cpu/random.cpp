@@ -1,17 +1,26 @@
 // CPU kernels of the random family: the in-place fills uniform_, normal_, random_ (three
-// overloads), bernoulli_.float, and the factories rand, randn, randint built on them. Declared
+// overloads), bernoulli_.float, exponential_, the factories rand, randn, randint built on them,
+// and the samplers multinomial and randperm. Declared
 // and registered in core/ops/factories.cpp.
 //
 // Numbers come from the generator's Philox stream, laid out per element as Note [Random streams
 // are counter-based] (core/ops/factories.h) says, so they do not depend on the thread count.
 // Argument checks follow torch 1.13's DistributionTemplates.h, in its order, with its messages.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <numbers>
 
 #include "core/ops/cpu/factory_util.h"
+#include "core/autograd/GradMode.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/binary.h"
+#include "core/ops/compare.h"
+#include "core/ops/copy.h"
 #include "core/ops/factories.h"
+#include "core/ops/reduce.h"
+#include "core/ops/utility.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::cpu {
 
@@ -380,6 +389,194 @@ Tensor bernoulli_float(const Tensor& self, double p, std::optional<Generator> ge
   return self;
 }
 
+// self <- Exp(lambd) draws, -log(1 - u) / lambd (lambd = 0 gives inf, as torch's).
+Tensor exponential_(const Tensor& self, double lambd, std::optional<Generator> generator) {
+  OPSCOPE_CHECK(lambd >= 0.0, "exponential_ expects lambda >= 0.0, but found lambda=", lambd);
+  const Generator& gen = generator_or_default(generator);
+  dispatch_floating(self.dtype(), "exponential_cpu", [&]<typename T>() {
+    write_elements<T>(self, [&](T* out) {
+      for_each_block<2>(gen, self.numel(), [&](int64_t i0, int64_t cnt, const Words& r) {
+        for (int64_t e = 0; e < cnt; ++e)
+          out[i0 + e] = static_cast<T>(-std::log1p(-uint64_to_uniform_double(word64(r, e))) / lambd);
+      });
+    });
+  });
+  return self;
+}
+
+// --- multinomial ---------------------------------------------------------------------------------
+
+namespace {
+
+// The ops multinomial calls without replacement, as torch 1.13's multinomial_out does (its trace
+// shows them); declared here, their only C++ caller.
+inline constexpr Op<Tensor(Out, const Tensor&, Default<std::optional<int64_t>>, Default<bool>)>
+    argmax_out{"aten::argmax.out"};
+inline constexpr Op<std::tuple<Tensor, Tensor>(Out, Out, const Tensor&, int64_t, Default<int64_t>,
+                                               Default<bool>, Default<bool>)>
+    topk_out{"aten::topk.values"};
+inline constexpr Op<Tensor(const Tensor&, double, Default<std::optional<Generator>>)> exponential{
+    "aten::exponential_"};
+
+// With replacement: per row, the running sums of the row divided by its total are the
+// distribution's steps; each sample is the first step at or above a uniform draw (torch's
+// multinomial_with_replacement kernel: its checks and messages, a binary search per sample).
+template <typename T>
+void sample_with_replacement(const Tensor& probs, int64_t n_sample, const Tensor& result,
+                             const Generator& gen) {
+  const int64_t rows = probs.dim() == 1 ? 1 : probs.size(0);
+  const int64_t cats = probs.size(-1);
+  const int64_t row_stride = probs.dim() == 1 ? 0 : probs.stride(0);
+  const int64_t col_stride = probs.stride(-1);
+  const T* p = probs.data_ptr<T>();
+  int64_t* out = result.data_ptr<int64_t>();  // contiguous: made or resized by the caller
+  std::vector<double> steps(static_cast<size_t>(cats));
+  std::vector<double> draws(static_cast<size_t>(rows * n_sample));
+  for_each_block<2>(gen, rows * n_sample, [&](int64_t i0, int64_t cnt, const Words& r) {
+    for (int64_t e = 0; e < cnt; ++e) draws[static_cast<size_t>(i0 + e)] = uint64_to_uniform_double(word64(r, e));
+  });
+  for (int64_t i = 0; i < rows; ++i) {
+    double total = 0;
+    for (int64_t j = 0; j < cats; ++j) {
+      double v = static_cast<double>(p[i * row_stride + j * col_stride]);
+      OPSCOPE_CHECK(v >= 0, "invalid multinomial distribution (encountering probability entry < 0)");
+      OPSCOPE_CHECK(std::isfinite(v),
+                    "invalid multinomial distribution (encountering probability entry = infinity "
+                    "or NaN)");
+      total += v;
+      steps[static_cast<size_t>(j)] = total;
+    }
+    OPSCOPE_CHECK(total > 0, "invalid multinomial distribution (sum of probabilities <= 0)");
+    for (double& s : steps) s /= total;
+    steps.back() = 1;  // the last step catches every draw, rounding aside
+    for (int64_t k = 0; k < n_sample; ++k) {
+      double u = draws[static_cast<size_t>(i * n_sample + k)];
+      out[i * n_sample + k] = std::lower_bound(steps.begin(), steps.end(), u) - steps.begin();
+    }
+  }
+}
+
+}  // namespace
+
+// self (C) or (R, C) probabilities, not necessarily normalized -> (num_samples) or
+// (R, num_samples) category indices, int64.
+Tensor multinomial_out(const Tensor& self, int64_t n_sample, bool with_replacement,
+                       std::optional<Generator> generator, const Tensor& result) {
+  OPSCOPE_CHECK(self.dim() > 0 && self.dim() <= 2, "prob_dist must be 1 or 2 dim");
+  OPSCOPE_CHECK(is_floating(self.dtype()),
+                "multinomial only supports floating-point dtypes for input, got: ",
+                cpp_name(self.dtype()));
+  OPSCOPE_CHECK(result.dtype() == ScalarType::Int64, "multinomial expects Long tensor out, got: ",
+                cpp_name(result.dtype()));
+  OPSCOPE_CHECK(n_sample > 0, "cannot sample n_sample <= 0 samples");
+  const int64_t n_categories = self.size(-1);
+  OPSCOPE_CHECK(with_replacement || n_sample <= n_categories,
+                "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+  // torch indexes categories in float: 2^24 is float's last consecutive integer.
+  OPSCOPE_CHECK(n_categories <= (int64_t(1) << 24), "number of categories cannot exceed 2^24");
+  OPSCOPE_CHECK(self.dtype() != ScalarType::Float16, "multinomial is not implemented for half on CPU");
+  if (self.dim() == 1)
+    resize_output(result, {n_sample});
+  else
+    resize_output(result, {self.size(0), n_sample});
+  if (result.numel() == 0) return result;
+
+  if (!with_replacement) {
+    // The draws are not differentiable: the ops below record no graph (torch runs them below
+    // autograd), whatever self requires.
+    autograd::GradModeGuard no_grad(false);
+    // torch's way, op by op: the row's probabilities over Exp(1) draws have their largest at a
+    // sample of the distribution (the Gumbel-max trick: argmax of log p - log(-log u)), and their
+    // top k at k samples without replacement.
+    Tensor nonnegative = ops::ge(ops::min(self), 0);
+    Tensor finite = ops::lt(ops::max(self), std::numeric_limits<double>::infinity());
+    OPSCOPE_CHECK(ops::item(ops::bitwise_and(finite, nonnegative)).to_bool(),
+                  "probability tensor contains either `inf`, `nan` or element < 0");
+    bool zero_row = self.dim() == 1
+                        ? ops::item(ops::eq(ops::sum(self), 0)).to_bool()
+                        : ops::item(ops::sum(ops::eq(ops::sum(self, IntArrayRef({1})), 0))).to_long() != 0;
+    OPSCOPE_CHECK(!zero_row, "invalid multinomial distribution (sum of probabilities <= 0)");
+    Tensor q = exponential(ops::empty_like(self), 1.0, generator);
+    ops::div_out(q, self, q);
+    if (n_sample == 1) {
+      argmax_out(result, q, -1, true);
+    } else {
+      Tensor values = ops::empty(result.sizes(), self.dtype());
+      topk_out(values, result, q, n_sample);
+    }
+    return result;
+  }
+  Tensor out = result.is_contiguous() ? result : ops::empty(result.sizes(), ScalarType::Int64);
+  dispatch_floating(self.dtype(), "multinomial", [&]<typename T>() {
+    sample_with_replacement<T>(self, n_sample, out, generator_or_default(generator));
+  });
+  if (!out.is_same(result)) ops::copy_(result, out);
+  return result;
+}
+Tensor multinomial(const Tensor& self, int64_t n_sample, bool with_replacement,
+                   std::optional<Generator> generator) {
+  return multinomial_out(self, n_sample, with_replacement, generator,
+                         make_empty({0}, ScalarType::Int64, self.device()));
+}
+
+// --- randperm ------------------------------------------------------------------------------------
+
+// out <- a random permutation of 0..n-1 (Fisher-Yates, one 64-bit draw per swap), resized to (n).
+Tensor randperm_generator_out(int64_t n, std::optional<Generator> generator, const Tensor& out) {
+  OPSCOPE_CHECK(n >= 0, "n must be non-negative, got", n);
+  // torch's check_supported_max_int_with_precision: n - 1 must be a value of out's dtype, and
+  // every integer up to n one a float dtype holds exactly.
+  dispatch_dtype(out.dtype(), "randperm", [&]<typename T>() {
+    if constexpr (std::is_same_v<T, bool>) {
+      throw Error(detail::str("\"randperm\" not implemented for 'Bool'"));
+    } else if constexpr (std::is_integral_v<T>) {
+      OPSCOPE_CHECK(n - 1 <= static_cast<int64_t>(std::numeric_limits<T>::max()),
+                    "value cannot be converted to type ", std::is_signed_v<T> ? "" : "u", "int",
+                    8 * sizeof(T), "_t without overflow");
+    }
+  });
+  if (out.dtype() == ScalarType::Float16)
+    OPSCOPE_CHECK(n <= (int64_t(1) << 11) + 1, "n cannot be greater than 2049 for Half type.");
+  if (out.dtype() == ScalarType::Float32)
+    OPSCOPE_CHECK(n <= (int64_t(1) << 24) + 1, "n cannot be greater than 2^24+1 for Float type.");
+  if (out.dtype() == ScalarType::Float64)
+    OPSCOPE_CHECK(n <= (int64_t(1) << 53) + 1, "n cannot be greater than 2^53+1 for Double type.");
+  resize_output(out, {n});
+  if (n == 0) return out;
+  std::vector<int64_t> perm(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i;
+  std::vector<uint64_t> draws(static_cast<size_t>(n - 1));
+  for_each_block<2>(generator_or_default(generator), n - 1,
+                    [&](int64_t i0, int64_t cnt, const Words& r) {
+                      for (int64_t e = 0; e < cnt; ++e) draws[static_cast<size_t>(i0 + e)] = word64(r, e);
+                    });
+  for (int64_t i = 0; i + 1 < n; ++i) {
+    int64_t j = i + static_cast<int64_t>(draws[static_cast<size_t>(i)] % static_cast<uint64_t>(n - i));
+    std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(j)]);
+  }
+  dispatch_dtype(out.dtype(), "randperm", [&]<typename T>() {
+    if constexpr (!std::is_same_v<T, bool>)
+      write_elements<T>(out, [&](T* o) {
+        for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(perm[static_cast<size_t>(i)]);
+      });
+  });
+  return out;
+}
+Tensor randperm_out(int64_t n, const Tensor& out) {
+  return randperm_generator_out(n, std::nullopt, out);
+}
+// -> (n) int64 (or dtype): a random permutation of 0..n-1.
+Tensor randperm_generator(int64_t n, std::optional<Generator> generator,
+                          std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                          std::optional<Device> device, std::optional<bool> pin_memory) {
+  Tensor t = new_cpu_tensor({n}, resolve_options(dtype, layout, pin_memory, ScalarType::Int64));
+  return randperm_generator_out(n, generator, t);
+}
+Tensor randperm(int64_t n, std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                std::optional<Device> device, std::optional<bool> pin_memory) {
+  return randperm_generator(n, std::nullopt, dtype, layout, device, pin_memory);
+}
+
 // --- random factories ----------------------------------------------------------------------------
 
 // -> size, uniform in [0, 1).
@@ -448,6 +645,13 @@ static Library cpu_random(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m
   m.impl("random_.to", fn<&random_to>);
   m.impl("random_", fn<&random_>);
   m.impl("bernoulli_.float", fn<&bernoulli_float>);
+  m.impl("exponential_", fn<&exponential_>);
+  m.impl("multinomial", fn<&multinomial>);
+  m.impl("multinomial.out", fn<&multinomial_out>);
+  m.impl("randperm", fn<&randperm>);
+  m.impl("randperm.generator", fn<&randperm_generator>);
+  m.impl("randperm.out", fn<&randperm_out>);
+  m.impl("randperm.generator_out", fn<&randperm_generator_out>);
 });
 
 }  // namespace opscope::cpu

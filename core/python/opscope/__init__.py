@@ -71,6 +71,14 @@ from opscope import cuda  # noqa: E402,F401  (torch.cuda's namespace; see opscop
 
 _functional._install()
 
+from opscope import _legacy_tensor  # noqa: E402  (FloatTensor ..., Tensor.type: torch's legacy types)
+_legacy_tensor._install()
+from opscope import backends, special  # noqa: E402,F401
+from opscope.backends import (  # noqa: E402,F401  (the flags torch keeps in at::Context)
+    are_deterministic_algorithms_enabled, get_deterministic_debug_mode, get_float32_matmul_precision,
+    is_deterministic_algorithms_warn_only_enabled, set_deterministic_debug_mode,
+    set_float32_matmul_precision, use_deterministic_algorithms)
+
 # Ctrl-C stops a long op with KeyboardInterrupt (Note [Interrupting long ops] in
 # core/runtime/Interrupt.cpp); on the main thread only, a no-op elsewhere.
 _C._install_interrupt_handler()

@@ -1,6 +1,6 @@
 """The torch functions written in Python over aten ops (torch/functional.py's counterparts, and
 the keyword torch's C++ binding handles by hand): ``opscope.unique``, ``opscope.unique_consecutive``,
-``opscope.norm`` and ``opscope.nonzero(as_tuple=True)``.
+``opscope.norm``, ``opscope.nonzero(as_tuple=True)`` and ``opscope.as_tensor``.
 
 Each calls the aten op torch 1.13 calls, so a trace reads the same: ``unique`` runs
 ``aten::_unique2`` (``aten::unique_dim`` with ``dim=``), ``norm`` runs ``aten::frobenius_norm`` for
@@ -16,7 +16,7 @@ tensor([5.])
 import opscope
 from opscope import _C
 
-__all__ = ["unique", "unique_consecutive", "norm", "nonzero"]
+__all__ = ["unique", "unique_consecutive", "norm", "nonzero", "as_tensor"]
 
 _nonzero = _C._VariableFunctions.nonzero  # the schema-derived function (aten::nonzero, .out)
 
@@ -66,7 +66,11 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
                 return _C._op_overload("aten::frobenius_norm.dim")(input, dims, keepdim=keepdim)
             return opscope.ops.aten.frobenius_norm.out(input, dims, keepdim=keepdim, out=out)
         if p == "nuc":
-            raise NotImplementedError("opscope has no nuclear norm (it needs an SVD): torch.norm(p='nuc')")
+            if dtype is not None:
+                raise ValueError("dtype argument is not supported in nuclear norm")
+            if dims is None:
+                return _C._VariableFunctions.nuclear_norm(input, keepdim=keepdim, **out_kw)
+            return _C._VariableFunctions.nuclear_norm(input, dims, keepdim=keepdim, **out_kw)
         raise RuntimeError(f"only valid string values are 'fro' and 'nuc', found {p}")
     dims = list(range(input.dim())) if dims is None else dims
     if dtype is None:
@@ -80,6 +84,21 @@ def nonzero(input, *, out=None, as_tuple=False):
     if as_tuple:
         return _C._op_overload("aten::nonzero_numpy")(input)
     return _nonzero(input) if out is None else _nonzero(input, out=out)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """data as a tensor, sharing its memory where it can: a tensor of the asked dtype is returned
+    as is (another dtype: converted, keeping its autograd history); a NumPy array of the asked
+    dtype shares its memory (as from_numpy); anything else is copied, as opscope.tensor does."""
+    if device is not None and opscope.device(device).type != "cpu":
+        raise RuntimeError(f"opscope has no {opscope.device(device).type} backend in this build: "
+                           "tensors live on the cpu")
+    if isinstance(data, opscope.Tensor):
+        return data if dtype is None or dtype == data.dtype else data.to(dtype)
+    if type(data).__module__ == "numpy" and type(data).__name__ == "ndarray":
+        shared = opscope.from_numpy(data)
+        return shared if dtype is None or dtype == shared.dtype else shared.to(dtype)
+    return opscope.tensor(data, dtype=dtype)
 
 
 def _install():

@@ -167,3 +167,4 @@ class inference_mode(_GradModeContext):
 from opscope.autograd import function, graph  # noqa: E402,F401
 from opscope.autograd.function import Function, once_differentiable  # noqa: E402,F401
 from opscope.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402,F401
+from opscope.autograd.variable import Variable  # noqa: E402,F401  (deprecated wrapper)

@@ -1,0 +1,24 @@
+"""``opscope.special``: torch.special's functions that opscope has ops for. Each is the aten
+``special_*`` op, an alias of the op it names (special_expit -> sigmoid), so a trace reads as
+torch's: ``special_expit -> sigmoid``.
+
+>>> import opscope
+>>> opscope.special.expit(opscope.tensor([0.0]))
+tensor([0.5000])
+"""
+
+from opscope import _C
+
+_functions = _C._VariableFunctions
+
+expit = _functions.special_expit
+erf = _functions.special_erf
+exp2 = _functions.special_exp2
+expm1 = _functions.special_expm1
+log1p = _functions.special_log1p
+round = _functions.special_round
+logsumexp = _functions.special_logsumexp
+softmax = _functions.special_softmax
+log_softmax = _functions.special_log_softmax
+
+__all__ = ["expit", "erf", "exp2", "expm1", "log1p", "round", "logsumexp", "softmax", "log_softmax"]
