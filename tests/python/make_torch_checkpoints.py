@@ -19,7 +19,9 @@ every object case is built with ``m = opscope`` too, saved by opscope.save (both
 loaded by torch.load (and with weights_only=True where torch allows it), and torch's view of it
 must equal its view of the object torch built itself. A whole opscope model (WHOLE_MODEL) saved
 by opscope must load in torch as torch's modules computing opscope's output; expected.json keeps
-the attribute names of torch's modules, which the test checks opscope's modules have. The sha256 of those opscope files goes
+the attribute names of torch's modules, which the test checks opscope's modules have. And a
+training run saved by opscope after two SGD steps (model and optimizer state dicts) must resume
+in torch: torch's third step equals opscope's. The sha256 of those opscope files goes
 into expected.json: the test rebuilds them and compares, so the bytes torch checked are the bytes
 opscope writes today.
 """
@@ -85,8 +87,19 @@ CASES = {
         "big_int": 2 ** 40,
         "text": "opscope",
     }""",
+    "module_state_dict": "numbered_model(m).state_dict()",
 }
 LEGACY_CASES = ["zoo", "shared_views", "parameter"]
+
+
+def numbered_model(m):
+    """A small model whose parameters are numbered rather than random: both modules build it."""
+    model = m.nn.Sequential(m.nn.Linear(3, 2), m.nn.ReLU(), m.nn.Linear(2, 1))
+    with m.no_grad():
+        for k, p in enumerate(model.parameters()):
+            p.copy_(m.arange(p.numel(), dtype=m.float32).reshape(p.shape) / 8 - k)
+    return model
+
 
 
 def storage_start(t):
@@ -148,7 +161,8 @@ def encode_values(v):
 
 
 def build(case, m):
-    return eval(CASES[case], {"m": m, "OrderedDict": collections.OrderedDict})
+    return eval(CASES[case], {"m": m, "OrderedDict": collections.OrderedDict,
+                              "numbered_model": numbered_model})
 
 
 def opscope_bytes(obj, legacy=False):
@@ -247,6 +261,48 @@ def check_whole_opscope_model(torch, opscope):
     return ok, attributes
 
 
+def check_training_resumes_in_torch(torch, opscope):
+    """Two SGD steps in opscope, its model and optimizer state dicts saved by opscope.save; torch
+    loads them into its own model and optimizer, and its third step must equal opscope's."""
+    x = [[1.0, 2.0, 0.5], [-0.5, 1.0, 2.0]]
+    target = [[0.25], [-1.0]]
+    steps = {}
+    for name, m in (("opscope", opscope), ("torch", torch)):
+        steps[name] = (numbered_model(m), m.tensor(x), m.tensor(target))
+    model, xs, ts = steps["opscope"]
+    sgd = opscope.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=0.01)
+
+    def step(model, sgd, xs, ts):
+        sgd.zero_grad()
+        ((model(xs) - ts) ** 2).mean().backward()
+        sgd.step()
+    step(model, sgd, xs, ts)
+    step(model, sgd, xs, ts)
+    buf = io.BytesIO()
+    opscope.save({"model": model.state_dict(), "optim": sgd.state_dict()}, buf)
+    step(model, sgd, xs, ts)
+    buf.seek(0)
+    checkpoint = torch.load(buf)
+    theirs, txs, tts = steps["torch"]
+    theirs.load_state_dict(checkpoint["model"])
+    tsgd = torch.optim.SGD(theirs.parameters(), lr=0.1, momentum=0.9, weight_decay=0.01)
+    tsgd.load_state_dict(checkpoint["optim"])
+    step(theirs, tsgd, txs, tts)
+    got = [v.tolist() for v in theirs.state_dict().values()]
+    want = [v.tolist() for v in model.state_dict().values()]
+    ok = all(math.isclose(a, b, rel_tol=1e-5, abs_tol=1e-6)
+             for a, b in zip(flatten(got), flatten(want)))
+    if not ok:
+        print(f"MISMATCH: torch's third step from opscope's checkpoint {got}, opscope's {want}")
+    return ok
+
+
+def flatten(values):
+    if isinstance(values, list):
+        return [x for v in values for x in flatten(v)]
+    return [values]
+
+
 def write_cuda_location(torch, path, legacy=False):
     """torch.save of tensors as a GPU machine writes them: their storage tagged 'cuda:0'. Made on
     this CPU-only machine by letting torch's own location tagger answer 'cuda:0'."""
@@ -328,7 +384,7 @@ def main():
         save_if_changed(torch, model, os.path.join(OUT, name + ".pt"), legacy)
     expected["whole_module_output"] = output
     whole_ok, expected["whole_model_attributes"] = check_whole_opscope_model(torch, opscope)
-    ok = ok and whole_ok
+    ok = ok and whole_ok and check_training_resumes_in_torch(torch, opscope)
     # Element types opscope does not have: loading must say so.
     torch.save({"z": torch.tensor([1 + 2j])}, os.path.join(OUT, "complex.pt"))
 
