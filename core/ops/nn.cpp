@@ -162,6 +162,25 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "rnn_relu.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, "
       "float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)",
       kFunction);
+  // Packed sequences: data (N, I), batch_sizes (T) int64 -> (data (N, D*H'), h_n[, c_n])
+  m.def(
+      "lstm.data(Tensor data, Tensor batch_sizes, Tensor[] hx, Tensor[] params, bool has_biases, "
+      "int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor, Tensor)",
+      kFunction);
+  m.def(
+      "gru.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, bool has_biases, "
+      "int num_layers, float dropout, bool train, bool bidirectional) -> (Tensor, Tensor)",
+      kFunction);
+  m.def(
+      "rnn_tanh.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, "
+      "bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> "
+      "(Tensor, Tensor)",
+      kFunction);
+  m.def(
+      "rnn_relu.data(Tensor data, Tensor batch_sizes, Tensor hx, Tensor[] params, "
+      "bool has_biases, int num_layers, float dropout, bool train, bool bidirectional) -> "
+      "(Tensor, Tensor)",
+      kFunction);
   // input (B, I), hx (B, H) -> (B, H): one step
   m.def(
       "lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, "

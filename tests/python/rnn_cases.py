@@ -186,4 +186,28 @@ def case_char_lm(T, steps=40):
     return losses
 
 
+
+def case_packed(T):
+    """A bidirectional two-layer LSTM and a GRU over a PackedSequence of unsorted lengths (float64,
+    weights from NumPy): the padded outputs, lengths and final states."""
+    from_np = lambda a: T.tensor(a, dtype=T.float64)  # noqa: E731
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((5, 3, 3))
+    lengths = [3, 5, 2]
+    out = {}
+    for name, m in [("lstm", T.nn.LSTM(3, 4, num_layers=2, bidirectional=True, dtype=T.float64)),
+                    ("gru", T.nn.GRU(3, 4, dtype=T.float64))]:
+        with T.no_grad():
+            for p in m.parameters():
+                p.copy_(from_np(rng.uniform(-0.5, 0.5, tuple(p.shape))))
+        packed = T.nn.utils.rnn.pack_padded_sequence(from_np(x), lengths, enforce_sorted=False)
+        res, hidden = m(packed)
+        padded, lens = T.nn.utils.rnn.pad_packed_sequence(res)
+        hidden = hidden if isinstance(hidden, tuple) else (hidden,)
+        out[name] = {"output": padded.tolist(), "lengths": lens.tolist(), "data": res.data.tolist(),
+                     "batch_sizes": res.batch_sizes.tolist(),
+                     "hidden": [h.tolist() for h in hidden]}
+    return out
+
+
 CASES = {name[len("case_"):]: fn for name, fn in dict(globals()).items() if name.startswith("case_")}

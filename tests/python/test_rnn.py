@@ -377,3 +377,52 @@ def test_pack_and_unpack_round_trip():
         pack_padded_sequence(padded, [2, 1, 3], batch_first=True)
     with pytest.raises(ValueError, match="Expected total_length to be at least"):
         pad_packed_sequence(packed, total_length=2)
+
+
+# --- recurrent layers over packed sequences ----------------------------------------------------
+
+def test_packed_layers_match_torch():
+    ours = rnn_cases.case_packed(opscope)
+    for name, expected in TORCH["packed"].items():
+        got = ours[name]
+        assert got["lengths"] == expected["lengths"] and got["batch_sizes"] == expected["batch_sizes"]
+        close(np.array(got["output"]), np.array(expected["output"]), 1e-12, 1e-12)
+        close(np.array(got["data"]), np.array(expected["data"]), 1e-12, 1e-12)
+        for h, e in zip(got["hidden"], expected["hidden"]):
+            close(np.array(h), np.array(e), 1e-12, 1e-12)
+
+
+@pytest.mark.parametrize("cls,kwargs", [(nn.LSTM, {"proj_size": 2, "num_layers": 2}),
+                                        (nn.GRU, {"bidirectional": True}),
+                                        (nn.RNN, {"nonlinearity": "relu", "batch_first": True})])
+def test_packed_equals_each_sequence_alone(cls, kwargs):
+    opscope.manual_seed(13)
+    m = cls(3, 4, dtype=opscope.float64, **kwargs)
+    lengths = [2, 5, 1, 4]
+    bf = kwargs.get("batch_first", False)
+    x = opscope.randn(4, 5, 3, dtype=opscope.float64) if bf else opscope.randn(5, 4, 3, dtype=opscope.float64)
+    packed = pack_padded_sequence(x, lengths, batch_first=bf, enforce_sorted=False)
+    out, hidden = m(packed)
+    padded, lens = pad_packed_sequence(out, batch_first=bf)
+    assert lens.tolist() == lengths
+    for b, n in enumerate(lengths):
+        seq = x[b:b + 1, :n] if bf else x[:n, b:b + 1]
+        alone, h_alone = m(seq)
+        got = padded[b, :n] if bf else padded[:n, b]
+        close(got, (alone[0] if bf else alone[:, 0]).detach().numpy())
+        hs = hidden if isinstance(hidden, tuple) else (hidden,)
+        hs_alone = h_alone if isinstance(h_alone, tuple) else (h_alone,)
+        for h, ha in zip(hs, hs_alone):
+            close(h[:, b], ha[:, 0].detach().numpy())
+
+
+def test_packed_gradcheck():
+    opscope.manual_seed(14)
+    m = nn.LSTM(2, 3, bidirectional=True, dtype=opscope.float64)
+    x = opscope.randn(4, 3, 2, dtype=opscope.float64, requires_grad=True)
+
+    def fn(x):
+        out, (h, c) = m(pack_padded_sequence(x, [4, 2, 3], enforce_sorted=False))
+        return pad_packed_sequence(out)[0], h, c
+
+    assert opscope.autograd.gradcheck(fn, (x,))

@@ -27,6 +27,7 @@
 
 #include "core/dispatch/Library.h"
 #include "core/ops/binary.h"
+#include "core/ops/copy.h"
 #include "core/ops/linear.h"
 #include "core/ops/nn.h"
 #include "core/ops/shape.h"
@@ -227,6 +228,134 @@ std::tuple<Tensor, Tensor> rnn_with_hx(Step<Tensor> step, const Tensor& input_, 
   return {std::move(output), std::move(h_n)};
 }
 
+
+// --- packed sequences -------------------------------------------------------------------------
+// See Note in opscope/nn/utils/rnn.py: data (N, *) holds step 0 of the B sequences (sorted by
+// decreasing length), then step 1 of those that are that long, ...; batch_sizes[t] of them.
+
+// A hidden state's rows [start, start + length) (the sequences ending at some step).
+Tensor hidden_slice(const Tensor& h, int64_t start, int64_t length) {
+  return ops::narrow(h, 0, start, length);
+}
+LSTMHidden hidden_slice(const LSTMHidden& h, int64_t start, int64_t length) {
+  return {ops::narrow(h.first, 0, start, length), ops::narrow(h.second, 0, start, length)};
+}
+Tensor hidden_concat(const std::vector<Tensor>& hs) { return ops::cat(hs, 0); }
+LSTMHidden hidden_concat(const std::vector<LSTMHidden>& hs) {
+  std::vector<Tensor> h, c;
+  for (const auto& [a, b] : hs) {
+    h.push_back(a);
+    c.push_back(b);
+  }
+  return {ops::cat(h, 0), ops::cat(c, 0)};
+}
+
+std::vector<int64_t> read_batch_sizes(const Tensor& batch_sizes) {
+  OPSCOPE_CHECK(batch_sizes.dim() == 1 && batch_sizes.dtype() == ScalarType::Int64,
+                "batch_sizes must be a 1-D int64 tensor, got ", batch_sizes.dim(), "-D ",
+                cpp_name(batch_sizes.dtype()));
+  const Tensor bs = ops::contiguous(batch_sizes);
+  const auto* p = static_cast<const int64_t*>(bs->data());
+  std::vector<int64_t> out(p, p + bs.numel());
+  OPSCOPE_CHECK(!out.empty(), "Expected sequence length to be larger than 0 in RNN");
+  return out;
+}
+
+// Forward over packed data: at each step the sequences that ended leave the batch, their hidden
+// rows kept for h_n. data (N, I) -> (outputs (N, H'), h_n (B, ...)).
+template <typename Hidden>
+std::pair<Tensor, Hidden> packed_forward(Step<Hidden> step, const Tensor& data,
+                                         const std::vector<int64_t>& batch_sizes, Hidden hidden,
+                                         const CellParams& p) {
+  const Tensor input_w = p.linear_ih(data);
+  std::vector<Tensor> outputs;
+  std::vector<Hidden> finished;
+  int64_t offset = 0, last = batch_sizes[0];
+  for (int64_t batch : batch_sizes) {
+    const Tensor step_input = ops::narrow(input_w, 0, offset, batch);
+    offset += batch;
+    if (batch < last) {  // sequences batch..last ended at the previous step
+      finished.push_back(hidden_slice(hidden, batch, last - batch));
+      hidden = hidden_slice(hidden, 0, batch);
+    }
+    last = batch;
+    hidden = step(step_input, hidden, p, /*precomputed=*/true);
+    outputs.push_back(as_output(hidden));
+  }
+  finished.push_back(std::move(hidden));
+  std::reverse(finished.begin(), finished.end());
+  return {ops::cat(outputs, 0), hidden_concat(finished)};
+}
+
+// Backward over packed data: starts from the last step with the shortest batch and lets each
+// sequence join (with its initial hidden rows) at its last step.
+template <typename Hidden>
+std::pair<Tensor, Hidden> packed_reverse(Step<Hidden> step, const Tensor& data,
+                                         const std::vector<int64_t>& batch_sizes,
+                                         const Hidden& input_hidden, const CellParams& p) {
+  const Tensor input_w = p.linear_ih(data);
+  std::vector<Tensor> outputs;
+  int64_t offset = data.size(0), last = batch_sizes.back();
+  Hidden hidden = hidden_slice(input_hidden, 0, last);
+  for (auto it = batch_sizes.rbegin(); it != batch_sizes.rend(); ++it) {
+    const int64_t batch = *it;
+    if (batch > last)
+      hidden = hidden_concat(std::vector<Hidden>{hidden, hidden_slice(input_hidden, last, batch - last)});
+    const Tensor step_input = ops::narrow(input_w, 0, offset - batch, batch);
+    offset -= batch;
+    last = batch;
+    hidden = step(step_input, hidden, p, /*precomputed=*/true);
+    outputs.push_back(as_output(hidden));
+  }
+  std::reverse(outputs.begin(), outputs.end());
+  return {ops::cat(outputs, 0), std::move(hidden)};
+}
+
+// The layers over packed data (see run_stack): data (N, I) -> (N, D*H'), one final hidden per
+// layer-direction.
+template <typename Hidden>
+std::pair<Tensor, std::vector<Hidden>> run_packed_stack(
+    Step<Hidden> step, const Tensor& data, const Tensor& batch_sizes_t,
+    const std::vector<Hidden>& hiddens, const std::vector<CellParams>& params, int64_t num_layers,
+    double dropout_p, bool train, bool bidirectional) {
+  const std::vector<int64_t> batch_sizes = read_batch_sizes(batch_sizes_t);
+  const size_t dirs = bidirectional ? 2 : 1;
+  OPSCOPE_CHECK(hiddens.size() == static_cast<size_t>(num_layers) * dirs &&
+                    params.size() == hiddens.size(),
+                "rnn: expected ", num_layers * static_cast<int64_t>(dirs),
+                " hidden states and parameter groups, got ", hiddens.size(), " and ",
+                params.size());
+  Tensor layer_input = data;
+  std::vector<Hidden> final_hidden;
+  for (size_t l = 0; l < static_cast<size_t>(num_layers); ++l) {
+    auto fw = packed_forward(step, layer_input, batch_sizes, hiddens[l * dirs], params[l * dirs]);
+    final_hidden.push_back(std::move(fw.second));
+    if (bidirectional) {
+      auto rev = packed_reverse(step, layer_input, batch_sizes, hiddens[l * dirs + 1],
+                                params[l * dirs + 1]);
+      final_hidden.push_back(std::move(rev.second));
+      layer_input = ops::cat(std::vector<Tensor>{fw.first, rev.first}, -1);
+    } else {
+      layer_input = std::move(fw.first);
+    }
+    if (dropout_p != 0 && train && static_cast<int64_t>(l) < num_layers - 1)
+      layer_input = dropout_(layer_input, dropout_p, true);
+  }
+  return {std::move(layer_input), std::move(final_hidden)};
+}
+
+// rnn_tanh / rnn_relu / gru over packed data: (data (N, D*H), h_n (L*D, B, H)).
+std::tuple<Tensor, Tensor> packed_with_hx(Step<Tensor> step, const Tensor& data,
+                                          const Tensor& batch_sizes, const Tensor& hx,
+                                          TensorList params, bool has_biases, int64_t num_layers,
+                                          double dropout_p, bool train, bool bidirectional) {
+  const std::vector<CellParams> cell_params = gather_params(params, has_biases, false);
+  auto [output, final_hidden] = run_packed_stack(step, data, batch_sizes, ops::unbind(hx, 0),
+                                                 cell_params, num_layers, dropout_p, train,
+                                                 bidirectional);
+  return {std::move(output), ops::stack(final_hidden, 0)};
+}
+
 }  // namespace
 
 // --- the ops --------------------------------------------------------------------------------------
@@ -320,6 +449,55 @@ std::tuple<Tensor, Tensor> rnn_relu(const Tensor& input, const Tensor& hx, Tenso
                      train, bidirectional, batch_first);
 }
 
+// Packed forms: data (N, I) and batch_sizes (T) int64 of a PackedSequence -> (data (N, D*H'),
+// h_n[, c_n]) (torch's lstm.data / gru.data / rnn_*.data).
+std::tuple<Tensor, Tensor, Tensor> lstm_data(const Tensor& data, const Tensor& batch_sizes,
+                                             TensorList hx, TensorList params, bool has_biases,
+                                             int64_t num_layers, double dropout_p, bool train,
+                                             bool bidirectional) {
+  OPSCOPE_CHECK(hx.size() == 2, "lstm expects two hidden states");
+  const bool has_projections = hx[0].size(2) != hx[1].size(2);
+  const std::vector<CellParams> cell_params = gather_params(params, has_biases, has_projections);
+  const std::vector<Tensor> layer_hx = ops::unbind(hx[0], 0);
+  const std::vector<Tensor> layer_cx = ops::unbind(hx[1], 0);
+  std::vector<LSTMHidden> hiddens;
+  for (size_t i = 0; i < std::min(layer_hx.size(), layer_cx.size()); ++i)
+    hiddens.emplace_back(layer_hx[i], layer_cx[i]);
+  auto [output, final_hidden] =
+      run_packed_stack<LSTMHidden>(&lstm_step, data, batch_sizes, hiddens, cell_params,
+                                   num_layers, dropout_p, train, bidirectional);
+  std::vector<Tensor> hy, cy;
+  for (auto& [h, c] : final_hidden) {
+    hy.push_back(std::move(h));
+    cy.push_back(std::move(c));
+  }
+  return {std::move(output), ops::stack(hy, 0), ops::stack(cy, 0)};
+}
+
+std::tuple<Tensor, Tensor> gru_data(const Tensor& data, const Tensor& batch_sizes,
+                                    const Tensor& hx, TensorList params, bool has_biases,
+                                    int64_t num_layers, double dropout_p, bool train,
+                                    bool bidirectional) {
+  return packed_with_hx(&gru_step, data, batch_sizes, hx, params, has_biases, num_layers,
+                        dropout_p, train, bidirectional);
+}
+
+std::tuple<Tensor, Tensor> rnn_tanh_data(const Tensor& data, const Tensor& batch_sizes,
+                                         const Tensor& hx, TensorList params, bool has_biases,
+                                         int64_t num_layers, double dropout_p, bool train,
+                                         bool bidirectional) {
+  return packed_with_hx(&simple_step<false>, data, batch_sizes, hx, params, has_biases,
+                        num_layers, dropout_p, train, bidirectional);
+}
+
+std::tuple<Tensor, Tensor> rnn_relu_data(const Tensor& data, const Tensor& batch_sizes,
+                                         const Tensor& hx, TensorList params, bool has_biases,
+                                         int64_t num_layers, double dropout_p, bool train,
+                                         bool bidirectional) {
+  return packed_with_hx(&simple_step<true>, data, batch_sizes, hx, params, has_biases,
+                        num_layers, dropout_p, train, bidirectional);
+}
+
 // --- the cells as ops: input (B, I), hx (B, H) -> (B, H) ------------------------------------------
 
 namespace {
@@ -382,6 +560,10 @@ static Library composite_implicit_rnn(Library::IMPL, "aten",
                                         m.impl("gru.input", fn<&gru>);
                                         m.impl("rnn_tanh.input", fn<&rnn_tanh>);
                                         m.impl("rnn_relu.input", fn<&rnn_relu>);
+                                        m.impl("lstm.data", fn<&lstm_data>);
+                                        m.impl("gru.data", fn<&gru_data>);
+                                        m.impl("rnn_tanh.data", fn<&rnn_tanh_data>);
+                                        m.impl("rnn_relu.data", fn<&rnn_relu_data>);
                                         m.impl("lstm_cell", fn<&lstm_cell>);
                                         m.impl("gru_cell", fn<&gru_cell>);
                                         m.impl("rnn_tanh_cell", fn<&rnn_tanh_cell>);

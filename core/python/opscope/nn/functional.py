@@ -178,8 +178,11 @@ def _inplace(input, result, inplace):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    """min(max(input, min_val), max_val)."""
-    return _inplace(input, input.clamp(min_val, max_val), inplace)
+    """min(max(input, min_val), max_val). The gradient is 1 strictly between the bounds and 0 at
+    and beyond them, as torch's HardtanhBackward0 (clamp's passes it at the bounds too): the
+    clamped values enter detached."""
+    inside = (input > min_val) & (input < max_val)
+    return _inplace(input, opscope.where(inside, input, input.clamp(min_val, max_val).detach()), inplace)
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
@@ -379,12 +382,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     """0.5 d^2 / beta where |d| < beta, |d| - 0.5 beta elsewhere (d = input - target), reduced:
-    aten::smooth_l1_loss (aten::l1_loss for beta 0)."""
+    aten::smooth_l1_loss (also for beta 0, where it is the l1 loss, as in torch 1.13)."""
     _warn_size("smooth_l1_loss", input, target)
     enum = _enum(size_average, reduce, reduction)
     expanded_input, expanded_target = _broadcast_tensors(input, target)
-    if beta == 0.0:
-        return _l1_loss(expanded_input, expanded_target, enum)
     return _smooth_l1_loss(expanded_input, expanded_target, enum, beta)
 
 
@@ -461,7 +462,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
         padding_idx = -1
     if max_norm is not None:
         input = input.contiguous()
-        _embedding_renorm_(weight, input, max_norm, norm_type)
+        with opscope.no_grad():  # torch's _no_grad_embedding_renorm_: a leaf weight may be renormed
+            _embedding_renorm_(weight, input, max_norm, norm_type)
     return opscope.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
 
@@ -491,11 +493,16 @@ _rnn_relu_cell = _Op("aten::rnn_relu_cell")
 _scaled_dot_product_attention = _Op("aten::scaled_dot_product_attention")
 
 
+_rnn_data = {"LSTM": _Op("aten::lstm.data"), "GRU": _Op("aten::gru.data"),
+             "RNN_TANH": _Op("aten::rnn_tanh.data"), "RNN_RELU": _Op("aten::rnn_relu.data")}
+
+
 def _rnn_packed(mode, data, batch_sizes, hx, params, has_biases, num_layers, dropout, train,
                 bidirectional):
-    """A recurrent layer over a PackedSequence (torch's lstm.data / gru.data overloads)."""
-    raise NotImplementedError("opscope: recurrent layers do not take a PackedSequence yet; "
-                              "pass the padded tensor (pad_packed_sequence) instead")
+    """A recurrent layer over a PackedSequence's data and batch_sizes (torch's lstm.data /
+    gru.data / rnn_tanh.data / rnn_relu.data overloads)."""
+    return _rnn_data[mode](data, batch_sizes, hx, params, has_biases, num_layers, dropout, train,
+                           bidirectional)
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
