@@ -35,6 +35,7 @@
 #include "core/ops/reduce.h"
 #include "core/ops/unary.h"
 #include "core/ops/views.h"
+#include "core/runtime/ScalarConvert.h"
 
 namespace opscope::composite {
 
@@ -209,8 +210,9 @@ Tensor linalg_svdvals_out(const Tensor& A, std::optional<std::string_view> drive
 // torch.svd: U, S and V = Vh^T (a view); some=False gives square U and V; compute_uv=False
 // gives zero-filled U (*, m, m) and V (*, n, n).
 std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& self, bool some, bool compute_uv) {
-  check_matrix(self, "linalg.svd");
-  check_floating(self, "linalg.svd");
+  OPSCOPE_CHECK(self.dim() >= 2, "linalg.svd: input should have at least 2 dimensions, but has ",
+                self.dim(), " dimensions instead");
+  check_floating(self, "linalg.svd", /*allow_low_precision=*/true);
   if (compute_uv) {
     auto [U, S, Vh] = ops::linalg_svd(self, !some);
     return {U, S, mT(Vh)};
@@ -245,13 +247,20 @@ DimVector inverse_permutation(const DimVector& p) {
   return inv;
 }
 
+// "0 1 2": a dim list as torch's messages print a std::vector.
+std::string spaced(IntArrayRef dims) {
+  std::string s;
+  for (int64_t d : dims) s += (s.empty() ? "" : " ") + std::to_string(d);
+  return s;
+}
+
 // torch's _linalg_matrix_norm_checks: A a matrix of a floating dtype, dim two different dims
 // (wrapped in place).
 void matrix_norm_checks(const Tensor& A, DimVector& dim, bool allow_low_precision) {
   check_matrix(A, "linalg.matrix_norm");
   check_floating(A, "linalg.matrix_norm", allow_low_precision);
   OPSCOPE_CHECK(dim.size() == 2, "linalg.matrix_norm: dim must be a 2-tuple. Got ",
-                shape_str(dim));
+                spaced(dim));
   for (int64_t& d : dim) d = wrap_dim(d, A.dim());
   OPSCOPE_CHECK(dim[0] != dim[1], "linalg.matrix_norm: dims must be different. Got (", dim[0],
                 ", ", dim[1], ")");
@@ -283,7 +292,7 @@ Tensor linalg_matrix_norm(const Tensor& A, const Scalar& scalar_ord, IntArrayRef
     return ord > 0 ? ops::amax(t, IntArrayRef(dims), keep) : amin(t, IntArrayRef(dims), keep);
   };
   if (abs_ord == 2.0) {
-    return over_svdvals(A, d, keepdim, dtype, [&](const Tensor& s) { return max_min(s, -1, false); });
+    return over_svdvals(A, d, keepdim, dtype, [&](const Tensor& s) { return max_min(s, -1, keepdim); });
   }
   if (std::isinf(abs_ord)) std::swap(d[0], d[1]);
   // The first reduction removes dim d[0]; a later d[1] moves down by one.
@@ -432,6 +441,8 @@ std::pair<Tensor, Tensor> atol_rtol(const Tensor& input, const Tensor& atol_opt,
                                     const Tensor& rtol_opt) {
   Tensor atol = atol_opt.defined() ? atol_opt : ops::zeros({}, ScalarType::Float64);
   if (rtol_opt.defined()) return {atol, rtol_opt};
+  OPSCOPE_CHECK(input.dtype() == ScalarType::Float32 || input.dtype() == ScalarType::Float64,
+                "This function doesn't handle types other than float and double");
   double eps = input.dtype() == ScalarType::Float32 ? std::numeric_limits<float>::epsilon()
                                                     : std::numeric_limits<double>::epsilon();
   double default_rtol = eps * static_cast<double>(std::max(input.size(-1), input.size(-2)));
@@ -492,7 +503,10 @@ Tensor linalg_matrix_rank(const Tensor& input, const Tensor& atol, const Tensor&
                           bool hermitian) {
   check_matrix(input, "torch.linalg.matrix_rank", "input");
   auto [atol_t, rtol_t] = atol_rtol(input, atol, rtol);
-  if (input.numel() == 0) return ops::zeros(std::array<int64_t, 1>{0}, ScalarType::Int64);
+  if (input.numel() == 0) {  // no nonzero rows: rank 0 for each matrix
+    IntArrayRef sizes = input.sizes();
+    return ops::zeros(IntArrayRef(sizes.data(), sizes.size() - 2), ScalarType::Int64);
+  }
   Tensor S, max_S;
   std::array<int64_t, 1> last{-1};
   if (!hermitian) {
@@ -554,8 +568,8 @@ Tensor linalg_multi_dot(TensorList tensors) {
   for (size_t i = 1; i < n; ++i) {
     OPSCOPE_CHECK(chain[i].dtype() == chain[0].dtype(),
                   "multi_dot(): all tensors must have be the same dtype but tensor 0 is ",
-                  dtype_name(chain[0].dtype()), " and tensor ", i, " ",
-                  dtype_name(chain[i].dtype()));
+                  typemeta_name(chain[0].dtype()), " and tensor ", i, " ",
+                  typemeta_name(chain[i].dtype()));
     OPSCOPE_CHECK(chain[i - 1].size(-1) == chain[i].size(0), "multi_dot(): tensors ", i - 1,
                   " and ", i, " with shapes ", shape_str(tensors[i - 1].sizes()), " and ",
                   shape_str(tensors[i].sizes()), " cannot be multiplied");

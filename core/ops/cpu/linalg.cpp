@@ -36,9 +36,12 @@ int lapack_int(int64_t v, std::string_view f) {
   return static_cast<int>(v);
 }
 
-// Runs fn.template operator()<T>() for T float or double.
+// Runs fn.template operator()<T>() for T float or double; other dtypes get torch's message for
+// its kernel `name` ("lu_cpu").
 template <typename F>
-void float_or_double(ScalarType t, F&& fn) {
+void float_or_double(ScalarType t, std::string_view name, F&& fn) {
+  OPSCOPE_CHECK(t == ScalarType::Float32 || t == ScalarType::Float64, "\"", name,
+                "\" not implemented for '", cpp_name(t), "'");
   if (t == ScalarType::Float32)
     fn.template operator()<float>();
   else
@@ -118,7 +121,7 @@ std::tuple<Tensor, Tensor> linalg_inv_ex(const Tensor& A, bool check_errors) {
   DimVector batch = batch_sizes(A);
   Tensor inverse = empty_colmajor(A.sizes(), A.dtype());
   Tensor info = make_empty(batch, ScalarType::Int32);
-  float_or_double(A.dtype(), [&]<typename T>() {
+  float_or_double(A.dtype(), "linalg_inv_ex_cpu", [&]<typename T>() {
     std::vector<int64_t> offsets = matrix_offsets(A, batch);
     const T* a = A.data_ptr<T>();
     T* x = inverse.data_ptr<T>();
@@ -171,13 +174,13 @@ int permutation_sign(const int32_t* piv, int64_t n) {
 // A (*,n,n) -> det (*), LU (*,n,n), pivots (*,n)
 std::tuple<Tensor, Tensor, Tensor> _linalg_det(const Tensor& A) {
   check_square(A, "linalg.det");
-  check_floating(A, "linalg.det");
+  check_floating(A, "linalg.det", /*allow_low_precision=*/true);
   int64_t n = A.size(-1);
   DimVector batch = batch_sizes(A);
   Tensor det = make_empty(batch, A.dtype());
   Tensor LU = empty_colmajor(A.sizes(), A.dtype());
   Tensor pivots = make_empty(with_vector(batch, n), ScalarType::Int32);
-  float_or_double(A.dtype(), [&]<typename T>() {
+  float_or_double(A.dtype(), "lu_cpu", [&]<typename T>() {
     T* d = det.data_ptr<T>();
     lu_factor<T>(A, LU, pivots, [&](size_t b, const T* lu, const int32_t* piv) {
       T prod = T(permutation_sign(piv, n));
@@ -198,7 +201,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_slogdet(const Tensor& A) {
   Tensor logabsdet = make_empty(batch, A.dtype());
   Tensor LU = empty_colmajor(A.sizes(), A.dtype());
   Tensor pivots = make_empty(with_vector(batch, n), ScalarType::Int32);
-  float_or_double(A.dtype(), [&]<typename T>() {
+  float_or_double(A.dtype(), "lu_cpu", [&]<typename T>() {
     T* s = sign.data_ptr<T>();
     T* l = logabsdet.data_ptr<T>();
     lu_factor<T>(A, LU, pivots, [&](size_t b, const T* lu, const int32_t* piv) {
@@ -229,7 +232,7 @@ bool solve_is_vector_rhs(const Tensor& A, const Tensor& B) {
 // pivots (.., n), info (..). left=False solves X A = B (B (*b,k,n)): A^T X^T = B^T.
 std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_solve_ex(const Tensor& A, const Tensor& B,
                                                             bool left, bool check_errors) {
-  check_floating(A, "linalg.solve");
+  check_floating(A, "linalg.solve", /*allow_low_precision=*/true);
   OPSCOPE_CHECK(A.dtype() == B.dtype(),
                 "linalg.solve: Expected A and B to have the same dtype, but found A of type ",
                 cpp_name(A.dtype()), " and B of type ", cpp_name(B.dtype()), " instead");
@@ -267,7 +270,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_solve_ex(const Tensor& A, con
     X = empty_colmajor(with_matrix(batch, n, k), A.dtype());
   else
     X = make_empty(with_matrix(batch, k, n), A.dtype());
-  float_or_double(A.dtype(), [&]<typename T>() {
+  float_or_double(A.dtype(), "lu_cpu", [&]<typename T>() {
     std::vector<int64_t> a_off = matrix_offsets(A, batch), b_off = matrix_offsets(Bm, batch);
     const T* a = A.data_ptr<T>();
     const T* bp = Bm.data_ptr<T>();
@@ -298,13 +301,13 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_solve_ex(const Tensor& A, con
 // self (*,n,n) -> L (*,n,n) column-major lower (upper: L^T), info (*)
 std::tuple<Tensor, Tensor> cholesky_impl(const Tensor& A, bool upper, std::string_view f) {
   check_square(A, f);
-  check_floating(A, f);
+  check_floating(A, f, /*allow_low_precision=*/true);
   int64_t n = A.size(-1);
   int ni = lapack_int(n, f);
   DimVector batch = batch_sizes(A);
   Tensor L = empty_colmajor(A.sizes(), A.dtype());
   Tensor info = make_empty(batch, ScalarType::Int32);
-  float_or_double(A.dtype(), [&]<typename T>() {
+  float_or_double(A.dtype(), "cholesky_cpu", [&]<typename T>() {
     std::vector<int64_t> offsets = matrix_offsets(A, batch);
     const T* a = A.data_ptr<T>();
     T* l = L.data_ptr<T>();
@@ -348,7 +351,7 @@ Tensor cholesky(const Tensor& self, bool upper) {
 // A (*,m,n) -> Q (*,m,k), R (*,k,n), k = min(m,n); complete: Q (*,m,m), R (*,m,n); r: Q (0)
 std::tuple<Tensor, Tensor> linalg_qr(const Tensor& A, std::string_view mode) {
   check_matrix(A, "linalg.qr");
-  check_floating(A, "linalg.qr");
+  check_floating(A, "linalg.qr", /*allow_low_precision=*/true);
   bool complete = mode == "complete", compute_q = mode != "r";
   OPSCOPE_CHECK(complete || mode == "reduced" || mode == "r", "qr received unrecognized mode '",
                 mode, "' but expected one of 'reduced' (default), 'r', or 'complete'");
@@ -359,7 +362,7 @@ std::tuple<Tensor, Tensor> linalg_qr(const Tensor& A, std::string_view mode) {
   Tensor Q = compute_q ? empty_colmajor(with_matrix(batch, m, q_cols), A.dtype())
                        : make_empty(std::array<int64_t, 1>{0}, A.dtype());
   Tensor R = empty_colmajor(with_matrix(batch, r_rows, n), A.dtype());
-  float_or_double(A.dtype(), [&]<typename T>() {
+  float_or_double(A.dtype(), "geqrf_cpu", [&]<typename T>() {
     std::vector<int64_t> offsets = matrix_offsets(A, batch);
     const T* a = A.data_ptr<T>();
     // The factored matrix, wide enough for a complete Q (m,m) when m > n.
@@ -395,7 +398,6 @@ std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, std::string_view UPLO, 
   check_square(A, "linalg.eigh");
   OPSCOPE_CHECK(UPLO.size() == 1 && (std::toupper(UPLO[0]) == 'L' || std::toupper(UPLO[0]) == 'U'),
                 "Expected UPLO argument to be 'L' or 'U', but got ", UPLO);
-  check_floating(A, "linalg.eigh");
   int64_t n = A.size(-1);
   int ni = lapack_int(n, "linalg.eigh");
   char uplo = static_cast<char>(std::toupper(UPLO[0]));
@@ -404,7 +406,7 @@ std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, std::string_view UPLO, 
   Tensor vectors = compute_v ? empty_colmajor(A.sizes(), A.dtype())
                              : make_empty(std::array<int64_t, 1>{0}, A.dtype());
   Tensor info = make_empty(batch, ScalarType::Int32);
-  float_or_double(A.dtype(), [&]<typename T>() {
+  float_or_double(A.dtype(), "linalg_eigh_cpu", [&]<typename T>() {
     std::vector<int64_t> offsets = matrix_offsets(A, batch);
     const T* a = A.data_ptr<T>();
     std::vector<T> buf(compute_v ? 0 : static_cast<size_t>(n * n));
@@ -429,7 +431,7 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matric
                                                bool compute_uv,
                                                std::optional<std::string_view> driver) {
   check_matrix(A, "linalg.svd");
-  check_floating(A, "linalg.svd");
+  check_floating(A, "linalg.svd", /*allow_low_precision=*/true);
   OPSCOPE_CHECK(!driver, "torch.linalg.svd: keyword argument `driver=` is only supported on "
                          "CUDA inputs with cuSOLVER backend.");
   int64_t m = A.size(-2), n = A.size(-1), k = std::min(m, n);
@@ -443,7 +445,7 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matric
                          : make_empty(std::array<int64_t, 1>{0}, A.dtype());
   Tensor info = make_empty(batch, ScalarType::Int32);
   char jobz = !compute_uv ? 'N' : full_matrices ? 'A' : 'S';
-  float_or_double(A.dtype(), [&]<typename T>() {
+  float_or_double(A.dtype(), "linalg_svd_cpu", [&]<typename T>() {
     std::vector<int64_t> offsets = matrix_offsets(A, batch);
     const T* a = A.data_ptr<T>();
     std::vector<T> buf(static_cast<size_t>(m * n)), none(1);
