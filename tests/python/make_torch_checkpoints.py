@@ -234,8 +234,8 @@ def whole_module(torch):
 # with their attributes, so torch rebuilds its own modules from them. Evaluated with m = opscope
 # here (torch loads it and must compute what opscope computes) and with m = torch for the
 # attribute names each module must have.
-WHOLE_MODEL = """m.nn.Sequential(m.nn.Linear(4, 3), m.nn.ReLU(), m.nn.LayerNorm(3), m.nn.Dropout(0.1),
-                                m.nn.Tanh(), m.nn.Linear(3, 2)).eval()"""
+WHOLE_MODEL = """m.nn.Sequential(m.nn.Linear(4, 3), m.nn.ReLU(), m.nn.LayerNorm(3),
+                                m.nn.Dropout(0.1), m.nn.Tanh(), m.nn.Linear(3, 2)).eval()"""
 
 
 def check_whole_opscope_model(torch, opscope):
