@@ -1,6 +1,6 @@
 // CPU kernels of the losses (declared in core/ops/nn.cpp, registered
 // at the end of this file): nll_loss_forward,
-// nll_loss2d_forward, mse_loss, binary_cross_entropy.
+// nll_loss2d_forward, mse_loss, smooth_l1_loss, huber_loss, binary_cross_entropy.
 //
 // Checks follow torch 1.13 (LossNLL.cpp, LossNLL2d.cpp, Loss.cpp) in order and wording. The
 // reduced nll losses sum in torch's cascade (Note [Cascade sum]) so that results agree with torch
@@ -364,6 +364,38 @@ Tensor bce_elementwise(const Tensor& out, const Tensor& input, const Tensor& tar
 
 }  // namespace
 
+// self, target (broadcast) -> z = |self - target|: 0.5 z^2 / beta where z < beta, z - 0.5 beta
+// elsewhere; reduced
+Tensor smooth_l1_loss(const Tensor& self, const Tensor& target, int64_t reduction, double beta) {
+  OPSCOPE_CHECK(beta >= 0, "smooth_l1_loss does not support negative values for beta.");
+  TensorIterator iter = TensorIterator::binary_op(Tensor(), self, target);
+  dispatch_dtype_if(iter.common_dtype(), "smooth_l1_cpu", kFloatingOnly, [&]<typename T>() {
+    using A = acc_type_t<T>;
+    const A b = A(beta);
+    cpu_kernel(iter, [b](T x, T y) -> T {
+      const A z = std::abs(A(x) - A(y));
+      return static_cast<T>(z < b ? A(0.5) * z * z / b : z - A(0.5) * b);
+    });
+  });
+  return apply_loss_reduction(iter.output(), reduction);
+}
+
+// self, target (broadcast) -> z = |self - target|: 0.5 z^2 where z < delta,
+// delta (z - 0.5 delta) elsewhere; reduced
+Tensor huber_loss(const Tensor& self, const Tensor& target, int64_t reduction, double delta) {
+  OPSCOPE_CHECK(delta > 0, "huber_loss does not support non-positive values for delta.");
+  TensorIterator iter = TensorIterator::binary_op(Tensor(), self, target);
+  dispatch_dtype_if(iter.common_dtype(), "huber_cpu", kFloatingOnly, [&]<typename T>() {
+    using A = acc_type_t<T>;
+    const A d = A(delta);
+    cpu_kernel(iter, [d](T x, T y) -> T {
+      const A z = std::abs(A(x) - A(y));
+      return static_cast<T>(z < d ? A(0.5) * z * z : d * (z - A(0.5) * d));
+    });
+  });
+  return apply_loss_reduction(iter.output(), reduction);
+}
+
 // self, target (broadcast) -> (self - target)^2, reduced
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
   Tensor loss = mse_elementwise(Tensor(), self, target);
@@ -440,6 +472,8 @@ static Library cpu_loss(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) 
   m.impl("nll_loss_forward.output", fn<&nll_loss_forward_output>);
   m.impl("nll_loss2d_forward", fn<&nll_loss2d_forward>);
   m.impl("nll_loss2d_forward.output", fn<&nll_loss2d_forward_output>);
+  m.impl("smooth_l1_loss", fn<&smooth_l1_loss>);
+  m.impl("huber_loss", fn<&huber_loss>);
   m.impl("mse_loss", fn<&mse_loss>);
   m.impl("mse_loss.out", fn<&mse_loss_out>);
   m.impl("binary_cross_entropy", fn<&binary_cross_entropy>);

@@ -1,5 +1,7 @@
-// CPU kernel of native_layer_norm (declared in core/ops/nn.cpp, registered at
-// the end of this file).
+// CPU kernels of native_layer_norm and native_batch_norm (declared in core/ops/nn.cpp,
+// registered at the end of this file).
+//
+// native_batch_norm: see Note [Batch norm, one pass per channel] below.
 //
 // Semantically, for each of the M rows of N = prod(normalized_shape) trailing elements:
 //   mean = sum(x) / N,  rstd = 1 / sqrt(sum((x - mean)^2) / N + eps),
@@ -9,6 +11,7 @@
 // (*batch, 1, ..., 1). Rows are split over threads; the statistics take two passes over the row
 // (it is in cache), which is as exact as torch's Welford and vectorizes.
 #include <cmath>
+#include <limits>
 
 #include "core/dispatch/Library.h"
 #include "core/ops/copy.h"
@@ -147,8 +150,153 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
   return {Y, ops::view(mean, stat_shape), ops::view(rstd, stat_shape)};
 }
 
+// Note [Batch norm, one pass per channel]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Semantically, for each channel c of input (N, C, *) with its n = N * prod(*) values:
+//   training: mean = sum(x) / n, var = sum((x - mean)^2) / n (biased), invstd = 1/sqrt(var + eps);
+//             running_mean = (1 - momentum) running_mean + momentum mean,
+//             running_var  = (1 - momentum) running_var  + momentum var * n / (n - 1);
+//   eval:     mean = running_mean, invstd = 1 / sqrt(running_var + eps);
+//   y = (x - mean) invstd weight + bias.
+// In implementation terms the input is read as (N, C, S) contiguous; channels are split over
+// threads. Each channel's statistics take one pass that sums x - K and (x - K)^2 in double, K
+// the channel's first value (the shift keeps E[(x-K)^2] - E[x-K]^2 free of the cancellation that
+// E[x^2] - E[x]^2 has when |mean| >> std); the output is a second pass,
+// y = (x - mean) scale + bias, scale = invstd weight. (torch writes x scale + (bias - mean scale),
+// which loses the low bits of y in float32 when |mean| >> std.)
+namespace {
+
+struct ChannelStats {
+  double mean, var;  // var biased
+};
+
+template <typename T>
+ChannelStats channel_stats(const T* x, int64_t N, int64_t C, int64_t S) {
+  const double shift = double(x[0]);
+  double sum = 0, sq = 0;
+  for (int64_t b = 0; b < N; ++b) {
+    const T* row = x + b * C * S;
+#pragma omp simd reduction(+ : sum, sq)
+    for (int64_t j = 0; j < S; ++j) {
+      const double d = double(row[j]) - shift;
+      sum += d;
+      sq += d * d;
+    }
+  }
+  const double n = double(N * S), m = sum / n;
+  return {shift + m, std::max(sq / n - m * m, 0.0)};
+}
+
+// y = (x - mean) scale + bias over one channel's N runs of S values. The mean is split into
+// hi + lo in the accumulation type: x - hi is exact for x near the mean, so a float32 mean's
+// rounding does not reach y.
+template <typename T>
+void channel_affine(const T* x, T* y, int64_t N, int64_t C, int64_t S, double mean, double scale,
+                    double bias) {
+  using A = acc_type_t<T>;
+  const A hi = A(mean), lo = A(mean - double(hi)), a = A(scale), b = A(bias);
+  for (int64_t n = 0; n < N; ++n) {
+    const T* xr = x + n * C * S;
+    T* yr = y + n * C * S;
+#pragma omp simd
+    for (int64_t j = 0; j < S; ++j) yr[j] = static_cast<T>(((A(xr[j]) - hi) - lo) * a + b);
+  }
+}
+
+// A (C) operand read and written as contiguous T: itself, or a contiguous copy written back by
+// finish().
+struct ChannelVector {
+  Tensor given, work;
+  explicit ChannelVector(const Tensor& t) : given(t), work(contiguous_or_self(t)) {}
+  bool defined() const { return given.defined(); }
+  void finish() const {
+    if (given.defined() && !work.is_same(given)) ops::copy_(given, work);
+  }
+};
+
+}  // namespace
+
+// input (N, C, *), weight / bias / running_mean / running_var (C) ->
+//   (out (N, C, *), save_mean (C), save_invstd (C)), both (0) in eval mode
+std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const Tensor& weight,
+                                                     const Tensor& bias,
+                                                     const Tensor& running_mean,
+                                                     const Tensor& running_var, bool training,
+                                                     double momentum, double eps) {
+  const int64_t C = input.size(1);
+  OPSCOPE_CHECK(training || (running_mean.defined() && running_var.defined()),
+                "running_mean must be defined in evaluation mode");
+  const int64_t N = input.size(0);
+  const int64_t S = C > 0 && N > 0 ? input.numel() / (N * C) : 0;
+  const ScalarType dtype = input.dtype();
+  OPSCOPE_CHECK(dtype == ScalarType::Float32 || dtype == ScalarType::Float64,
+                "\"batch_norm\" not implemented for '", cpp_name(dtype), "'");
+  for (const Tensor* t : {&weight, &bias, &running_mean, &running_var}) {
+    if (!t->defined()) continue;
+    check_read_as(dtype, t->dtype());
+    OPSCOPE_CHECK(t->numel() == C, "expected a tensor of ", C, " elements (one per channel), got ",
+                  shape_str(t->sizes()));
+  }
+  const Tensor X = contiguous_or_self(input);
+  Tensor Y = make_empty(input.sizes(), dtype);
+  Tensor save_mean = make_empty({training ? C : 0}, dtype);
+  Tensor save_invstd = make_empty({training ? C : 0}, dtype);
+  const Tensor gamma = contiguous_or_self(weight), beta = contiguous_or_self(bias);
+  ChannelVector rmean(running_mean), rvar(running_var);
+  const bool update = training && rmean.defined() && rvar.defined();
+  dispatch_dtype_if(dtype, "batch_norm", kFloatingOnly, [&]<typename T>() {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      const T* x = X.data_ptr<T>();
+      T* y = Y.data_ptr<T>();
+      const T* g = gamma.defined() ? gamma.data_ptr<T>() : nullptr;
+      const T* b = beta.defined() ? beta.data_ptr<T>() : nullptr;
+      T* rm = rmean.defined() ? rmean.work.data_ptr<T>() : nullptr;
+      T* rv = rvar.defined() ? rvar.work.data_ptr<T>() : nullptr;
+      T* sm = training ? save_mean.data_ptr<T>() : nullptr;
+      T* si = training ? save_invstd.data_ptr<T>() : nullptr;
+      const int64_t n = N * S;
+      parallel_for(0, C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1)),
+                   [&](int64_t begin, int64_t end) {
+                     for (int64_t c = begin; c < end; ++c) {
+                       double mean, invstd;
+                       if (training) {
+                         if (n == 0) {  // nothing to learn from: nan statistics, running ones kept
+                           sm[c] = si[c] = std::numeric_limits<T>::quiet_NaN();
+                           continue;
+                         }
+                         const ChannelStats st = channel_stats(x + c * S, N, C, S);
+                         mean = st.mean;
+                         invstd = 1.0 / std::sqrt(st.var + eps);
+                         sm[c] = static_cast<T>(mean);
+                         si[c] = static_cast<T>(invstd);
+                         if (update) {
+                           const double unbiased = n > 1 ? st.var * double(n) / double(n - 1)
+                                                         : std::numeric_limits<double>::infinity();
+                           rm[c] = static_cast<T>((1 - momentum) * double(rm[c]) + momentum * mean);
+                           rv[c] = static_cast<T>((1 - momentum) * double(rv[c]) +
+                                                  momentum * unbiased);
+                         }
+                       } else {
+                         mean = double(rm[c]);
+                         invstd = 1.0 / std::sqrt(double(rv[c]) + eps);
+                       }
+                       const double scale = invstd * (g != nullptr ? double(g[c]) : 1.0);
+                       channel_affine(x + c * S, y + c * S, N, C, S, mean, scale,
+                                      b != nullptr ? double(b[c]) : 0.0);
+                     }
+                   });
+    }
+  });
+  if (update) {
+    rmean.finish();
+    rvar.finish();
+  }
+  return {Y, save_mean, save_invstd};
+}
+
 static Library cpu_normalization(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
   m.impl("native_layer_norm", fn<&native_layer_norm>);
+  m.impl("native_batch_norm", fn<&native_batch_norm>);
 });
 
 }  // namespace opscope::cpu

@@ -1,0 +1,258 @@
+"""Activation layers: each applies its opscope.nn.functional function, with torch's constructor
+arguments, checks and extra_repr (what shows in the model's printout)."""
+
+import warnings
+
+from opscope.nn import functional as F
+from opscope.nn.modules.module import Module
+
+__all__ = ["ReLU", "ReLU6", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "SiLU", "Mish", "Tanh",
+           "Sigmoid", "Hardtanh", "Hardsigmoid", "Hardswish", "Softplus", "Softmax", "LogSoftmax",
+           "Softmin", "LogSigmoid", "Softsign", "Tanhshrink"]
+
+
+def _inplace_repr(inplace, leading=""):
+    return (leading + "inplace=True") if inplace else ""
+
+
+class ReLU(Module):
+    """max(x, 0)."""
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.relu(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self.inplace)
+
+
+class Hardtanh(Module):
+    """clamp(x, min_val, max_val)."""
+
+    __constants__ = ["min_val", "max_val", "inplace"]
+
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False, min_value=None, max_value=None):
+        super().__init__()
+        if min_value is not None:
+            warnings.warn("keyword argument min_value is deprecated and rename to min_val")
+            min_val = min_value
+        if max_value is not None:
+            warnings.warn("keyword argument max_value is deprecated and rename to max_val")
+            max_val = max_value
+        self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
+        assert self.max_val > self.min_val
+
+    def forward(self, input):
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self):
+        return "min_val={}, max_val={}{}".format(self.min_val, self.max_val, _inplace_repr(self.inplace, ", "))
+
+
+class ReLU6(Hardtanh):
+    """min(max(x, 0), 6)."""
+
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self.inplace)
+
+
+class LeakyReLU(Module):
+    """x where x > 0, negative_slope * x elsewhere."""
+
+    __constants__ = ["inplace", "negative_slope"]
+
+    def __init__(self, negative_slope=1e-2, inplace=False):
+        super().__init__()
+        self.negative_slope, self.inplace = negative_slope, inplace
+
+    def forward(self, input):
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self):
+        return "negative_slope={}{}".format(self.negative_slope, _inplace_repr(self.inplace, ", "))
+
+
+class ELU(Module):
+    """x where x > 0, alpha (exp(x) - 1) elsewhere."""
+
+    __constants__ = ["alpha", "inplace"]
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, input):
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return "alpha={}{}".format(self.alpha, _inplace_repr(self.inplace, ", "))
+
+
+class CELU(ELU):
+    """x where x > 0, alpha (exp(x / alpha) - 1) elsewhere."""
+
+    def forward(self, input):
+        return F.celu(input, self.alpha, self.inplace)
+
+
+class SELU(Module):
+    """scale * elu(x, alpha), the self-normalizing constants."""
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.selu(input, self.inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self.inplace)
+
+
+class GELU(Module):
+    """x * Phi(x) (approximate='tanh': the tanh approximation)."""
+
+    __constants__ = ["approximate"]
+
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self):
+        return "approximate={}".format(repr(self.approximate))
+
+
+class SiLU(Module):
+    """x * sigmoid(x)."""
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.silu(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return _inplace_repr(self.inplace)
+
+
+class Mish(SiLU):
+    """x * tanh(softplus(x))."""
+
+    def forward(self, input):
+        return F.mish(input, inplace=self.inplace)
+
+
+class Hardsigmoid(Module):
+    """clamp(x / 6 + 1/2, 0, 1)."""
+
+    __constants__ = ["inplace"]
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.hardsigmoid(input, self.inplace)
+
+
+class Hardswish(Hardsigmoid):
+    """x * hardsigmoid(x)."""
+
+    def forward(self, input):
+        return F.hardswish(input, self.inplace)
+
+
+class Tanh(Module):
+    def forward(self, input):
+        return input.tanh()
+
+
+class Sigmoid(Module):
+    def forward(self, input):
+        return input.sigmoid()
+
+
+class LogSigmoid(Module):
+    def forward(self, input):
+        return F.logsigmoid(input)
+
+
+class Softsign(Module):
+    def forward(self, input):
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    def forward(self, input):
+        return F.tanhshrink(input)
+
+
+class Softplus(Module):
+    """log(1 + exp(beta x)) / beta (x itself where beta x > threshold)."""
+
+    __constants__ = ["beta", "threshold"]
+
+    def __init__(self, beta=1, threshold=20):
+        super().__init__()
+        self.beta, self.threshold = beta, threshold
+
+    def forward(self, input):
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self):
+        return "beta={}, threshold={}".format(self.beta, self.threshold)
+
+
+class _SoftmaxBase(Module):
+    """Softmax-like layers along dim (None: torch's deprecated implicit choice, with its warning)."""
+
+    __constants__ = ["dim"]
+
+    def __init__(self, dim=None):
+        super().__init__()
+        self.dim = dim
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if not hasattr(self, "dim"):
+            self.dim = None
+
+    def extra_repr(self):
+        return "dim={dim}".format(dim=self.dim)
+
+
+class Softmax(_SoftmaxBase):
+    """exp(x) / sum(exp(x)) along dim."""
+
+    def forward(self, input):
+        return F.softmax(input, self.dim, _stacklevel=5)
+
+
+class LogSoftmax(_SoftmaxBase):
+    """log(softmax(x)) along dim."""
+
+    def forward(self, input):
+        return F.log_softmax(input, self.dim, _stacklevel=5)
+
+
+class Softmin(_SoftmaxBase):
+    """softmax(-x) along dim."""
+
+    def forward(self, input):
+        return F.softmin(input, self.dim, _stacklevel=5)

@@ -1,0 +1,736 @@
+"""Snippets of torch.nn use run under torch 1.13 (make_torch_reference_nn_modules.py records their
+results into data/nn_modules_torch.json) and under opscope (test_nn_modules.py compares): module
+reprs, state_dict keys and loading, the Module API's errors, containers, layers' values and
+gradients on fixed inputs, losses, batch norm's running statistics, nn.init's deterministic parts
+and nn.utils. Each snippet sees `torch`, `nn`, `F` (the library under test) and sets `result`;
+a snippet that raises records the exception's type and message instead.
+"""
+import math
+import warnings
+
+# --- reprs ----------------------------------------------------------------------------------------
+REPRS = [
+    "nn.Linear(4, 8)",
+    "nn.Linear(3, 2, bias=False)",
+    "nn.Identity(3, x=1)",
+    "nn.Sequential()",
+    "nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Sequential(nn.Linear(8, 2), nn.Dropout(0.1)), nn.BatchNorm1d(2))",
+    "nn.ModuleList([nn.ReLU(), nn.Tanh(), nn.ModuleList([nn.GELU()])])",
+    "nn.ModuleList()",
+    "nn.ModuleDict({'act': nn.ReLU(), 'fc': nn.Linear(2, 2)})",
+    "nn.ParameterList([nn.Parameter(torch.zeros(2, 3)), nn.Parameter(torch.zeros(3))])",
+    "nn.ParameterList([torch.zeros(3)])",
+    "nn.ParameterDict({'a': nn.Parameter(torch.zeros(2, 3)), 'b': torch.zeros(1, dtype=torch.float64)})",
+    "nn.ReLU()", "nn.ReLU(inplace=True)", "nn.ReLU6()", "nn.ReLU6(inplace=True)",
+    "nn.LeakyReLU()", "nn.LeakyReLU(0.2, inplace=True)", "nn.ELU()", "nn.ELU(alpha=0.5, inplace=True)",
+    "nn.CELU(2.0)", "nn.SELU()", "nn.GELU()", "nn.GELU('tanh')", "nn.SiLU()", "nn.SiLU(True)", "nn.Mish()",
+    "nn.Tanh()", "nn.Sigmoid()", "nn.Hardtanh()", "nn.Hardtanh(-2, 2)", "nn.Hardsigmoid()", "nn.Hardswish()",
+    "nn.Softplus()", "nn.Softplus(beta=2, threshold=10)", "nn.Softmax()", "nn.Softmax(dim=1)",
+    "nn.LogSoftmax(1)", "nn.Softmin(0)", "nn.LogSigmoid()", "nn.Softsign()", "nn.Tanhshrink()",
+    "nn.Dropout()", "nn.Dropout(0.25, inplace=True)", "nn.Dropout1d(0.3)", "nn.Dropout2d()",
+    "nn.Flatten()", "nn.Flatten(0, 2)", "nn.Unflatten(1, (2, 5))", "nn.Unflatten(-1, [3, 4])",
+    "nn.LayerNorm(5)", "nn.LayerNorm([4, 5], eps=1e-3, elementwise_affine=False)",
+    "nn.BatchNorm1d(3)", "nn.BatchNorm2d(3, momentum=None, affine=False, track_running_stats=False)",
+    "nn.BatchNorm3d(4, eps=0.001)",
+    "nn.Embedding(10, 3)", "nn.Embedding(10, 3, padding_idx=-1, max_norm=1.0)",
+    "nn.Embedding(10, 3, norm_type=1.0, scale_grad_by_freq=True, sparse=True)",
+    "nn.CrossEntropyLoss()", "nn.CrossEntropyLoss(weight=torch.ones(3), label_smoothing=0.1)",
+    "nn.NLLLoss()", "nn.MSELoss(reduction='sum')", "nn.L1Loss()", "nn.BCELoss()",
+    "nn.BCEWithLogitsLoss(pos_weight=torch.ones(3))", "nn.SmoothL1Loss(beta=0.5)", "nn.HuberLoss(delta=2.0)",
+    "nn.KLDivLoss(reduction='batchmean')",
+]
+
+CASES = {f"repr: {expr}": f"result = repr({expr})" for expr in REPRS}
+
+CASES.update({
+    # --- state_dict, load_state_dict -------------------------------------------------------------
+    "state_dict keys and metadata": """
+m = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3), nn.ReLU())
+sd = m.state_dict()
+result = [list(sd), dict(sd._metadata), [type(v).__name__ for v in sd.values()],
+          [v.requires_grad for v in sd.values()], [v.requires_grad for v in m.state_dict(keep_vars=True).values()]]
+""",
+    "state_dict with prefix and positional destination": """
+m = nn.Linear(2, 3)
+result = list(m.state_dict(prefix='enc.'))
+""",
+    "non-persistent buffers stay out of state_dict": """
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer('a', torch.zeros(2))
+        self.register_buffer('b', torch.ones(2), persistent=False)
+        self.register_buffer('c', None)
+        self.fc = nn.Linear(2, 2)
+m = M()
+result = [list(m.state_dict()), [n for n, _ in m.named_buffers()], repr(m), sorted(m._non_persistent_buffers_set)]
+""",
+    "load_state_dict returns all matched": """
+m = nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3))
+r = m.load_state_dict(m.state_dict())
+result = [repr(r), str(r), r.missing_keys, r.unexpected_keys, type(r).__name__]
+""",
+    "load_state_dict copies values": """
+a, b = nn.Linear(2, 2), nn.Linear(2, 2)
+with torch.no_grad():
+    a.weight.copy_(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    a.bias.fill_(0.5)
+b.load_state_dict(a.state_dict())
+result = [b.weight.tolist(), b.bias.tolist(), b.weight.requires_grad]
+""",
+    "load_state_dict strict: missing and unexpected": """
+m = nn.Sequential(nn.Linear(2, 3))
+sd = m.state_dict()
+sd['0.extra'] = torch.zeros(1)
+sd['1.weight'] = torch.zeros(1)
+del sd['0.bias']
+m.load_state_dict(sd)
+""",
+    "load_state_dict non-strict": """
+m = nn.Sequential(nn.Linear(2, 3))
+sd = m.state_dict()
+sd['0.extra'] = torch.zeros(1)
+del sd['0.bias']
+r = m.load_state_dict(sd, strict=False)
+result = [repr(r), r.missing_keys, r.unexpected_keys]
+""",
+    "load_state_dict size mismatch": """
+m = nn.Linear(2, 3)
+m.load_state_dict({'weight': torch.zeros(4, 2), 'bias': torch.zeros(3)})
+""",
+    "load_state_dict size mismatch non-strict": """
+m = nn.Linear(2, 3)
+m.load_state_dict({'weight': torch.zeros(4, 2)}, strict=False)
+""",
+    "load_state_dict of a non-tensor": """
+m = nn.Linear(2, 3)
+m.load_state_dict({'weight': 3, 'bias': torch.zeros(3)})
+""",
+    "load_state_dict of a list": "nn.Linear(2, 3).load_state_dict([1, 2])",
+    "load_state_dict of a 1-element vector into a 0-d buffer": """
+bn = nn.BatchNorm1d(2)
+sd = bn.state_dict()
+sd['num_batches_tracked'] = torch.tensor([7])
+bn.load_state_dict(sd)
+result = [bn.num_batches_tracked.item(), list(bn.num_batches_tracked.shape)]
+""",
+    "batch norm version 1 state_dict without num_batches_tracked": """
+bn = nn.BatchNorm1d(3)
+sd = bn.state_dict()
+del sd['num_batches_tracked']
+sd._metadata['']['version'] = 1
+r = bn.load_state_dict(sd)
+result = [repr(r), bn.num_batches_tracked.item()]
+""",
+    "batch norm version 2 state_dict without num_batches_tracked": """
+bn = nn.BatchNorm1d(3)
+sd = bn.state_dict()
+del sd['num_batches_tracked']
+bn.load_state_dict(sd)
+""",
+    # --- registration errors ------------------------------------------------------------------------
+    "register_buffer name with a dot": "nn.Module().register_buffer('a.b', torch.zeros(1))",
+    "register_buffer empty name": "nn.Module().register_buffer('', torch.zeros(1))",
+    "register_buffer non-string name": "nn.Module().register_buffer(3, torch.zeros(1))",
+    "register_buffer existing attribute": "m = nn.Linear(2, 2); m.register_buffer('weight', torch.zeros(1))",
+    "register_buffer non-tensor": "nn.Module().register_buffer('a', [1, 2])",
+    "register_parameter plain tensor": "nn.Module().register_parameter('w', torch.zeros(2))",
+    "register_parameter name with a dot": "nn.Module().register_parameter('a.b', nn.Parameter(torch.zeros(1)))",
+    "register_parameter None": """
+m = nn.Module()
+m.register_parameter('w', None)
+result = [list(m._parameters), m.w is None, list(m.state_dict()), len(list(m.parameters()))]
+""",
+    "add_module non-module": "nn.Module().add_module('a', 3)",
+    "add_module name with a dot": "nn.Module().add_module('a.b', nn.ReLU())",
+    "add_module empty name": "nn.Module().add_module('', nn.ReLU())",
+    "add_module non-string name": "nn.Module().add_module(1, nn.ReLU())",
+    "add_module existing attribute": "m = nn.Linear(2, 2); m.add_module('in_features', nn.ReLU())",
+    "register_module": """
+m = nn.Module()
+m.register_module('act', nn.ReLU())
+result = repr(m)
+""",
+    "assign a tensor to a parameter": "m = nn.Linear(2, 2); m.weight = torch.zeros(2, 2)",
+    "assign None to a parameter": """
+m = nn.Linear(2, 2)
+m.bias = None
+result = [list(m.state_dict()), repr(m)]
+""",
+    "assign an int to a child module": "m = nn.Sequential(nn.ReLU()); setattr(m, '0', 3)",
+    "assign a list to a buffer": "m = nn.BatchNorm1d(2); m.running_mean = [1, 2]",
+    "assign a tensor to a buffer": """
+m = nn.BatchNorm1d(2)
+m.running_mean = torch.ones(2)
+result = [list(m.state_dict()), m.state_dict()['running_mean'].tolist()]
+""",
+    "assign a parameter before __init__": """
+class Bad(nn.Module):
+    def __init__(self):
+        self.w = nn.Parameter(torch.zeros(1))
+Bad()
+""",
+    "assign a module before __init__": """
+class Bad(nn.Module):
+    def __init__(self):
+        self.fc = nn.ReLU()
+Bad()
+""",
+    "missing attribute": "nn.Linear(2, 2).wieght",
+    "missing forward": "nn.Module()(torch.zeros(1))",
+    "attribute moves between tables": """
+m = nn.Module()
+m.x = nn.Parameter(torch.zeros(1))
+m.x = nn.ReLU()
+result = [list(m._parameters), list(m._modules)]
+del m.x
+result.append(list(m._modules))
+""",
+    # --- lookups and traversal ---------------------------------------------------------------------
+    "get_submodule, get_parameter, get_buffer": """
+net = nn.Sequential(nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3)))
+result = [repr(net.get_submodule('0.1')), list(net.get_parameter('0.0.bias').shape),
+          list(net.get_buffer('0.1.running_var').shape), net.get_submodule('') is net]
+""",
+    "get_submodule missing": "nn.Sequential(nn.Linear(2, 3)).get_submodule('0.foo')",
+    "get_submodule not a module": "nn.Sequential(nn.Linear(2, 3)).get_submodule('0.weight')",
+    "get_parameter not a parameter": "nn.Sequential(nn.BatchNorm1d(3)).get_parameter('0.running_mean')",
+    "get_parameter missing": "nn.Sequential(nn.BatchNorm1d(3)).get_parameter('0.nothing')",
+    "get_buffer not a buffer": "nn.Sequential(nn.BatchNorm1d(3)).get_buffer('0.weight')",
+    "named_modules, shared modules": """
+l = nn.Linear(2, 2)
+net = nn.Sequential(l, nn.ReLU(), l)
+result = [[n for n, _ in net.named_modules()], [n for n, _ in net.named_modules(remove_duplicate=False)],
+          [n for n, _ in net.named_modules(prefix='net')], [n for n, _ in net.named_parameters()],
+          [n for n, _ in net.named_children()], len(list(net.parameters())), len(list(net.modules())),
+          len(list(net.children()))]
+""",
+    "named_parameters recurse=False and prefix": """
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.zeros(1))
+        self.sub = nn.Linear(1, 1)
+m = M()
+result = [[n for n, _ in m.named_parameters(recurse=False)], [n for n, _ in m.named_parameters(prefix='top')],
+          [n for n, _ in nn.BatchNorm1d(2).named_buffers(prefix='bn')]]
+""",
+    "train and eval": """
+m = nn.Sequential(nn.Linear(2, 2), nn.Sequential(nn.Dropout()))
+a = [x.training for x in m.modules()]
+r = m.eval()
+b = [x.training for x in m.modules()]
+m.train()
+c = [x.training for x in m.modules()]
+result = [a, b, c, r is m]
+""",
+    "train with a non-bool": "nn.Linear(2, 2).train('yes')",
+    "zero_grad zeroes by default (torch 1.13)": """
+m = nn.Linear(2, 1)
+m(torch.ones(3, 2)).sum().backward()
+before = [p.grad.tolist() for p in m.parameters()]
+m.zero_grad()
+after = [p.grad.tolist() for p in m.parameters()]
+m(torch.ones(3, 2)).sum().backward()
+m.zero_grad(set_to_none=True)
+result = [before, after, [p.grad is None for p in m.parameters()]]
+""",
+    "requires_grad_": """
+m = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+r = m.requires_grad_(False)
+result = [[p.requires_grad for p in m.parameters()], r is m]
+""",
+    "apply visits children first": """
+names = []
+m = nn.Sequential(nn.Linear(2, 2), nn.Sequential(nn.ReLU(), nn.Tanh()))
+r = m.apply(lambda x: names.append(type(x).__name__))
+result = [names, r is m]
+""",
+    "dtype conversions": """
+m = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+w = m[0].weight
+out = []
+for conv in ('double', 'float', 'half', 'bfloat16'):
+    getattr(m, conv)()
+    out.append([str(t.dtype) for t in m.state_dict().values()])
+m.to(torch.float64)
+out.append([str(t.dtype) for t in m.state_dict().values()])
+m.to(dtype=torch.float32, non_blocking=True)
+m.to('cpu')
+m.to(torch.zeros(1, dtype=torch.float64))
+out.append([str(t.dtype) for t in m.state_dict().values()])
+m.type(torch.float32)
+out.append([str(t.dtype) for t in m.state_dict().values()])
+result = [out, m[0].weight is w, type(m[0].weight).__name__, m.cpu() is m]
+""",
+    "to keeps the gradient's dtype in step": """
+m = nn.Linear(2, 1)
+m(torch.ones(1, 2)).sum().backward()
+m.double()
+result = [str(m.weight.grad.dtype), m.weight.grad.tolist()]
+""",
+    "to an integer dtype": "nn.Linear(2, 2).to(torch.int32)",
+    "dir lists parameters and children": """
+m = nn.Sequential(nn.Linear(2, 2))
+d = dir(m[0])
+result = ['weight' in d, 'bias' in d, 'forward' in d, '0' in dir(m), d == sorted(d)]
+""",
+    "extra_repr over several lines": """
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(1, 1)
+    def extra_repr(self):
+        return 'a=1\\nb=2'
+class N(nn.Module):
+    def extra_repr(self):
+        return 'a=1\\nb=2'
+result = [repr(M()), repr(N()), repr(nn.Sequential(M()))]
+""",
+    # --- hooks ---------------------------------------------------------------------------------------
+    "forward hooks change input and output": """
+m = nn.Linear(2, 1)
+with torch.no_grad():
+    m.weight.fill_(1.0)
+    m.bias.fill_(0.0)
+seen = []
+h1 = m.register_forward_pre_hook(lambda mod, inp: (inp[0] * 2,))
+h2 = m.register_forward_hook(lambda mod, inp, out: seen.append(inp[0].tolist()) or out + 1)
+a = m(torch.ones(1, 2)).tolist()
+h1.remove()
+h2.remove()
+b = m(torch.ones(1, 2)).tolist()
+result = [a, b, seen]
+""",
+    "full backward hook sees grad_input and grad_output": """
+m = nn.Linear(2, 1)
+with torch.no_grad():
+    m.weight.copy_(torch.tensor([[2.0, 3.0]]))
+seen = []
+def hook(mod, gin, gout):
+    seen.append([[g.tolist() if g is not None else None for g in gin], [g.tolist() for g in gout]])
+    return (gin[0] * 10,)
+h = m.register_full_backward_hook(hook)
+x = torch.ones(1, 2, requires_grad=True)
+(m(x) * 4).sum().backward()
+h.remove()
+result = [seen, x.grad.tolist()]
+""",
+    # --- containers ------------------------------------------------------------------------------------
+    "Sequential from an OrderedDict": """
+from collections import OrderedDict
+m = nn.Sequential(OrderedDict([('fc', nn.Linear(2, 3)), ('act', nn.ReLU())]))
+result = [repr(m), list(m.state_dict()), repr(m[1:]), repr(m.act), repr(m[-1])]
+""",
+    "Sequential setitem, delitem, insert, extend, append, pop": """
+m = nn.Sequential(nn.ReLU(), nn.Tanh(), nn.Sigmoid(), nn.GELU())
+m[1] = nn.SiLU()
+del m[0]
+a = repr(m)
+del m[::2]
+b = repr(m)
+m.insert(0, nn.ReLU6())
+m.insert(-1, nn.Mish())
+m.extend([nn.ELU()])
+m.append(nn.Identity())
+p = m.pop(1)
+result = [a, b, repr(m), repr(p), list(m._modules)]
+""",
+    "Sequential add, iadd, mul": """
+a = nn.Sequential(nn.ReLU(), nn.Tanh())
+b = nn.Sequential(nn.Sigmoid())
+c = a + b
+a += b
+d = b * 2
+e = 2 * b
+b *= 3
+result = [repr(c), repr(a), repr(d), repr(e), repr(b), c[0] is a[0]]
+""",
+    "Sequential add a list": "nn.Sequential(nn.ReLU()) + [nn.ReLU()]",
+    "Sequential mul by zero": "nn.Sequential(nn.ReLU()) * 0",
+    "Sequential index out of range": "nn.Sequential(nn.ReLU())[3]",
+    "Sequential insert out of range": "nn.Sequential(nn.ReLU()).insert(5, nn.ReLU())",
+    "Sequential insert a non-module": "nn.Sequential(nn.ReLU()).insert(0, 3)",
+    "Sequential forward": """
+m = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+with torch.no_grad():
+    m[0].weight.copy_(torch.tensor([[1.0, -1.0], [2.0, 0.5]]))
+    m[0].bias.copy_(torch.tensor([0.0, -3.0]))
+result = m(torch.tensor([[1.0, 2.0], [3.0, 1.0]])).tolist()
+""",
+    "ModuleList operations": """
+ml = nn.ModuleList([nn.ReLU(), nn.Tanh()])
+ml.append(nn.Sigmoid())
+ml.extend([nn.GELU(), nn.SiLU()])
+ml.insert(1, nn.Mish())
+ml[0] = nn.ReLU6()
+del ml[-1]
+s = ml[1:3]
+p = ml.pop(0)
+both = ml + nn.ModuleList([nn.ELU()])
+ml += [nn.Identity()]
+del ml[0:2]
+result = [repr(ml), repr(s), repr(p), repr(both), len(ml), [type(x).__name__ for x in ml]]
+""",
+    "ModuleList index error": "nn.ModuleList([nn.ReLU()])[-2]",
+    "ModuleList extend non-iterable": "nn.ModuleList().extend(nn.ReLU())",
+    "ModuleList forward": "nn.ModuleList([nn.ReLU()])(torch.zeros(1))",
+    "ModuleDict operations": """
+md = nn.ModuleDict({'b': nn.ReLU(), 'a': nn.Tanh()})
+md.update([('c', nn.Sigmoid()), ('a', nn.GELU())])
+md['d'] = nn.Identity()
+p = md.pop('b')
+result = [repr(md), list(md.keys()), 'c' in md, len(md), [type(v).__name__ for v in md.values()],
+          [k for k, _ in md.items()], repr(p), list(iter(md))]
+md.clear()
+result.append(len(md))
+""",
+    "ModuleDict update with a bad element": "nn.ModuleDict().update([('a', nn.ReLU(), 3)])",
+    "ModuleDict update with a non-iterable element": "nn.ModuleDict().update([3])",
+    "ParameterList operations": """
+pl = nn.ParameterList([torch.zeros(2), nn.Parameter(torch.ones(3))])
+pl.append(torch.ones(1, 2))
+pl.extend([nn.Parameter(torch.zeros(4))])
+s = pl[1:3]
+pl[0] = torch.full((2,), 5.0)
+result = [len(pl), [type(p).__name__ for p in pl], [p.requires_grad for p in pl], repr(s),
+          [n for n, _ in pl.named_parameters()], pl[0].tolist(), list(pl.state_dict())]
+""",
+    "ParameterList extend with a tensor": "nn.ParameterList().extend(torch.zeros(2))",
+    "ParameterList called": "nn.ParameterList()(1)",
+    "ParameterDict operations": """
+pd = nn.ParameterDict({'z': torch.zeros(1), 'a': torch.ones(2)})
+pd['m'] = nn.Parameter(torch.zeros(3))
+pd.update([('q', torch.ones(1))])
+p = pd.pop('a')
+result = [list(pd.keys()), 'z' in pd, len(pd), [type(v).__name__ for v in pd.values()],
+          [n for n, _ in pd.named_parameters()], repr(pd), p.tolist(), pd.get('nope', 3),
+          list(reversed(pd))]
+""",
+    "ParameterDict non-string key": "nn.ParameterDict()[1] = torch.zeros(1)",
+    # --- layers -------------------------------------------------------------------------------------
+    "Linear forward and grads": """
+m = nn.Linear(3, 2)
+with torch.no_grad():
+    m.weight.copy_(torch.tensor([[0.1, -0.2, 0.3], [0.5, 0.4, -0.6]]))
+    m.bias.copy_(torch.tensor([0.05, -0.05]))
+x = torch.tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0]], requires_grad=True)
+y = m(x)
+(y * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+result = [y.tolist(), x.grad.tolist(), m.weight.grad.tolist(), m.bias.grad.tolist(), y.grad_fn.name()]
+""",
+    "Identity passes through": "x = torch.tensor([1.0, 2.0]); result = nn.Identity(5)(x) is x",
+    "Flatten and Unflatten": """
+x = torch.arange(24.0).reshape(2, 3, 4)
+result = [list(nn.Flatten()(x).shape), list(nn.Flatten(0, 1)(x).shape),
+          list(nn.Unflatten(2, (2, 2))(x).shape), list(nn.Unflatten(1, torch.Size([3, 1]))(x).shape)]
+""",
+    "Unflatten bad size type": "nn.Unflatten(1, 6)",
+    "Unflatten bad dim type": "nn.Unflatten(1.0, (2, 3))",
+    "Dropout bad probability": "nn.Dropout(1.5)",
+    "Dropout in eval mode": """
+x = torch.arange(6.0).reshape(2, 3)
+result = [nn.Dropout(0.5).eval()(x).tolist(), nn.Dropout1d(0.5).eval()(x).tolist(),
+          nn.Dropout2d().eval()(x.reshape(1, 2, 3, 1)).tolist(), nn.Dropout(0.0)(x).tolist()]
+""",
+    "Dropout with p=1": """
+x = torch.ones(2, 3, 4)
+result = [nn.Dropout(1.0)(x).sum().item(), nn.Dropout1d(1.0)(x).sum().item(), nn.Dropout2d(1.0)(x.reshape(1, 2, 3, 4)).sum().item()]
+""",
+    "Dropout1d on a 4-D input": "nn.Dropout1d()(torch.zeros(1, 2, 3, 4))",
+    "LayerNorm forward and grads": """
+m = nn.LayerNorm(4)
+x = torch.tensor([[1.0, 2.0, 4.0, 8.0], [0.0, -1.0, 1.0, 3.0]], requires_grad=True)
+y = m(x)
+(y * torch.tensor([[1.0, 2.0, 3.0, 4.0], [0.5, -1.0, 2.0, 1.0]])).sum().backward()
+result = [y.tolist(), x.grad.tolist(), m.weight.grad.tolist(), m.bias.grad.tolist()]
+""",
+    "Embedding padding_idx and grads": """
+e = nn.Embedding(5, 2, padding_idx=1)
+with torch.no_grad():
+    e.weight.copy_(torch.arange(10.0).reshape(5, 2))
+zeroed = nn.Embedding(5, 2, padding_idx=1).weight[1].tolist()
+out = e(torch.tensor([[0, 1], [1, 4]]))
+out.sum().backward()
+result = [out.tolist(), e.weight.grad.tolist(), zeroed, e.padding_idx, nn.Embedding(5, 2, padding_idx=-2).padding_idx]
+""",
+    "Embedding padding_idx out of range": "nn.Embedding(5, 2, padding_idx=5)",
+    "Embedding from_pretrained": """
+w = torch.tensor([[1.0, 2.3, 3.0], [4.0, 5.1, 6.3]])
+e = nn.Embedding.from_pretrained(w)
+f = nn.Embedding.from_pretrained(w, freeze=False, padding_idx=0)
+result = [e(torch.tensor([1])).tolist(), e.weight.requires_grad, f.weight.requires_grad, repr(e), repr(f)]
+""",
+    "Embedding from_pretrained 1-D": "nn.Embedding.from_pretrained(torch.zeros(3))",
+    "Embedding max_norm renormalizes the rows looked up": """
+e = nn.Embedding(3, 2, max_norm=1.0)
+with torch.no_grad():
+    e.weight.copy_(torch.tensor([[3.0, 4.0], [0.3, 0.4], [6.0, 8.0]]))
+out = e(torch.tensor([0, 1]))
+result = [out.tolist(), e.weight.tolist()]
+""",
+    "Embedding bad weight shape": "nn.Embedding(3, 2, _weight=torch.zeros(2, 2))",
+    "Hardtanh bad bounds": "nn.Hardtanh(1.0, -1.0)",
+    "Softmax without dim": "result = nn.Softmax()(torch.tensor([[1.0, 2.0], [3.0, 5.0]])).tolist()",
+})
+
+# Activations: values and gradients on a fixed input (x covers negative, zero, small and large).
+ACTIVATIONS = [
+    "nn.ReLU()", "nn.ReLU6()", "nn.LeakyReLU()", "nn.LeakyReLU(0.2)", "nn.ELU()", "nn.ELU(0.5)",
+    "nn.CELU(2.0)", "nn.SELU()", "nn.GELU()", "nn.GELU('tanh')", "nn.SiLU()", "nn.Mish()", "nn.Tanh()",
+    "nn.Sigmoid()", "nn.Hardtanh()", "nn.Hardtanh(-2.0, 0.5)", "nn.Hardsigmoid()", "nn.Hardswish()",
+    "nn.Softplus()", "nn.Softplus(beta=2, threshold=3)", "nn.Softmax(dim=1)", "nn.LogSoftmax(dim=1)",
+    "nn.Softmin(dim=1)", "nn.LogSigmoid()", "nn.Softsign()", "nn.Tanhshrink()",
+]
+for expr in ACTIVATIONS:
+    CASES[f"activation: {expr}"] = f"""
+x = torch.tensor([[-30.0, -2.5, -1.0, -0.25], [0.0, 0.4, 2.0, 7.0]], requires_grad=True)
+y = ({expr})(x)
+(y * torch.tensor([[1.0, -2.0, 0.5, 3.0], [1.5, 1.0, -1.0, 2.0]])).sum().backward()
+result = [y.tolist(), x.grad.tolist()]
+"""
+for fn in ["relu", "relu6", "leaky_relu", "elu", "hardtanh", "selu", "celu", "mish", "hardswish",
+           "hardsigmoid", "silu"]:
+    CASES[f"inplace: F.{fn}"] = f"""
+x = torch.tensor([-2.0, -0.5, 0.0, 1.0, 8.0])
+y = F.{fn}(x, inplace=True)
+result = [y.tolist(), x.tolist(), y is x]
+"""
+
+# Losses: values and input gradients on fixed inputs, every reduction.
+_LOGITS = "torch.tensor([[2.0, 0.5, -1.0], [0.1, 0.2, 3.0], [-1.0, 1.0, 0.0], [0.3, -0.7, 1.2]], requires_grad=True)"
+_PRED = "torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.25, -0.5]], requires_grad=True)"
+_TARGET = "torch.tensor([[0.0, 1.0, 2.5], [1.0, 0.0, -0.4]])"
+_PROB = "torch.tensor([[0.9, 0.2, 0.6], [0.05, 0.5, 0.99]], requires_grad=True)"
+_LABEL = "torch.tensor([[1.0, 0.0, 1.0], [0.0, 0.3, 1.0]])"
+LOSSES = {
+    "cross_entropy": (_LOGITS, "torch.tensor([0, 2, 1, 2])", "nn.CrossEntropyLoss(reduction={r})"),
+    "cross_entropy weight": (_LOGITS, "torch.tensor([0, 2, 1, 2])",
+                             "nn.CrossEntropyLoss(weight=torch.tensor([1.0, 2.0, 0.5]), reduction={r})"),
+    "cross_entropy ignore_index": (_LOGITS, "torch.tensor([0, -100, 1, 2])", "nn.CrossEntropyLoss(reduction={r})"),
+    "cross_entropy label_smoothing": (_LOGITS, "torch.tensor([0, 2, 1, 2])",
+                                      "nn.CrossEntropyLoss(label_smoothing=0.2, reduction={r})"),
+    "cross_entropy probabilities": (_LOGITS, "torch.tensor([[0.7, 0.2, 0.1], [0.0, 0.0, 1.0], [0.3, 0.3, 0.4], [0.5, 0.5, 0.0]])",
+                                    "nn.CrossEntropyLoss(reduction={r})"),
+    "nll_loss": (_LOGITS, "torch.tensor([1, 0, 2, 2])", "nn.NLLLoss(reduction={r})"),
+    "nll_loss weight ignore_index": (_LOGITS, "torch.tensor([1, 0, 2, 7])",
+                                     "nn.NLLLoss(weight=torch.tensor([0.2, 1.0, 3.0]), ignore_index=7, reduction={r})"),
+    "mse": (_PRED, _TARGET, "nn.MSELoss(reduction={r})"),
+    "l1": (_PRED, _TARGET, "nn.L1Loss(reduction={r})"),
+    "smooth_l1": (_PRED, _TARGET, "nn.SmoothL1Loss(reduction={r})"),
+    "smooth_l1 beta 0.5": (_PRED, _TARGET, "nn.SmoothL1Loss(reduction={r}, beta=0.5)"),
+    "smooth_l1 beta 0": (_PRED, _TARGET, "nn.SmoothL1Loss(reduction={r}, beta=0.0)"),
+    "huber": (_PRED, _TARGET, "nn.HuberLoss(reduction={r})"),
+    "huber delta 2.5": (_PRED, _TARGET, "nn.HuberLoss(reduction={r}, delta=2.5)"),
+    "bce": (_PROB, _LABEL, "nn.BCELoss(reduction={r})"),
+    "bce weight": (_PROB, _LABEL, "nn.BCELoss(weight=torch.tensor([1.0, 2.0, 0.5]), reduction={r})"),
+    "bce with logits": (_PRED, _LABEL, "nn.BCEWithLogitsLoss(reduction={r})"),
+    "bce with logits pos_weight": (_PRED, _LABEL, "nn.BCEWithLogitsLoss(pos_weight=torch.tensor([1.0, 3.0, 0.5]), reduction={r})"),
+    "kl_div": (_PRED, "torch.tensor([[0.2, 0.0, 0.8], [0.5, 0.25, 0.25]])", "nn.KLDivLoss(reduction={r})"),
+    "kl_div log_target": (_PRED, "torch.tensor([[-1.0, -2.0, -0.5], [-0.1, -3.0, -1.5]])",
+                          "nn.KLDivLoss(reduction={r}, log_target=True)"),
+}
+for name, (inp, target, module) in LOSSES.items():
+    reductions = ["'none'", "'mean'", "'sum'"] + (["'batchmean'"] if name.startswith("kl_div") else [])
+    for r in reductions:
+        CASES[f"loss: {name}, reduction={r}"] = f"""
+x = {inp}
+t = {target}
+loss = ({module.format(r=r)})(x, t)
+loss.backward(torch.ones_like(loss))
+result = [loss.tolist(), x.grad.tolist(), loss.grad_fn.name()]
+"""
+
+CASES.update({
+    "smooth_l1 negative beta": "F.smooth_l1_loss(torch.zeros(2), torch.ones(2), beta=-1.0)",
+    "huber zero delta": "F.huber_loss(torch.zeros(2), torch.ones(2), delta=0.0)",
+    "smooth_l1 of integers": "F.smooth_l1_loss(torch.zeros(2, dtype=torch.long), torch.ones(2, dtype=torch.long))",
+    "huber of integers": "F.huber_loss(torch.zeros(2, dtype=torch.long), torch.ones(2, dtype=torch.long))",
+    "smooth_l1 and huber broadcast": """
+x = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.25, -0.5]], requires_grad=True)
+t = torch.tensor([0.0, 1.0, 2.5])
+a = F.smooth_l1_loss(x, t, reduction='sum')
+b = F.huber_loss(x, t)
+(a + b).backward()
+result = [a.item(), b.item(), x.grad.tolist()]
+""",
+    "smooth_l1 float64": """
+x = torch.tensor([0.5, -1.0, 2.0, 3.0], dtype=torch.float64)
+result = [F.smooth_l1_loss(x, torch.zeros(4, dtype=torch.float64), beta=1.5).item(),
+          str(F.huber_loss(x, torch.zeros(4, dtype=torch.float64)).dtype)]
+""",
+    # --- batch norm ------------------------------------------------------------------------------------
+    "BatchNorm2d training steps": """
+bn = nn.BatchNorm2d(3)
+outs = []
+for step in range(3):
+    x = (torch.linspace(-2.0, 3.0, 48) * (step + 1)).reshape(2, 3, 2, 4).sin() * 3 + step
+    outs.append(bn(x).tolist())
+result = [outs, bn.running_mean.tolist(), bn.running_var.tolist(), bn.num_batches_tracked.item(),
+          str(bn.num_batches_tracked.dtype)]
+""",
+    "BatchNorm1d momentum None: cumulative average": """
+bn = nn.BatchNorm1d(2, momentum=None)
+for step in range(4):
+    x = torch.tensor([[1.0, 2.0], [3.0, -1.0], [0.5, 4.0]]) * (step + 1) + step
+    bn(x)
+result = [bn.running_mean.tolist(), bn.running_var.tolist(), bn.num_batches_tracked.item()]
+""",
+    "BatchNorm1d on (N, C, L) then eval": """
+bn = nn.BatchNorm1d(2, momentum=0.3)
+x = torch.linspace(-1.0, 2.0, 12).reshape(2, 2, 3).exp()
+train_out = bn(x).tolist()
+bn.eval()
+eval_out = bn(x).tolist()
+result = [train_out, eval_out, bn.running_mean.tolist(), bn.running_var.tolist(), bn.num_batches_tracked.item()]
+""",
+    "BatchNorm without running stats in eval uses the batch": """
+bn = nn.BatchNorm1d(2, track_running_stats=False, affine=False)
+bn.eval()
+x = torch.tensor([[1.0, 2.0], [3.0, -1.0], [0.5, 4.0]])
+result = [bn(x).tolist(), list(bn.state_dict()), bn.running_mean is None]
+""",
+    "BatchNorm2d gradients (training)": """
+bn = nn.BatchNorm2d(2)
+with torch.no_grad():
+    bn.weight.copy_(torch.tensor([1.5, -0.5]))
+    bn.bias.copy_(torch.tensor([0.1, 0.2]))
+x = torch.linspace(-3.0, 2.0, 24).reshape(3, 2, 2, 2).cos().requires_grad_()
+y = bn(x)
+(y * torch.linspace(0.0, 1.0, 24).reshape(3, 2, 2, 2)).sum().backward()
+result = [y.tolist(), x.grad.tolist(), bn.weight.grad.tolist(), bn.bias.grad.tolist(), y.grad_fn.name()]
+""",
+    "BatchNorm2d gradients (eval)": """
+bn = nn.BatchNorm2d(2)
+with torch.no_grad():
+    bn.running_mean.copy_(torch.tensor([0.5, -0.25]))
+    bn.running_var.copy_(torch.tensor([2.0, 0.5]))
+    bn.weight.copy_(torch.tensor([1.5, -0.5]))
+bn.eval()
+x = torch.linspace(-3.0, 2.0, 24).reshape(3, 2, 2, 2).cos().requires_grad_()
+y = bn(x)
+(y * torch.linspace(0.0, 1.0, 24).reshape(3, 2, 2, 2)).sum().backward()
+result = [y.tolist(), x.grad.tolist(), bn.weight.grad.tolist(), bn.bias.grad.tolist(), y.grad_fn.name()]
+""",
+    "BatchNorm1d wrong input dims": "nn.BatchNorm1d(3)(torch.zeros(2, 3, 4, 5))",
+    "BatchNorm2d wrong input dims": "nn.BatchNorm2d(3)(torch.zeros(2, 3, 4))",
+    "BatchNorm one value per channel": "nn.BatchNorm1d(3)(torch.zeros(1, 3))",
+    "BatchNorm one value per channel in eval is fine": "result = nn.BatchNorm1d(3).eval()(torch.ones(1, 3)).tolist()",
+    "BatchNorm wrong channel count": "nn.BatchNorm1d(3)(torch.zeros(2, 4))",
+    "F.batch_norm eval without running stats": "F.batch_norm(torch.zeros(2, 3), None, None, training=False)",
+    "F.batch_norm weight size": "F.batch_norm(torch.zeros(2, 3), None, None, torch.ones(4), training=True)",
+    "F.batch_norm 1-D input": "F.batch_norm(torch.zeros(3), None, None, training=True)",
+    "F.batch_norm of integers": "F.batch_norm(torch.zeros(2, 3, dtype=torch.long), None, None, training=True)",
+    "F.batch_norm float64": """
+x = torch.tensor([[1.0, 2.0], [3.0, 5.0], [-2.0, 0.0]], dtype=torch.float64)
+rm, rv = torch.zeros(2, dtype=torch.float64), torch.ones(2, dtype=torch.float64)
+y = F.batch_norm(x, rm, rv, training=True, momentum=0.5, eps=0.01)
+result = [y.tolist(), rm.tolist(), rv.tolist(), str(y.dtype)]
+""",
+    # --- nn.init ----------------------------------------------------------------------------------------
+    "calculate_gain": """
+g = nn.init.calculate_gain
+result = [g('linear'), g('conv1d'), g('conv2d'), g('conv3d'), g('conv_transpose1d'), g('conv_transpose2d'),
+          g('conv_transpose3d'), g('sigmoid'), g('tanh'), g('relu'), g('leaky_relu'), g('leaky_relu', 0.2),
+          g('leaky_relu', 1), g('selu')]
+""",
+    "calculate_gain unknown": "nn.init.calculate_gain('gelu')",
+    "calculate_gain bool slope": "nn.init.calculate_gain('leaky_relu', True)",
+    "calculate_gain string slope": "nn.init.calculate_gain('leaky_relu', '0.1')",
+    "fan in and fan out": """
+f = nn.init._calculate_fan_in_and_fan_out
+result = [f(torch.empty(3, 5)), f(torch.empty(8, 4, 3, 3)), f(torch.empty(2, 6, 5)), f(torch.empty(0, 3))]
+""",
+    "fan of a vector": "nn.init._calculate_fan_in_and_fan_out(torch.empty(3))",
+    "kaiming bad mode": "nn.init.kaiming_uniform_(torch.empty(3, 4), mode='fan_avg')",
+    "kaiming of an empty tensor": "result = list(nn.init.kaiming_normal_(torch.empty(0, 3)).shape)",
+    "eye_": "result = nn.init.eye_(torch.empty(3, 5)).tolist()",
+    "eye_ of 3-D": "nn.init.eye_(torch.empty(3, 5, 2))",
+    "dirac_": "result = [nn.init.dirac_(torch.empty(2, 3, 3)).tolist(), nn.init.dirac_(torch.empty(4, 2, 3, 3), groups=2).sum(dim=(2, 3)).tolist()]",
+    "dirac_ of 2-D": "nn.init.dirac_(torch.empty(3, 3))",
+    "dirac_ bad groups": "nn.init.dirac_(torch.empty(3, 3, 3), groups=2)",
+    "constant_, ones_, zeros_": """
+t = torch.empty(2, 2)
+result = [nn.init.constant_(t, 0.5).tolist(), nn.init.ones_(t).tolist(), nn.init.zeros_(t).tolist(),
+          nn.init.constant_(t, 2) is t]
+""",
+    "orthogonal_ of a vector": "nn.init.orthogonal_(torch.empty(3))",
+    "sparse_ of 3-D": "nn.init.sparse_(torch.empty(3, 3, 3), 0.5)",
+    "init leaves parameters leaves": """
+w = nn.Parameter(torch.empty(3, 4))
+for fn in (nn.init.uniform_, nn.init.normal_, nn.init.xavier_uniform_, nn.init.xavier_normal_,
+           nn.init.kaiming_uniform_, nn.init.kaiming_normal_, nn.init.trunc_normal_, nn.init.ones_):
+    fn(w)
+result = [w.is_leaf, w.requires_grad, w.grad_fn is None]
+""",
+    # --- nn.utils ---------------------------------------------------------------------------------------
+    "clip_grad_norm_": """
+out = []
+for norm_type in (2.0, 1, 3.0, float('inf'), 'inf'):
+    a = torch.zeros(2, requires_grad=True)
+    b = torch.zeros(3, requires_grad=True)
+    a.grad = torch.tensor([3.0, -4.0])
+    b.grad = torch.tensor([1.0, 2.0, -2.0])
+    total = nn.utils.clip_grad_norm_([a, b], max_norm=2.0, norm_type=norm_type)
+    out.append([total.item(), a.grad.tolist(), b.grad.tolist()])
+c = torch.zeros(2, requires_grad=True)
+c.grad = torch.tensor([0.3, 0.4])
+total = nn.utils.clip_grad_norm_(c, 1.0)
+out.append([total.item(), c.grad.tolist()])
+out.append(nn.utils.clip_grad_norm_([torch.zeros(1, requires_grad=True)], 1.0).tolist())
+result = out
+""",
+    "clip_grad_norm_ non-finite": """
+a = torch.zeros(2, requires_grad=True)
+a.grad = torch.tensor([float('nan'), 1.0])
+nn.utils.clip_grad_norm_([a], 1.0, error_if_nonfinite=True)
+""",
+    "clip_grad_norm_ non-finite allowed": """
+a = torch.zeros(2, requires_grad=True)
+a.grad = torch.tensor([float('inf'), 1.0])
+total = nn.utils.clip_grad_norm_([a], 1.0)
+result = [total.item(), a.grad.tolist()]
+""",
+    "clip_grad_value_": """
+m = nn.Linear(2, 2)
+for p in m.parameters():
+    p.grad = torch.linspace(-3.0, 3.0, p.numel()).reshape(p.shape)
+nn.utils.clip_grad_value_(m.parameters(), 1.5)
+result = [p.grad.tolist() for p in m.parameters()]
+""",
+    "parameters_to_vector and back": """
+m = nn.Linear(2, 2)
+with torch.no_grad():
+    m.weight.copy_(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    m.bias.copy_(torch.tensor([5.0, 6.0]))
+v = nn.utils.parameters_to_vector(m.parameters())
+nn.utils.vector_to_parameters(torch.arange(6.0) * 10, m.parameters())
+result = [v.tolist(), m.weight.tolist(), m.bias.tolist(), type(m.weight).__name__]
+""",
+    "vector_to_parameters of a list": "nn.utils.vector_to_parameters([1.0], nn.Linear(1, 1).parameters())",
+})
+
+
+def _plain(value):
+    """value with tensors, sizes, dtypes and tuples made JSON's lists, strings and numbers."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return str(value)
+
+
+def run(lib, name):
+    """Runs CASES[name] with lib as torch: {'result': ...} or {'error': [type name, message]}."""
+    env = {"torch": lib, "nn": lib.nn, "F": lib.nn.functional, "math": math}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            exec(CASES[name], env)
+        except Exception as e:  # noqa: BLE001  (the error is the result)
+            return {"error": [type(e).__name__, str(e)]}
+    return {"result": _plain(env.get("result"))}
