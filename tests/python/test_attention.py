@@ -231,3 +231,11 @@ def test_reprs_and_names_match_torch():
     assert names["mha"] == TORCH["parameter_names"]["mha"]
     assert names["enc"] == TORCH["parameter_names"]["enc"]
     assert rnn_cases.case_node_names(opscope)["mha"] == TORCH["node_names"]["mha"]
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import opscope.nn.modules.transformer as transformer
+    result = doctest.testmod(transformer)
+    assert result.failed == 0 and result.attempted > 0

@@ -426,3 +426,13 @@ def test_packed_gradcheck():
         return pad_packed_sequence(out)[0], h, c
 
     assert opscope.autograd.gradcheck(fn, (x,))
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import opscope.nn.modules.rnn as rnn_modules
+    import opscope.nn.utils.rnn as rnn_utils
+    for module in (rnn_modules, rnn_utils):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
