@@ -22,6 +22,9 @@ _SPD = {"self": _spd, "A": _spd}
 _SOLVE = {"A": _square, "B": lambda: matrix(3, 2)}
 _CROSS = {"self": lambda: matrix(2, 3), "other": lambda: matrix(2, 3) * 2}
 
+# Every op whose matrix argument is named A (linalg_svd, linalg_qr, ...): a (2, 3) one.
+SAMPLES = {("Tensor", "A"): lambda: matrix(2, 3)}
+
 OVERRIDES = {
     "aten::_linalg_check_errors": {"info": _info, "api_name": "linalg.inv", "is_matrix": False},
     **{f"aten::{op}": _SQUARE for op in (

@@ -346,6 +346,12 @@ Tensor cholesky(const Tensor& self, bool upper) {
   return L;
 }
 
+Tensor cholesky_out(const Tensor& self, bool upper, const Tensor& out) {
+  Tensor L = cholesky(self, upper);
+  resize_output(out, L.sizes());
+  return ops::copy_(out, L);
+}
+
 // --- QR ------------------------------------------------------------------------------------------
 
 // A (*,m,n) -> Q (*,m,k), R (*,k,n), k = min(m,n); complete: Q (*,m,m), R (*,m,n); r: Q (0)
@@ -547,6 +553,7 @@ static Library cpu_linalg(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m
   m.impl("_linalg_solve_ex", fn<&_linalg_solve_ex>);
   m.impl("linalg_cholesky_ex", fn<&linalg_cholesky_ex>);
   m.impl("cholesky", fn<&cholesky>);
+  m.impl("cholesky.out", fn<&cholesky_out>);
   m.impl("linalg_qr", fn<&linalg_qr>);
   m.impl("_linalg_eigh", fn<&_linalg_eigh>);
   m.impl("_linalg_svd", fn<&_linalg_svd>);
