@@ -508,3 +508,14 @@ def test_bad_files_raise():
         opscope.load(truncated)
     with pytest.raises(EOFError, match="Ran out of input"):
         opscope.load(io.BytesIO(b""))
+    # An archive whose pickle names a storage record that is not there.
+    source = zipfile.ZipFile(os.path.join(DATA, "view_of_larger.pt"))
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as out:
+        for name in source.namelist():
+            if "/data/" not in name:
+                out.writestr(name, source.read(name))
+    buf.seek(0)
+    with pytest.raises(RuntimeError, match="PytorchStreamReader failed locating file data/0: "
+                                           "file not found"):
+        opscope.load(buf)

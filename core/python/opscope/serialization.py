@@ -627,10 +627,11 @@ def _load_zip(file, restore, unpickler_class, load_args):
         raise RuntimeError("PytorchStreamReader failed reading zip archive: failed finding "
                            "central directory") from None
     names = archive.namelist()
+    if any(n.endswith("/constants.pkl") for n in names):  # torch.load passes these to jit.load
+        raise RuntimeError("opscope.load cannot read a TorchScript archive (torch.jit.save): "
+                           "it has no TorchScript")
     pkl = [n for n in names if n.endswith("data.pkl") and n.count("/") == 1]
     if not pkl:
-        if any(n.endswith("constants.pkl") for n in names):
-            raise RuntimeError("opscope.load cannot read a TorchScript archive (torch.jit.save)")
         raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not found")
     prefix = pkl[0][:-len("data.pkl")]
     # torch 1.13 writes no byteorder record (its files are little-endian); later versions do.
@@ -644,7 +645,11 @@ def _load_zip(file, restore, unpickler_class, load_args):
             f"Unknown typename for persistent_load, expected 'storage' but got '{typename}'")
         if key not in storages:
             flat = opscope.empty(numel, dtype=storage_type.dtype)
-            info = archive.getinfo(f"{prefix}data/{key}")
+            try:
+                info = archive.getinfo(f"{prefix}data/{key}")
+            except KeyError:
+                raise RuntimeError(f"PytorchStreamReader failed locating file data/{key}: file "
+                                   "not found") from None
             nbytes = numel * storage_type.dtype.itemsize
             if info.file_size < nbytes:
                 raise RuntimeError(f"PytorchStreamReader: record data/{key} holds "
