@@ -724,6 +724,9 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     return attn_output, None
 
 
+__all__ += ["scaled_dot_product_attention", "multi_head_attention_forward"]
+
+
 # --- convolution and pooling ------------------------------------------------------------------
 # torch.nn.functional's convolutions are torch's builtins (torch.conv2d, ...); its pooling
 # functions add return_indices and stride=None. Kernels: core/ops/cpu/conv.cpp, cpu/pool.cpp.
