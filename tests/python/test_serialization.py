@@ -408,6 +408,15 @@ def test_empty_tensors_each_get_a_storage():
     assert got[1].dtype == opscope.int8 and got[3].tolist() == [1.0, 1.0]
 
 
+def test_unwritable_paths_raise_torchs_errors(tmp_path):
+    with pytest.raises(RuntimeError, match="^Parent directory /nonexistent/dir does not exist.$"):
+        opscope.save(opscope.ones(1), "/nonexistent/dir/x.pt")
+    with pytest.raises(RuntimeError, match=f"^File {tmp_path} cannot be opened.$"):
+        opscope.save(opscope.ones(1), tmp_path)
+    with pytest.raises(FileNotFoundError):
+        opscope.save(opscope.ones(1), "/nonexistent/dir/x.pt", _use_new_zipfile_serialization=False)
+
+
 def test_two_dtypes_over_one_memory_raise():
     a = np.zeros(4, dtype=np.float32)
     with pytest.raises(RuntimeError, match="Cannot save multiple tensors or storages that view "

@@ -505,12 +505,25 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
     format torch.save writes: torch.load reads it, and opscope.load reads torch's files.
     Tensors that share a storage keep sharing one after loading."""
     if isinstance(f, (str, os.PathLike)):
-        with open(f, "wb") as file:
+        with _open_for_writing(f, _use_new_zipfile_serialization) as file:
             _save(obj, file, _archive_name(f), pickle_module, pickle_protocol,
                   _use_new_zipfile_serialization)
     else:
         _save(obj, f, "archive", pickle_module, pickle_protocol, _use_new_zipfile_serialization)
         f.flush()
+
+
+def _open_for_writing(path, zip_format):
+    if not zip_format:  # the legacy format opens the file as Python does, errors and all
+        return open(path, "wb")
+    # The zip format's errors are those of torch's C++ file writer.
+    parent = os.path.dirname(os.fspath(path))
+    if parent and not os.path.isdir(parent):
+        raise RuntimeError(f"Parent directory {parent} does not exist.")
+    try:
+        return open(path, "wb")
+    except OSError:
+        raise RuntimeError(f"File {os.fspath(path)} cannot be opened.") from None
 
 
 def _save(obj, file, archive_name, pickle_module, protocol, zip_format):
