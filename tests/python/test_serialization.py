@@ -189,8 +189,10 @@ CUDA_FILES = ["cuda_location.pt", "legacy_cuda_location.pt"]
 @pytest.mark.parametrize("map_location", [
     "cpu", opscope.device("cpu"), {"cuda:0": "cpu"}, lambda storage, location: storage,
     lambda storage, location: None if location == "cpu" else storage.cpu(),
-    lambda storage, location: storage.clone()],
-    ids=["str", "device", "dict", "callable", "callable-or-none", "callable-copy"])
+    lambda storage, location: storage.clone(),
+    lambda storage, location: opscope.serialization.default_restore_location(storage, "cpu")],
+    ids=["str", "device", "dict", "callable", "callable-or-none", "callable-copy",
+         "callable-default"])
 def test_cuda_file_loads_on_the_cpu_with_map_location(map_location, name):
     got = opscope.load(os.path.join(DATA, name), map_location=map_location)
     assert describe(got, opscope) == EXPECTED["files"][name]["expected"]
@@ -440,7 +442,8 @@ class Payload:
 @pytest.mark.parametrize("obj, what", [
     (Payload(), "Unsupported class posix.system"),
     ({"a": {1, 2}}, "Unsupported class __builtin__.set"),  # protocol 2 names Python 2's module
-    (opscope.device("cpu"), "Unsupported class torch.device")])
+    (opscope.device("cpu"), "Unsupported class torch.device"),
+    (nn.Linear(2, 2), "Unsupported class torch.nn.modules.linear.Linear")])
 def test_weights_only_refuses_other_objects(obj, what):
     buf = io.BytesIO()
     opscope.save(obj, buf)

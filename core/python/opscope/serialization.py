@@ -49,7 +49,7 @@ import zlib
 
 import opscope
 
-__all__ = ["save", "load", "DEFAULT_PROTOCOL"]
+__all__ = ["save", "load", "default_restore_location", "DEFAULT_PROTOCOL"]
 
 DEFAULT_PROTOCOL = 2
 LEGACY_MAGIC_NUMBER = 0x1950a86a20f9469cfc6c
@@ -536,22 +536,24 @@ def _save(obj, file, archive_name, pickle_module, protocol, zip_format):
 # --- loading -------------------------------------------------------------------------------------
 def _restore_location(map_location):
     """map_location as torch takes it -> (flat tensor, location tag) -> flat tensor there."""
+    restore = default_restore_location
     if map_location is None:
-        return _default_restore
+        return restore
     if isinstance(map_location, dict):
-        return lambda flat, location: _default_restore(flat, map_location.get(location, location))
+        return lambda flat, location: restore(flat, map_location.get(location, location))
     if isinstance(map_location, str):
-        return lambda flat, location: _default_restore(flat, map_location)
+        return lambda flat, location: restore(flat, map_location)
     if isinstance(map_location, opscope.device):
-        return lambda flat, location: _default_restore(flat, str(map_location))
+        return lambda flat, location: restore(flat, str(map_location))
 
     def call(flat, location):
         result = map_location(flat, location)
-        return _default_restore(flat, location) if result is None else result
+        return restore(flat, location) if result is None else result
     return call
 
 
-def _default_restore(flat, location):
+def default_restore_location(flat, location):
+    """The storage (a flat tensor) moved to the location a file names: 'cpu' or 'cuda:N'."""
     if location == "cpu":
         return flat
     if location.startswith("cuda"):
