@@ -9,7 +9,7 @@ PyTorch 1.13 loads here and a file written here loads in PyTorch 1.13.
 >>> d = opscope.load(buf)
 >>> d["col"]
 tensor([1., 4.])
->>> d["col"].data_ptr() == d["x"].data_ptr() + 4    # still a view of the one storage
+>>> d["col"].data_ptr() == d["x"].data_ptr() + 4    # still in x's storage, one element in
 True
 
 The format, as torch 1.13 writes it (torch/serialization.py, ``_save``):
@@ -34,7 +34,15 @@ view, field), the sorted list of storage keys, then per key an int64 element cou
 opscope has no Storage objects. A storage here is the memory a tensor's data_ptr points into,
 named by its first byte (``data_ptr() - storage_offset() * itemsize``); its length is the furthest
 element any tensor of the saved object (or the tensor its view was taken from, ``_base``) reaches.
-On load a storage becomes one flat tensor and every tensor of it an ``as_strided`` view of that.
+On load a storage becomes one flat tensor, and every tensor of it an ``as_strided`` window on that
+memory, detached (no ``_base``), as torch's loaded tensors are.
+
+Names: saving writes torch's (torch._utils._rebuild_tensor_v2, torch.FloatStorage, torch.Size,
+torch.float32, torch.device, torch.nn.modules.linear.Linear for a whole model); loading maps
+them back to opscope's objects and never imports torch. weights_only=True allows what torch
+1.13's weights-only unpickler allows (tensors, Parameters, OrderedDict, Size, dtypes) with its
+error messages, and also floats, which 1.13 refuses by an omission (torch 2.0 accepts them).
+Large files get zip64 fields, and a ``byteorder`` record (later torch versions write one) is read.
 """
 
 import collections
