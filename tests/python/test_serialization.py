@@ -334,6 +334,37 @@ def test_a_view_alone_keeps_its_whole_storage():
     assert got.as_strided((10,), (1,), 0).tolist() == base.tolist()
 
 
+def test_tensors_sharing_memory_without_a_base():
+    """Loaded tensors share memory but none is a view of another: the storage's length is known
+    only once the last of them is met, after the first one's id went into the pickle."""
+    d = opscope.load(os.path.join(DATA, "shared_views.pt"))
+    assert d["row"]._base is None and d["base"]._base is None
+    data = opscope_bytes([d["row"], d["col"], d["base"]])
+    numels = [arg[4] for arg in _persistent_ids(data)]
+    assert numels == [12, 12, 12]  # the whole storage, from the first tensor on
+    got = opscope.load(io.BytesIO(data))
+    assert got[2].tolist() == d["base"].tolist() and got[0].tolist() == d["row"].tolist()
+    got[2][1, 3] = -5.0
+    assert got[0][3].item() == -5.0
+
+
+def _persistent_ids(data):
+    """The storage ids in an archive's pickle, as tuples (typename, type, key, location, numel)."""
+    class Reader(pickle.Unpickler):
+        ids = []
+
+        def find_class(self, module, name):
+            return lambda *args: (module, name, args)  # a call, written down
+
+        def persistent_load(self, pid):
+            Reader.ids.append(pid)
+            return pid
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    Reader.ids = []
+    Reader(io.BytesIO(archive.read(archive.namelist()[0]))).load()
+    return Reader.ids
+
+
 def test_round_trip_module_and_optimizer_state_dicts():
     opscope.manual_seed(0)
     model = nn.Sequential(nn.Linear(4, 3), nn.ReLU(), nn.Linear(3, 2))

@@ -237,16 +237,22 @@ class _SavedStorage:
         self.dtype = tensor.dtype
         self.device = tensor.device
         self.numel = 0
+        self.written = False  # its numel is in the pickle
+        self.grew_after_written = False  # ... and a later tensor reached further: pickle again
         self.tensor = tensor  # any tensor of the storage: keeps it alive, gives its flat view
 
     def cover(self, tensor):
-        self.numel = max(self.numel, tensor.storage_offset() + _span(tensor))
+        end = tensor.storage_offset() + _span(tensor)
+        if end > self.numel:
+            self.grew_after_written = self.grew_after_written or self.written
+            self.numel = end
 
     def location(self):
         dev = self.device
         return "cpu" if dev.type == "cpu" else f"{dev.type}:{dev.index or 0}"
 
     def persistent_id(self):
+        self.written = True
         return ("storage", _STORAGE_TYPE_OF_DTYPE[self.dtype], self.key, self.location(),
                 self.numel)
 
@@ -279,12 +285,17 @@ class _Storages:
 
     def begin_pass(self):
         self.unallocated = 0
+        for storage in self.ordered:
+            storage.written = storage.grew_after_written = False
+
+    def grew_after_written(self):
+        return any(storage.grew_after_written for storage in self.ordered)
 
     def ref(self, tensor):
         start = tensor.data_ptr() - tensor.storage_offset() * tensor.dtype.itemsize
         if tensor.data_ptr() == 0:
             # Memory never allocated (an empty tensor's) has no address to share by: each such
-            # tensor has its own storage, named by its place in the walk (the same in both passes).
+            # tensor has its own storage, named by its place in the walk (the same in every pass).
             start = ("unallocated", self.unallocated)
             self.unallocated += 1
         storage = self.by_start.get(start)
@@ -371,18 +382,6 @@ def _torch_name(obj):
     return name
 
 
-class _MeasuringPickler(_Reductions, pickle.Pickler):
-    """The first pass: the C pickler, into nothing, only to meet every tensor (names of globals
-    do not matter here)."""
-
-    def __init__(self, protocol, storages):
-        super().__init__(_NullFile(), protocol)
-        self.storages = storages
-
-    def persistent_id(self, obj):
-        return 0 if type(obj) is _StorageRef else None
-
-
 def _pickler_class(pickle_module):
     base = getattr(pickle_module, "Pickler", pickle._Pickler)
     if base is pickle._Pickler or not issubclass(base, pickle._Pickler):
@@ -390,29 +389,19 @@ def _pickler_class(pickle_module):
     return type("_TorchNamesPickler", (_TorchNamesPickler, base), {})  # dill and friends
 
 
-def _dump(obj, file, pickle_module, protocol, legacy=False):
-    """Pickles obj into file; returns its storages. Their lengths go into the pickle, so a first
-    pass only measures them: a later tensor of a storage may reach further than the first one.
-    That pass uses the C pickler when it can (a 2000-tensor state dict saves in 2/3 of the time);
-    what it cannot pickle as pickle_module does (dill's lambdas, ...) the second pass's pickler
-    measures."""
-    cls = _pickler_class(pickle_module)
-    try:
-        if pickle_module is not pickle:
-            raise pickle.PicklingError("measure with pickle_module")
-        storages = _Storages()
-        _MeasuringPickler(protocol, storages).dump(obj)
-    except Exception:  # noqa: BLE001  (the second try raises what is really wrong)
-        storages = _Storages()
-        cls(_NullFile(), protocol, storages, legacy).dump(obj)
-    storages.begin_pass()
-    cls(file, protocol, storages, legacy).dump(obj)
-    return storages
-
-
-class _NullFile:
-    def write(self, data):
-        return len(data)
+def _dump(obj, pickle_module, protocol, legacy=False):
+    """The pickle of obj, and its storages. A storage's length goes into the pickle with the
+    first tensor of it; when a later tensor reaches further (tensors that share memory without
+    being views of one another: loaded ones, detached ones), obj is pickled again with the
+    lengths the first pass found."""
+    pickler = _pickler_class(pickle_module)
+    storages = _Storages()
+    while True:
+        data = io.BytesIO()
+        storages.begin_pass()
+        pickler(data, protocol, storages, legacy).dump(obj)
+        if not storages.grew_after_written():
+            return data, storages
 
 
 # --- zip records ---------------------------------------------------------------------------------
@@ -476,8 +465,7 @@ def _archive_name(path):
 
 
 def _save_zip(obj, file, archive_name, pickle_module, protocol):
-    data = io.BytesIO()
-    storages = _dump(obj, data, pickle_module, protocol)
+    data, storages = _dump(obj, pickle_module, protocol)
     writer = _ZipWriter(file, archive_name)
     writer.write_record("data.pkl", data.getbuffer())
     for storage in sorted(storages.ordered, key=lambda s: s.key):
@@ -495,7 +483,8 @@ def _save_legacy(obj, file, pickle_module, protocol):
                                     long=struct.calcsize("=l")))
     for header in (LEGACY_MAGIC_NUMBER, LEGACY_PROTOCOL_VERSION, sys_info):
         pickle_module.dump(header, file, protocol=protocol)
-    storages = _dump(obj, file, pickle_module, protocol, legacy=True)
+    data, storages = _dump(obj, pickle_module, protocol, legacy=True)
+    file.write(data.getbuffer())
     ordered = sorted(storages.ordered, key=lambda s: s.key)
     pickle_module.dump([s.key for s in ordered], file, protocol=protocol)
     for storage in ordered:
