@@ -213,6 +213,15 @@ def test_init_bounds_and_flatten_parameters():
     assert len(m.all_weights) == 4 and len(m._flat_weights) == 16
 
 
+def test_double_converts_the_weights_the_op_uses():
+    m = nn.LSTM(2, 3).double()
+    assert all(w.dtype == opscope.float64 for w in m._flat_weights)
+    x = opscope.randn(4, 1, 2, dtype=opscope.float64)
+    out, (h, c) = m(x)
+    assert out.dtype == opscope.float64
+    close(out, np_rnn(m, x.numpy(), np.zeros((1, 1, 3)), np.zeros((1, 1, 3)))[0])
+
+
 def test_assigning_a_weight_updates_the_flat_list():
     m = nn.GRU(2, 3, dtype=opscope.float64)
     m.weight_hh_l0 = nn.Parameter(opscope.zeros(9, 3, dtype=opscope.float64))

@@ -105,6 +105,11 @@ class RNNBase(Module):
             self._flat_weights[names.index(attr)] = value
         super().__setattr__(attr, value)
 
+    def _apply(self, fn):
+        ret = super()._apply(fn)
+        self._flat_weights = [getattr(self, n, None) for n in self._flat_weights_names]
+        return ret
+
     def flatten_parameters(self):
         """Accepted for torch compatibility: the weights are always used in place (torch only
         repacks them for cuDNN)."""
