@@ -210,4 +210,43 @@ def case_packed(T):
     return out
 
 
+
+def case_attention(T):
+    """MultiheadAttention (separate k / v sizes, bool masks, per-head weights), encoder and
+    decoder layers (post- and pre-norm, gelu) and a small Transformer, float64 weights from NumPy
+    (dropout 0): their outputs."""
+    nn = T.nn
+    rng = np.random.default_rng(6)
+    from_np = lambda a: T.tensor(a, dtype=T.float64)  # noqa: E731
+
+    def filled(m):
+        with T.no_grad():
+            for p in m.parameters():
+                p.copy_(from_np(rng.uniform(-0.5, 0.5, tuple(p.shape))))
+        return m
+
+    out = {}
+    mha = filled(nn.MultiheadAttention(6, 2, kdim=4, vdim=5, dtype=T.float64))
+    q, k, v = from_np(rng.standard_normal((3, 2, 6))), from_np(rng.standard_normal((4, 2, 4))), \
+        from_np(rng.standard_normal((4, 2, 5)))
+    attn_mask = T.tensor(np.triu(np.ones((3, 4), dtype=bool), 2))
+    kpm = T.tensor(np.array([[False, False, False, True], [False, False, False, False]]))
+    o, w = mha(q, k, v, attn_mask=attn_mask, key_padding_mask=kpm, average_attn_weights=False)
+    out["mha"] = {"output": o.tolist(), "weights": w.tolist()}
+    x = from_np(rng.standard_normal((2, 5, 6)))
+    enc = filled(nn.TransformerEncoderLayer(6, 2, dim_feedforward=8, dropout=0.0, batch_first=True,
+                                            dtype=T.float64))
+    enc_pre = filled(nn.TransformerEncoderLayer(6, 2, dim_feedforward=8, dropout=0.0, activation="gelu",
+                                                norm_first=True, dtype=T.float64))
+    mask = nn.Transformer.generate_square_subsequent_mask(5).to(T.float64)
+    out["encoder"] = enc(x, src_key_padding_mask=T.tensor(np.array([[False] * 4 + [True], [False] * 5]))).tolist()
+    out["encoder_pre"] = enc_pre(x.transpose(0, 1), src_mask=mask).tolist()
+    dec = filled(nn.TransformerDecoderLayer(6, 2, dim_feedforward=8, dropout=0.0, dtype=T.float64))
+    tgt = from_np(rng.standard_normal((3, 2, 6)))
+    out["decoder"] = dec(tgt, x.transpose(0, 1), tgt_mask=nn.Transformer.generate_square_subsequent_mask(3).to(T.float64)).tolist()
+    model = filled(nn.Transformer(d_model=6, nhead=2, num_encoder_layers=1, num_decoder_layers=2,
+                                  dim_feedforward=8, dropout=0.0, dtype=T.float64))
+    out["transformer"] = model(x.transpose(0, 1), tgt).tolist()
+    return out
+
 CASES = {name[len("case_"):]: fn for name, fn in dict(globals()).items() if name.startswith("case_")}

@@ -239,3 +239,12 @@ def test_docstring_examples_run():
     import opscope.nn.modules.transformer as transformer
     result = doctest.testmod(transformer)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_layers_match_torch():
+    ours = rnn_cases.case_attention(opscope)
+    expected = TORCH["attention"]
+    for key in ("encoder", "encoder_pre", "decoder", "transformer"):
+        close(np.array(ours[key]), np.array(expected[key]), 1e-12, 1e-12)
+    for key in ("output", "weights"):
+        close(np.array(ours["mha"][key]), np.array(expected["mha"][key]), 1e-12, 1e-12)
