@@ -109,6 +109,10 @@ INPLACE_SHAPE = [
     "(x.unsqueeze_(0), x._version)[1]", "(x.t_(), x._version)[1]", "(x.resize_(2, 2), x._version)[1]",
     "(x[0].unsqueeze_(0), x._version)[1]",
     "x[0].unsqueeze_(0)._base is x", "x.t_() is x",
+    "type((leaf * 2).t_().grad_fn).__name__", "type((leaf * 2).unsqueeze_(0).grad_fn).__name__",
+    "type((leaf * 2).squeeze_().grad_fn).__name__", "type((leaf * 2).squeeze_(0).grad_fn).__name__",
+    "type((leaf * 2).transpose_(0, 1).grad_fn).__name__",
+    "type((leaf * 2).swapdims_(0, 1).grad_fn).__name__", "(leaf * 2).t_().shape",
 ]
 
 LEGACY = [

@@ -211,12 +211,24 @@ def test_inplace_shape_op_on_a_view_keeps_sharing_storage():
     assert x[1, 0].item() == -1
 
 
-def test_inplace_shape_op_refuses_a_non_leaf_that_requires_grad():
-    # opscope records no backward node for these (torch's TBackward1 ...): it refuses rather than
-    # leave a graph whose shapes no longer match; out of place (t()) works, and so does no_grad.
+@pytest.mark.parametrize("fn", [
+    lambda x: (x * 1).t_() * 2,
+    lambda x: (x * 1).unsqueeze_(1).transpose_(0, 2).squeeze_() * 2,
+    lambda x: (x * 1).unsqueeze_(-1).swapaxes_(0, 1).squeeze_(-1) + x.t(),
+])
+def test_inplace_shape_ops_differentiate(fn):
+    x = opscope.tensor(np.random.default_rng(5).standard_normal((2, 3)), requires_grad=True)
+    assert opscope.autograd.gradcheck(fn, (x,))
+
+
+def test_inplace_shape_op_refuses_what_it_cannot_differentiate():
+    # A view of a tensor that requires grad, and as_strided_: opscope refuses rather than leave a
+    # graph whose shapes no longer match (torch rewrites the base's history); no_grad works.
     y = opscope.ones(2, 3, requires_grad=True) * 2
-    with pytest.raises(NotImplementedError, match=r"t_\(\) on a tensor that requires grad"):
-        y.t_()
+    with pytest.raises(NotImplementedError, match=r"t_\(\) on a view of a tensor that requires grad"):
+        y[0].t_()
+    with pytest.raises(NotImplementedError, match=r"as_strided_\(\) on a tensor that requires grad"):
+        y.as_strided_((3,), (1,))
     with opscope.no_grad():
         assert y.t_().shape == (3, 2)
 

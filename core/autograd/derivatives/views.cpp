@@ -94,6 +94,24 @@ std::vector<Derivative> views_derivatives() {
       // squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)
       {.op = "squeeze.dim", .node = "SqueezeBackward1", .inputs = {"self"},
        .formula = to_input_shape},
+      // The in-place forms (core/ops/composite/views_inplace.cpp): self's history goes through
+      // a node of torch's name for the in-place op; swapaxes_ / swapdims_ run transpose_.
+      // unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)
+      {.op = "unsqueeze_", .node = "UnsqueezeBackward1", .inputs = {"self"},
+       .formula = to_input_shape},
+      // squeeze_(Tensor(a!) self) -> Tensor(a!)
+      {.op = "squeeze_", .node = "SqueezeBackward2", .inputs = {"self"}, .formula = to_input_shape},
+      // squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)
+      {.op = "squeeze_.dim", .node = "SqueezeBackward3", .inputs = {"self"},
+       .formula = to_input_shape},
+      // t_(Tensor(a!) self) -> Tensor(a!)
+      {.op = "t_", .node = "TBackward1", .inputs = {"self"},
+       .formula = [](C, G g) -> variable_list { return {ops::t(g[0])}; }},
+      // transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)
+      {.op = "transpose_", .node = "TransposeBackward1", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::transpose(g[0], c.value("dim0").to_int(), c.value("dim1").to_int())};
+       }},
       // expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a): the engine
       // sums g over the expanded dims (as for any broadcast input)
       {.op = "expand", .node = "ExpandBackward0", .inputs = {"self"}, .formula = unchanged},

@@ -4,9 +4,11 @@
 //
 // Each takes the geometry its functional view would have — the same checks and messages — and
 // gives it to self. Being in-place ops, they bump self's version (ADInplaceOrView) and refuse a
-// leaf that requires grad, as torch does. Unlike torch, they do not record a backward node
-// (torch's TBackward1, UnsqueezeBackward1, ...): on a tensor that requires grad, in grad mode,
-// they refuse with NotImplementedError rather than leave a graph whose shapes no longer match.
+// leaf that requires grad, as torch does; on a tensor with history, autograd records torch's
+// node for the in-place form (TBackward1, UnsqueezeBackward1, ... in
+// core/autograd/derivatives/views.cpp). Two cases torch handles and opscope refuses, with
+// NotImplementedError rather than a graph whose shapes no longer match: a view whose base
+// requires grad (its base's history would need the new geometry), and as_strided_.
 #include "core/autograd/GradMode.h"
 #include "core/dispatch/Library.h"
 #include "core/ops/TensorIterator.h"
@@ -16,10 +18,15 @@ namespace opscope::composite {
 
 namespace {
 
-void refuse_grad(const Tensor& self, const char* op, const char* functional) {
-  OPSCOPE_CHECK_AS(NotImplementedError, !(autograd::grad_mode_enabled() && self->requires_grad()),
-                   op, " on a tensor that requires grad is not differentiable in opscope; use ",
-                   functional, " (out of place) instead");
+// See the note at the top: `any` refuses every tensor that requires grad (as_strided_), else
+// only views.
+void refuse_grad(const Tensor& self, const char* op, const char* functional, bool any = false) {
+  const bool refused = autograd::grad_mode_enabled() && self->requires_grad() &&
+                       (any || self->view_base() != nullptr);
+  OPSCOPE_CHECK_AS(NotImplementedError, !refused, op, " on ",
+                   any ? "a tensor" : "a view of a tensor",
+                   " that requires grad is not differentiable in opscope; use ", functional,
+                   " (out of place) instead");
 }
 
 // self takes view's sizes, strides and offset; view is a view of self.
@@ -65,7 +72,7 @@ Tensor transpose_(const Tensor& self, int64_t dim0, int64_t dim1) {
 // Any geometry inside self's storage, in place (offset None keeps self's).
 Tensor as_strided_(const Tensor& self, IntArrayRef size, IntArrayRef stride,
                    std::optional<int64_t> storage_offset) {
-  refuse_grad(self, "as_strided_()", "as_strided()");
+  refuse_grad(self, "as_strided_()", "as_strided()", true);
   return adopt_geometry(self, ops::as_strided(self, size, stride, storage_offset));
 }
 

@@ -430,12 +430,10 @@ void sample_with_replacement(const Tensor& probs, int64_t n_sample, const Tensor
   const int64_t col_stride = probs.stride(-1);
   const T* p = probs.data_ptr<T>();
   int64_t* out = result.data_ptr<int64_t>();  // contiguous: made or resized by the caller
-  std::vector<double> steps(static_cast<size_t>(cats));
-  std::vector<double> draws(static_cast<size_t>(rows * n_sample));
-  for_each_block<2>(gen, rows * n_sample, [&](int64_t i0, int64_t cnt, const Words& r) {
-    for (int64_t e = 0; e < cnt; ++e) draws[static_cast<size_t>(i0 + e)] = uint64_to_uniform_double(word64(r, e));
-  });
+  // Every row's steps first (and its checks), then the samples, drawn and placed in parallel.
+  std::vector<double> steps(static_cast<size_t>(rows * cats));
   for (int64_t i = 0; i < rows; ++i) {
+    double* row = steps.data() + i * cats;
     double total = 0;
     for (int64_t j = 0; j < cats; ++j) {
       double v = static_cast<double>(p[i * row_stride + j * col_stride]);
@@ -444,16 +442,19 @@ void sample_with_replacement(const Tensor& probs, int64_t n_sample, const Tensor
                     "invalid multinomial distribution (encountering probability entry = infinity "
                     "or NaN)");
       total += v;
-      steps[static_cast<size_t>(j)] = total;
+      row[j] = total;
     }
     OPSCOPE_CHECK(total > 0, "invalid multinomial distribution (sum of probabilities <= 0)");
-    for (double& s : steps) s /= total;
-    steps.back() = 1;  // the last step catches every draw, rounding aside
-    for (int64_t k = 0; k < n_sample; ++k) {
-      double u = draws[static_cast<size_t>(i * n_sample + k)];
-      out[i * n_sample + k] = std::lower_bound(steps.begin(), steps.end(), u) - steps.begin();
-    }
+    for (int64_t j = 0; j < cats; ++j) row[j] /= total;
+    row[cats - 1] = 1;  // the last step catches every draw, rounding aside
   }
+  for_each_block<2>(gen, rows * n_sample, [&](int64_t i0, int64_t cnt, const Words& r) {
+    for (int64_t e = 0; e < cnt; ++e) {
+      const double* row = steps.data() + (i0 + e) / n_sample * cats;
+      double u = uint64_to_uniform_double(word64(r, e));
+      out[i0 + e] = std::lower_bound(row, row + cats, u) - row;
+    }
+  });
 }
 
 }  // namespace
@@ -521,7 +522,7 @@ Tensor multinomial(const Tensor& self, int64_t n_sample, bool with_replacement,
 
 // --- randperm ------------------------------------------------------------------------------------
 
-// out <- a random permutation of 0..n-1 (Fisher-Yates, one 64-bit draw per swap), resized to (n).
+// out <- a random permutation of 0..n-1 (Fisher-Yates), resized to (n).
 Tensor randperm_generator_out(int64_t n, std::optional<Generator> generator, const Tensor& out) {
   OPSCOPE_CHECK(n >= 0, "n must be non-negative, got", n);
   // torch's check_supported_max_int_with_precision: n - 1 must be a value of out's dtype, and
@@ -543,21 +544,20 @@ Tensor randperm_generator_out(int64_t n, std::optional<Generator> generator, con
     OPSCOPE_CHECK(n <= (int64_t(1) << 53) + 1, "n cannot be greater than 2^53+1 for Double type.");
   resize_output(out, {n});
   if (n == 0) return out;
-  std::vector<int64_t> perm(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i;
-  std::vector<uint64_t> draws(static_cast<size_t>(n - 1));
-  for_each_block<2>(generator_or_default(generator), n - 1,
-                    [&](int64_t i0, int64_t cnt, const Words& r) {
-                      for (int64_t e = 0; e < cnt; ++e) draws[static_cast<size_t>(i0 + e)] = word64(r, e);
-                    });
-  for (int64_t i = 0; i + 1 < n; ++i) {
-    int64_t j = i + static_cast<int64_t>(draws[static_cast<size_t>(i)] % static_cast<uint64_t>(n - i));
-    std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(j)]);
-  }
+  // Swap i with a uniform j in [i, n): one 64-bit draw per swap, two per Philox block, scaled to
+  // the range by a 128-bit multiply (no division); the values are exact in every dtype allowed.
+  auto [seed, first] = generator_or_default(generator)->reserve(static_cast<uint64_t>(n / 2));
   dispatch_dtype(out.dtype(), "randperm", [&]<typename T>() {
     if constexpr (!std::is_same_v<T, bool>)
       write_elements<T>(out, [&](T* o) {
-        for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(perm[static_cast<size_t>(i)]);
+        for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(i);
+        Words r{};
+        for (int64_t i = 0; i + 1 < n; ++i) {
+          if (i % 2 == 0) r = philox4x32(seed, first + static_cast<uint64_t>(i / 2));
+          const auto range = static_cast<unsigned __int128>(n - i);
+          int64_t j = i + static_cast<int64_t>((word64(r, i % 2) * range) >> 64);
+          std::swap(o[i], o[j]);
+        }
       });
   });
   return out;
