@@ -21,6 +21,14 @@ Cases (float32):
    parallel loop] in core/runtime/Parallel.h) opscope keeps it on one thread. No target; the
    same rows on an idle machine come first. ``--small`` runs only this section.
 
+5. The training step (the optimizer issue): an MLP 784-256-10 (Linear, ReLU, Linear) step —
+   zero_grad(set_to_none=True), forward, cross_entropy, backward, optimizer.step() — with SGD
+   (momentum 0.9) and Adam, at batch 1, 16, 64, 256, on 1 and 2 threads; each library's default
+   optimizer path (opscope: fused; torch 1.13: its for-loop). Target: opscope <= 0.8x torch's
+   time. Then optimizer.step() alone (SGD momentum, Adam, AdamW, RMSprop; opscope's fused / foreach
+   / single paths) against one memcpy (NumPy copyto) moving the bytes the step must read and
+   write: (reads + writes) / 2. Target: fused step <= 1.1x that memcpy. ``--train`` runs only this.
+
 Times are the best of round-robin repeats of short loops (tests/bench/benchlib.py), in ms per call.
 """
 import argparse
@@ -145,13 +153,112 @@ def small_products(rng, repeat):
     return rows_by_load
 
 
+# --- 5. the training step -------------------------------------------------------------------
+
+TRAIN_STEP = """
+opt.zero_grad(set_to_none=True)
+loss = F.cross_entropy(model(xb), tb)
+loss.backward()
+opt.step()
+"""
+
+
+def train_namespace(lib, opt_name, batch, rng_seed=0):
+    """A 784-256-10 MLP in `lib`, an optimizer over it, a batch; the same weights in every lib."""
+    rng = np.random.default_rng(rng_seed)
+    model = lib.nn.Sequential(lib.nn.Linear(784, 256), lib.nn.ReLU(), lib.nn.Linear(256, 10))
+    with lib.no_grad():
+        for p in model.parameters():
+            p.copy_(lib.from_numpy(rng.standard_normal(tuple(p.shape)).astype(np.float32) * 0.05))
+    if opt_name == "SGD":
+        opt = lib.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    else:
+        opt = lib.optim.Adam(model.parameters(), lr=1e-3)
+    xb = lib.from_numpy(rng.standard_normal((batch, 784)).astype(np.float32))
+    tb = lib.from_numpy(rng.integers(0, 10, batch))
+    F = lib.nn.functional
+    ns = {"opt": opt, "model": model, "xb": xb, "tb": tb, "F": F}
+    exec(TRAIN_STEP, ns)  # the state exists before timing (momentum buffers, Adam's moments)
+    return ns
+
+
+def step_alone_namespace(lib, opt_name, **options):
+    """An optimizer over the MLP's parameters with gradients set once: step() alone."""
+    ns = train_namespace(lib, "SGD", 16)
+    params = list(ns["model"].parameters())
+    cls = {"SGD": lambda ps: lib.optim.SGD(ps, lr=0.01, momentum=0.9, **options),
+           "Adam": lambda ps: lib.optim.Adam(ps, lr=1e-3, **options),
+           "AdamW": lambda ps: lib.optim.AdamW(ps, lr=1e-3, **options),
+           "RMSprop": lambda ps: lib.optim.RMSprop(ps, lr=1e-3, **options)}[opt_name]
+    opt = cls(params)
+    opt.step()
+    return {"opt": opt}
+
+
+# Arrays of N elements each step reads / writes: (reads, writes).
+STEP_TRAFFIC = {"SGD": (3, 2), "Adam": (4, 3), "AdamW": (4, 3), "RMSprop": (3, 2)}
+
+
+def training_step(repeat):
+    for threads in (1, 2):
+        set_threads(threads)
+        rows = []
+        for opt_name in ("SGD", "Adam"):
+            for batch in (1, 16, 64, 256):
+                libs = {"opscope": (TRAIN_STEP, train_namespace(opscope, opt_name, batch)),
+                        "torch": (TRAIN_STEP, train_namespace(torch, opt_name, batch))
+                        if torch is not None else None}
+                best = best_per_call(libs, loop_s=0.02, repeat=repeat)
+                us = {k: None if v is None else v * 1e6 for k, v in best.items()}
+                r = ratio(us["opscope"], us["torch"])
+                rows.append([f"MLP 784-256-10 {opt_name}, batch {batch}", fmt(us["opscope"], 1),
+                             fmt(us["torch"], 1), fmt(r, 2), verdict(None if r is None else r <= 0.8)])
+        print_table(f"training step, float32, {threads} thread(s): us per step (best of {repeat})",
+                    ["case", "opscope", "torch", "opscope/torch", "target <= 0.8x"], rows,
+                    notes=["Both zero_grad(set_to_none=True); each library's default optimizer "
+                           "path (opscope: fused kernels; torch 1.13 on CPU: tensor by tensor)."])
+        rows = []
+        n = 784 * 256 + 256 + 256 * 10 + 10
+        for opt_name, (reads, writes) in STEP_TRAFFIC.items():
+            elems = (reads + writes) * n // 2
+            src, dst = np.ones(elems, np.float32), np.zeros(elems, np.float32)
+            libs = {"memcpy": ("np.copyto(dst, src)", {"np": np, "src": src, "dst": dst})}
+            paths = {"fused": dict(fused=True), "foreach": dict(foreach=True),
+                     "single": dict(foreach=False)}
+            if opt_name == "RMSprop":
+                paths = {"foreach": dict(foreach=True), "single": dict(foreach=False)}
+            elif opt_name in ("SGD", "Adam", "AdamW"):
+                paths["single"] = dict(foreach=False, fused=False)
+            for path, options in paths.items():
+                libs[path] = ("opt.step()", step_alone_namespace(opscope, opt_name, **options))
+            libs["torch"] = (("opt.step()", step_alone_namespace(torch, opt_name))
+                             if torch is not None else None)
+            best = best_per_call(libs, loop_s=0.02, repeat=repeat)
+            us = {k: None if v is None else v * 1e6 for k, v in best.items()}
+            first = "fused" if "fused" in us else "foreach"
+            r = ratio(us[first], us["memcpy"])
+            rows.append([f"{opt_name} step, {n} params", fmt(us["memcpy"], 1),
+                         fmt(us.get("fused"), 1), fmt(us["foreach"], 1), fmt(us["single"], 1),
+                         fmt(us["torch"], 1), fmt(r, 2),
+                         verdict(None if r is None else r <= 1.1) if first == "fused" else "-"])
+        print_table(f"optimizer.step() alone, float32, {threads} thread(s): us (best of {repeat})",
+                    ["case", "memcpy", "fused", "foreach", "single", "torch", "fused/memcpy",
+                     "target <= 1.1x"], rows,
+                    notes=["memcpy: NumPy copyto of (reads + writes) / 2 arrays of the parameters' "
+                           "size, the bytes the step must move. torch: torch 1.13's default path."])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     parser.add_argument("--small", action="store_true", help="only the small products (section 4)")
+    parser.add_argument("--train", action="store_true", help="only the training step (section 5)")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
+    if args.train:
+        training_step(5 if args.quick else 15)
+        return 0
     if args.small:
         small_products(rng, 5 if args.quick else 15)
         return 0
@@ -172,6 +279,7 @@ def main():
                     ["case", "opscope", "torch", "numpy", "torch/opscope", "numpy/opscope", "target >= 1.0x"],
                     rows, notes=["torch/opscope > 1 means opscope is faster."])
     small_products(rng, repeat)
+    training_step(repeat)
     return 0
 
 

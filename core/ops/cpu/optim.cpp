@@ -13,7 +13,9 @@
 // are run on contiguous copies and the written ones copied back: right, not fast.
 //
 // The element loops are plain functions of raw pointers and a range (no throw; cloned for AVX2,
-// see OPSCOPE_VECTOR_CLONES in core/ops/cpu/Loops.h), split over threads by parallel_for.
+// see OPSCOPE_VECTOR_CLONES in core/ops/cpu/Loops.h), split over threads by parallel_for. The
+// file is compiled with -fno-math-errno (core/CMakeLists.txt), so the loops taking a root
+// vectorize.
 #include <array>
 #include <cmath>
 #include <string>
@@ -30,6 +32,7 @@
 namespace opscope::cpu {
 
 namespace {
+
 
 // --- the lists and their layouts -------------------------------------------------------------
 
@@ -397,21 +400,35 @@ struct SgdArgs {
   bool nesterov, maximize, first;
 };
 
+// The options are copied into locals first: read through `a` inside the loop, they might alias
+// the arrays written (same element type), and the loop would neither vectorize nor hoist them.
 template <typename T>
-OPSCOPE_VECTOR_CLONES void sgd_loop(T* p, const T* g, T* buf, int64_t b, int64_t e,
-                                    const SgdArgs<T>& a) {
+OPSCOPE_VECTOR_CLONES void sgd_loop(T* __restrict p, const T* __restrict g, T* __restrict buf,
+                                    int64_t b, int64_t e, const SgdArgs<T>& a) {
   const T sign = a.maximize ? T(-1) : T(1), keep = T(1) - a.dampening;
+  const T wd = a.weight_decay, mom = a.momentum, lr = a.lr;
   if (!buf) {
 #pragma omp simd
-    for (int64_t k = b; k < e; ++k) p[k] = p[k] - a.lr * (sign * g[k] + a.weight_decay * p[k]);
+    for (int64_t k = b; k < e; ++k) p[k] = p[k] - lr * (sign * g[k] + wd * p[k]);
+    return;
+  }
+  // p -= lr * (own * d + on_buf * buf): nesterov (1, momentum), else (0, 1).
+  const T own = a.nesterov ? T(1) : T(0), on_buf = a.nesterov ? mom : T(1);
+  if (a.first) {  // buf is uninitialized memory: never read it (it may hold NaNs)
+#pragma omp simd
+    for (int64_t k = b; k < e; ++k) {
+      T d = sign * g[k] + wd * p[k];
+      buf[k] = d;
+      p[k] = p[k] - lr * (own * d + on_buf * d);
+    }
     return;
   }
 #pragma omp simd
   for (int64_t k = b; k < e; ++k) {
-    T d = sign * g[k] + a.weight_decay * p[k];
-    T m = a.first ? d : a.momentum * buf[k] + keep * d;
+    T d = sign * g[k] + wd * p[k];
+    T m = mom * buf[k] + keep * d;
     buf[k] = m;
-    p[k] = p[k] - a.lr * (a.nesterov ? d + a.momentum * m : m);
+    p[k] = p[k] - lr * (own * d + on_buf * m);
   }
 }
 
@@ -451,23 +468,26 @@ struct AdamArgs {
 };
 
 template <typename T>
-OPSCOPE_VECTOR_CLONES void adam_loop(T* p, T* m, T* v, T* vmax, const T* g, int64_t b, int64_t e,
-                                     const AdamArgs<T>& a) {
+OPSCOPE_VECTOR_CLONES void adam_loop(T* __restrict p, T* __restrict m, T* __restrict v,
+                                     T* __restrict vmax, const T* __restrict g, int64_t b,
+                                     int64_t e, const AdamArgs<T>& a) {
+  // Locals, not reads through `a` (see sgd_loop).
   const T sign = a.maximize ? T(-1) : T(1);
   const T coupled = a.decoupled ? T(0) : a.weight_decay;
   const T shrink = a.decoupled ? T(1) - a.lr * a.weight_decay : T(1);
-  const T c1 = T(1) - a.beta1, c2 = T(1) - a.beta2;
+  const T beta1 = a.beta1, beta2 = a.beta2, c1 = T(1) - a.beta1, c2 = T(1) - a.beta2;
+  const T step_size = a.step_size, bc2 = a.bias_correction2_sqrt, eps = a.eps;
   if (vmax) {
     for (int64_t k = b; k < e; ++k) {
       T pk = p[k] * shrink;
       T gk = sign * g[k] + coupled * pk;
-      T mk = m[k] * a.beta1 + c1 * gk;
-      T vk = v[k] * a.beta2 + c2 * (gk * gk);
+      T mk = m[k] * beta1 + c1 * gk;
+      T vk = v[k] * beta2 + c2 * (gk * gk);
       T wk = vmax[k] > vk || std::isnan(vmax[k]) ? vmax[k] : vk;
       m[k] = mk;
       v[k] = vk;
       vmax[k] = wk;
-      p[k] = pk - a.step_size * (mk / (std::sqrt(wk) / a.bias_correction2_sqrt + a.eps));
+      p[k] = pk - step_size * (mk / (std::sqrt(wk) / bc2 + eps));
     }
     return;
   }
@@ -475,11 +495,11 @@ OPSCOPE_VECTOR_CLONES void adam_loop(T* p, T* m, T* v, T* vmax, const T* g, int6
   for (int64_t k = b; k < e; ++k) {
     T pk = p[k] * shrink;
     T gk = sign * g[k] + coupled * pk;
-    T mk = m[k] * a.beta1 + c1 * gk;
-    T vk = v[k] * a.beta2 + c2 * (gk * gk);
+    T mk = m[k] * beta1 + c1 * gk;
+    T vk = v[k] * beta2 + c2 * (gk * gk);
     m[k] = mk;
     v[k] = vk;
-    p[k] = pk - a.step_size * (mk / (std::sqrt(vk) / a.bias_correction2_sqrt + a.eps));
+    p[k] = pk - step_size * (mk / (std::sqrt(vk) / bc2 + eps));
   }
 }
 
