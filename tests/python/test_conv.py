@@ -143,6 +143,9 @@ CONV_CASES = [  # (N, C, H, W), (O, kh, kw), stride, padding, dilation, groups, 
     ((2, 3, 6, 6), (2, 1, 1), (2, 2), (1, 0), (1, 1), 1, False),
     ((9, 2, 12, 12), (3, 5, 5), (1, 1), (2, 2), (1, 1), 1, True),
     ((4, 4, 8, 8), (4, 3, 3), (1, 1), (1, 1), (1, 1), 4, True),
+    # 3x3, stride 1, >= 16 channels: Winograd (Note [Winograd convolution] in cpu/conv.cpp)
+    ((2, 16, 9, 10), (16, 3, 3), (1, 1), (1, 1), (1, 1), 1, True),
+    ((3, 17, 7, 8), (20, 3, 3), (1, 1), (0, 2), (1, 1), 1, False),
 ]
 
 
@@ -158,6 +161,28 @@ def test_conv2d_values(case, dtype, noncontiguous, rng):
                  stride, padding, dilation, groups)
     assert_close(y, ref_conv2d(x, w, b, stride, padding, dilation, groups), **TOL[dtype], what="conv2d",
                  family="conv")
+
+
+@pytest.mark.parametrize("kernel", [3, 5])
+def test_conv2d_threads_agree(kernel, rng):
+    """Batches large enough to run one image (or Winograd chunk) per thread, forward and
+    backward, on 1 and 2 threads, against NumPy."""
+    x, w, b = rng.standard_normal((24, 16, 14, 13)), rng.standard_normal((16, 16, kernel, kernel)), rng.standard_normal(16)
+    expected = ref_conv2d(x, w, b, (1, 1), (1, 1), (1, 1), 1)
+    before = opscope.get_num_threads()
+    try:
+        grads = []
+        for threads in (1, 2):
+            opscope.set_num_threads(threads)
+            xt, wt, bt = (opscope.tensor(a, dtype=opscope.float64, requires_grad=True) for a in (x, w, b))
+            y = F.conv2d(xt, wt, bt, padding=1)
+            assert_close(y, expected, **TOL["float64"], what=f"{threads} threads", family="conv")
+            (y * y).sum().backward()
+            grads.append([t.grad.numpy() for t in (xt, wt, bt)])
+        for g1, g2 in zip(*grads):
+            assert_close(g2, g1, rtol=1e-10, atol=1e-9, what="gradients, 2 threads vs 1")
+    finally:
+        opscope.set_num_threads(before)
 
 
 def test_conv1d_values_and_unbatched(rng):
@@ -282,6 +307,8 @@ def leaf(rng, *shape):
 GRAD_CASES = {
     "conv2d": lambda r: (lambda x, w, b: F.conv2d(x, w, b, (2, 1), (1, 2), (1, 2), 2),
                          (leaf(r, 2, 4, 6, 7), leaf(r, 4, 2, 3, 2), leaf(r, 4))),
+    "conv2d_winograd": lambda r: (lambda x, w, b: F.conv2d(x, w, b, padding=1),
+                                  (leaf(r, 1, 16, 4, 5), leaf(r, 16, 16, 3, 3), leaf(r, 16))),
     "conv2d_1x1": lambda r: (lambda x, w: F.conv2d(x, w), (leaf(r, 2, 3, 4, 4), leaf(r, 2, 3, 1, 1))),
     "conv2d_same": lambda r: (lambda x, w: F.conv2d(x, w, padding="same"), (leaf(r, 1, 2, 5, 5), leaf(r, 2, 2, 2, 3))),
     "conv2d_unbatched": lambda r: (lambda x, w, b: F.conv2d(x, w, b, padding=1),

@@ -31,6 +31,7 @@
 #include <omp.h>
 
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "core/dispatch/Library.h"
@@ -148,6 +149,28 @@ void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A
   }
 }
 
+// Scratch memory of the calling thread, kept between calls (one buffer per slot, grown, never
+// shrunk, never zeroed): a column matrix is megabytes, and a fresh allocation of that size is
+// fresh pages from the kernel each call — page faults and zeroing that cost as much as the
+// product itself on a small convolution.
+enum ScratchSlot { kColumns, kWinogradInput, kWinogradProducts, kNumScratchSlots };
+
+template <typename T>
+T* scratch(ScratchSlot slot, int64_t count) {
+  struct Buffer {
+    std::unique_ptr<char[]> data;
+    size_t bytes = 0;
+  };
+  thread_local Buffer buffers[kNumScratchSlots];
+  Buffer& b = buffers[slot];
+  const size_t bytes = sizeof(T) * static_cast<size_t>(std::max<int64_t>(count, 1));
+  if (b.bytes < bytes) {
+    b.data.reset(new char[bytes]);
+    b.bytes = bytes;
+  }
+  return reinterpret_cast<T*>(b.data.get());
+}
+
 // Runs body(n, col) for each image n < batch, col a column buffer of `col_size` elements private
 // to the calling thread: one image per thread when the batch covers the threads twice over,
 // else images in turn (BLAS then threads each product). `work` is one image's multiply-adds.
@@ -156,13 +179,13 @@ void for_each_image(int64_t batch, int64_t col_size, double work, const F& body)
   const int threads = get_num_threads();
   const bool per_thread = threads > 1 && batch >= 2 * threads && work * batch > 4e6;
   if (!per_thread) {
-    std::vector<T> col(static_cast<size_t>(col_size));
-    for (int64_t n = 0; n < batch; ++n) body(n, col.data());
+    T* col = scratch<T>(kColumns, col_size);
+    for (int64_t n = 0; n < batch; ++n) body(n, col);
     return;
   }
   parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
-    std::vector<T> col(static_cast<size_t>(col_size));
-    for (int64_t n = begin; n < end; ++n) body(n, col.data());
+    T* col = scratch<T>(kColumns, col_size);
+    for (int64_t n = begin; n < end; ++n) body(n, col);
   });
 }
 
@@ -224,6 +247,201 @@ Geometry geometry(const Tensor& input, const Tensor& weight, const Conv2d& p,
   return {C_out, OH, OW, p.kh, p.kw, p.sh, p.sw, p.ph, p.pw, p.dh, p.dw, H, W};
 }
 
+
+// --- Winograd F(2x2, 3x3) --------------------------------------------------------------------
+// Note [Winograd convolution]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A 3x3 convolution with stride 1 and no dilation computes each 2x2 block of output from a 4x4
+// block of input. Winograd's minimal filtering (Lavin & Gray 2015) does that with 16 products
+// instead of 36, in transformed coordinates:
+//   Y (2x2) = A^T [ (G g G^T) . (B^T d B) ] A      (. elementwise; g the 3x3 kernel, d the tile)
+// Summed over input channels, the elementwise products become 16 matrix products, one per
+// transformed position xi:  M[xi] (O, tiles) = U[xi] (O, C) · V[xi] (C, tiles), with
+// U = G g G^T per (o, c) and V = B^T d B per (c, tile). That is 2.25x fewer multiply-adds than
+// im2col + gemm, for the price of the three transforms (linear in the data). Its rounding is
+// that of a few more additions: float32 results differ from direct summation by ~1e-6 relative.
+// Used when both channel counts are at least kWinogradMinChannels (below that the transforms,
+// not the products, dominate).
+constexpr int64_t kWinogradMinChannels = 16;
+
+// U[xi][o][c] = (G g G^T)[xi] for w (O, C, 3, 3), G = [[1,0,0],[.5,.5,.5],[.5,-.5,.5],[0,0,1]].
+template <typename T>
+void winograd_weights(const T* w, T* U, int64_t O, int64_t C) {
+  for (int64_t o = 0; o < O; ++o) {
+    for (int64_t c = 0; c < C; ++c) {
+      const T* g = w + (o * C + c) * 9;
+      T t[4][3];  // G g
+      for (int j = 0; j < 3; ++j) {
+        t[0][j] = g[j];
+        t[1][j] = T(0.5) * (g[j] + g[3 + j] + g[6 + j]);
+        t[2][j] = T(0.5) * (g[j] - g[3 + j] + g[6 + j]);
+        t[3][j] = g[6 + j];
+      }
+      for (int i = 0; i < 4; ++i) {  // (G g) G^T
+        const T u[4] = {t[i][0], T(0.5) * (t[i][0] + t[i][1] + t[i][2]),
+                        T(0.5) * (t[i][0] - t[i][1] + t[i][2]), t[i][2]};
+        for (int j = 0; j < 4; ++j) U[((i * 4 + j) * O + o) * C + c] = u[j];
+      }
+    }
+  }
+}
+
+// V[xi][c][t] = (B^T d B)[xi] for the 4x4 input tiles d of images x (n, C, H, W), tile t =
+// (image, ty, tx) starting at row 2 ty - ph, column 2 tx - pw (zeros outside the image).
+// B^T = [[1,0,-1,0],[0,1,1,0],[0,-1,1,0],[0,1,0,-1]]: rows first, over whole padded rows.
+template <typename T>
+OPSCOPE_VECTOR_CLONES void winograd_input(const T* x, T* V, int64_t images, int64_t C, int64_t H,
+                                          int64_t W, int64_t ph, int64_t pw, int64_t TH,
+                                          int64_t TW, int64_t tiles) {
+  const int64_t Wp = 2 * TW + 2;
+  std::vector<T> rows(static_cast<size_t>(8 * Wp));
+  T* d[4] = {rows.data(), rows.data() + Wp, rows.data() + 2 * Wp, rows.data() + 3 * Wp};
+  T* e[4] = {rows.data() + 4 * Wp, rows.data() + 5 * Wp, rows.data() + 6 * Wp,
+             rows.data() + 7 * Wp};
+  const int64_t lo = std::min(pw, Wp), hi = std::clamp(W + pw, lo, Wp);
+  for (int64_t n = 0; n < images; ++n) {
+    for (int64_t c = 0; c < C; ++c) {
+      const T* plane = x + (n * C + c) * H * W;
+      for (int64_t ty = 0; ty < TH; ++ty) {
+        for (int r = 0; r < 4; ++r) {
+          const int64_t iy = 2 * ty - ph + r;
+          T* row = d[r];
+          if (iy < 0 || iy >= H) {
+            std::fill(row, row + Wp, T(0));
+            continue;
+          }
+          std::fill(row, row + lo, T(0));
+          std::memcpy(row + lo, plane + iy * W + (lo - pw), sizeof(T) * (hi - lo));
+          std::fill(row + hi, row + Wp, T(0));
+        }
+#pragma omp simd
+        for (int64_t j = 0; j < Wp; ++j) {
+          e[0][j] = d[0][j] - d[2][j];
+          e[1][j] = d[1][j] + d[2][j];
+          e[2][j] = d[2][j] - d[1][j];
+          e[3][j] = d[1][j] - d[3][j];
+        }
+        const int64_t t0 = (n * TH + ty) * TW;
+        for (int k = 0; k < 4; ++k) {
+          const T* r = e[k];
+          T* v0 = V + ((k * 4 + 0) * C + c) * tiles + t0;
+          T* v1 = V + ((k * 4 + 1) * C + c) * tiles + t0;
+          T* v2 = V + ((k * 4 + 2) * C + c) * tiles + t0;
+          T* v3 = V + ((k * 4 + 3) * C + c) * tiles + t0;
+#pragma omp simd
+          for (int64_t tx = 0; tx < TW; ++tx) {
+            const T a = r[2 * tx], b = r[2 * tx + 1], cc = r[2 * tx + 2], dd = r[2 * tx + 3];
+            v0[tx] = a - cc;
+            v1[tx] = b + cc;
+            v2[tx] = cc - b;
+            v3[tx] = b - dd;
+          }
+        }
+      }
+    }
+  }
+}
+
+// One row of tiles: the 2x2 outputs (+ b) of TW tiles from their 16 transformed products
+// m[xi][tx], A^T = [[1,1,1,0],[0,1,-1,-1]]; rows r0, r1 of the output (r1 null past the last).
+template <typename T>
+OPSCOPE_VECTOR_CLONES void winograd_output_row(const T* m, int64_t stride, int64_t TW, T b,
+                                               T* __restrict y00, T* __restrict y01,
+                                               T* __restrict y10, T* __restrict y11) {
+  const T *m0 = m, *m1 = m + stride, *m2 = m + 2 * stride, *m3 = m + 3 * stride;
+  const T *m4 = m + 4 * stride, *m5 = m + 5 * stride, *m6 = m + 6 * stride, *m7 = m + 7 * stride;
+  const T *m8 = m + 8 * stride, *m9 = m + 9 * stride, *m10 = m + 10 * stride,
+          *m11 = m + 11 * stride;
+  const T *m12 = m + 12 * stride, *m13 = m + 13 * stride, *m14 = m + 14 * stride,
+          *m15 = m + 15 * stride;
+#pragma omp simd
+  for (int64_t tx = 0; tx < TW; ++tx) {
+    const T a0 = m0[tx] + m4[tx] + m8[tx], a1 = m1[tx] + m5[tx] + m9[tx];
+    const T a2 = m2[tx] + m6[tx] + m10[tx], a3 = m3[tx] + m7[tx] + m11[tx];
+    const T c0 = m4[tx] - m8[tx] - m12[tx], c1 = m5[tx] - m9[tx] - m13[tx];
+    const T c2 = m6[tx] - m10[tx] - m14[tx], c3 = m7[tx] - m11[tx] - m15[tx];
+    y00[tx] = a0 + a1 + a2 + b;
+    y01[tx] = a1 - a2 - a3 + b;
+    y10[tx] = c0 + c1 + c2 + b;
+    y11[tx] = c1 - c2 - c3 + b;
+  }
+}
+
+// y (n, O, OH, OW) = A^T M A (+ bias) for each tile.
+template <typename T>
+void winograd_output(const T* M, T* y, const T* bias, int64_t images, int64_t O, int64_t OH,
+                     int64_t OW, int64_t TH, int64_t TW, int64_t tiles) {
+  std::vector<T> buf(static_cast<size_t>(4 * TW));
+  T* y00 = buf.data();
+  T* y01 = y00 + TW;
+  T* y10 = y01 + TW;
+  T* y11 = y10 + TW;
+  const int64_t stride = O * tiles;  // between transformed positions
+  const int64_t full = OW / 2;       // tiles whose two columns are both inside
+  for (int64_t n = 0; n < images; ++n) {
+    for (int64_t o = 0; o < O; ++o) {
+      T* plane = y + (n * O + o) * OH * OW;
+      const T b = bias != nullptr ? bias[o] : T(0);
+      for (int64_t ty = 0; ty < TH; ++ty) {
+        winograd_output_row(M + o * tiles + (n * TH + ty) * TW, stride, TW, b, y00, y01, y10, y11);
+        const int64_t oy = 2 * ty;
+        const bool second = oy + 1 < OH;
+        T* r0 = plane + oy * OW;
+        T* r1 = second ? r0 + OW : nullptr;
+        for (int64_t tx = 0; tx < full; ++tx) {
+          r0[2 * tx] = y00[tx];
+          r0[2 * tx + 1] = y01[tx];
+        }
+        if (full < TW) r0[2 * full] = y00[full];
+        if (second) {
+          for (int64_t tx = 0; tx < full; ++tx) {
+            r1[2 * tx] = y10[tx];
+            r1[2 * tx + 1] = y11[tx];
+          }
+          if (full < TW) r1[2 * full] = y10[full];
+        }
+      }
+    }
+  }
+}
+
+// x (N, C, H, W), w (O, C, 3, 3), stride 1, no dilation, one group -> y (N, O, OH, OW).
+// See Note [Winograd convolution]. Images go in chunks of about kWinogradTiles tiles, a chunk per
+// thread when the batch has enough of them.
+template <typename T>
+void winograd_conv(const T* x, const T* w, const T* bias, T* y, int64_t N, int64_t C, int64_t H,
+                   int64_t W, int64_t O, int64_t OH, int64_t OW, int64_t ph, int64_t pw) {
+  constexpr int64_t kWinogradTiles = 512;
+  const int64_t TH = (OH + 1) / 2, TW = (OW + 1) / 2, per_image = TH * TW;
+  std::vector<T> U(static_cast<size_t>(16 * O * C));
+  winograd_weights(w, U.data(), O, C);
+  const int64_t chunk = std::clamp<int64_t>(kWinogradTiles / std::max<int64_t>(per_image, 1), 1, N);
+  const int64_t chunks = (N + chunk - 1) / chunk;
+  const auto run = [&](int64_t first, int64_t last) {
+    T* V = scratch<T>(kWinogradInput, 16 * C * chunk * per_image);
+    T* M = scratch<T>(kWinogradProducts, 16 * O * chunk * per_image);
+    for (int64_t q = first; q < last; ++q) {
+      const int64_t n0 = q * chunk, images = std::min(chunk, N - n0), tiles = images * per_image;
+      winograd_input(x + n0 * C * H * W, V, images, C, H, W, ph, pw, TH, TW, tiles);
+      for (int xi = 0; xi < 16; ++xi)
+        gemm<T>(false, false, O, tiles, C, T(1), U.data() + xi * O * C, C, V + xi * C * tiles,
+                tiles, T(0), M + xi * O * tiles, tiles);
+      winograd_output(M, y + n0 * O * OH * OW, bias, images, O, OH, OW, TH, TW, tiles);
+    }
+  };
+  const int threads = get_num_threads();
+  if (threads > 1 && chunks >= 2 * threads)
+    parallel_for(0, chunks, 1, run);
+  else
+    run(0, chunks);
+}
+
+bool use_winograd(const Conv2d& p, const Geometry& g, int64_t O) {
+  return !p.transposed && p.groups == 1 && p.kh == 3 && p.kw == 3 && p.sh == 1 && p.sw == 1 &&
+         p.dh == 1 && p.dw == 1 && g.channels >= kWinogradMinChannels &&
+         O >= kWinogradMinChannels;
+}
+
 // --- forward -------------------------------------------------------------------------------
 
 // input (N, C, H, W), weight (O, C/G, kh, kw) or transposed (C, O/G, kh, kw), bias (O)
@@ -247,7 +465,10 @@ Tensor conv2d_forward(const Tensor& input_, const Tensor& weight_, const Tensor&
       T* y = out.data_ptr<T>();
       const bool direct = g.is_pointwise();
       const int64_t col_size = direct ? 0 : g.rows() * g.grid();
-      if (!p.transposed) {
+      if (use_winograd(p, g, O)) {
+        winograd_conv<T>(x, w, b, y, N, C, input.size(2), input.size(3), O, out_sizes[2],
+                         out_sizes[3], p.ph, p.pw);
+      } else if (!p.transposed) {
         const int64_t Og = O / G, Kg = g.rows() / G;
         const double work = double(O) * Kg * g.grid();
         for_each_image<T>(N, col_size, work, [&](int64_t n, T* col) {
@@ -314,6 +535,19 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward(const Tensor& grad_output_,
       const T* gy = grad_output.data_ptr<T>();
       T* gx = want_input ? grad_input.data_ptr<T>() : nullptr;
       const int64_t wsize = weight.numel();
+      // grad_input of a 3x3 stride-1 convolution is the 3x3 convolution of grad_output with the
+      // kernel turned 180 degrees and its channels swapped, padded 2 - pad: Winograd again.
+      bool input_done = false;
+      if (want_input && use_winograd(p, g, O) && p.ph <= 2 && p.pw <= 2) {
+        std::vector<T> turned(static_cast<size_t>(wsize));  // (C, O, 3, 3)
+        for (int64_t o = 0; o < O; ++o)
+          for (int64_t c = 0; c < C; ++c)
+            for (int k = 0; k < 9; ++k) turned[size_t((c * O + o) * 9 + k)] = w[(o * C + c) * 9 + 8 - k];
+        winograd_conv<T>(gy, turned.data(), nullptr, gx, N, O, out_sizes[2], out_sizes[3], C,
+                         input.size(2), input.size(3), 2 - p.ph, 2 - p.pw);
+        input_done = true;
+      }
+      const bool want_input_here = want_input && !input_done;
       const bool direct = !p.transposed && g.is_pointwise();
       const int64_t col_size = direct ? 0 : g.rows() * g.grid();
       // grad_weight: one partial sum per thread, added in thread order at the end.
@@ -321,14 +555,14 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward(const Tensor& grad_output_,
       std::vector<T> partial(want_weight ? size_t(threads) * size_t(wsize) : 0, T(0));
       std::vector<char> touched(size_t(threads), 0);
       const double work = double(wsize) * (p.transposed ? in_plane : out_plane) *
-                          (int(want_input) + int(want_weight));
+                          (int(want_input_here) + int(want_weight));
       for_each_image<T>(N, col_size, work, [&](int64_t n, T* col) {
         const int t = omp_in_parallel() ? omp_get_thread_num() : 0;
         T* gw = want_weight ? partial.data() + size_t(t) * size_t(wsize) : nullptr;
         touched[size_t(t)] = 1;
         const T* xn = x + n * C * in_plane;
         const T* gyn = gy + n * O * out_plane;
-        T* gxn = want_input ? gx + n * C * in_plane : nullptr;
+        T* gxn = want_input_here ? gx + n * C * in_plane : nullptr;
         if (!p.transposed) {
           const int64_t Og = O / G, Kg = g.rows() / G;
           if (want_weight) {
@@ -338,7 +572,7 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward(const Tensor& grad_output_,
               gemm<T>(false, true, Og, Kg, g.grid(), T(1), gyn + gi * Og * out_plane, out_plane,
                       cols + gi * Kg * g.grid(), g.grid(), T(1), gw + gi * Og * Kg, Kg);
           }
-          if (want_input) {
+          if (want_input_here) {
             T* dst = direct ? gxn : col;
             for (int64_t gi = 0; gi < G; ++gi)
               gemm<T>(true, false, Kg, g.grid(), Og, T(1), w + gi * Og * Kg, Kg,
@@ -354,7 +588,7 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward(const Tensor& grad_output_,
           const int64_t Cg = C / G, Rg = g.rows() / G;
           im2col(gyn, col, g);
           for (int64_t gi = 0; gi < G; ++gi) {
-            if (want_input)
+            if (want_input_here)
               gemm<T>(false, false, Cg, in_plane, Rg, T(1), w + gi * Cg * Rg, Rg,
                       col + gi * Rg * in_plane, in_plane, T(0), gxn + gi * Cg * in_plane,
                       in_plane);
@@ -377,13 +611,13 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward(const Tensor& grad_output_,
       if (want_bias) {
         T* gb = grad_bias.data_ptr<T>();
         for (int64_t o = 0; o < O; ++o) {
-          T sum = 0;
+          double sum = 0;  // a sum of N * OH * OW terms: accumulated in double
           for (int64_t n = 0; n < N; ++n) {
             const T* plane = gy + (n * O + o) * out_plane;
 #pragma omp simd reduction(+ : sum)
-            for (int64_t i = 0; i < out_plane; ++i) sum += plane[i];
+            for (int64_t i = 0; i < out_plane; ++i) sum += double(plane[i]);
           }
-          gb[o] = sum;
+          gb[o] = static_cast<T>(sum);
         }
       }
     } else {
