@@ -16,14 +16,16 @@ class AdamW(Optimizer):
                  amsgrad=False, *, maximize=False, foreach=None, capturable=False, fused=None):
         _check_adam_args(lr, eps, betas, weight_decay)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
-                        foreach=foreach, maximize=maximize, capturable=capturable, fused=fused)
+                        foreach=foreach, maximize=maximize, capturable=capturable)
+        if fused is not None:  # torch 1.13's AdamW has no such option: its groups show it if given
+            defaults["fused"] = fused
         super().__init__(params, defaults)
 
     def __setstate__(self, state):
         super().__setstate__(state)
         for group in self.param_groups:
             for key, value in (("amsgrad", False), ("maximize", False), ("foreach", None),
-                               ("capturable", False), ("fused", None)):
+                               ("capturable", False)):
                 group.setdefault(key, value)
 
     step = Adam.step

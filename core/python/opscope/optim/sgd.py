@@ -24,7 +24,9 @@ class SGD(Optimizer):
             raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
         defaults = dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
                         nesterov=nesterov, maximize=maximize, foreach=foreach,
-                        differentiable=differentiable, fused=fused)
+                        differentiable=differentiable)
+        if fused is not None:  # torch 1.13's SGD has no such option: its groups show it if given
+            defaults["fused"] = fused
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
@@ -36,7 +38,6 @@ class SGD(Optimizer):
             group.setdefault("maximize", False)
             group.setdefault("foreach", None)
             group.setdefault("differentiable", False)
-            group.setdefault("fused", None)
 
     @opscope.no_grad()
     def step(self, closure=None):
