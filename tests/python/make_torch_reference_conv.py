@@ -86,6 +86,10 @@ CASES = [
     "F.adaptive_avg_pool1d(m.arange(14.).view(2,7), 3)",
     "F.adaptive_max_pool1d(m.arange(14.).view(2,7), 3)",
     "F.max_pool1d(m.arange(14.).view(2,7), 3, stride=2, ceil_mode=True)",
+    "F.max_pool2d(m.tensor([[[float('nan'), 1.], [float('nan'), 2.]]]), 2, return_indices=True)[1]",
+    "F.max_pool2d(m.tensor([[[float('nan'), 1., 0.], [float('nan'), 2., 0.]]]), (2, 2), 1, return_indices=True)[1]",
+    "F.adaptive_max_pool2d(m.tensor([[[float('nan'), 1.], [float('nan'), 2.]]]), 1, return_indices=True)[1]",
+    "F.conv2d(m.arange(2*3*4*5.).view(2,3,4,5) % 7, m.arange(16*3*3*3.).view(16,3,3,3) % 5 - 2, stride=(2,1)).sum((0,2,3))",
 ]
 
 GRAD_FNS = {

@@ -67,10 +67,11 @@ struct Geometry {
   }
 };
 
-// col (rows, grid) <- img (channels, height, width), zero where the window leaves the image.
+// col (rows, grid) <- img (channels, height, width), zero where the window leaves the image; the
+// rows of col are ld apart (ld >= grid: several images side by side).
 template <typename T>
-void im2col(const T* img, T* col, const Geometry& g) {
-  const int64_t grid = g.grid();
+void im2col(const T* img, T* col, const Geometry& g, int64_t ld) {
+  const int64_t grid = ld;
   for (int64_t c = 0; c < g.channels; ++c) {
     const T* plane = img + c * g.height * g.width;
     for (int64_t i = 0; i < g.kh; ++i) {
@@ -153,7 +154,7 @@ void gemm(bool ta, bool tb, int64_t M, int64_t N, int64_t K, T alpha, const T* A
 // shrunk, never zeroed): a column matrix is megabytes, and a fresh allocation of that size is
 // fresh pages from the kernel each call — page faults and zeroing that cost as much as the
 // product itself on a small convolution.
-enum ScratchSlot { kColumns, kWinogradInput, kWinogradProducts, kNumScratchSlots };
+enum ScratchSlot { kColumns, kWinogradInput, kWinogradProducts, kBatchedOutput, kNumScratchSlots };
 
 template <typename T>
 T* scratch(ScratchSlot slot, int64_t count) {
@@ -436,6 +437,48 @@ void winograd_conv(const T* x, const T* w, const T* bias, T* y, int64_t N, int64
     run(0, chunks);
 }
 
+// Below this many multiply-adds per image, one product per image is mostly call overhead: the
+// forward puts images side by side, a product per chunk of kBatchColumns output columns.
+constexpr double kSmallProduct = 1 << 18;
+constexpr int64_t kBatchColumns = 4096;
+
+// x (N, C, H, W), w (O, C/G, kh, kw) -> y (N, O, OH, OW) for small images: the column matrices
+// of a chunk of images side by side (rows kBatchColumns-ish long), one product per group, then
+// each image's (O, OH*OW) block copied out with the bias.
+template <typename T>
+void conv_small_images(const T* x, const T* w, const T* b, T* y, int64_t N, int64_t O, int64_t G,
+                       const Geometry& g) {
+  const int64_t grid = g.grid(), Og = O / G, Kg = g.rows() / G;
+  const int64_t per = std::clamp<int64_t>(kBatchColumns / std::max<int64_t>(grid, 1), 1, N);
+  const int64_t chunks = (N + per - 1) / per;
+  const auto run = [&](int64_t first, int64_t last) {
+    T* col = scratch<T>(kColumns, g.rows() * per * grid);
+    T* out = scratch<T>(kBatchedOutput, O * per * grid);
+    for (int64_t q = first; q < last; ++q) {
+      const int64_t n0 = q * per, images = std::min(per, N - n0), cols = images * grid;
+      for (int64_t i = 0; i < images; ++i)
+        im2col(x + (n0 + i) * g.image(), col + i * grid, g, cols);
+      for (int64_t gi = 0; gi < G; ++gi)
+        gemm<T>(false, false, Og, cols, Kg, T(1), w + gi * Og * Kg, Kg, col + gi * Kg * cols, cols,
+                T(0), out + gi * Og * cols, cols);
+      for (int64_t i = 0; i < images; ++i) {
+        for (int64_t o = 0; o < O; ++o) {
+          const T* src = out + o * cols + i * grid;
+          T* dst = y + ((n0 + i) * O + o) * grid;
+          const T bias = b != nullptr ? b[o] : T(0);
+#pragma omp simd
+          for (int64_t k = 0; k < grid; ++k) dst[k] = src[k] + bias;
+        }
+      }
+    }
+  };
+  const int threads = get_num_threads();
+  if (threads > 1 && chunks >= 2 * threads)
+    parallel_for(0, chunks, 1, run);
+  else
+    run(0, chunks);
+}
+
 bool use_winograd(const Conv2d& p, const Geometry& g, int64_t O) {
   return !p.transposed && p.groups == 1 && p.kh == 3 && p.kw == 3 && p.sh == 1 && p.sw == 1 &&
          p.dh == 1 && p.dw == 1 && g.channels >= kWinogradMinChannels &&
@@ -468,13 +511,16 @@ Tensor conv2d_forward(const Tensor& input_, const Tensor& weight_, const Tensor&
       if (use_winograd(p, g, O)) {
         winograd_conv<T>(x, w, b, y, N, C, input.size(2), input.size(3), O, out_sizes[2],
                          out_sizes[3], p.ph, p.pw);
+      } else if (!p.transposed && !direct && N > 1 &&
+                 double(O) * (g.rows() / G) * g.grid() < kSmallProduct) {
+        conv_small_images<T>(x, w, b, y, N, O, G, g);
       } else if (!p.transposed) {
         const int64_t Og = O / G, Kg = g.rows() / G;
         const double work = double(O) * Kg * g.grid();
         for_each_image<T>(N, col_size, work, [&](int64_t n, T* col) {
           const T* xn = x + n * C * in_plane;
           T* yn = y + n * O * out_plane;
-          if (!direct) im2col(xn, col, g);
+          if (!direct) im2col(xn, col, g, g.grid());
           const T* cols = direct ? xn : col;
           if (b != nullptr) fill_bias(yn, b, O, out_plane);
           for (int64_t gi = 0; gi < G; ++gi)
@@ -566,7 +612,7 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward(const Tensor& grad_output_,
         if (!p.transposed) {
           const int64_t Og = O / G, Kg = g.rows() / G;
           if (want_weight) {
-            if (!direct) im2col(xn, col, g);
+            if (!direct) im2col(xn, col, g, g.grid());
             const T* cols = direct ? xn : col;
             for (int64_t gi = 0; gi < G; ++gi)
               gemm<T>(false, true, Og, Kg, g.grid(), T(1), gyn + gi * Og * out_plane, out_plane,
@@ -586,7 +632,7 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward(const Tensor& grad_output_,
         } else {
           // col (O*kh*kw, H*W) = im2col(grad_output); gx_g = w_g · col_g; gw_g += x_g · col_g^T.
           const int64_t Cg = C / G, Rg = g.rows() / G;
-          im2col(gyn, col, g);
+          im2col(gyn, col, g, g.grid());
           for (int64_t gi = 0; gi < G; ++gi) {
             if (want_input_here)
               gemm<T>(false, false, Cg, in_plane, Rg, T(1), w + gi * Cg * Rg, Rg,

@@ -132,6 +132,33 @@ std::pair<int64_t, int64_t> adaptive_output(IntArrayRef output_size, const Tenso
   return {output_size[0], output_size[1]};
 }
 
+// One output row of a max pool whose windows lie inside the plane: for each window tap, all the
+// row's windows at once (NaN wins, and among NaNs the last, as in the general loop).
+template <typename T>
+OPSCOPE_VECTOR_CLONES void max_pool_row_inside(const T* ip, T* __restrict out,
+                                               int64_t* __restrict at, const Pool2d& p,
+                                               int64_t oh) {
+  const int64_t OW = p.OW, sW = p.sW;
+  for (int64_t ow = 0; ow < OW; ++ow) {
+    out[ow] = -std::numeric_limits<T>::infinity();
+    at[ow] = oh * p.sH * p.W + ow * sW;
+  }
+  for (int64_t i = 0; i < p.kH; ++i) {
+    const int64_t h = oh * p.sH + i * p.dH;
+    for (int64_t j = 0; j < p.kW; ++j) {
+      const int64_t first = h * p.W + j * p.dW;
+      const T* src = ip + first;
+#pragma omp simd
+      for (int64_t ow = 0; ow < OW; ++ow) {
+        const T v = src[ow * sW];
+        const bool better = v > out[ow] || v != v;
+        out[ow] = better ? v : out[ow];
+        at[ow] = better ? first + ow * sW : at[ow];
+      }
+    }
+  }
+}
+
 }  // namespace
 
 // self (N, C, H, W) or (C, H, W) -> (out (N, C, OH, OW), indices int64 (N, C, OH, OW))
@@ -148,11 +175,19 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
       const T* in = x.data_ptr<T>();
       T* o = out.data_ptr<T>();
       int64_t* idx = indices.data_ptr<int64_t>();
+      // No padding and every window inside: one vectorizable pass per window tap.
+      const bool inside = p.pH == 0 && p.pW == 0 && (p.OH - 1) * p.sH + (p.kH - 1) * p.dH < p.H &&
+                          (p.OW - 1) * p.sW + (p.kW - 1) * p.dW < p.W;
       parallel_for(0, p.planes, plane_grain(p.OH * p.OW * p.kH * p.kW), [&](int64_t b, int64_t e) {
         for (int64_t plane = b; plane < e; ++plane) {
           const T* ip = in + plane * p.H * p.W;
           T* op = o + plane * p.OH * p.OW;
           int64_t* xp = idx + plane * p.OH * p.OW;
+          if (inside) {
+            for (int64_t oh = 0; oh < p.OH; ++oh)
+              max_pool_row_inside(ip, op + oh * p.OW, xp + oh * p.OW, p, oh);
+            continue;
+          }
           for (int64_t oh = 0; oh < p.OH; ++oh) {
             int64_t h0 = oh * p.sH - p.pH;
             const int64_t h1 = std::min(h0 + (p.kH - 1) * p.dH + 1, p.H);
@@ -166,14 +201,12 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
               for (int64_t h = h0; h < h1; h += p.dH) {
                 for (int64_t w = w0; w < w1; w += p.dW) {
                   const T v = ip[h * p.W + w];
-                  if (v > best || std::isnan(v)) {
+                  if (v > best || std::isnan(v)) {  // as torch: the last NaN wins
                     best = v;
                     best_at = h * p.W + w;
-                    if (std::isnan(v)) goto done;
                   }
                 }
               }
-            done:
               op[oh * p.OW + ow] = best;
               xp[oh * p.OW + ow] = best_at;
             }
@@ -427,14 +460,12 @@ std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef o
               for (int64_t h = h0; h < h1; ++h) {
                 for (int64_t w = w0; w < w1; ++w) {
                   const T v = ip[h * W + w];
-                  if (v > best || std::isnan(v)) {
+                  if (v > best || std::isnan(v)) {  // as torch: the last NaN wins
                     best = v;
                     best_at = h * W + w;
-                    if (std::isnan(v)) goto done;
                   }
                 }
               }
-            done:
               o[plane * OH * OW + oh * OW + ow] = best;
               idx[plane * OH * OW + oh * OW + ow] = best_at;
             }
