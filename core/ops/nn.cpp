@@ -89,6 +89,15 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   // self, target (same shape) -> 0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta) elsewhere
   m.def("huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.0) -> Tensor",
         kNone);
+  // grad_output (broadcast: () when reduced), self, target -> d loss / d self, self's shape
+  m.def(
+      "smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, "
+      "float beta) -> Tensor",
+      kNone);
+  m.def(
+      "huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, "
+      "float delta) -> Tensor",
+      kNone);
   m.def(
       "binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) "
       "-> Tensor",
@@ -198,6 +207,10 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, "
       "Tensor? b_hh=None) -> Tensor",
       kFunction);
+  // sequences (L_i, *) -> (max L_i, B, *), or (B, max L_i, *) with batch_first
+  m.def(
+      "pad_sequence(Tensor[] sequences, bool batch_first=False, float padding_value=0.0) -> Tensor",
+      kNone);
   // The cells' gate split: split / chunk whose pieces autograd does not treat as views of self,
   // so the cells may update them in place (shape family by the rule; declared here with their
   // only callers).

@@ -37,6 +37,7 @@ OVERRIDES = {
     "aten::rnn_tanh_cell": _cell(1), "aten::rnn_relu_cell": _cell(1),
     "aten::unsafe_split.Tensor": {"self": lambda: matrix(4, 3), "split_size": 2},
     "aten::unsafe_chunk": {"self": lambda: matrix(4, 3), "chunks": 2},
+    "aten::pad_sequence": {"sequences": lambda: [matrix(3, 2), matrix(1, 2)]},
     "aten::scaled_dot_product_attention": {"query": lambda: matrix(2, 3, 4) / 10,
                                            "key": lambda: matrix(2, 5, 4) / 10,
                                            "value": lambda: matrix(2, 5, 6) / 10},

@@ -362,6 +362,11 @@ def test_pad_sequence():
     close(pad_sequence(seqs, batch_first=True), np.where(ref == -1, 0, ref).transpose(1, 0, 2), 0, 0)
     with pytest.raises(RuntimeError, match="Expected iterable"):
         pad_sequence(5)
+    with pytest.raises(RuntimeError, match="received an empty list of sequences"):
+        pad_sequence([])
+    steps = record_dispatch(lambda: pad_sequence(seqs)).steps
+    assert steps[0]["op"] == "aten::pad_sequence"  # torch's op, then full / narrow / select / copy_
+    assert {"aten::full", "aten::copy_"} <= {s["op"] for s in steps}
 
 
 def test_pad_sequence_gradient():

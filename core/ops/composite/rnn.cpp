@@ -28,6 +28,7 @@
 #include "core/dispatch/Library.h"
 #include "core/ops/binary.h"
 #include "core/ops/copy.h"
+#include "core/ops/factories.h"
 #include "core/ops/linear.h"
 #include "core/ops/nn.h"
 #include "core/ops/shape.h"
@@ -230,7 +231,7 @@ std::tuple<Tensor, Tensor> rnn_with_hx(Step<Tensor> step, const Tensor& input_, 
 
 
 // --- packed sequences -------------------------------------------------------------------------
-// See Note in opscope/nn/utils/rnn.py: data (N, *) holds step 0 of the B sequences (sorted by
+// As PackedSequence's docstring (core/python/opscope/nn/utils/rnn.py) says: data (N, *) holds step 0 of the B sequences (sorted by
 // decreasing length), then step 1 of those that are that long, ...; batch_sizes[t] of them.
 
 // A hidden state's rows [start, start + length) (the sequences ending at some step).
@@ -498,6 +499,28 @@ std::tuple<Tensor, Tensor> rnn_relu_data(const Tensor& data, const Tensor& batch
                         num_layers, dropout_p, train, bidirectional);
 }
 
+// Sequences (L_i, *) -> (T, B, *) ((B, T, *) with batch_first), T = max L_i, the rest
+// padding_value; each sequence copied into its slice of the result (torch's pad_sequence).
+Tensor pad_sequence(TensorList sequences, bool batch_first, double padding_value) {
+  OPSCOPE_CHECK(!sequences.empty(), "received an empty list of sequences");
+  const IntArrayRef trailing = sequences[0].sizes().subspan(1);
+  int64_t max_len = 0;
+  for (const Tensor& s : sequences) max_len = std::max(max_len, s.size(0));
+  const auto count = static_cast<int64_t>(sequences.size());
+  DimVector out_dims = batch_first ? DimVector{count, max_len} : DimVector{max_len, count};
+  for (int64_t d : trailing) out_dims.push_back(d);
+  const Tensor out = ops::full(out_dims, Scalar(padding_value), sequences[0].dtype(), std::nullopt,
+                               sequences[0].device());
+  for (int64_t i = 0; i < count; ++i) {
+    const Tensor& seq = sequences[static_cast<size_t>(i)];
+    const int64_t length = seq.size(0);
+    const Tensor slot = batch_first ? ops::narrow(ops::select(out, 0, i), 0, 0, length)
+                                    : ops::select(ops::narrow(out, 0, 0, length), 1, i);
+    ops::copy_(slot, seq);
+  }
+  return out;
+}
+
 // --- the cells as ops: input (B, I), hx (B, H) -> (B, H) ------------------------------------------
 
 namespace {
@@ -569,6 +592,7 @@ static Library composite_implicit_rnn(Library::IMPL, "aten",
                                         m.impl("rnn_tanh_cell", fn<&rnn_tanh_cell>);
                                         m.impl("rnn_relu_cell", fn<&rnn_relu_cell>);
                                         m.impl("unsafe_chunk", fn<&unsafe_chunk>);
+                                        m.impl("pad_sequence", fn<&pad_sequence>);
                                       });
 
 static Library composite_explicit_rnn(Library::IMPL, "aten",

@@ -23,6 +23,7 @@ from collections import namedtuple
 from collections.abc import Iterable
 
 import opscope
+from opscope import _C
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence", "pad_packed_sequence",
            "pad_sequence", "unpad_sequence", "pack_sequence", "unpack_sequence"]
@@ -137,25 +138,17 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     return out, lengths
 
 
+def _pad_sequence(sequences, batch_first, padding_value):
+    return _C._op_overload("aten::pad_sequence")(sequences, batch_first, padding_value)
+
+
 def pad_sequence(sequences, batch_first=False, padding_value=0.0):
-    """Tensors (L_i, *) -> (T, B, *) (or (B, T, *)), T = max L_i, padded with padding_value."""
+    """Tensors (L_i, *) -> (T, B, *) (or (B, T, *)), T = max L_i, padded with padding_value:
+    aten::pad_sequence."""
     if not isinstance(sequences, Iterable):
         raise RuntimeError("pad_sequence: Expected iterable for input sequences, but got arg of "
                            f"type: {type(sequences)}")
-    sequences = tuple(sequences)
-    if not sequences:
-        raise RuntimeError("received an empty list of sequences")
-    trailing = tuple(sequences[0].shape[1:])
-    max_len = max(s.size(0) for s in sequences)
-    shape = ((len(sequences), max_len) if batch_first else (max_len, len(sequences))) + trailing
-    out = opscope.full(shape, padding_value, dtype=sequences[0].dtype)
-    for i, s in enumerate(sequences):
-        length = s.size(0)
-        if batch_first:
-            out[i, :length] = s
-        else:
-            out[:length, i] = s
-    return out
+    return _pad_sequence(tuple(sequences), batch_first, padding_value)
 
 
 def unpad_sequence(padded_sequences, lengths, batch_first=False):
