@@ -95,8 +95,8 @@ class DerivativeNode;
 // The argument names the table's entries and formulas may use: every argument name of the ops
 // it covers. See Note [Arguments by name in the derivative table].
 inline constexpr std::string_view kArgNames[] = {
-    "A", "B", "UPLO", "compute_uv", "compute_v", "full_matrices", "hermitian", "left", "mode",
-    "upper",
+    "A", "B", "UPLO", "b", "compute_uv", "compute_v", "full_matrices", "hermitian", "left",
+    "mode", "upper",
     "delta", "momentum", "running_mean", "running_var", "training",
     "accumulate", "alpha", "approximate", "batch1", "batch2", "beta", "bias", "condition",
     "correction", "decimals", "descending", "device", "diagonal", "dim", "dim0", "dim1", "dim2",

@@ -183,6 +183,13 @@ static Library linalg_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("linalg_matrix_rank.tol_tensor(Tensor input, Tensor tol, bool hermitian=False) -> Tensor",
         kFunction);
 
+  // self (*,m,n), b (*,m,k) or (*,m) -> solution (*,n,k) or (*,n), residuals (*,k) or (0),
+  // rank (*) or (0), singular_values (*,min(m,n)) or (0), by the LAPACK driver asked
+  m.def(
+      "linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> "
+      "(Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)",
+      kFunction);
+
   // tensors: (n0) or (m0,n0), (n0,n1), ..., (nk) or (nk,p) -> their product
   m.def("linalg_multi_dot(Tensor[] tensors) -> Tensor", kFunction);
 });

@@ -34,6 +34,14 @@ struct Routines {
                 const int*, int*, Len, Len) = nullptr;
   void (*gesdd)(const char*, const int*, const int*, T*, const int*, T*, T*, const int*, T*,
                 const int*, T*, const int*, int*, int*, Len) = nullptr;
+  void (*gels)(const char*, const int*, const int*, const int*, T*, const int*, T*, const int*,
+               T*, const int*, int*, Len) = nullptr;
+  void (*gelsy)(const int*, const int*, const int*, T*, const int*, T*, const int*, int*,
+                const T*, int*, T*, const int*, int*) = nullptr;
+  void (*gelsd)(const int*, const int*, const int*, T*, const int*, T*, const int*, T*, const T*,
+                int*, T*, const int*, int*, int*) = nullptr;
+  void (*gelss)(const int*, const int*, const int*, T*, const int*, T*, const int*, T*, const T*,
+                int*, T*, const int*, int*) = nullptr;
 };
 
 template <typename F>
@@ -57,6 +65,10 @@ const Routines<T>& routines() {
     resolve(h, f ? "sorgqr_" : "dorgqr_", t.orgqr);
     resolve(h, f ? "ssyevd_" : "dsyevd_", t.syevd);
     resolve(h, f ? "sgesdd_" : "dgesdd_", t.gesdd);
+    resolve(h, f ? "sgels_" : "dgels_", t.gels);
+    resolve(h, f ? "sgelsy_" : "dgelsy_", t.gelsy);
+    resolve(h, f ? "sgelsd_" : "dgelsd_", t.gelsd);
+    resolve(h, f ? "sgelss_" : "dgelss_", t.gelss);
     return t;
   }();
   return r;
@@ -166,6 +178,65 @@ int gesdd(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, in
   return info;
 }
 
+template <typename T>
+int gels(int m, int n, int nrhs, T* a, int lda, T* b, int ldb) {
+  int info = 0, query = -1;
+  char trans = 'N';
+  T ws{};
+  auto fn = routines<T>().gels;
+  fn(&trans, &m, &n, &nrhs, a, &lda, b, &ldb, &ws, &query, &info, 1);
+  if (info != 0) return info;
+  int lwork = work_size(ws);
+  std::vector<T> work(static_cast<size_t>(lwork));
+  announce(fn, name<T>("sgels_", "dgels_"))(&trans, &m, &n, &nrhs, a, &lda, b, &ldb, work.data(),
+                                            &lwork, &info, 1);
+  return info;
+}
+
+template <typename T>
+int gelsy(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T rcond, int* rank) {
+  int info = 0, query = -1;
+  T ws{};
+  std::vector<int> jpvt(static_cast<size_t>(std::max(1, n)), 0);  // every column free to pivot
+  auto fn = routines<T>().gelsy;
+  fn(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt.data(), &rcond, rank, &ws, &query, &info);
+  if (info != 0) return info;
+  int lwork = work_size(ws);
+  std::vector<T> work(static_cast<size_t>(lwork));
+  announce(fn, name<T>("sgelsy_", "dgelsy_"))(&m, &n, &nrhs, a, &lda, b, &ldb, jpvt.data(),
+                                              &rcond, rank, work.data(), &lwork, &info);
+  return info;
+}
+
+template <typename T>
+int gelsd(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, int* rank) {
+  int info = 0, query = -1, iw = 1;
+  T ws{};
+  auto fn = routines<T>().gelsd;
+  fn(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, &ws, &query, &iw, &info);
+  if (info != 0) return info;
+  int lwork = work_size(ws);
+  std::vector<T> work(static_cast<size_t>(lwork));
+  std::vector<int> iwork(static_cast<size_t>(std::max(1, iw)));
+  announce(fn, name<T>("sgelsd_", "dgelsd_"))(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank,
+                                              work.data(), &lwork, iwork.data(), &info);
+  return info;
+}
+
+template <typename T>
+int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, int* rank) {
+  int info = 0, query = -1;
+  T ws{};
+  auto fn = routines<T>().gelss;
+  fn(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank, &ws, &query, &info);
+  if (info != 0) return info;
+  int lwork = work_size(ws);
+  std::vector<T> work(static_cast<size_t>(lwork));
+  announce(fn, name<T>("sgelss_", "dgelss_"))(&m, &n, &nrhs, a, &lda, b, &ldb, s, &rcond, rank,
+                                              work.data(), &lwork, &info);
+  return info;
+}
+
 #define OPSCOPE_LAPACK_INSTANTIATE(T)                                                       \
   template int getrf<T>(int, int, T*, int, int*);                                           \
   template int getrs<T>(char, int, int, const T*, int, const int*, T*, int);                \
@@ -173,7 +244,11 @@ int gesdd(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, in
   template int geqrf<T>(int, int, T*, int, T*);                                             \
   template int orgqr<T>(int, int, int, T*, int, const T*);                                  \
   template int syevd<T>(char, char, int, T*, int, T*);                                      \
-  template int gesdd<T>(char, int, int, T*, int, T*, T*, int, T*, int);
+  template int gesdd<T>(char, int, int, T*, int, T*, T*, int, T*, int);                   \
+  template int gels<T>(int, int, int, T*, int, T*, int);                                    \
+  template int gelsy<T>(int, int, int, T*, int, T*, int, T, int*);                          \
+  template int gelsd<T>(int, int, int, T*, int, T*, int, T*, T, int*);                      \
+  template int gelss<T>(int, int, int, T*, int, T*, int, T*, T, int*);
 OPSCOPE_LAPACK_INSTANTIATE(float)
 OPSCOPE_LAPACK_INSTANTIATE(double)
 #undef OPSCOPE_LAPACK_INSTANTIATE

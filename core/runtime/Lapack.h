@@ -1,9 +1,10 @@
 // The LAPACK routines opscope's linear-algebra kernels run on (core/ops/cpu/linalg.cpp).
 //
 // Semantically, opscope::lapack is LAPACK's Fortran interface for float and double: LU (getrf,
-// getrs), Cholesky (potrf), QR (geqrf, orgqr), the symmetric eigensolver (syevd) and the SVD
-// (gesdd), on column-major matrices, each returning LAPACK's `info` (0: success, i > 0: the
-// routine's own failure at step i, -i: argument i was illegal). The workspace routines need is
+// getrs), Cholesky (potrf), QR (geqrf, orgqr), the symmetric eigensolver (syevd), the SVD
+// (gesdd) and least squares (gels, gelsy, gelsd, gelss), on column-major matrices, each
+// returning LAPACK's `info` (0: success, i > 0: the routine's own failure at step i, -i:
+// argument i was illegal). The workspace routines need is
 // allocated here (a workspace query, then the call), so callers pass only the matrices.
 //
 //   std::vector<int> piv(n);
@@ -43,5 +44,19 @@ int syevd(char jobz, char uplo, int n, T* a, int lda, T* w);
 // NaN or infinity (LAPACK 3.10+).
 template <typename T>
 int gesdd(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, int ldvt);
+
+// Least squares min ||A X - B|| for A (m,n), B (max(m,n), nrhs) whose first m rows hold B; the
+// first n rows of b become X. gels: A of full rank, by QR (trans 'N'); gelsy: complete
+// orthogonal factorization with column pivoting; gelsd / gelss: SVD (divide and conquer / plain),
+// singular values into s (min(m,n)). Singular values below rcond * the largest count as zero;
+// *rank gets the effective rank (gelsy, gelsd, gelss).
+template <typename T>
+int gels(int m, int n, int nrhs, T* a, int lda, T* b, int ldb);
+template <typename T>
+int gelsy(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T rcond, int* rank);
+template <typename T>
+int gelsd(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, int* rank);
+template <typename T>
+int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, int* rank);
 
 }  // namespace opscope::lapack

@@ -86,6 +86,14 @@ ERROR_CASES = [
     "m.linalg.pinv(m.ones(3, 3, dtype=m.int64))",
     "m.linalg.matrix_rank(m.ones(3))",
     "m.nuclear_norm(m.ones(3))",
+    "m.linalg.lstsq(R, m.ones(3, 1, dtype=m.float64))",
+    "m.linalg.lstsq(R, m.ones(4))",
+    "m.linalg.lstsq(R, m.ones(4, 1))",
+    "m.linalg.lstsq(R, B, driver='foo')",
+    "m.linalg.lstsq(m.ones(3), m.ones(3))",
+    "m.linalg.lstsq(R, m.ones(2, 2, 4, 1, dtype=m.float64))",
+    "m.linalg.lstsq(R.long(), R.long())",
+    "m.linalg.lstsq(SING.double(), B, driver='gels')",
 ]
 
 # Values, dtypes and shapes.
@@ -136,6 +144,15 @@ VALUE_CASES = [
     "m.linalg.matrix_rank(R, atol=1.0, rtol=0.0)", "m.linalg.matrix_rank(m.zeros(2, 0, 3))",
     "m.linalg.multi_dot([G, A])", "m.linalg.multi_dot([G[0], A, B])", "m.linalg.multi_dot([R, G, A, B[:, 0]])",
     "m.linalg.multi_dot([W, R, G, A, B])",
+    "m.linalg.lstsq(R, R[:, :2] + 1)", "m.linalg.lstsq(R, R[:, 0] + 1)", "m.linalg.lstsq(R, R[:, :2], driver='gels')",
+    "m.linalg.lstsq(R, R[:, :2] + 1, driver='gelsd')", "m.linalg.lstsq(R, R[:, :2] + 1, driver='gelss')",
+    "m.linalg.lstsq(W, B[:, :1].expand(3, 2) + 0)", "m.linalg.lstsq(m.stack([G, A]), B)",
+    "m.linalg.lstsq(SING.double(), B, driver='gelsd')", "m.linalg.lstsq(SING.double(), B, rcond=0.5, driver='gelsd')",
+    "m.linalg.lstsq(SING.double(), B)[2]", "m.linalg.lstsq(R.float(), R[:, :1].float(), driver='gelss')",
+    "m.linalg.lstsq(m.zeros(0, 3, dtype=m.float64), m.zeros(0, 2, dtype=m.float64))",
+    "[t.grad_fn is None for t in m.linalg.lstsq(gr(R), B[:2].transpose(0, 1).contiguous() + 1, driver='gelsd')]",
+    "m.linalg.lstsq(gr(R), m.ones(4, 2, dtype=m.float64)).solution.grad_fn.name()",
+    "type(m.linalg.lstsq(R, m.ones(4, 2, dtype=m.float64))).__name__",
     # strides of the LAPACK results (column-major matrices, as torch's kernels return them)
     "m.linalg.inv(BATCH).stride()", "m.linalg.cholesky(A).stride()", "m.linalg.svd(R)[0].stride()",
     "m.linalg.svd(R)[2].stride()", "m.linalg.qr(R)[1].stride()", "m.linalg.eigh(A)[1].stride()",

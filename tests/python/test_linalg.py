@@ -264,6 +264,32 @@ def test_pinv_and_matrix_rank_against_numpy(rng, shape):
           scale=100.0)
 
 
+@pytest.mark.parametrize("driver", ["gels", "gelsy", "gelsd", "gelss"])
+@pytest.mark.parametrize("shapes", [((5, 3), (5, 2)), ((3, 5), (3, 2)), ((2, 6, 4), (1, 6, 3)), ((4, 4), (4,))], ids=str)
+def test_lstsq_against_numpy(rng, driver, shapes):
+    a_shape, b_shape = shapes
+    x, y = rng.standard_normal(a_shape), rng.standard_normal(b_shape)
+    sol, res, rank, sv = LA.lstsq(opscope.tensor(x), opscope.tensor(y), driver=driver)
+    vector = y.ndim == x.ndim - 1
+    y2 = y[..., None] if vector else y
+    batch = np.broadcast_shapes(x.shape[:-2], y2.shape[:-2])
+    xs = np.broadcast_to(x, batch + x.shape[-2:]).reshape(-1, *x.shape[-2:])
+    ys = np.broadcast_to(y2, batch + y2.shape[-2:]).reshape(-1, *y2.shape[-2:])
+    expected = np.stack([np.linalg.lstsq(xi, yi, rcond=None)[0] for xi, yi in zip(xs, ys)])
+    expected = expected.reshape(batch + expected.shape[-2:])
+    check(sol, expected[..., 0] if vector else expected, opscope.float64, scale=10.0)
+    m, n = x.shape[-2:]
+    if driver != "gels":
+        assert rank.tolist() == np.broadcast_to(np.linalg.matrix_rank(x), rank.shape).tolist()
+    if driver in ("gelsd", "gelss"):
+        check(sv, np.linalg.svd(x, compute_uv=False), opscope.float64, scale=10.0)
+    if m > n and driver != "gelsy":
+        resid = ((x @ sol.numpy() - y2) ** 2).sum(-2)
+        check(res, resid, opscope.float64, scale=10.0)
+    else:
+        assert res.shape == (0,)
+
+
 def test_multi_dot_against_numpy(rng):
     mats = [rng.standard_normal(s) for s in [(5,), (5, 2), (2, 7), (7, 3), (3,)]]
     got = LA.multi_dot([opscope.tensor(m) for m in mats])
@@ -352,6 +378,8 @@ GRAD_CASES = {
     "pinv": (lambda x: LA.pinv(x), [(4, 3), (3, 4)]),
     "pinv_hermitian": (lambda x: LA.pinv(x + x.transpose(-2, -1), hermitian=True), [(3, 3)]),
     "multi_dot": (lambda x: LA.multi_dot([x, x.transpose(0, 1), x, x[0]]), [(3, 3)]),
+    "lstsq": (lambda x: LA.lstsq(x, x[..., :1] * 2 + 1).solution, [(4, 3), (3, 3), (2, 3, 3)]),
+    "lstsq_wide_vector": (lambda x: LA.lstsq(x, x[..., 0] + 1, driver="gelsd").solution, [(2, 4)]),
 }
 
 

@@ -255,6 +255,27 @@ std::vector<Derivative> linalg_derivatives() {
        .formula = [](C c, G g) -> variable_list {
          return {pinv_backward(g[0], c.result(0), c.arg("self"))};
        }},
+      // linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None)
+      //     -> (Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)
+      //   X = pinv(A) B: gA through pinv's backward with g_pinv = gX B^T, gB = pinv(A)^T gX
+      {.op = "linalg_lstsq", .node = "LinalgLstsqBackward0", .inputs = {"self", "b"},
+       .save = {"self", "b"},
+       .formula = [](C c, G g) -> variable_list {
+         if (!g[0].defined()) return {Tensor(), Tensor()};
+         Tensor A = c.arg("self"), B = c.arg("b");
+         bool vector = B.dim() == A.dim() - 1;
+         Tensor gX = vector ? ops::unsqueeze(g[0], -1) : g[0];
+         Tensor Bm = vector ? ops::unsqueeze(B, -1) : B;
+         Tensor P = ops::linalg_pinv(A, Tensor(), Tensor(), false);
+         Tensor gA = c.needs("self") ? pinv_backward(mm(gX, mT(Bm)), P, A) : Tensor();
+         Tensor gB;
+         if (c.needs("b")) {
+           gB = mm(mT(P), gX);
+           if (vector) gB = ops::squeeze(gB, -1);
+         }
+         return {gA, gB};
+       },
+       .outputs = 1},
   };
 }
 // clang-format on

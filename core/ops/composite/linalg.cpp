@@ -108,6 +108,11 @@ void _linalg_check_errors(const Tensor& info, std::string_view api_name, bool is
                   ": The algorithm failed to converge because the input matrix is "
                   "ill-conditioned or has too many repeated singular values (error code: ",
                   code, ").");
+  if (has("lstsq"))
+    OPSCOPE_CHECK(false, api_name, batch,
+                  ": The least squares solution could not be computed because the input matrix "
+                  "does not have full rank (error code: ",
+                  code, ").");
   if (has("eig"))
     OPSCOPE_CHECK(false, api_name, batch,
                   ": The algorithm failed to converge because the input matrix is "

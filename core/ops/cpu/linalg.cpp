@@ -1,6 +1,6 @@
 // CPU kernels of the factorizations (linalg_inv_ex, _linalg_det, _linalg_slogdet,
-// _linalg_solve_ex, linalg_cholesky_ex, cholesky, linalg_qr, _linalg_eigh, _linalg_svd) and of
-// linalg_cross (schemas in core/ops/linalg.cpp, registered at the end of this file).
+// _linalg_solve_ex, linalg_cholesky_ex, cholesky, linalg_qr, _linalg_eigh, _linalg_svd), of
+// least squares (linalg_lstsq) and of linalg_cross (schemas in core/ops/linalg.cpp, registered at the end of this file).
 //
 // Each factorization runs matrix by matrix over the batch: the matrix is copied into a
 // column-major buffer (LAPACK's layout; any input strides are read in place), LAPACK works on
@@ -477,6 +477,104 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matric
   return {U, S, Vh};
 }
 
+// --- least squares -------------------------------------------------------------------------------
+
+// self (*,m,n), b (*,m,k) or (*,m) -> solution (*,n,k) or (*,n); residuals (*,k) (m > n, not
+// gelsy, full rank) or (0); rank (*) (not gels) or (0); singular_values (*,min(m,n)) (gelsd,
+// gelss) or (0). Batch dims broadcast.
+std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(const Tensor& self, const Tensor& b,
+                                                        std::optional<double> rcond,
+                                                        std::optional<std::string_view> driver) {
+  OPSCOPE_CHECK(self.dim() >= 2, "torch.linalg.lstsq: input must have at least 2 dimensions.");
+  OPSCOPE_CHECK(b.dim() >= 1, "torch.linalg.lstsq: other must have at least 1 dimension.");
+  OPSCOPE_CHECK(self.dtype() == b.dtype(),
+                "torch.linalg.lstsq: Expected input and other to have the same dtype, but got "
+                "input's dtype ",
+                cpp_name(self.dtype()), " and other's dtype ", cpp_name(b.dtype()));
+  int64_t dim_diff = self.dim() - b.dim();
+  OPSCOPE_CHECK(dim_diff == 0 || dim_diff == 1,
+                "torch.linalg.lstsq: input.dim() must be greater or equal to other.dim() and "
+                "(input.dim() - other.dim()) <= 1");
+  const bool vector_case = dim_diff == 1;
+  DimVector b_sizes(b.sizes().begin(), b.sizes().end()), b_strides(b.strides().begin(),
+                                                                   b.strides().end());
+  if (vector_case) {
+    b_sizes.push_back(1);
+    b_strides.push_back(1);
+  }
+  Tensor B = vector_case ? make_view(b, b_sizes, b_strides, b->storage_offset()) : b;
+  OPSCOPE_CHECK(self.size(-2) == B.size(-2),
+                vector_case ? "torch.linalg.lstsq: input.size(-2) should match other.size(-1)"
+                            : "torch.linalg.lstsq: input.size(-2) should match other.size(-2)");
+  std::string_view drv = driver.value_or("gelsy");
+  OPSCOPE_CHECK(drv == "gels" || drv == "gelsy" || drv == "gelsd" || drv == "gelss",
+                "torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, "
+                "gelss)");
+  ScalarType t = self.dtype();
+  OPSCOPE_CHECK(t == ScalarType::Float32 || t == ScalarType::Float64,
+                "This function doesn't handle types other than float and double");
+  int64_t m = self.size(-2), n = self.size(-1), k = B.size(-1), mn = std::min(m, n);
+  int64_t ldb = std::max<int64_t>({1, m, n});
+  double eps = t == ScalarType::Float32 ? std::numeric_limits<float>::epsilon()
+                                        : std::numeric_limits<double>::epsilon();
+  double rc = rcond.value_or(eps * static_cast<double>(std::max(m, n)));
+  DimVector batch = broadcast_shapes(batch_sizes(self), batch_sizes(B));
+  const bool has_rank = drv != "gels", has_s = drv == "gelsd" || drv == "gelss";
+  // X column-major, n * k per matrix (a vector: k = 1, contiguous)
+  Tensor X = vector_case ? make_empty(with_vector(batch, n), t)
+                         : empty_colmajor(with_matrix(batch, n, k), t);
+  Tensor rank = has_rank ? make_empty(batch, ScalarType::Int64)
+                         : make_empty(std::array<int64_t, 1>{0}, ScalarType::Int64);
+  Tensor S = has_s ? make_empty(with_vector(batch, mn), t) : make_empty(std::array<int64_t, 1>{0}, t);
+  Tensor info = make_empty(batch, ScalarType::Int32);
+  // The residual rows of each solution buffer: sums of squares per column, when asked.
+  bool want_residuals = m > n && drv != "gelsy";
+  Tensor residuals = make_empty(with_vector(batch, k), t);
+  bool full_rank = true;
+  int mi = lapack_int(m, "linalg.lstsq"), ni = lapack_int(n, "linalg.lstsq"),
+      ki = lapack_int(k, "linalg.lstsq"), ldbi = lapack_int(ldb, "linalg.lstsq");
+  float_or_double(t, "linalg_lstsq_cpu", [&]<typename T>() {
+    std::vector<int64_t> a_off = matrix_offsets(self, batch), b_off = matrix_offsets(B, batch);
+    std::vector<T> a(static_cast<size_t>(m * n)), x(static_cast<size_t>(ldb * k));
+    for (size_t i = 0; i < a_off.size(); ++i) {
+      read_colmajor(self.data_ptr<T>() + a_off[i], self.stride(-2), self.stride(-1), m, n,
+                    a.data(), std::max<int64_t>(m, 1));
+      std::fill(x.begin(), x.end(), T(0));
+      read_colmajor(B.data_ptr<T>() + b_off[i], B.stride(-2), B.stride(-1), m, k, x.data(), ldb);
+      int r = 0, code = 0;
+      T* s = has_s ? S.data_ptr<T>() + static_cast<int64_t>(i) * mn : nullptr;
+      if (m > 0 && n > 0 && k > 0) {
+        int lda = std::max(mi, 1);
+        T rct = static_cast<T>(rc);
+        if (drv == "gels")
+          code = lapack::gels<T>(mi, ni, ki, a.data(), lda, x.data(), ldbi);
+        else if (drv == "gelsy")
+          code = lapack::gelsy<T>(mi, ni, ki, a.data(), lda, x.data(), ldbi, rct, &r);
+        else if (drv == "gelsd")
+          code = lapack::gelsd<T>(mi, ni, ki, a.data(), lda, x.data(), ldbi, s, rct, &r);
+        else
+          code = lapack::gelss<T>(mi, ni, ki, a.data(), lda, x.data(), ldbi, s, rct, &r);
+      } else if (has_s) {
+        std::fill(s, s + mn, T(0));
+      }
+      info.data_ptr<int32_t>()[i] = code;
+      if (has_rank) rank.data_ptr<int64_t>()[i] = r;
+      if (has_s && r != n) full_rank = false;
+      T* xb = X.data_ptr<T>() + static_cast<int64_t>(i) * n * k;
+      T* res = residuals.data_ptr<T>() + static_cast<int64_t>(i) * k;
+      for (int64_t j = 0; j < k; ++j) {
+        T sum = T(0);
+        for (int64_t row = n; row < m; ++row) sum += x[row + j * ldb] * x[row + j * ldb];
+        res[j] = sum;
+        for (int64_t row = 0; row < n; ++row) xb[row + j * n] = m == 0 ? T(0) : x[row + j * ldb];
+      }
+    }
+  });
+  ops::_linalg_check_errors(info, "torch.linalg.lstsq", info.numel() <= 1);
+  if (!want_residuals || !full_rank) residuals = make_empty(std::array<int64_t, 1>{0}, t);
+  return {X, residuals, rank, S};
+}
+
 // --- cross product -------------------------------------------------------------------------------
 
 // self, other (*, 3 at dim, *) broadcast -> self x other
@@ -557,6 +655,7 @@ static Library cpu_linalg(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m
   m.impl("linalg_qr", fn<&linalg_qr>);
   m.impl("_linalg_eigh", fn<&_linalg_eigh>);
   m.impl("_linalg_svd", fn<&_linalg_svd>);
+  m.impl("linalg_lstsq", fn<&linalg_lstsq>);
   m.impl("linalg_cross", fn<&linalg_cross>);
   m.impl("linalg_cross.out", fn<&linalg_cross_out>);
 });

@@ -27,7 +27,7 @@ import opscope
 from opscope import _C
 
 __all__ = [
-    "cholesky", "cholesky_ex", "cross", "det", "eigh", "eigvalsh", "inv", "inv_ex",
+    "cholesky", "cholesky_ex", "cross", "det", "eigh", "eigvalsh", "inv", "inv_ex", "lstsq",
     "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet",
     "solve", "solve_ex", "svd", "svdvals", "vector_norm",
 ]
@@ -55,6 +55,7 @@ matrix_power = _F.linalg_matrix_power
 matrix_rank = _F.linalg_matrix_rank
 pinv = _F.linalg_pinv
 multi_dot = _F.linalg_multi_dot
+lstsq = _F.linalg_lstsq
 
 
 # torch.cholesky and torch.qr say once per process that they are deprecated (TORCH_WARN_ONCE),
