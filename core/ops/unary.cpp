@@ -72,6 +72,10 @@ static Library unary_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("sigmoid(Tensor self) -> Tensor");
   m.def("sigmoid_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
   m.def("sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("logit(Tensor self, float? eps=None) -> Tensor");
+  m.def("logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
   m.def("erf(Tensor self) -> Tensor");
   m.def("erf_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
   m.def("erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
@@ -120,7 +124,7 @@ static Library unary_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
 
   // Aliases (kernels in core/ops/composite/aliases.cpp): negative = neg, arccos / arcsin / arctan
-  // = acos / asin / atan, fix = trunc; torch.special's special_expit = sigmoid, special_erf,
+  // = acos / asin / atan, fix = trunc; torch.special's special_expit = sigmoid, special_logit, special_erf,
   // special_exp2, special_expm1, special_log1p, special_round = the op without the prefix.
   m.def("negative(Tensor self) -> Tensor");
   m.def("negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
@@ -139,6 +143,10 @@ static Library unary_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("fix_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
   m.def("special_expit(Tensor self) -> Tensor", Variants::Function);
   m.def("special_expit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_logit(Tensor self, float? eps=None) -> Tensor", Variants::Function);
+  m.def(
+      "special_logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
   m.def("special_erf(Tensor self) -> Tensor", Variants::Function);
   m.def("special_erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
   m.def("special_exp2(Tensor self) -> Tensor", Variants::Function);

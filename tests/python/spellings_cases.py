@@ -32,6 +32,7 @@ def env(m):
         "i": m.tensor([7, -3, 2]),
         "y": m.arange(6.).reshape(3, 2),
         "v": m.tensor([1., 2., 3.]),
+        "p": m.tensor([0.0, 0.05, 0.3, 0.7, 1.0]),
         "bx": m.arange(24.).reshape(2, 3, 4),
         "by": m.arange(16.).reshape(2, 4, 2),
         "leaf": m.ones(2, 3, requires_grad=True),
@@ -56,6 +57,12 @@ ALIASES = [
     "m.special.logsumexp(x, [0, 1], keepdim=True)", "m.special.softmax(x, 1)",
     "m.special.softmax(x, 0, dtype=m.float64)", "m.special.log_softmax(x, 0)",
     "m.special.expit(i)",
+    "m.logit(p)", "m.logit(p, 0.25)", "m.logit(p, eps=0.1)", "m.logit(i)", "m.logit(p.half())",
+    "m.logit(p.bfloat16(), 0.2)", "m.logit(p.bfloat16())", "m.logit(p.double(), 1e-3)", "p.logit()",
+    "p.logit_(0.1)", "m.logit_(p)", "m.logit(p, out=m.empty(0))", "m.special.logit(p)",
+    "m.special.logit(p, eps=0.3)", "m.special.logit(p, out=m.empty(5))",
+    "type(m.logit(leaf.sigmoid()).grad_fn).__name__",
+    "(lambda t: (m.logit(t, 0.1).sum().backward(), t.grad)[1])(m.tensor([0.05, 0.5, 0.95], requires_grad=True))",
 ]
 
 KEYWORDS = [
@@ -233,5 +240,5 @@ TRACE_CASES = [
     "m.fix(a)", "m.divide(a, b)", "m.subtract(a, b)", "m.not_equal(a, b)", "m.special.expit(a)",
     "m.special.erf(a)", "m.special.softmax(x, 1)", "a.multiply_(b)", "m.less_equal(a, b)",
     "m.multinomial(m.tensor([0., 1., 0.]), 1, True)", "m.randperm(4)",
-    "m.matmul(x, y, out=m.empty(4, 2))",
+    "m.matmul(x, y, out=m.empty(4, 2))", "m.special.logit(p)",
 ]

@@ -91,6 +91,8 @@ CASES = [
     ("unsqueeze", lambda a: a.unsqueeze(1) * 1, [(2, 3)], False, True),
     ("squeeze", lambda a: a.squeeze() * 1, [(2, 1, 3)], False, True),
     ("squeeze dim", lambda a: a.squeeze(1) * 1, [(2, 1, 3)], False, True),
+    ("logit", lambda a: opscope.logit(opscope.sigmoid(a)), [(2, 3)], False, True),
+    ("logit eps", lambda a: opscope.logit(opscope.sigmoid(a), 0.3), [(2, 3)], False, True),
     ("t_", lambda a: (a * 1).t_() * 1, [(2, 3)], False, True),
     ("transpose_", lambda a: (a * 1).transpose_(0, 1) * 1, [(2, 3)], False, True),
     ("unsqueeze_", lambda a: (a * 1).unsqueeze_(1) * 1, [(2, 3)], False, True),

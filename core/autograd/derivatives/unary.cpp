@@ -6,6 +6,7 @@
 #include "core/autograd/derivatives/common.h"
 #include "core/ops/binary.h"
 #include "core/ops/compare.h"
+#include "core/ops/indexing.h"
 #include "core/ops/unary.h"
 
 namespace opscope::autograd {
@@ -55,6 +56,18 @@ std::vector<Derivative> unary_derivatives() {
          return {ops::mul(g[0], ops::mul(r, ops::rsub(r, Scalar(1))))};
        },
        .inplace = {"sigmoid_"}},
+      // logit(Tensor self, float? eps=None) -> Tensor: 1 / (self * (1 - self)); with eps, 0
+      // where self was clamped (outside [eps, 1 - eps])
+      {.op = "logit", .node = "LogitBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
+         Tensor grad = ops::div(g[0], ops::mul(x, ops::rsub(x, Scalar(1))));
+         if (c.value("eps").is_none()) return {grad};
+         double eps = c.value("eps").to_double();
+         Tensor outside = ops::logical_or(ops::lt(x, Scalar(eps)), ops::gt(x, Scalar(1 - eps)));
+         return {ops::masked_fill(grad, outside, Scalar(0))};
+       },
+       .inplace = {"logit_"}},
       // abs(Tensor self) -> Tensor: sign(self)
       {.op = "abs", .node = "AbsBackward0", .inputs = {"self"}, .save = {"self"},
        .formula = [](C c, G g) -> variable_list {

@@ -97,6 +97,8 @@ constexpr Alias kAliases[] = {
     {"fix_", "trunc_"},
     {"special_expit", "sigmoid"},
     {"special_expit.out", "sigmoid.out"},
+    {"special_logit", "logit"},
+    {"special_logit.out", "logit.out"},
     {"special_erf", "erf"},
     {"special_erf.out", "erf.out"},
     {"special_exp2", "exp2"},

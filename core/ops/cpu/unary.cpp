@@ -321,6 +321,30 @@ Tensor sigmoid_impl(const Tensor& out, const Tensor& self) {
   });
 }
 
+// self [*s] -> log(self / (1 - self)) [*s]; with eps, self clamped to [eps, 1 - eps] first (NaN
+// stays NaN). float32 / float64 / bfloat16, as torch's logit_cpu — which computes bfloat16 in
+// bfloat16, rounding after each step (its clamp bounds too), reproduced here.
+Tensor logit_impl(const Tensor& out, const Tensor& self, std::optional<double> eps) {
+  const bool bf16 = self.dtype() == ScalarType::BFloat16;
+  auto r = [bf16](auto v) {
+    if constexpr (std::is_same_v<decltype(v), float>)
+      return bf16 ? static_cast<float>(BFloat16(v)) : v;
+    else
+      return v;
+  };
+  if (!eps)
+    return unary_float(out, self, "logit_cpu", false, std::nullopt, [r](auto x) {
+      using A = decltype(x);
+      return std::log(r(x / r(A(1) - x)));
+    });
+  return unary_float(out, self, "logit_cpu", false, std::nullopt, [r, e = *eps](auto x) {
+    using A = decltype(x);
+    const A lo = r(A(e)), hi = r(A(1) - lo);
+    x = x < lo ? lo : (x > hi ? hi : x);
+    return std::log(r(x / r(A(1) - x)));
+  });
+}
+
 // --- roundings: self [*s] -> [*s], same dtype ---------------------------------------------------
 
 Tensor floor_impl(const Tensor& out, const Tensor& self) {
@@ -437,6 +461,9 @@ static Library cpu_unary(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m)
   m.impl("sigmoid", functional<&sigmoid_impl>());
   m.impl("sigmoid_", inplace<&sigmoid_impl>());
   m.impl("sigmoid.out", out<&sigmoid_impl>());
+  m.impl("logit", functional<&logit_impl>());
+  m.impl("logit_", inplace<&logit_impl>());
+  m.impl("logit.out", out<&logit_impl>());
   m.impl("erf", functional<&erf_impl>());
   m.impl("erf_", inplace<&erf_impl>());
   m.impl("erf.out", out<&erf_impl>());

@@ -12,6 +12,7 @@ from opscope import _C
 _functions = _C._VariableFunctions
 
 expit = _functions.special_expit
+logit = _functions.special_logit
 erf = _functions.special_erf
 exp2 = _functions.special_exp2
 expm1 = _functions.special_expm1
@@ -21,4 +22,4 @@ logsumexp = _functions.special_logsumexp
 softmax = _functions.special_softmax
 log_softmax = _functions.special_log_softmax
 
-__all__ = ["expit", "erf", "exp2", "expm1", "log1p", "round", "logsumexp", "softmax", "log_softmax"]
+__all__ = ["expit", "logit", "erf", "exp2", "expm1", "log1p", "round", "logsumexp", "softmax", "log_softmax"]
