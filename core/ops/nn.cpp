@@ -211,6 +211,14 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def(
       "pad_sequence(Tensor[] sequences, bool batch_first=False, float padding_value=0.0) -> Tensor",
       kNone);
+  // input (T, B, *), lengths (B) -> (data (sum lengths, *), batch_sizes (T)) and back
+  m.def(
+      "_pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first) -> (Tensor, Tensor)",
+      kFunction);
+  m.def(
+      "_pad_packed_sequence(Tensor data, Tensor batch_sizes, bool batch_first, "
+      "Scalar padding_value, int total_length) -> (Tensor, Tensor)",
+      kFunction);
   // The cells' gate split: split / chunk whose pieces autograd does not treat as views of self,
   // so the cells may update them in place (shape family by the rule; declared here with their
   // only callers).

@@ -87,6 +87,14 @@ def case_errors(T):
                                                attn_mask=T.zeros(4, 4))),
         "mha_embed_dim": error_of(lambda: mha(T.zeros(4, 2, 6), T.zeros(5, 2, 6), T.zeros(5, 2, 6))),
         "encoder_activation": error_of(lambda: nn.TransformerEncoderLayer(8, 2, activation="tanh")),
+        "pack_unsorted": error_of(lambda: nn.utils.rnn.pack_padded_sequence(x, [2, 4])),
+        "pack_zero_length": error_of(lambda: nn.utils.rnn.pack_padded_sequence(x, [2, 0])),
+        "pack_lengths_count": error_of(lambda: nn.utils.rnn.pack_padded_sequence(x, [3, 2, 1])),
+        "pack_empty": error_of(lambda: nn.utils.rnn.pack_padded_sequence(T.zeros(0, 2), [1, 1])),
+        "pack_float_lengths": error_of(lambda: T._pack_padded_sequence(x, T.tensor([2., 1.]), False)),
+        "pad_total_length": error_of(lambda: nn.utils.rnn.pad_packed_sequence(
+            nn.utils.rnn.pack_padded_sequence(x, [4, 2]), total_length=3)),
+        "pad_sequence_empty": error_of(lambda: nn.utils.rnn.pad_sequence([])),
     }
 
 

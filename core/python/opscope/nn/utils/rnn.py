@@ -73,69 +73,38 @@ def invert_permutation(permutation):
     return output
 
 
-def _batch_sizes(lengths):
-    """[#sequences longer than t for t in range(max length)] of decreasing lengths."""
-    return [sum(1 for n in lengths if n > t) for t in range(lengths[0])] if lengths else []
-
-
 def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True):
     """input (T, B, *) (or (B, T, *) with batch_first) holding B sequences of `lengths` ->
-    PackedSequence. With enforce_sorted the lengths must decrease; otherwise the batch is sorted
-    by length first (sorted_indices records how)."""
-    lengths = [int(n) for n in (lengths.tolist() if isinstance(lengths, opscope.Tensor) else lengths)]
+    PackedSequence: aten::_pack_padded_sequence. With enforce_sorted the lengths must decrease;
+    otherwise the batch is sorted by length first (sorted_indices records how)."""
+    lengths = opscope.as_tensor(lengths, dtype=opscope.int64)
     if enforce_sorted:
         sorted_indices = None
     else:
-        order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
-        lengths = [lengths[i] for i in order]
-        sorted_indices = opscope.tensor(order, dtype=opscope.int64)
+        lengths, sorted_indices = opscope.sort(lengths, descending=True)
         batch_dim = 0 if batch_first else 1
         input = input.index_select(batch_dim, sorted_indices)
-    if batch_first:
-        input = input.transpose(0, 1)
-    if any(n <= 0 for n in lengths):
-        raise RuntimeError("Length of all samples has to be greater than 0, but found an element in "
-                           "'lengths' that is <= 0")
-    if enforce_sorted and any(a < b for a, b in zip(lengths, lengths[1:])):
-        raise RuntimeError("`lengths` array must be sorted in decreasing order when `enforce_sorted` "
-                           "is True. You can pass `enforce_sorted=False` to pack_padded_sequence "
-                           "and/or pack_sequence to sidestep this requirement if you do not need "
-                           "ONNX exportability.")
-    if lengths and lengths[0] > input.size(0):
-        raise RuntimeError(f"Expected input sequences to be at most {input.size(0)} long, but the "
-                           f"longest is {lengths[0]}")
-    batch_sizes = _batch_sizes(lengths)
-    steps = [input[t, :b] for t, b in enumerate(batch_sizes)]
-    data = opscope.cat(steps, 0)
-    return PackedSequence(data, opscope.tensor(batch_sizes, dtype=opscope.int64), sorted_indices, None)
+    data, batch_sizes = _C._op_overload("aten::_pack_padded_sequence")(input, lengths, batch_first)
+    return PackedSequence(data, batch_sizes, sorted_indices, None)
 
 
 def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
     """The inverse of pack_padded_sequence: -> (padded (T, B, *) or (B, T, *), lengths (B) int64),
-    in the original batch order."""
-    batch_sizes = [int(b) for b in sequence.batch_sizes.tolist()]
-    max_seq_length = len(batch_sizes)
+    in the original batch order: aten::_pad_packed_sequence."""
+    max_seq_length = sequence.batch_sizes.size(0)
     if total_length is not None:
         if total_length < max_seq_length:
             raise ValueError("Expected total_length to be at least the length of the longest "
                              "sequence in input, but got total_length={} and max sequence length "
                              "being {}".format(total_length, max_seq_length))
         max_seq_length = total_length
-    data = sequence.data
-    batch = batch_sizes[0] if batch_sizes else 0
-    out = opscope.full((max_seq_length, batch) + tuple(data.shape[1:]), padding_value, dtype=data.dtype)
-    offset = 0
-    for t, b in enumerate(batch_sizes):
-        out[t, :b] = data[offset:offset + b]
-        offset += b
-    lengths = [sum(1 for b in batch_sizes if b > i) for i in range(batch)]
-    lengths = opscope.tensor(lengths, dtype=opscope.int64)
-    if batch_first:
-        out = out.transpose(0, 1)
-    if sequence.unsorted_indices is not None:
+    padded_output, lengths = _C._op_overload("aten::_pad_packed_sequence")(
+        sequence.data, sequence.batch_sizes, batch_first, padding_value, max_seq_length)
+    unsorted_indices = sequence.unsorted_indices
+    if unsorted_indices is not None:
         batch_dim = 0 if batch_first else 1
-        return out.index_select(batch_dim, sequence.unsorted_indices), lengths[sequence.unsorted_indices]
-    return out, lengths
+        return padded_output.index_select(batch_dim, unsorted_indices), lengths[unsorted_indices]
+    return padded_output, lengths
 
 
 def _pad_sequence(sequences, batch_first, padding_value):
