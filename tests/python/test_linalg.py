@@ -398,6 +398,18 @@ def test_solve_gradcheck_with_a_separate_right_hand_side(rng):
     assert gradcheck(LA.cross, (x, y))
 
 
+def test_det_gradient_of_singular_matrices_is_the_cofactor_matrix():
+    """Where det is exactly 0 (no inverse), the gradient comes from the SVD: the cofactors.
+    (torch 1.13 returns zeros for the 3 x 3 matrix below; torch 2 returns the cofactors.)"""
+    x = np.array([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]])
+    a = opscope.tensor(np.stack([x, 2 * np.eye(3)]), requires_grad=True)
+    LA.det(a).sum().backward()
+    cof = np.array([[(-1) ** (i + j) * np.linalg.det(np.delete(np.delete(x, i, 0), j, 1)) for j in range(3)]
+                    for i in range(3)])
+    check(a.grad[0], cof, opscope.float64, scale=10.0)
+    check(a.grad[1], 4 * np.eye(3), opscope.float64)
+
+
 def test_second_derivative_of_inverse(rng):
     assert opscope.autograd.gradgradcheck(LA.inv, (_x(rng, 3, 3),))
 

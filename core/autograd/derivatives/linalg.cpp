@@ -34,6 +34,33 @@ Tensor inverse_transposed(const Tensor& A) {
   return mT(std::get<0>(ops::linalg_inv_ex(A)));
 }
 
+// prod_{j != i} s_j for each i of the last dim (no division: zeros allowed), as the product
+// of the exclusive running products from the left and from the right.
+Tensor products_of_the_others(const Tensor& S) {
+  int64_t k = S.size(-1);
+  std::array<int64_t, 1> last{-1};
+  Tensor one = ops::ones_like(ops::narrow(S, -1, 0, 1));
+  std::array<Tensor, 2> l{one, ops::narrow(S, -1, 0, k - 1)}, r{ops::narrow(S, -1, 1, k - 1), one};
+  Tensor left = ops::cumprod(ops::cat(l, -1), -1);
+  Tensor right = ops::flip(ops::cumprod(ops::flip(ops::cat(r, -1), last), -1), last);
+  return ops::mul(left, right);
+}
+
+// det's gradient g det A^{-T}, the cofactor matrix times g; where det is exactly 0 (A^{-T}
+// does not exist) the cofactors come from the SVD A = U S Vh: det(U) det(Vh) U
+// diag(prod_{j != i} s_j) Vh (torch's linalg_det_backward).
+Tensor det_backward(const Tensor& g, const Tensor& det, const Tensor& A) {
+  auto matrix = [](const Tensor& t) { return ops::unsqueeze(ops::unsqueeze(t, -1), -1); };
+  Tensor nonsingular = ops::mul(matrix(ops::mul(g, det)), inverse_transposed(A));
+  Tensor singular_at = ops::eq(det, 0.0);
+  if (A.size(-1) == 0 || !ops::any(singular_at).data_ptr<bool>()[0]) return nonsingular;
+  auto [U, S, Vh] = ops::linalg_svd(A, false);
+  Tensor alpha = ops::mul(ops::mul(ops::linalg_det(U), ops::linalg_det(Vh)), g);
+  Tensor D = ops::mul(products_of_the_others(S), ops::unsqueeze(alpha, -1));
+  Tensor singular = mm(ops::mul(U, ops::unsqueeze(D, -2)), Vh);
+  return ops::where(matrix(singular_at), singular, nonsingular);
+}
+
 // Cholesky: A = L L^T. With M = tril(L^T gL) and phi(M) its symmetric completion with the
 // diagonal halved, gA = L^{-T} phi(M) L^{-1} (torch's cholesky_backward).
 Tensor cholesky_backward(Tensor gL, bool upper, Tensor L) {
@@ -173,12 +200,11 @@ std::vector<Derivative> linalg_derivatives() {
        },
        .outputs = 1},
       // _linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots)
-      //   A (*,n,n) -> det (*): gA = g det A^{-T}
+      //   A (*,n,n) -> det (*): gA = g det A^{-T} (the cofactors where det = 0)
       {.op = "_linalg_det", .node = "LinalgDetBackward0", .inputs = {"A"}, .save = {"A"},
        .save_result = true,
        .formula = [](C c, G g) -> variable_list {
-         Tensor scale = ops::unsqueeze(ops::unsqueeze(ops::mul(g[0], c.result(0)), -1), -1);
-         return {ops::mul(scale, inverse_transposed(c.arg("A")))};
+         return {det_backward(g[0], c.result(0), c.arg("A"))};
        },
        .outputs = 1},
       // _linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots)
