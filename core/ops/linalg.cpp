@@ -169,6 +169,22 @@ static Library linalg_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("linalg_pinv(Tensor self, float rcond, bool hermitian=False) -> Tensor", kFunction);
   m.def("linalg_pinv.rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False) -> Tensor",
         kFunction);
+  m.def(
+      "linalg_pinv.atol_rtol_tensor_out(Tensor self, *, Tensor? atol=None, Tensor? rtol=None, "
+      "bool hermitian=False, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.def(
+      "linalg_pinv.atol_rtol_float_out(Tensor self, *, float? atol=None, float? rtol=None, "
+      "bool hermitian=False, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.def(
+      "linalg_pinv.out(Tensor self, float rcond, bool hermitian=False, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      kFunction);
+  m.def(
+      "linalg_pinv.out_rcond_tensor(Tensor self, Tensor rcond, bool hermitian=False, *, "
+      "Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
 
   // input (*,m,n) -> rank (*) int64
   m.def(
@@ -182,6 +198,22 @@ static Library linalg_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("linalg_matrix_rank(Tensor self, float tol, bool hermitian=False) -> Tensor", kFunction);
   m.def("linalg_matrix_rank.tol_tensor(Tensor input, Tensor tol, bool hermitian=False) -> Tensor",
         kFunction);
+  m.def(
+      "linalg_matrix_rank.atol_rtol_tensor_out(Tensor input, *, Tensor? atol=None, "
+      "Tensor? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.def(
+      "linalg_matrix_rank.atol_rtol_float_out(Tensor self, *, float? atol=None, "
+      "float? rtol=None, bool hermitian=False, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.def(
+      "linalg_matrix_rank.out(Tensor self, float tol, bool hermitian=False, *, Tensor(a!) out) "
+      "-> Tensor(a!)",
+      kFunction);
+  m.def(
+      "linalg_matrix_rank.out_tol_tensor(Tensor input, Tensor tol, bool hermitian=False, *, "
+      "Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
 
   // self (*,m,n), b (*,m,k) or (*,m) -> solution (*,n,k) or (*,n), residuals (*,k) or (0),
   // rank (*) or (0), singular_values (*,min(m,n)) or (0), by the LAPACK driver asked
@@ -192,6 +224,7 @@ static Library linalg_ops(Library::FRAGMENT, "aten", [](Library& m) {
 
   // tensors: (n0) or (m0,n0), (n0,n1), ..., (nk) or (nk,p) -> their product
   m.def("linalg_multi_dot(Tensor[] tensors) -> Tensor", kFunction);
+  m.def("linalg_multi_dot.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
 });
 
 }  // namespace opscope

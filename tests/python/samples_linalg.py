@@ -23,7 +23,7 @@ _SOLVE = {"A": _square, "B": lambda: matrix(3, 2)}
 _CROSS = {"self": lambda: matrix(2, 3), "other": lambda: matrix(2, 3) * 2}
 
 # Every op whose matrix argument is named A (linalg_svd, linalg_qr, ...): a (2, 3) one.
-SAMPLES = {("Tensor", "A"): lambda: matrix(2, 3)}
+SAMPLES = {("Tensor", "A"): lambda: matrix(2, 3), ("Tensor", "b"): lambda: matrix(2, 2)}
 
 OVERRIDES = {
     "aten::_linalg_check_errors": {"info": _info, "api_name": "linalg.inv", "is_matrix": False},
@@ -49,6 +49,12 @@ OVERRIDES = {
     "aten::linalg_matrix_rank.atol_rtol_tensor": {"input": lambda: matrix(2, 3)},
     "aten::linalg_matrix_rank.tol_tensor": {"input": lambda: matrix(2, 3), "tol": lambda: opscope.tensor(0.5)},
     "aten::linalg_multi_dot": {"tensors": lambda: [matrix(2, 3), matrix(3, 4), matrix(4)]},
+    "aten::linalg_multi_dot.out": {"tensors": lambda: [matrix(2, 3), matrix(3, 4), matrix(4)]},
+    "aten::linalg_pinv.out": {"rcond": 1e-15},
+    "aten::linalg_pinv.out_rcond_tensor": {"rcond": lambda: opscope.tensor(1e-15)},
+    "aten::linalg_matrix_rank.out": {"tol": 0.5},
+    "aten::linalg_matrix_rank.atol_rtol_tensor_out": {"input": lambda: matrix(2, 3)},
+    "aten::linalg_matrix_rank.out_tol_tensor": {"input": lambda: matrix(2, 3), "tol": lambda: opscope.tensor(0.5)},
 }
 for _op in ("aten::linalg_matrix_power", "aten::linalg_matrix_power.out", "aten::matrix_power",
             "aten::matrix_power.out"):

@@ -328,6 +328,10 @@ def test_out_forms():
     assert LA.eigvalsh(a, out=out) is out and np.allclose(out.numpy(), np.linalg.eigvalsh(a.numpy()))
     assert LA.matrix_norm(a, "nuc", out=out) is out and np.isclose(out.item(), np.linalg.norm(a.numpy(), "nuc"))
     assert opscope.inverse(a, out=out) is out
+    assert LA.pinv(a, out=out) is out and np.allclose(out.numpy(), np.linalg.pinv(a.numpy()))
+    assert LA.multi_dot([a, a, a], out=out) is out and np.allclose(out.numpy(), np.linalg.matrix_power(a.numpy(), 3))
+    rank = opscope.empty(0, dtype=opscope.int64)
+    assert LA.matrix_rank(a, out=rank) is rank and rank.item() == 2
 
 
 # --- gradients ---------------------------------------------------------------------------------

@@ -502,6 +502,22 @@ Tensor linalg_pinv_rcond_tensor(const Tensor& self, const Tensor& rcond, bool he
   return ops::linalg_pinv(self, ops::zeros({}, ScalarType::Float64), rcond, hermitian);
 }
 
+Tensor linalg_pinv_out(const Tensor& self, const Tensor& atol, const Tensor& rtol, bool hermitian,
+                       const Tensor& out) {
+  return write_out(out, ops::linalg_pinv(self, atol, rtol, hermitian));
+}
+Tensor linalg_pinv_float_out(const Tensor& self, std::optional<double> atol,
+                             std::optional<double> rtol, bool hermitian, const Tensor& out) {
+  return write_out(out, linalg_pinv_float(self, atol, rtol, hermitian));
+}
+Tensor linalg_pinv_rcond_out(const Tensor& self, double rcond, bool hermitian, const Tensor& out) {
+  return write_out(out, linalg_pinv_rcond(self, rcond, hermitian));
+}
+Tensor linalg_pinv_rcond_tensor_out(const Tensor& self, const Tensor& rcond, bool hermitian,
+                                    const Tensor& out) {
+  return write_out(out, linalg_pinv_rcond_tensor(self, rcond, hermitian));
+}
+
 // input (*,m,n) -> (*) int64: how many singular values exceed max(atol, rtol * max(s))
 // (eigenvalues by magnitude when hermitian).
 Tensor linalg_matrix_rank(const Tensor& input, const Tensor& atol, const Tensor& rtol,
@@ -534,6 +550,23 @@ Tensor linalg_matrix_rank_tol(const Tensor& self, double tol, bool hermitian) {
 }
 Tensor linalg_matrix_rank_tol_tensor(const Tensor& input, const Tensor& tol, bool hermitian) {
   return ops::linalg_matrix_rank(input, tol, ops::zeros({}, ScalarType::Float64), hermitian);
+}
+
+Tensor linalg_matrix_rank_out(const Tensor& input, const Tensor& atol, const Tensor& rtol,
+                              bool hermitian, const Tensor& out) {
+  return write_out(out, ops::linalg_matrix_rank(input, atol, rtol, hermitian));
+}
+Tensor linalg_matrix_rank_float_out(const Tensor& self, std::optional<double> atol,
+                                    std::optional<double> rtol, bool hermitian, const Tensor& out) {
+  return write_out(out, linalg_matrix_rank_float(self, atol, rtol, hermitian));
+}
+Tensor linalg_matrix_rank_tol_out(const Tensor& self, double tol, bool hermitian,
+                                  const Tensor& out) {
+  return write_out(out, linalg_matrix_rank_tol(self, tol, hermitian));
+}
+Tensor linalg_matrix_rank_tol_tensor_out(const Tensor& input, const Tensor& tol, bool hermitian,
+                                         const Tensor& out) {
+  return write_out(out, linalg_matrix_rank_tol_tensor(input, tol, hermitian));
 }
 
 // --- multi_dot -----------------------------------------------------------------------------------
@@ -608,6 +641,10 @@ Tensor linalg_multi_dot(TensorList tensors) {
   return ops::view(chain_product(chain, split, 0, n - 1), out_shape);
 }
 
+Tensor linalg_multi_dot_out(TensorList tensors, const Tensor& out) {
+  return write_out(out, linalg_multi_dot(tensors));
+}
+
 }  // namespace
 
 static Library composite_implicit_linalg(
@@ -661,6 +698,15 @@ static Library composite_implicit_linalg(
       m.impl("linalg_matrix_rank", fn<&linalg_matrix_rank_tol>);
       m.impl("linalg_matrix_rank.tol_tensor", fn<&linalg_matrix_rank_tol_tensor>);
       m.impl("linalg_multi_dot", fn<&linalg_multi_dot>);
+      m.impl("linalg_multi_dot.out", fn<&linalg_multi_dot_out>);
+      m.impl("linalg_pinv.atol_rtol_tensor_out", fn<&linalg_pinv_out>);
+      m.impl("linalg_pinv.atol_rtol_float_out", fn<&linalg_pinv_float_out>);
+      m.impl("linalg_pinv.out", fn<&linalg_pinv_rcond_out>);
+      m.impl("linalg_pinv.out_rcond_tensor", fn<&linalg_pinv_rcond_tensor_out>);
+      m.impl("linalg_matrix_rank.atol_rtol_tensor_out", fn<&linalg_matrix_rank_out>);
+      m.impl("linalg_matrix_rank.atol_rtol_float_out", fn<&linalg_matrix_rank_float_out>);
+      m.impl("linalg_matrix_rank.out", fn<&linalg_matrix_rank_tol_out>);
+      m.impl("linalg_matrix_rank.out_tol_tensor", fn<&linalg_matrix_rank_tol_tensor_out>);
     });
 
 static Library composite_explicit_linalg(
