@@ -401,25 +401,35 @@ OPSCOPE_VECTOR_CLONES void winograd_output_row(const T* m, int64_t stride, int64
   }
 }
 
-// y (n, O, OH, OW) = A^T M A (+ bias) for each tile.
+// y (n, O, OH, OW) = A^T M A (+ bias) for each tile: per output channel, all the chunk's tiles
+// in one vectorized pass (a row of tiles alone is too short a vector), then copied into place.
 template <typename T>
 void winograd_output(const T* M, T* y, const T* bias, int64_t images, int64_t O, int64_t OH,
                      int64_t OW, int64_t TH, int64_t TW, int64_t tiles) {
-  std::vector<T> buf(static_cast<size_t>((16 + 24) * TW));  // 16 output rows + 24 scratch
+  std::vector<T> buf(static_cast<size_t>((16 + 24) * tiles));  // 16 output rows + 24 scratch
+  const T* out = buf.data();
   const int64_t stride = O * tiles;  // between transformed positions
-  for (int64_t n = 0; n < images; ++n) {
-    for (int64_t o = 0; o < O; ++o) {
+  for (int64_t o = 0; o < O; ++o) {
+    winograd_output_row(M + o * tiles, stride, tiles, bias != nullptr ? bias[o] : T(0),
+                        buf.data());
+    for (int64_t n = 0; n < images; ++n) {
       T* plane = y + (n * O + o) * OH * OW;
-      const T b = bias != nullptr ? bias[o] : T(0);
       for (int64_t ty = 0; ty < TH; ++ty) {
-        winograd_output_row(M + o * tiles + (n * TH + ty) * TW, stride, TW, b, buf.data());
+        const int64_t t0 = (n * TH + ty) * TW;
         for (int i = 0; i < kTileOut && kTileOut * ty + i < OH; ++i) {
           T* row = plane + (kTileOut * ty + i) * OW;
-          for (int j = 0; j < kTileOut; ++j) {
-            const T* src = buf.data() + (i * 4 + j) * TW;
-            const int64_t last = std::min(TW, (OW - j + kTileOut - 1) / kTileOut);
-            for (int64_t tx = 0; tx < last; ++tx) row[kTileOut * tx + j] = src[tx];
+          const T *c0 = out + (i * 4) * tiles + t0, *c1 = c0 + tiles, *c2 = c1 + tiles,
+                  *c3 = c2 + tiles;
+          const int64_t full = OW / kTileOut;  // tiles whose four columns are all inside
+          for (int64_t tx = 0; tx < full; ++tx) {
+            T* dst = row + kTileOut * tx;
+            dst[0] = c0[tx];
+            dst[1] = c1[tx];
+            dst[2] = c2[tx];
+            dst[3] = c3[tx];
           }
+          const T* cs[4] = {c0, c1, c2, c3};
+          for (int64_t j = 0; kTileOut * full + j < OW; ++j) row[kTileOut * full + j] = cs[j][full];
         }
       }
     }
