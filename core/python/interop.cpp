@@ -339,11 +339,14 @@ py::object tensor_from_data(py::handle data, py::object dtype, py::object device
     if (out.numel() > 0)  // an empty tensor's data() may be null, which memcpy may not get
       std::memcpy(out.data(), shared.data(), static_cast<size_t>(out.numel()) * out->itemsize());
   } else {
+    // tensor(range(5)), as torch takes any sequence: a range reads as the list of its items.
+    py::object items = py::reinterpret_borrow<py::object>(data);
+    if (PyRange_Check(data.ptr())) items = py::list(items);
     Inferred inf;
-    infer(data.ptr(), 0, inf);
+    infer(items.ptr(), 0, inf);
     ScalarType type = want.value_or(inf.type == ScalarType::Undefined ? default_dtype() : inf.type);
     out = make_empty(inf.sizes, type);
-    fill(data.ptr(), out, 0, 0);
+    fill(items.ptr(), out, 0, 0);
   }
   if (requires_grad) {
     OPSCOPE_CHECK(is_floating(out.dtype()),

@@ -100,6 +100,8 @@ INDEXING = [
     "x[np.array([0, 3])]", "x[[[0, 1], [1, 0]]]", "x[[0, 1], [1, 2]]",
     "sets(x, range(2), 0)", "sets(x, (range(4), [0, 1, 2, 0]), -1)", "sets(x, range(1, 3), m.ones(3))",
     "sets(x, np.array([0, 1]), 5.0)", "sets(x, (range(2), 1), m.tensor([7., 8.]))",
+    "m.tensor(range(5))", "m.tensor(range(3), dtype=m.float32)", "m.tensor(range(0))",
+    "m.as_tensor(range(2, 4))", "m.Tensor(range(3))", "m.LongTensor(range(3))",
 ]
 
 INPLACE_SHAPE = [
