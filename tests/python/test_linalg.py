@@ -450,3 +450,9 @@ def test_the_stack_of_an_svd_ends_in_lapack():
     s = t.stack("aten::_linalg_svd")
     assert s[0].name == "dgesdd_" and s[0].layer == "blas"
     assert any(f.file == "core/ops/cpu/linalg.cpp" for f in s)
+
+
+def test_the_module_docstring_examples_run():
+    import doctest
+    result = doctest.testmod(LA)
+    assert result.failed == 0 and result.attempted >= 5
