@@ -386,3 +386,14 @@ def test_exponential_mean_and_support(dtype):
     values = x.numpy().astype(np.float64)
     assert (values >= 0).all()
     assert abs(values.mean() - 0.5) < 6 * 0.5 / math.sqrt(values.size)
+
+
+# --- the modules' docstring examples run ------------------------------------------------------
+
+@pytest.mark.parametrize("module", ["opscope.backends", "opscope._legacy_tensor", "opscope.special",
+                                    "opscope.autograd.variable"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
