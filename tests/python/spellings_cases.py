@@ -146,6 +146,16 @@ LEGACY = [
     "a.type(m.int32)", "a.type('torch.LongTensor')", "a.type(m.LongTensor)", "a.type(m.float32) is a",
     "a.type(dtype=m.float64)", "a.type('torch.Foo')", "a.type(5)", "a.type('torch.float64')",
     "a.type('torch.HalfTensor').dtype", "a.type('torch.BoolTensor')",
+    "x.new(2, 3).shape", "x.new([1, 2])", "x.new().shape", "x.long().new([1.5])",
+    "x.new(m.ones(2, dtype=m.long))", "x.new(m.ones(2))", "x.new(2, dtype=m.long)", "x.new(2.5)",
+    "x.new_tensor([1, 2])", "x.new_tensor([1, 2], dtype=m.long)", "x.new_tensor([1.], requires_grad=True)",
+    "x.new_tensor(3)", "x.new_tensor(m.ones(2)).requires_grad", "x.new_full((2,), 3)",
+    "x.new_full((2,), 3, dtype=m.long)", "x.new_full([2], 1.5, requires_grad=True)",
+    "x.long().new_full((2,), 2.5)",
+    "m.typename(x)", "m.typename(i)", "m.typename(3)", "m.typename(m.Tensor)", "m.is_storage(x)",
+    "m.set_default_tensor_type(m.LongTensor)", "m.set_default_tensor_type('torch.cuda.FloatTensor')",
+    "m.set_default_tensor_type(m.float64)", "m.set_default_tensor_type(3)",
+    "m.set_default_tensor_type('torch.Foo')",
 ]
 
 AS_TENSOR = [
@@ -234,6 +244,8 @@ STATEFUL = [
     ["setattr(m.backends.cudnn, 'benchmark', True)", "m.backends.cudnn.benchmark",
      "setattr(m.backends.cudnn, 'benchmark', False)", "m.backends.cudnn.benchmark"],
     ["m.set_float32_matmul_precision('highest')", "m.get_float32_matmul_precision()"],
+    ["m.set_default_tensor_type(m.DoubleTensor)", "m.get_default_dtype()", "m.tensor([1.]).dtype",
+     "m.Tensor(2).dtype", "m.set_default_tensor_type('torch.FloatTensor')", "m.get_default_dtype()"],
 ]
 
 # Ops whose trace names torch's profiler records (alias -> target), compared by name sequence.

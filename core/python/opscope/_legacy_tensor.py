@@ -148,8 +148,49 @@ def tensor_type(self, dtype=None, non_blocking=False, **kwargs):
     return self.to(dtype, non_blocking=non_blocking)
 
 
+def tensor_new(self, *args, **kwargs):
+    """x.new(...): the legacy constructor of x's type (x.new(2, 3), x.new([1, 2]))."""
+    return legacy_new(self.dtype, args, kwargs, typed=True)
+
+
+def set_default_tensor_type(t):
+    """The legacy spelling of set_default_dtype: a floating type, by class or name
+    (opscope.DoubleTensor, 'torch.DoubleTensor')."""
+    if isinstance(t, str):
+        if t.startswith("torch.cuda."):
+            raise TypeError(f"type {t} not available. Torch not compiled with CUDA enabled.")
+        if t not in _BY_NAME:
+            raise AttributeError(f"module 'torch' has no attribute '{t[len('torch.'):]}'")
+        t = _BY_NAME[t]
+    if not isinstance(t, tensortype):
+        raise TypeError("invalid type object: only floating-point types are supported as the default type")
+    if not t.dtype.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    opscope.set_default_dtype(t.dtype)
+
+
+def typename(o):
+    """The type of o as text: a tensor's type() ('torch.FloatTensor'), else its class's module and
+    qualified name ('int', 'torch.nn.modules.linear.Linear' style)."""
+    if isinstance(o, opscope.Tensor):
+        return o.type()
+    module = getattr(o, "__module__", None)
+    prefix = module + "." if module not in (None, "builtins", "__builtin__") else ""
+    name = getattr(o, "__qualname__", None) or getattr(o, "__name__", None) or type(o).__name__
+    return prefix + name
+
+
+def is_storage(obj):
+    """False: opscope tensors have no separate storage objects (x.storage() does not exist)."""
+    return False
+
+
 def _install():
-    """opscope.FloatTensor ... and Tensor.type."""
+    """opscope.FloatTensor ..., set_default_tensor_type, typename, is_storage; Tensor.type and
+    Tensor.new."""
     for cls in _TYPES.values():
         setattr(opscope, cls.__name__, cls)
+    for fn in (set_default_tensor_type, typename, is_storage):
+        setattr(opscope, fn.__name__, fn)
     _C.Tensor.type = tensor_type
+    _C.Tensor.new = tensor_new

@@ -71,6 +71,24 @@ def _new_factory(factory):
     return new
 
 
+def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+    """A new tensor holding a copy of data, of self's dtype unless dtype is given."""
+    if isinstance(data, Tensor):
+        import warnings
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
+                      "or sourceTensor.clone().detach().requires_grad_(True), rather than "
+                      "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+        data = data.detach()
+    return opscope.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                          requires_grad=requires_grad)
+
+
+def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False, **kwargs):
+    """A tensor of `size` filled with fill_value, of self's dtype unless dtype is given."""
+    return opscope.full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
+                        requires_grad=requires_grad, **kwargs)
+
+
 def _cpu(self):
     return self
 
@@ -150,6 +168,8 @@ def _install():
     Tensor.new_zeros = _new_factory(opscope.zeros)
     Tensor.new_ones = _new_factory(opscope.ones)
     Tensor.new_empty = _new_factory(opscope.empty)
+    Tensor.new_tensor = _new_tensor
+    Tensor.new_full = _new_full
     Tensor.where = _where
     Tensor.backward = _backward
     Tensor.detach_ = _detach_
