@@ -298,6 +298,9 @@ class TensorIterator {
   template <typename Loop>
   static Loop2d make_loop2d(Loop& loop);
   void for_each_impl(Loop2d loop, int64_t grain_size);
+  // Note [Tiles for operands across the grain] (TensorIteratorLoops.cpp).
+  bool wants_tiles() const;
+  void tiled_for_each(Loop2d loop, int64_t grain_size) const;
   void serial_for_each_impl(Loop2d loop, int64_t begin, int64_t end) const;
 
   // build(), step by step.

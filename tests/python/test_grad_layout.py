@@ -84,3 +84,46 @@ def test_optimizer_reads_contract_layout():
     assert buf.stride() == p.stride()
     want = base.transpose(0, 3, 1, 2) * (1 - 0.5 * 2)
     np.testing.assert_allclose(np.array(p.detach().tolist()), want, rtol=1e-6, atol=1e-6)
+
+
+# --- elementwise ops with operands across the grain (Note [Tiles for operands across the
+# grain], core/ops/TensorIteratorLoops.cpp): large 2-D spaces walk in tiles, inputs copied
+# tile by tile; the results must be the plain walk's, on any sizes, dtypes and thread counts.
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("shape", [(130, 257), (64, 256), (300, 71)])
+def test_tiled_elementwise_against_numpy(shape, threads):
+    import numpy as np
+    old = opscope.get_num_threads()
+    opscope.set_num_threads(threads)
+    try:
+        rng = np.random.RandomState(5)
+        a = rng.randn(*shape)
+        b = rng.randn(*shape[::-1])
+        c = rng.randn(*shape[::-1])
+        A32, B32 = opscope.tensor(a, dtype=opscope.float32), opscope.tensor(b, dtype=opscope.float32)
+        A64, B64, C64 = opscope.tensor(a), opscope.tensor(b), opscope.tensor(c)
+        f32 = lambda t: np.asarray(t.tolist(), dtype=np.float32)  # noqa: E731
+        f64 = lambda t: np.asarray(t.tolist(), dtype=np.float64)  # noqa: E731
+        np.testing.assert_array_equal(f32(A32 + B32.t()), a.astype(np.float32) + b.T.astype(np.float32))
+        np.testing.assert_array_equal(f64(A64 * B64.t()), a * b.T)
+        np.testing.assert_array_equal(f64(B64.t() - C64.t()), b.T - c.T)        # both across
+        np.testing.assert_array_equal(f64(B64.t().contiguous()), b.T)             # copy_
+        np.testing.assert_array_equal(f64(A32.double() + B32.t()),                # promoted
+                                      a.astype(np.float32).astype(np.float64)
+                                      + b.T.astype(np.float32).astype(np.float64))
+        ints = opscope.tensor((b * 100).astype(np.int64))
+        np.testing.assert_array_equal(np.asarray((ints.t() + 3).tolist()), (b * 100).astype(np.int64).T + 3)
+        w = opscope.where(A64 > 0, B64.t(), C64.t())
+        np.testing.assert_array_equal(f64(w), np.where(a > 0, b.T, c.T))
+        X = opscope.tensor(a)
+        X.add_(B64.t(), alpha=0.5)
+        np.testing.assert_allclose(f64(X), a + 0.5 * b.T, rtol=1e-15, atol=1e-15)
+        out = opscope.empty(shape, dtype=opscope.float32)
+        opscope.add(A64, B64.t(), out=out)                                         # cast on write
+        np.testing.assert_allclose(f64(out), (a + b.T).astype(np.float32), rtol=1e-7)
+        n = opscope.tensor(rng.randn(2, shape[1], 4, shape[0])).permute(0, 3, 2, 1)  # NHWC-like
+        m = opscope.tensor(rng.randn(2, shape[0], 4, shape[1]))
+        np.testing.assert_array_equal(f64(n + m), np.asarray(n.tolist()) + np.asarray(m.tolist()))
+    finally:
+        opscope.set_num_threads(old)
