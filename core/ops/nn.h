@@ -99,6 +99,14 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<int64_t>)> mse_
 // |self - target|.
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<int64_t>)> l1_loss{
     "aten::l1_loss"};
+// smooth_l1_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction,
+//                         float beta) -> Tensor
+// grad_output * clamp((self - target) / beta, -1, 1) (divided by numel for the mean); self's
+// shape. huber_loss_backward: grad_output * clamp(self - target, -delta, delta), the same way.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, int64_t, double)>
+    smooth_l1_loss_backward{"aten::smooth_l1_loss_backward"};
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, int64_t, double)>
+    huber_loss_backward{"aten::huber_loss_backward"};
 // binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean)
 // -w * (t * log(x) + (1 - t) * log(1 - x)), each log clamped at -100; x must lie in [0, 1].
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>, Default<int64_t>)>

@@ -126,23 +126,37 @@ std::vector<Derivative> nn_derivatives() {
          return {c.needs("self") ? d : Tensor(), c.needs("target") ? ops::neg(d) : Tensor()};
        }},
       // smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor:
-      //   clamp((self - target) / beta, -1, 1) (sign(self - target) for beta 0)
+      //   clamp((self - target) / beta, -1, 1), for target the same with the operands swapped
+      //   (torch's smooth_l1_loss_backward calls); under create_graph the same from
+      //   differentiable ops
       {.op = "smooth_l1_loss", .node = "SmoothL1LossBackward0", .inputs = {"self", "target"},
        .save = {"self", "target"},
        .formula = [](C c, G g) -> variable_list {
          const double beta = c.value("beta").to_double();
-         Tensor diff = ops::sub(c.arg("self"), c.arg("target"));
+         const int64_t reduction = c.value("reduction").to_int();
+         Tensor x = c.arg("self"), t = c.arg("target");
+         if (!grad_mode_enabled()) {
+           return {c.needs("self") ? ops::smooth_l1_loss_backward(g[0], x, t, reduction, beta) : Tensor(),
+                   c.needs("target") ? ops::smooth_l1_loss_backward(g[0], t, x, reduction, beta) : Tensor()};
+         }
+         Tensor diff = ops::sub(x, t);
          Tensor d = beta == 0 ? ops::sign(diff)
                               : ops::clamp(ops::div(diff, Scalar(beta)), Scalar(-1.0), Scalar(1.0));
          return pointwise_loss_grads(c, ops::mul(d, g[0]));
        }},
       // huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.0) -> Tensor:
-      //   clamp(self - target, -delta, delta)
+      //   clamp(self - target, -delta, delta), as smooth_l1_loss's
       {.op = "huber_loss", .node = "HuberLossBackward0", .inputs = {"self", "target"},
        .save = {"self", "target"},
        .formula = [](C c, G g) -> variable_list {
          const double delta = c.value("delta").to_double();
-         Tensor d = ops::clamp(ops::sub(c.arg("self"), c.arg("target")), Scalar(-delta), Scalar(delta));
+         const int64_t reduction = c.value("reduction").to_int();
+         Tensor x = c.arg("self"), t = c.arg("target");
+         if (!grad_mode_enabled()) {
+           return {c.needs("self") ? ops::huber_loss_backward(g[0], x, t, reduction, delta) : Tensor(),
+                   c.needs("target") ? ops::huber_loss_backward(g[0], t, x, reduction, delta) : Tensor()};
+         }
+         Tensor d = ops::clamp(ops::sub(x, t), Scalar(-delta), Scalar(delta));
          return pointwise_loss_grads(c, ops::mul(d, g[0]));
        }},
       // binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1):

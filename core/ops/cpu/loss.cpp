@@ -1,6 +1,7 @@
 // CPU kernels of the losses (declared in core/ops/nn.cpp, registered
 // at the end of this file): nll_loss_forward,
-// nll_loss2d_forward, mse_loss, smooth_l1_loss, huber_loss, binary_cross_entropy.
+// nll_loss2d_forward, mse_loss, smooth_l1_loss (+ backward), huber_loss (+ backward),
+// binary_cross_entropy.
 //
 // Checks follow torch 1.13 (LossNLL.cpp, LossNLL2d.cpp, Loss.cpp) in order and wording. The
 // reduced nll losses sum in torch's cascade (Note [Cascade sum]) so that results agree with torch
@@ -364,36 +365,126 @@ Tensor bce_elementwise(const Tensor& out, const Tensor& input, const Tensor& tar
 
 }  // namespace
 
+namespace {
+
+// f(self - target) elementwise over the broadcast shape, reduced.
+template <typename Loss>
+Tensor pointwise_loss(std::string_view what, const Tensor& self, const Tensor& target,
+                      int64_t reduction, Loss loss) {
+  const Tensor out;  // undefined: the iterator allocates it (and borrows this handle)
+  TensorIterator iter = TensorIterator::binary_op(out, self, target);
+  dispatch_dtype_if(iter.common_dtype(), what, kFloatingOnly, [&]<typename T>() {
+    using A = acc_type_t<T>;
+    cpu_kernel(iter, [loss](T x, T y) -> T { return static_cast<T>(loss(A(x) - A(y))); });
+  });
+  return apply_loss_reduction(iter.output(), reduction);
+}
+
+}  // namespace
+
 // self, target (broadcast) -> z = |self - target|: 0.5 z^2 / beta where z < beta, z - 0.5 beta
 // elsewhere; reduced
 Tensor smooth_l1_loss(const Tensor& self, const Tensor& target, int64_t reduction, double beta) {
   OPSCOPE_CHECK(beta >= 0, "smooth_l1_loss does not support negative values for beta.");
-  TensorIterator iter = TensorIterator::binary_op(Tensor(), self, target);
-  dispatch_dtype_if(iter.common_dtype(), "smooth_l1_cpu", kFloatingOnly, [&]<typename T>() {
-    using A = acc_type_t<T>;
-    const A b = A(beta);
-    cpu_kernel(iter, [b](T x, T y) -> T {
-      const A z = std::abs(A(x) - A(y));
-      return static_cast<T>(z < b ? A(0.5) * z * z / b : z - A(0.5) * b);
-    });
-  });
-  return apply_loss_reduction(iter.output(), reduction);
+  if (beta == 0) {  // no quadratic part: the l1 loss
+    return pointwise_loss("smooth_l1_cpu", self, target, reduction,
+                          [](auto d) -> decltype(d) { return std::abs(d); });
+  }
+  // With m = min(z, beta): m^2 / (2 beta) + (z - m) is 0.5 z^2 / beta below beta and
+  // z - 0.5 beta above (within an ulp of torch's), without a select the loop would turn into a
+  // branch (which mispredicts on data whose |d| straddles beta: 20x slower).
+  return pointwise_loss("smooth_l1_cpu", self, target, reduction,
+                        [beta, half_inv = 0.5 / beta](auto d) -> decltype(d) {
+                          using A = decltype(d);
+                          const A b = A(beta), z = std::abs(d), m = z < b ? z : b;
+                          return m * m * A(half_inv) + (z - m);
+                        });
 }
 
 // self, target (broadcast) -> z = |self - target|: 0.5 z^2 where z < delta,
 // delta (z - 0.5 delta) elsewhere; reduced
 Tensor huber_loss(const Tensor& self, const Tensor& target, int64_t reduction, double delta) {
   OPSCOPE_CHECK(delta > 0, "huber_loss does not support non-positive values for delta.");
-  TensorIterator iter = TensorIterator::binary_op(Tensor(), self, target);
-  dispatch_dtype_if(iter.common_dtype(), "huber_cpu", kFloatingOnly, [&]<typename T>() {
+  return pointwise_loss("huber_cpu", self, target, reduction, [delta](auto d) -> decltype(d) {
+    using A = decltype(d);
+    // min(z, delta) (z - 0.5 min(z, delta)) is 0.5 z^2 below delta and delta (z - 0.5 delta)
+    // above, rounded as those are, without a data-dependent branch.
+    const A c = A(delta), z = std::abs(d), m = z < c ? z : c;
+    return m * (z - A(0.5) * m);
+  });
+}
+
+namespace {
+
+// grad_output * f'(self - target) * norm over self's shape (grad_output broadcast), where
+// f'(d) = dloss(d) and norm = 1 / numel for the mean: the backward of the two losses above. A
+// reduced loss's grad_output is one value: it is read once and the loop has two inputs (the
+// elementwise loops vectorize two-input kernels with a broadcast operand hoisted, not three).
+template <typename DLoss>
+Tensor pointwise_loss_backward(std::string_view what, const Tensor& grad_output,
+                               const Tensor& self, const Tensor& target, int64_t reduction,
+                               DLoss dloss) {
+  const double norm = reduction == ops::kReductionMean && self.numel() > 0
+                          ? 1.0 / static_cast<double>(self.numel())
+                          : 1.0;
+  const Tensor out;  // undefined: the iterator allocates it
+  if (grad_output.numel() == 1) {
+    TensorIterator iter = TensorIterator::binary_op(out, self, target);
+    const double g = opscope::item(grad_output).to_double() * norm;
+    dispatch_dtype_if(iter.common_dtype(), what, kFloatingOnly, [&]<typename T>() {
+      using A = acc_type_t<T>;
+      const A scale = A(g);
+      cpu_kernel(iter, [scale, dloss](T x, T y) -> T { return static_cast<T>(dloss(A(x) - A(y)) * scale); });
+    });
+    return iter.output();
+  }
+  TensorIterator iter = TensorIteratorConfig()
+                            .add_output(out)
+                            .add_input(self)
+                            .add_input(target)
+                            .add_input(grad_output)
+                            .promote_inputs_to_common_dtype(true)
+                            .build();
+  dispatch_dtype_if(iter.common_dtype(), what, kFloatingOnly, [&]<typename T>() {
     using A = acc_type_t<T>;
-    const A d = A(delta);
-    cpu_kernel(iter, [d](T x, T y) -> T {
-      const A z = std::abs(A(x) - A(y));
-      return static_cast<T>(z < d ? A(0.5) * z * z : d * (z - A(0.5) * d));
+    const A n = A(norm);
+    cpu_kernel(iter, [n, dloss](T x, T y, T g) -> T {
+      return static_cast<T>(dloss(A(x) - A(y)) * n * A(g));
     });
   });
-  return apply_loss_reduction(iter.output(), reduction);
+  return iter.output();
+}
+
+}  // namespace
+
+// grad_output ((): reduced), self, target -> grad_output clamp((self - target) / beta, -1, 1)
+Tensor smooth_l1_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                               int64_t reduction, double beta) {
+  if (beta == 0) {  // sign(d), -1 at 0 as torch's backward
+    return pointwise_loss_backward("smooth_l1_backward_cpu_out", grad_output, self, target,
+                                   reduction, [](auto d) -> decltype(d) {
+                                     using A = decltype(d);
+                                     return d <= A(0) ? A(-1) : A(1);
+                                   });
+  }
+  // clamp(d / beta, -1, 1): the division on every element, so the loop is branch-free
+  return pointwise_loss_backward("smooth_l1_backward_cpu_out", grad_output, self, target,
+                                 reduction, [beta](auto d) -> decltype(d) {
+                                   using A = decltype(d);
+                                   const A r = d / A(beta);
+                                   return r < A(-1) ? A(-1) : (r > A(1) ? A(1) : r);
+                                 });
+}
+
+// grad_output ((): reduced), self, target -> grad_output clamp(self - target, -delta, delta)
+Tensor huber_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                           int64_t reduction, double delta) {
+  return pointwise_loss_backward("huber_backward_cpu_out", grad_output, self, target, reduction,
+                                 [delta](auto d) -> decltype(d) {
+                                   using A = decltype(d);
+                                   const A c = A(delta);
+                                   return d < -c ? -c : (d > c ? c : d);
+                                 });
 }
 
 // self, target (broadcast) -> (self - target)^2, reduced
@@ -474,6 +565,8 @@ static Library cpu_loss(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) 
   m.impl("nll_loss2d_forward.output", fn<&nll_loss2d_forward_output>);
   m.impl("smooth_l1_loss", fn<&smooth_l1_loss>);
   m.impl("huber_loss", fn<&huber_loss>);
+  m.impl("smooth_l1_loss_backward", fn<&smooth_l1_loss_backward>);
+  m.impl("huber_loss_backward", fn<&huber_loss_backward>);
   m.impl("mse_loss", fn<&mse_loss>);
   m.impl("mse_loss.out", fn<&mse_loss_out>);
   m.impl("binary_cross_entropy", fn<&binary_cross_entropy>);

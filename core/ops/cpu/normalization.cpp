@@ -12,6 +12,7 @@
 // (it is in cache), which is as exact as torch's Welford and vectorizes.
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "core/dispatch/Library.h"
 #include "core/ops/copy.h"
@@ -203,6 +204,95 @@ void channel_affine(const T* x, T* y, int64_t N, int64_t C, int64_t S, double me
   }
 }
 
+// Inputs whose channel runs are short (S < kShortRun: (N, C) and (N, C, small L)) would give the
+// per-channel loops a few elements each; they are read row by row instead: the statistics
+// accumulate per column of the W = C * S contiguous columns (vectorized, columns split over
+// threads), then fold S columns into each channel; the output is written row by row with
+// per-column coefficients.
+constexpr int64_t kShortRun = 16;
+
+template <typename T>
+void batch_norm_short_runs(const T* x, T* y, int64_t N, int64_t C, int64_t S, const T* g,
+                           const T* b, T* rm, T* rv, T* sm, T* si, bool training, bool update,
+                           double momentum, double eps) {
+  const int64_t W = C * S;
+  std::vector<double> mean(static_cast<size_t>(C)), invstd(static_cast<size_t>(C));
+  if (training) {
+    std::vector<double> sum(static_cast<size_t>(W), 0.0), sq(static_cast<size_t>(W), 0.0);
+    std::vector<double> shift(static_cast<size_t>(W), 0.0);  // the channel's first value
+    if (N > 0)
+      for (int64_t j = 0; j < W; ++j) shift[j] = double(x[(j / S) * S]);
+    parallel_for(0, W, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(N, 1)),
+                 [&](int64_t begin, int64_t end) {
+                   double* s1 = sum.data();
+                   double* s2 = sq.data();
+                   const double* k = shift.data();
+                   for (int64_t n = 0; n < N; ++n) {
+                     const T* row = x + n * W;
+#pragma omp simd
+                     for (int64_t j = begin; j < end; ++j) {
+                       const double d = double(row[j]) - k[j];
+                       s1[j] += d;
+                       s2[j] += d * d;
+                     }
+                   }
+                 });
+    const int64_t n = N * S;
+    for (int64_t c = 0; c < C; ++c) {
+      if (n == 0) {  // nothing to learn from: nan statistics, running ones kept
+        sm[c] = si[c] = std::numeric_limits<T>::quiet_NaN();
+        mean[c] = invstd[c] = std::numeric_limits<double>::quiet_NaN();
+        continue;
+      }
+      double s1 = 0, s2 = 0;
+      for (int64_t j = c * S; j < (c + 1) * S; ++j) {
+        s1 += sum[j];
+        s2 += sq[j];
+      }
+      const double m = s1 / double(n), var = std::max(s2 / double(n) - m * m, 0.0);
+      mean[c] = shift[c * S] + m;
+      invstd[c] = 1.0 / std::sqrt(var + eps);
+      sm[c] = static_cast<T>(mean[c]);
+      si[c] = static_cast<T>(invstd[c]);
+      if (update) {
+        const double unbiased = n > 1 ? var * double(n) / double(n - 1)
+                                      : std::numeric_limits<double>::infinity();
+        rm[c] = static_cast<T>((1 - momentum) * double(rm[c]) + momentum * mean[c]);
+        rv[c] = static_cast<T>((1 - momentum) * double(rv[c]) + momentum * unbiased);
+      }
+    }
+  } else {
+    for (int64_t c = 0; c < C; ++c) {
+      mean[c] = double(rm[c]);
+      invstd[c] = 1.0 / std::sqrt(double(rv[c]) + eps);
+    }
+  }
+  using A = acc_type_t<T>;
+  std::vector<A> hi(static_cast<size_t>(W)), lo(static_cast<size_t>(W)), scale(static_cast<size_t>(W)),
+      bias(static_cast<size_t>(W));
+  for (int64_t j = 0; j < W; ++j) {
+    const int64_t c = j / S;
+    hi[j] = A(mean[c]);
+    lo[j] = A(mean[c] - double(hi[j]));
+    scale[j] = A(invstd[c] * (g != nullptr ? double(g[c]) : 1.0));
+    bias[j] = A(b != nullptr ? double(b[c]) : 0.0);
+  }
+  parallel_for(0, N, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(W, 1)),
+               [&](int64_t begin, int64_t end) {
+                 const A* h = hi.data();
+                 const A* l = lo.data();
+                 const A* a = scale.data();
+                 const A* bb = bias.data();
+                 for (int64_t n = begin; n < end; ++n) {
+                   const T* xr = x + n * W;
+                   T* yr = y + n * W;
+#pragma omp simd
+                   for (int64_t j = 0; j < W; ++j)
+                     yr[j] = static_cast<T>(((A(xr[j]) - h[j]) - l[j]) * a[j] + bb[j]);
+                 }
+               });
+}
+
 // A (C) operand read and written as contiguous T: itself, or a contiguous copy written back by
 // finish().
 struct ChannelVector {
@@ -254,6 +344,10 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
       T* rv = rvar.defined() ? rvar.work.data_ptr<T>() : nullptr;
       T* sm = training ? save_mean.data_ptr<T>() : nullptr;
       T* si = training ? save_invstd.data_ptr<T>() : nullptr;
+      if (S < kShortRun) {
+        batch_norm_short_runs(x, y, N, C, S, g, b, rm, rv, sm, si, training, update, momentum, eps);
+        return;
+      }
       const int64_t n = N * S;
       parallel_for(0, C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1)),
                    [&](int64_t begin, int64_t end) {
