@@ -251,7 +251,8 @@ def case_attention(T):
     out["encoder_pre"] = enc_pre(x.transpose(0, 1), src_mask=mask).tolist()
     dec = filled(nn.TransformerDecoderLayer(6, 2, dim_feedforward=8, dropout=0.0, dtype=T.float64))
     tgt = from_np(rng.standard_normal((3, 2, 6)))
-    out["decoder"] = dec(tgt, x.transpose(0, 1), tgt_mask=nn.Transformer.generate_square_subsequent_mask(3).to(T.float64)).tolist()
+    tgt_mask = nn.Transformer.generate_square_subsequent_mask(3).to(T.float64)
+    out["decoder"] = dec(tgt, x.transpose(0, 1), tgt_mask=tgt_mask).tolist()
     model = filled(nn.Transformer(d_model=6, nhead=2, num_encoder_layers=1, num_decoder_layers=2,
                                   dim_feedforward=8, dropout=0.0, dtype=T.float64))
     out["transformer"] = model(x.transpose(0, 1), tgt).tolist()

@@ -185,7 +185,10 @@ def test_encoder_layer_matches_numpy(norm_first, activation):
     ln1 = lambda a: np_layer_norm(a, p["norm1.weight"], p["norm1.bias"], 1e-5)  # noqa: E731
     ln2 = lambda a: np_layer_norm(a, p["norm2.weight"], p["norm2.bias"], 1e-5)  # noqa: E731
     sa = lambda a: np_mha(layer.self_attn, a, a, a)[0]  # noqa: E731
-    ff = lambda a: act(a @ p["linear1.weight"].T + p["linear1.bias"]) @ p["linear2.weight"].T + p["linear2.bias"]  # noqa
+
+    def ff(a):
+        return act(a @ p["linear1.weight"].T + p["linear1.bias"]) @ p["linear2.weight"].T + p["linear2.bias"]
+
     if norm_first:
         y = x + sa(ln1(x))
         ref = y + ff(ln2(y))

@@ -72,8 +72,7 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
 }
 
 static Library composite_implicit_attention(Library::IMPL, "aten",
-                                            DispatchKey::CompositeImplicitAutograd,
-                                            [](Library& m) {
+                                            DispatchKey::CompositeImplicitAutograd, [](Library& m) {
                                               m.impl("scaled_dot_product_attention",
                                                      fn<&scaled_dot_product_attention>);
                                             });

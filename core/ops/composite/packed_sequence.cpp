@@ -53,8 +53,9 @@ std::vector<int64_t> long_values(const Tensor& t, const char* name) {
 
 // input (T, B, *) ((B, T, *) with batch_first), lengths (B) decreasing -> (data (sum lengths, *),
 // batch_sizes (max length)). CompositeImplicitAutograd here (torch: explicit, with its own
-// PackPaddedSequenceBackward0), so autograd differentiates the slices and cat. Scans the sequences from the shortest: each time the length grows,
-// the block of steps [previous length, length) of the sequences that long is cut out whole.
+// PackPaddedSequenceBackward0), so autograd differentiates the slices and cat. Scans the sequences
+// from the shortest: each time the length grows, the block of steps [previous length, length) of
+// the sequences that long is cut out whole.
 std::tuple<Tensor, Tensor> _pack_padded_sequence(const Tensor& input_, const Tensor& lengths_t,
                                                  bool batch_first) {
   const Tensor input = batch_first ? ops::transpose(input_, 0, 1) : input_;

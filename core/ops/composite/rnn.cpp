@@ -129,8 +129,12 @@ Tensor simple_step(const Tensor& x, const Tensor& hx, const CellParams& p, bool 
 }
 
 // What a layer returns as the step's output: h (an LSTM's h of its (h, c)).
-const Tensor& as_output(const Tensor& h) { return h; }
-const Tensor& as_output(const LSTMHidden& h) { return h.first; }
+const Tensor& as_output(const Tensor& h) {
+  return h;
+}
+const Tensor& as_output(const LSTMHidden& h) {
+  return h.first;
+}
 
 // --- layers and the stack -----------------------------------------------------------------------
 
@@ -139,7 +143,7 @@ using Step = Hidden (*)(const Tensor&, const Hidden&, const CellParams&, bool);
 
 template <typename Hidden>
 struct LayerOutput {
-  Tensor outputs;  // (T, B, D*H')
+  Tensor outputs;                    // (T, B, D*H')
   std::vector<Hidden> final_hidden;  // one per direction
 };
 
@@ -165,11 +169,11 @@ template <typename Hidden>
 LayerOutput<Hidden> run_layer(Step<Hidden> step, const Tensor& input,
                               const std::vector<Hidden>& hiddens,
                               const std::vector<CellParams>& params) {
-  auto fw = run_direction(step, ops::unbind(params[0].linear_ih(input), 0), hiddens[0], params[0],
-                          false);
+  auto fw =
+      run_direction(step, ops::unbind(params[0].linear_ih(input), 0), hiddens[0], params[0], false);
   if (params.size() == 1) return {std::move(fw.first), {std::move(fw.second)}};
-  auto rev = run_direction(step, ops::unbind(params[1].linear_ih(input), 0), hiddens[1],
-                           params[1], true);
+  auto rev =
+      run_direction(step, ops::unbind(params[1].linear_ih(input), 0), hiddens[1], params[1], true);
   const int64_t last = fw.first.dim() - 1;
   return {ops::cat(std::vector<Tensor>{fw.first, rev.first}, last),
           {std::move(fw.second), std::move(rev.second)}};
@@ -184,17 +188,17 @@ std::pair<Tensor, std::vector<Hidden>> run_stack(Step<Hidden> step, const Tensor
                                                  int64_t num_layers, double dropout_p, bool train,
                                                  bool bidirectional) {
   const size_t dirs = bidirectional ? 2 : 1;
-  OPSCOPE_CHECK(hiddens.size() == static_cast<size_t>(num_layers) * dirs &&
-                    params.size() == hiddens.size(),
-                "rnn: expected ", num_layers * static_cast<int64_t>(dirs),
-                " hidden states and parameter groups, got ", hiddens.size(), " and ",
-                params.size());
+  OPSCOPE_CHECK(
+      hiddens.size() == static_cast<size_t>(num_layers) * dirs && params.size() == hiddens.size(),
+      "rnn: expected ", num_layers * static_cast<int64_t>(dirs),
+      " hidden states and parameter groups, got ", hiddens.size(), " and ", params.size());
   Tensor layer_input = input;
   std::vector<Hidden> final_hidden;
   final_hidden.reserve(hiddens.size());
   for (size_t l = 0; l < static_cast<size_t>(num_layers); ++l) {
     std::vector<Hidden> layer_hidden(hiddens.begin() + l * dirs, hiddens.begin() + (l + 1) * dirs);
-    std::vector<CellParams> layer_params(params.begin() + l * dirs, params.begin() + (l + 1) * dirs);
+    std::vector<CellParams> layer_params(params.begin() + l * dirs,
+                                         params.begin() + (l + 1) * dirs);
     LayerOutput<Hidden> out = run_layer(step, layer_input, layer_hidden, layer_params);
     for (Hidden& h : out.final_hidden) final_hidden.push_back(std::move(h));
     layer_input = std::move(out.outputs);
@@ -206,10 +210,12 @@ std::pair<Tensor, std::vector<Hidden>> run_stack(Step<Hidden> step, const Tensor
 
 void check_same_device(const Tensor& input, TensorList params, TensorList hx) {
   for (const Tensor& t : params)
-    OPSCOPE_CHECK(t.device() == input.device(), "Input and parameter tensors are not at the same device, found input tensor at ",
+    OPSCOPE_CHECK(t.device() == input.device(),
+                  "Input and parameter tensors are not at the same device, found input tensor at ",
                   input.device().str(), " and parameter tensor at ", t.device().str());
   for (const Tensor& t : hx)
-    OPSCOPE_CHECK(t.device() == input.device(), "Input and hidden tensors are not at the same device, found input tensor at ",
+    OPSCOPE_CHECK(t.device() == input.device(),
+                  "Input and hidden tensors are not at the same device, found input tensor at ",
                   input.device().str(), " and hidden tensor at ", t.device().str());
 }
 
@@ -221,17 +227,17 @@ std::tuple<Tensor, Tensor> rnn_with_hx(Step<Tensor> step, const Tensor& input_, 
   check_same_device(input_, params, TensorList(&hx, 1));
   const Tensor input = batch_first ? ops::transpose(input_, 0, 1) : input_;
   const std::vector<CellParams> cell_params = gather_params(params, has_biases, false);
-  auto [output, final_hidden] = run_stack(step, input, ops::unbind(hx, 0), cell_params,
-                                          num_layers, dropout_p, train, bidirectional);
+  auto [output, final_hidden] = run_stack(step, input, ops::unbind(hx, 0), cell_params, num_layers,
+                                          dropout_p, train, bidirectional);
   Tensor h_n = ops::stack(final_hidden, 0);
   if (batch_first) output = ops::transpose(output, 0, 1);
   return {std::move(output), std::move(h_n)};
 }
 
-
 // --- packed sequences -------------------------------------------------------------------------
-// As PackedSequence's docstring (core/python/opscope/nn/utils/rnn.py) says: data (N, *) holds step 0 of the B sequences (sorted by
-// decreasing length), then step 1 of those that are that long, ...; batch_sizes[t] of them.
+// As PackedSequence's docstring (core/python/opscope/nn/utils/rnn.py) says: data (N, *) holds step
+// 0 of the B sequences (sorted by decreasing length), then step 1 of those that are that long, ...;
+// batch_sizes[t] of them.
 
 // A hidden state's rows [start, start + length) (the sequences ending at some step).
 Tensor hidden_slice(const Tensor& h, int64_t start, int64_t length) {
@@ -240,7 +246,9 @@ Tensor hidden_slice(const Tensor& h, int64_t start, int64_t length) {
 LSTMHidden hidden_slice(const LSTMHidden& h, int64_t start, int64_t length) {
   return {ops::narrow(h.first, 0, start, length), ops::narrow(h.second, 0, start, length)};
 }
-Tensor hidden_concat(const std::vector<Tensor>& hs) { return ops::cat(hs, 0); }
+Tensor hidden_concat(const std::vector<Tensor>& hs) {
+  return ops::cat(hs, 0);
+}
 LSTMHidden hidden_concat(const std::vector<LSTMHidden>& hs) {
   std::vector<Tensor> h, c;
   for (const auto& [a, b] : hs) {
@@ -300,7 +308,8 @@ std::pair<Tensor, Hidden> packed_reverse(Step<Hidden> step, const Tensor& data,
   for (auto it = batch_sizes.rbegin(); it != batch_sizes.rend(); ++it) {
     const int64_t batch = *it;
     if (batch > last)
-      hidden = hidden_concat(std::vector<Hidden>{hidden, hidden_slice(input_hidden, last, batch - last)});
+      hidden = hidden_concat(
+          std::vector<Hidden>{hidden, hidden_slice(input_hidden, last, batch - last)});
     const Tensor step_input = ops::narrow(input_w, 0, offset - batch, batch);
     offset -= batch;
     last = batch;
@@ -314,17 +323,18 @@ std::pair<Tensor, Hidden> packed_reverse(Step<Hidden> step, const Tensor& data,
 // The layers over packed data (see run_stack): data (N, I) -> (N, D*H'), one final hidden per
 // layer-direction.
 template <typename Hidden>
-std::pair<Tensor, std::vector<Hidden>> run_packed_stack(
-    Step<Hidden> step, const Tensor& data, const Tensor& batch_sizes_t,
-    const std::vector<Hidden>& hiddens, const std::vector<CellParams>& params, int64_t num_layers,
-    double dropout_p, bool train, bool bidirectional) {
+std::pair<Tensor, std::vector<Hidden>> run_packed_stack(Step<Hidden> step, const Tensor& data,
+                                                        const Tensor& batch_sizes_t,
+                                                        const std::vector<Hidden>& hiddens,
+                                                        const std::vector<CellParams>& params,
+                                                        int64_t num_layers, double dropout_p,
+                                                        bool train, bool bidirectional) {
   const std::vector<int64_t> batch_sizes = read_batch_sizes(batch_sizes_t);
   const size_t dirs = bidirectional ? 2 : 1;
-  OPSCOPE_CHECK(hiddens.size() == static_cast<size_t>(num_layers) * dirs &&
-                    params.size() == hiddens.size(),
-                "rnn: expected ", num_layers * static_cast<int64_t>(dirs),
-                " hidden states and parameter groups, got ", hiddens.size(), " and ",
-                params.size());
+  OPSCOPE_CHECK(
+      hiddens.size() == static_cast<size_t>(num_layers) * dirs && params.size() == hiddens.size(),
+      "rnn: expected ", num_layers * static_cast<int64_t>(dirs),
+      " hidden states and parameter groups, got ", hiddens.size(), " and ", params.size());
   Tensor layer_input = data;
   std::vector<Hidden> final_hidden;
   for (size_t l = 0; l < static_cast<size_t>(num_layers); ++l) {
@@ -350,15 +360,16 @@ std::tuple<Tensor, Tensor> packed_with_hx(Step<Tensor> step, const Tensor& data,
                                           TensorList params, bool has_biases, int64_t num_layers,
                                           double dropout_p, bool train, bool bidirectional) {
   const std::vector<CellParams> cell_params = gather_params(params, has_biases, false);
-  auto [output, final_hidden] = run_packed_stack(step, data, batch_sizes, ops::unbind(hx, 0),
-                                                 cell_params, num_layers, dropout_p, train,
-                                                 bidirectional);
+  auto [output, final_hidden] =
+      run_packed_stack(step, data, batch_sizes, ops::unbind(hx, 0), cell_params, num_layers,
+                       dropout_p, train, bidirectional);
   return {std::move(output), ops::stack(final_hidden, 0)};
 }
 
 }  // namespace
 
-// --- the ops --------------------------------------------------------------------------------------
+// --- the ops
+// --------------------------------------------------------------------------------------
 
 // self (.., n, ..) -> pieces of split_size along dim (the last shorter), sharing self's memory;
 // autograd sees new tensors, not views (UnsafeSplitBackward0 joins their gradients), which is
@@ -464,8 +475,8 @@ std::tuple<Tensor, Tensor, Tensor> lstm_data(const Tensor& data, const Tensor& b
   for (size_t i = 0; i < std::min(layer_hx.size(), layer_cx.size()); ++i)
     hiddens.emplace_back(layer_hx[i], layer_cx[i]);
   auto [output, final_hidden] =
-      run_packed_stack<LSTMHidden>(&lstm_step, data, batch_sizes, hiddens, cell_params,
-                                   num_layers, dropout_p, train, bidirectional);
+      run_packed_stack<LSTMHidden>(&lstm_step, data, batch_sizes, hiddens, cell_params, num_layers,
+                                   dropout_p, train, bidirectional);
   std::vector<Tensor> hy, cy;
   for (auto& [h, c] : final_hidden) {
     hy.push_back(std::move(h));
@@ -474,31 +485,31 @@ std::tuple<Tensor, Tensor, Tensor> lstm_data(const Tensor& data, const Tensor& b
   return {std::move(output), ops::stack(hy, 0), ops::stack(cy, 0)};
 }
 
-std::tuple<Tensor, Tensor> gru_data(const Tensor& data, const Tensor& batch_sizes,
-                                    const Tensor& hx, TensorList params, bool has_biases,
-                                    int64_t num_layers, double dropout_p, bool train,
-                                    bool bidirectional) {
-  return packed_with_hx(&gru_step, data, batch_sizes, hx, params, has_biases, num_layers,
-                        dropout_p, train, bidirectional);
+std::tuple<Tensor, Tensor> gru_data(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx,
+                                    TensorList params, bool has_biases, int64_t num_layers,
+                                    double dropout_p, bool train, bool bidirectional) {
+  return packed_with_hx(&gru_step, data, batch_sizes, hx, params, has_biases, num_layers, dropout_p,
+                        train, bidirectional);
 }
 
 std::tuple<Tensor, Tensor> rnn_tanh_data(const Tensor& data, const Tensor& batch_sizes,
                                          const Tensor& hx, TensorList params, bool has_biases,
                                          int64_t num_layers, double dropout_p, bool train,
                                          bool bidirectional) {
-  return packed_with_hx(&simple_step<false>, data, batch_sizes, hx, params, has_biases,
-                        num_layers, dropout_p, train, bidirectional);
+  return packed_with_hx(&simple_step<false>, data, batch_sizes, hx, params, has_biases, num_layers,
+                        dropout_p, train, bidirectional);
 }
 
 std::tuple<Tensor, Tensor> rnn_relu_data(const Tensor& data, const Tensor& batch_sizes,
                                          const Tensor& hx, TensorList params, bool has_biases,
                                          int64_t num_layers, double dropout_p, bool train,
                                          bool bidirectional) {
-  return packed_with_hx(&simple_step<true>, data, batch_sizes, hx, params, has_biases,
-                        num_layers, dropout_p, train, bidirectional);
+  return packed_with_hx(&simple_step<true>, data, batch_sizes, hx, params, has_biases, num_layers,
+                        dropout_p, train, bidirectional);
 }
 
-// --- the cells as ops: input (B, I), hx (B, H) -> (B, H) ------------------------------------------
+// --- the cells as ops: input (B, I), hx (B, H) -> (B, H)
+// ------------------------------------------
 
 namespace {
 
@@ -540,22 +551,22 @@ Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const
   return gru_step(input, hx, cell_params(w_ih, w_hh, b_ih, b_hh), false);
 }
 
-Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih,
-                     const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh) {
+Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
+                     const Tensor& b_ih, const Tensor& b_hh) {
   check_cell_input(input, w_ih.size(1));
   check_cell_hidden(input, hx, w_hh.size(1), 0);
   return simple_step<false>(input, hx, cell_params(w_ih, w_hh, b_ih, b_hh), false);
 }
 
-Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih,
-                     const Tensor& w_hh, const Tensor& b_ih, const Tensor& b_hh) {
+Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
+                     const Tensor& b_ih, const Tensor& b_hh) {
   check_cell_input(input, w_ih.size(1));
   check_cell_hidden(input, hx, w_hh.size(1), 0);
   return simple_step<true>(input, hx, cell_params(w_ih, w_hh, b_ih, b_hh), false);
 }
 
-static Library composite_implicit_rnn(Library::IMPL, "aten",
-                                      DispatchKey::CompositeImplicitAutograd, [](Library& m) {
+static Library composite_implicit_rnn(Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd,
+                                      [](Library& m) {
                                         m.impl("lstm.input", fn<&lstm>);
                                         m.impl("gru.input", fn<&gru>);
                                         m.impl("rnn_tanh.input", fn<&rnn_tanh>);
@@ -571,8 +582,8 @@ static Library composite_implicit_rnn(Library::IMPL, "aten",
                                         m.impl("unsafe_chunk", fn<&unsafe_chunk>);
                                       });
 
-static Library composite_explicit_rnn(Library::IMPL, "aten",
-                                      DispatchKey::CompositeExplicitAutograd, [](Library& m) {
+static Library composite_explicit_rnn(Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd,
+                                      [](Library& m) {
                                         m.impl("unsafe_split.Tensor", fn<&unsafe_split>);
                                       });
 
