@@ -116,9 +116,8 @@ void TensorIterator::serial_for_each_impl(Loop2d loop, int64_t begin, int64_t en
 // a reduction's accumulation order stays the plain walk's).
 namespace {
 
-// A tile: kTile0 elements along dim 0 (a run of the loop) by kTile1 rows. A run touches kTile0
-// lines of an input across the grain, each then used for 64 bytes' worth of rows; few enough
-// lines that strides of a power of two (which map them to one cache set) still fit.
+// A tile: kTile0 elements along dim 0 (a run of the loop) by kTile1 rows: 16 KB of a float32
+// input, its copy 16 KB more, all in L1 (measured: 16 x 64 is slower, the runs too short).
 constexpr int64_t kTile0 = 64;
 constexpr int64_t kTile1 = 64;
 constexpr int64_t kTiledMinNumel = 16384;  // below this the space fits in cache anyway

@@ -18,6 +18,11 @@ What is measured:
 3. softmax / log_softmax over the last dim of a (4096, 1000) float32 tensor, 1 and 2 threads.
    Target: >= 1.0x PyTorch (a time ratio torch/opscope >= 1).
 
+4. Mixed layouts (the optimizer issue): ``a.add_(b, alpha=0.5)`` against ``a.add_(b)`` on 200k
+   contiguous float32 elements (target: the alpha form <= 1.1x the plain one), and ``a + b.t()``
+   against ``a + b`` for (400, 500) and (2048, 2048) float32 (target: <= 2x the contiguous time),
+   1 thread, torch side by side. ``--only layouts``.
+
 Every time is the best of round-robin repeats of short timeit loops (see benchlib.py).
 """
 
@@ -43,6 +48,7 @@ OVERHEAD_CASES = [
     ("matmul 2x2  m @ m", "m @ m", "m @ m", "m @ m"),
     ("a4[0]", "a4[0]", "a4[0]", "a4[0]"),
     ("a[mask]", "a[mask]", "a[mask]", "a[mask]"),
+    ("in place  a.add_(b)", "a.add_(b)", "np.add(a, b, out=a)", "a.add_(b)"),
 ]
 OVERHEAD_TARGET = 0.5
 
@@ -196,15 +202,68 @@ def bench_softmax():
     return results
 
 
+# ---------------------------------------------------------------------------------------------
+# 4. Mixed layouts
+# ---------------------------------------------------------------------------------------------
+
+def layouts_namespace(lib, rng):
+    conv = lib.from_numpy
+    n = 200_000
+    ns = {"a": conv(rng.random(n, dtype=np.float32)), "b": conv(rng.random(n, dtype=np.float32))}
+    for m, k in ((400, 500), (2048, 2048)):
+        ns[f"x{m}"] = conv(rng.random((m, k), dtype=np.float32))
+        ns[f"y{m}"] = conv(rng.random((m, k), dtype=np.float32))
+        ns[f"t{m}"] = conv(rng.random((k, m), dtype=np.float32)).t()
+    return ns
+
+
+LAYOUT_ROWS = [  # (case, statement, baseline statement, target ratio)
+    ("add_ alpha, 200k", "a.add_(b, alpha=0.5)", "a.add_(b)", 1.1),
+    ("a + b.t(), (400, 500)", "x400 + t400", "x400 + y400", 2.0),
+    ("a + b.t(), (2048, 2048)", "x2048 + t2048", "x2048 + y2048", 2.0),
+]
+
+
+def bench_layouts():
+    set_threads(1)
+    rng = np.random.default_rng(0)
+    spaces = {"opscope": layouts_namespace(opscope, rng)}
+    if torch is not None:
+        spaces["torch"] = layouts_namespace(torch, np.random.default_rng(0))
+    rows, report = [], []
+    for name, stmt, base, target in LAYOUT_ROWS:
+        cases = {}
+        for lib, space in spaces.items():
+            cases[lib] = (stmt, space)
+            cases[lib + " base"] = (base, space)
+        best = best_per_call(cases, loop_s=0.02, repeat=15)
+        us = {k: v * 1e6 for k, v in best.items()}
+        r = ratio(us["opscope"], us["opscope base"])
+        rt = ratio(us.get("torch"), us.get("torch base")) if torch is not None else None
+        rows.append([name, fmt(us["opscope"], 1), fmt(us["opscope base"], 1), fmt(r, 2),
+                     fmt(us.get("torch"), 1), fmt(us.get("torch base"), 1), fmt(rt, 2),
+                     verdict(r <= target) + f" (<= {target}x)"])
+        report.append({"case": name, "opscope_us": us["opscope"], "base_us": us["opscope base"],
+                       "torch_us": us.get("torch"), "torch_base_us": us.get("torch base"),
+                       "ratio": r, "target": target, "ok": r <= target})
+    print_table("mixed layouts, float32, 1 thread: us per call (best of 15)",
+                ["case", "opscope", "its base", "ratio", "torch", "torch base", "torch ratio",
+                 "target"], rows,
+                notes=["base: a.add_(b) for the alpha row, a + b (both contiguous) for the "
+                       "transposed rows; ratio = the case over its base."])
+    return report
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON to PATH")
-    parser.add_argument("--only", choices=["overhead", "big", "softmax"], action="append",
+    parser.add_argument("--only", choices=["overhead", "big", "softmax", "layouts"], action="append",
                         help="run only these sections (repeatable)")
     args = parser.parse_args()
     facts = machine_facts()
     print_header(facts, "opscope op library benchmark")
-    sections = {"overhead": bench_overhead, "big": bench_big, "softmax": bench_softmax}
+    sections = {"overhead": bench_overhead, "big": bench_big, "softmax": bench_softmax,
+                "layouts": bench_layouts}
     report = {"machine": facts}
     for name, run in sections.items():
         if not args.only or name in args.only:
