@@ -215,6 +215,8 @@ CASES = [
     ("split", lambda a: (lambda p: p[0] * 2 + p[1])(a.split(2)), [(4, 3)], False, True),
     ("split, one piece used", lambda a: a.split(2, 1)[1] * 1, [(2, 5)], False, True),
     ("split_with_sizes", lambda a: a.split_with_sizes([1, 2])[1] * 1, [(3, 2)], False, True),
+    ("unsafe_split (the RNN cells' gate split), written in place",
+     lambda a: (lambda p: p[0].sigmoid_() * p[1])((a * 1).unsafe_split(2)), [(4, 3)], False, True),
     ("unbind", lambda a: (lambda r: r[0] * r[2])(a.unbind(1)), [(2, 3)], False, True),
     # --- views and element moves
     ("alias", lambda a: opscope.ops.aten.alias(a) * 1, [(2, 3)], False, True),
