@@ -269,6 +269,15 @@ CASES = [
     ("slice_backward", lambda g: opscope.ops.aten.slice_backward(g, [2, 5], 1, 1, 5, 2), [(2, 2)], False, True),
     ("diagonal_backward", lambda g: opscope.ops.aten.diagonal_backward(g, [3, 4], 1, 0, 1), [(3,)], False, True),
     ("unfold_backward", lambda g: opscope.ops.aten.unfold_backward(g, [5], 0, 2, 1), [(4, 2)], False, True),
+    # --- convolution and pooling (more in test_conv.py; their backward ops have no derivative yet)
+    ("conv2d", lambda x, w, b: F.conv2d(x, w, b, padding=1, groups=2), [(1, 4, 4, 4), (2, 2, 3, 3), (2,)], False, False),
+    ("conv_transpose2d", lambda x, w: F.conv_transpose2d(x, w, stride=2), [(1, 2, 3, 3), (2, 3, 2, 2)], False, False),
+    ("_convolution", lambda x, w: opscope._convolution(x, w, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1, False,
+                                                       False, True, True), [(1, 2, 4, 4), (3, 2, 2, 2)], False, False),
+    ("max_pool2d", lambda x: F.max_pool2d(x, 2, 1), [(1, 2, 4, 4)], False, False),
+    ("avg_pool2d", lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), [(1, 2, 5, 5)], False, False),
+    ("adaptive_avg_pool2d", lambda x: F.adaptive_avg_pool2d(x, (2, 3)), [(1, 2, 5, 5)], False, False),
+    ("adaptive_max_pool2d", lambda x: F.adaptive_max_pool2d(x, (2, 3)), [(1, 2, 5, 5)], False, False),
 ]
 
 
