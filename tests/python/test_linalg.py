@@ -336,9 +336,13 @@ def test_out_forms():
 
 # --- gradients ---------------------------------------------------------------------------------
 
-def _x(rng, *shape):
+def _x(rng, *shape, transposed=False):
+    """A well-conditioned float64 leaf; transposed: the same values read through transposed
+    strides (a non-contiguous leaf)."""
     n = shape[-1]
     a = rng.standard_normal(shape) / np.sqrt(n) + 2 * np.eye(shape[-2], n)
+    if transposed:
+        return opscope.tensor(np.swapaxes(a, -1, -2).copy()).transpose(-2, -1).detach().requires_grad_()
     return opscope.tensor(a, requires_grad=True)
 
 
@@ -387,11 +391,14 @@ GRAD_CASES = {
 }
 
 
+@pytest.mark.parametrize("transposed", [False, True], ids=["contiguous", "transposed"])
 @pytest.mark.parametrize("name", sorted(GRAD_CASES))
-def test_gradcheck(rng, name):
+def test_gradcheck(rng, name, transposed):
     fn, shapes = GRAD_CASES[name]
     for shape in shapes:
-        assert gradcheck(fn, (_x(rng, *shape),))
+        x = _x(rng, *shape, transposed=transposed)
+        assert x.is_contiguous() != transposed or min(shape[-2:]) == 1
+        assert gradcheck(fn, (x,))
 
 
 def test_solve_gradcheck_with_a_separate_right_hand_side(rng):
