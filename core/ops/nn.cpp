@@ -127,6 +127,14 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
       "Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)",
       kFunction);
+  // grad_out, input (N, C, *), the per-channel rest (C) -> (grad_input (N, C, *), grad_weight (C),
+  // grad_bias (C)); output_mask: torch's bool[3] as 0/1 ints (Note [Boolean masks as ints],
+  // core/ops/cpu/conv.cpp)
+  m.def(
+      "native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, "
+      "Tensor? running_mean, Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, "
+      "bool train, float eps, int[3] output_mask) -> (Tensor, Tensor, Tensor)",
+      kFunction);
   m.def(
       "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
       "Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) "

@@ -144,6 +144,15 @@ inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tens
                                                        const Tensor&, const Tensor&, bool, double,
                                                        double)>
     native_batch_norm{"aten::native_batch_norm"};
+// native_batch_norm_backward(Tensor grad_out, Tensor input, Tensor? weight, Tensor? running_mean,
+//     Tensor? running_var, Tensor? save_mean, Tensor? save_invstd, bool train, float eps,
+//     int[3] output_mask) -> (Tensor, Tensor, Tensor)
+// The gradients of native_batch_norm's output w.r.t. input, weight and bias (those output_mask
+// asks for; the others undefined), from its saved statistics (train) or the running ones.
+inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&,
+                                                       const Tensor&, const Tensor&, const Tensor&,
+                                                       const Tensor&, bool, double, IntArrayRef)>
+    native_batch_norm_backward{"aten::native_batch_norm_backward"};
 
 // --- embedding, dropout, one_hot, padding ---------------------------------------------------
 

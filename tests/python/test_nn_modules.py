@@ -305,3 +305,48 @@ def test_global_forward_hooks():
 def test_state_dict_positional_args_warn():
     with pytest.warns(UserWarning, match="Positional args are being deprecated"):
         nn.Linear(1, 1).state_dict(None, "p.")
+
+
+@pytest.mark.parametrize("module", ["opscope.nn.modules", "opscope.nn.modules.module", "opscope.nn.modules.container",
+                                    "opscope.nn.init", "opscope.nn.parameter", "opscope.nn.utils.clip_grad",
+                                    "opscope.nn.utils.convert_parameters"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_loss_backward_runs_torchs_backward_ops():
+    x = opscope.randn(4, 3, requires_grad=True)
+    t = opscope.randn(4, 3)
+    for fn, op in [(F.smooth_l1_loss, "aten::smooth_l1_loss_backward"), (F.huber_loss, "aten::huber_loss_backward")]:
+        loss = fn(x, t)
+        with opscope.profiler.profile() as prof:
+            loss.backward()
+        assert op in [e.name for e in prof.events()]
+
+
+@pytest.mark.parametrize("shape", [(6, 3), (4, 3, 5), (2, 3, 4, 5)])
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_fused_backward_matches_the_composite_one(shape, training):
+    """Backward runs torch's native_batch_norm_backward kernel; under create_graph the formula
+    from differentiable ops: both give the same gradients (also with a bias and no weight)."""
+    g = np.random.default_rng(14)
+    c = shape[1]
+    for weight in (True, False):
+        x = opscope.tensor(g.standard_normal(shape), requires_grad=True)
+        w = opscope.tensor(g.standard_normal(c), requires_grad=True) if weight else None
+        b = opscope.tensor(g.standard_normal(c), requires_grad=True)
+        rm = opscope.tensor(g.standard_normal(c))
+        rv = opscope.tensor(g.random(c) + 0.5)
+        dy = opscope.tensor(g.standard_normal(shape))
+        inputs = [x, b] + ([w] if weight else [])
+        y = F.batch_norm(x, rm.clone(), rv.clone(), w, b, training=training)
+        with opscope.profiler.profile() as prof:
+            fused = opscope.autograd.grad(y, inputs, dy)
+        assert "aten::native_batch_norm_backward" in [e.name for e in prof.events()]
+        y = F.batch_norm(x, rm.clone(), rv.clone(), w, b, training=training)
+        composite = opscope.autograd.grad(y, inputs, dy, create_graph=True)
+        for a, e in zip(fused, composite):
+            np.testing.assert_allclose(a.numpy(), e.detach().numpy(), rtol=1e-10, atol=1e-10)

@@ -221,18 +221,22 @@ std::vector<Derivative> nn_derivatives() {
          channel_shape[1] = -1;  // (C) -> (1, C, 1, ...): broadcasts against the input
          const bool training = c.value("training").to_bool();
          const double eps = c.value("eps").to_double();
+         if (!grad_mode_enabled()) {  // torch's fused kernel (create_graph: the ops below)
+           const int64_t mask[3] = {c.needs("input"), c.needs("weight"), c.needs("bias")};
+           auto [dx, dw, db] = ops::native_batch_norm_backward(
+               g[0], x, w, c.arg("running_mean"), c.arg("running_var"), c.result(1), c.result(2),
+               training, eps, IntArrayRef(mask, 3));
+           return {dx, dw, db};
+         }
          Tensor mean, invstd;
          if (!training) {
            mean = ops::reshape(c.arg("running_mean"), channel_shape);
            invstd = ops::reshape(ops::reciprocal(ops::sqrt(ops::add(c.arg("running_var"), Scalar(eps)))),
                                  channel_shape);
-         } else if (grad_mode_enabled()) {  // create_graph: mean and invstd as functions of x
+         } else {  // create_graph: mean and invstd as functions of x
            mean = ops::mean(x, IntArrayRef(dims), true, std::nullopt);
            Tensor var = ops::var(x, IntArrayRef(dims), int64_t{0}, true);
            invstd = ops::reciprocal(ops::sqrt(ops::add(var, Scalar(eps))));
-         } else {
-           mean = ops::reshape(c.result(1), channel_shape);
-           invstd = ops::reshape(c.result(2), channel_shape);
          }
          Tensor xhat = ops::mul(ops::sub(x, mean), invstd);
          Tensor scale = w.defined() ? ops::mul(invstd, ops::reshape(w, channel_shape)) : invstd;

@@ -388,9 +388,181 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
   return {Y, save_mean, save_invstd};
 }
 
+// Note [Batch norm backward, two passes]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Per channel, with xmu = x - mean and n = N * prod(*):
+//   grad_bias = sum(dy), grad_weight = sum(dy xmu) invstd,
+//   training: grad_input = (dy - sum(dy) / n - xmu invstd^2 sum(dy xmu) / n) invstd weight
+//   eval:     grad_input = dy invstd weight (mean and invstd from the running statistics).
+// The first pass sums (in double), the second writes grad_input; channels split over threads,
+// or, for short channel runs, columns of the rows as in the forward.
+namespace {
+
+template <typename T>
+void batch_norm_backward_kernel(const T* dy, const T* x, T* dx, int64_t N, int64_t C, int64_t S,
+                                const std::vector<double>& mean, const std::vector<double>& invstd,
+                                const T* w, bool train, double* sum_dy, double* sum_dy_xmu) {
+  const int64_t W = C * S;
+  const bool short_runs = S < kShortRun;
+  // Pass 1: the sums.
+  if (short_runs) {
+    std::vector<double> s1(static_cast<size_t>(W), 0.0), s2(static_cast<size_t>(W), 0.0);
+    std::vector<double> column_mean(static_cast<size_t>(W));
+    for (int64_t j = 0; j < W; ++j) column_mean[j] = mean[j / S];
+    parallel_for(0, W, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(N, 1)),
+                 [&](int64_t begin, int64_t end) {
+                   double* a = s1.data();
+                   double* b = s2.data();
+                   const double* cm = column_mean.data();
+                   for (int64_t n = 0; n < N; ++n) {
+                     const T* dr = dy + n * W;
+                     const T* xr = x + n * W;
+#pragma omp simd
+                     for (int64_t j = begin; j < end; ++j) {
+                       const double g = double(dr[j]);
+                       a[j] += g;
+                       b[j] += g * (double(xr[j]) - cm[j]);
+                     }
+                   }
+                 });
+    for (int64_t c = 0; c < C; ++c) {
+      double a = 0, b = 0;
+      for (int64_t j = c * S; j < (c + 1) * S; ++j) {
+        a += s1[j];
+        b += s2[j];
+      }
+      sum_dy[c] = a;
+      sum_dy_xmu[c] = b;
+    }
+  } else {
+    parallel_for(0, C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(N * S, 1)),
+                 [&](int64_t begin, int64_t end) {
+                   for (int64_t c = begin; c < end; ++c) {
+                     double a = 0, b = 0;
+                     const double m = mean[c];
+                     for (int64_t n = 0; n < N; ++n) {
+                       const T* dr = dy + n * W + c * S;
+                       const T* xr = x + n * W + c * S;
+#pragma omp simd reduction(+ : a, b)
+                       for (int64_t j = 0; j < S; ++j) {
+                         const double g = double(dr[j]);
+                         a += g;
+                         b += g * (double(xr[j]) - m);
+                       }
+                     }
+                     sum_dy[c] = a;
+                     sum_dy_xmu[c] = b;
+                   }
+                 });
+  }
+  if (dx == nullptr) return;
+  // Pass 2: dx = dy k + x p + q per channel (training: k = invstd w, p = -invstd^3 w
+  // sum(dy xmu) / n, q = -k sum(dy) / n - mean p; eval: k = invstd w, p = q = 0).
+  using A = acc_type_t<T>;
+  const double count = double(N * S);
+  std::vector<A> kc(static_cast<size_t>(C)), pc(static_cast<size_t>(C)), qc(static_cast<size_t>(C));
+  for (int64_t c = 0; c < C; ++c) {
+    const double k = invstd[c] * (w != nullptr ? double(w[c]) : 1.0);
+    double p = 0, q = 0;
+    if (train && count > 0) {
+      p = -k * invstd[c] * invstd[c] * sum_dy_xmu[c] / count;
+      q = -k * sum_dy[c] / count - mean[c] * p;
+    }
+    kc[c] = A(k);
+    pc[c] = A(p);
+    qc[c] = A(q);
+  }
+  if (short_runs) {  // per-column coefficients, rows
+    std::vector<A> kw(static_cast<size_t>(W)), pw(static_cast<size_t>(W)), qw(static_cast<size_t>(W));
+    for (int64_t j = 0; j < W; ++j) {
+      kw[j] = kc[j / S];
+      pw[j] = pc[j / S];
+      qw[j] = qc[j / S];
+    }
+    parallel_for(0, N, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(W, 1)),
+                 [&](int64_t begin, int64_t end) {
+                   const A* k = kw.data();
+                   const A* p = pw.data();
+                   const A* q = qw.data();
+                   for (int64_t n = begin; n < end; ++n) {
+                     const T* dr = dy + n * W;
+                     const T* xr = x + n * W;
+                     T* out = dx + n * W;
+#pragma omp simd
+                     for (int64_t j = 0; j < W; ++j)
+                       out[j] = static_cast<T>(A(dr[j]) * k[j] + A(xr[j]) * p[j] + q[j]);
+                   }
+                 });
+    return;
+  }
+  parallel_for(0, N * C, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(S, 1)),
+               [&](int64_t begin, int64_t end) {
+                 for (int64_t r = begin; r < end; ++r) {  // run r: sample r / C, channel r % C
+                   const int64_t c = r % C;
+                   const A k = kc[c], p = pc[c], q = qc[c];
+                   const T* dr = dy + r * S;
+                   const T* xr = x + r * S;
+                   T* out = dx + r * S;
+#pragma omp simd
+                   for (int64_t j = 0; j < S; ++j)
+                     out[j] = static_cast<T>(A(dr[j]) * k + A(xr[j]) * p + q);
+                 }
+               });
+}
+
+}  // namespace
+
+// grad_out, input (N, C, *), weight / running / saved statistics (C) ->
+//   (grad_input (N, C, *), grad_weight (C), grad_bias (C)), each only when output_mask asks
+std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward(
+    const Tensor& grad_out, const Tensor& input, const Tensor& weight, const Tensor& running_mean,
+    const Tensor& running_var, const Tensor& save_mean, const Tensor& save_invstd, bool train,
+    double eps, IntArrayRef output_mask) {
+  OPSCOPE_CHECK(output_mask.size() == 3, "native_batch_norm_backward: output_mask needs 3 values");
+  const int64_t N = input.size(0), C = input.size(1);
+  const int64_t S = C > 0 && N > 0 ? input.numel() / (N * C) : 0;
+  const ScalarType dtype = input.dtype();
+  OPSCOPE_CHECK(dtype == ScalarType::Float32 || dtype == ScalarType::Float64,
+                "\"batch_norm_backward_cpu\" not implemented for '", cpp_name(dtype), "'");
+  const Tensor& stat_mean = train ? save_mean : running_mean;
+  const Tensor& stat_var = train ? save_invstd : running_var;
+  OPSCOPE_CHECK(stat_mean.defined() && stat_var.defined(),
+                train ? "save_mean and save_invstd must be defined in training mode"
+                      : "running_mean must be defined in evaluation mode");
+  const Tensor X = contiguous_or_self(input);
+  const Tensor DY = contiguous_or_self(ops::to(grad_out, dtype));
+  const Tensor gamma = contiguous_or_self(weight);
+  Tensor grad_input = output_mask[0] != 0 ? make_empty(input.sizes(), dtype) : Tensor();
+  Tensor grad_weight = output_mask[1] != 0 ? make_empty({C}, dtype) : Tensor();
+  Tensor grad_bias = output_mask[2] != 0 ? make_empty({C}, dtype) : Tensor();
+  std::vector<double> mean(static_cast<size_t>(C)), invstd(static_cast<size_t>(C));
+  std::vector<double> sum_dy(static_cast<size_t>(C), 0.0), sum_dy_xmu(static_cast<size_t>(C), 0.0);
+  dispatch_dtype_if(dtype, "batch_norm_backward_cpu", kFloatingOnly, [&]<typename T>() {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      const Tensor m = contiguous_or_self(ops::to(stat_mean, dtype));
+      const Tensor v = contiguous_or_self(ops::to(stat_var, dtype));
+      for (int64_t c = 0; c < C; ++c) {
+        mean[c] = double(m.data_ptr<T>()[c]);
+        invstd[c] = train ? double(v.data_ptr<T>()[c]) : 1.0 / std::sqrt(double(v.data_ptr<T>()[c]) + eps);
+      }
+      if (gamma.defined()) check_read_as(dtype, gamma.dtype());
+      batch_norm_backward_kernel<T>(DY.data_ptr<T>(), X.data_ptr<T>(),
+                                    grad_input.defined() ? grad_input.data_ptr<T>() : nullptr, N, C, S,
+                                    mean, invstd, gamma.defined() ? gamma.data_ptr<T>() : nullptr, train,
+                                    sum_dy.data(), sum_dy_xmu.data());
+      for (int64_t c = 0; c < C; ++c) {
+        if (grad_weight.defined()) grad_weight.data_ptr<T>()[c] = static_cast<T>(sum_dy_xmu[c] * invstd[c]);
+        if (grad_bias.defined()) grad_bias.data_ptr<T>()[c] = static_cast<T>(sum_dy[c]);
+      }
+    }
+  });
+  return {grad_input, grad_weight, grad_bias};
+}
+
 static Library cpu_normalization(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
   m.impl("native_layer_norm", fn<&native_layer_norm>);
   m.impl("native_batch_norm", fn<&native_batch_norm>);
+  m.impl("native_batch_norm_backward", fn<&native_batch_norm_backward>);
 });
 
 }  // namespace opscope::cpu
