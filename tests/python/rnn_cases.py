@@ -127,6 +127,8 @@ def case_node_names(T):
     out["lstm_bidir_h"] = node_names(nn.LSTM(4, 5, bidirectional=True)(x)[1][0])
     out["lstm_cell_c"] = node_names(nn.LSTMCell(4, 5)(x[0])[1])
     out["mha"] = node_names(nn.MultiheadAttention(4, 2)(x, x, x)[0])
+    for name, layer in [("rnn", nn.RNN), ("gru", nn.GRU), ("lstm", nn.LSTM)]:
+        out[name + "_batch_first_grad_fn"] = layer(4, 5, batch_first=True)(x)[0].grad_fn.name()
     return out
 
 

@@ -230,6 +230,8 @@ std::tuple<Tensor, Tensor> rnn_with_hx(Step<Tensor> step, const Tensor& input_, 
   auto [output, final_hidden] = run_stack(step, input, ops::unbind(hx, 0), cell_params, num_layers,
                                           dropout_p, train, bidirectional);
   Tensor h_n = ops::stack(final_hidden, 0);
+  // torch transposes gru / rnn_* outputs back in place (transpose_, TransposeBackward1); here
+  // out of place, as its lstm does: opscope's stack returns a view, which transpose_ refuses.
   if (batch_first) output = ops::transpose(output, 0, 1);
   return {std::move(output), std::move(h_n)};
 }
