@@ -53,6 +53,17 @@ static Library linalg_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("linalg_solve.out(Tensor A, Tensor B, *, bool left=True, Tensor(a!) out) -> Tensor(a!)",
         kFunction);
 
+  // self (*a,n,n) triangular, B (*b,n,k) -> X (broadcast(*a,*b), n,k), in self's dtype;
+  // left=False: X self = B, B (*b,k,n)
+  m.def(
+      "linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, "
+      "bool unitriangular=False) -> Tensor",
+      kFunction);
+  m.def(
+      "linalg_solve_triangular.out(Tensor self, Tensor B, *, bool upper, bool left=True, "
+      "bool unitriangular=False, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+
   // self (*,n,n) symmetric positive-definite -> L (*,n,n) lower (upper: L^T), info (*)
   m.def(
       "linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> "

@@ -67,6 +67,11 @@ inline constexpr Op<Tensor2(const Tensor&, const Tensor&, Default<bool>, Default
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<bool>)> linalg_solve{
     "aten::linalg_solve"};
 
+// linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True,
+//     bool unitriangular=False) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, bool, Default<bool>, Default<bool>)>
+    linalg_solve_triangular{"aten::linalg_solve_triangular"};
+
 // linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False)
 //     -> (Tensor L, Tensor info)
 inline constexpr Op<Tensor2(const Tensor&, Default<bool>, Default<bool>)> linalg_cholesky_ex{

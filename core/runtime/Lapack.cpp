@@ -34,6 +34,7 @@ struct Routines {
                 const int*, int*, Len, Len) = nullptr;
   void (*gesdd)(const char*, const int*, const int*, T*, const int*, T*, T*, const int*, T*,
                 const int*, T*, const int*, int*, int*, Len) = nullptr;
+  void (*trsm)(int, int, int, int, int, int, int, T, const T*, int, T*, int) = nullptr;
   void (*gels)(const char*, const int*, const int*, const int*, T*, const int*, T*, const int*,
                T*, const int*, int*, Len) = nullptr;
   void (*gelsy)(const int*, const int*, const int*, T*, const int*, T*, const int*, int*,
@@ -65,6 +66,7 @@ const Routines<T>& routines() {
     resolve(h, f ? "sorgqr_" : "dorgqr_", t.orgqr);
     resolve(h, f ? "ssyevd_" : "dsyevd_", t.syevd);
     resolve(h, f ? "sgesdd_" : "dgesdd_", t.gesdd);
+    resolve(h, f ? "cblas_strsm" : "cblas_dtrsm", t.trsm);
     resolve(h, f ? "sgels_" : "dgels_", t.gels);
     resolve(h, f ? "sgelsy_" : "dgelsy_", t.gelsy);
     resolve(h, f ? "sgelsd_" : "dgelsd_", t.gelsd);
@@ -179,6 +181,16 @@ int gesdd(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, in
 }
 
 template <typename T>
+void trsm(bool left, bool upper, bool transpose, bool unit, int m, int n, T alpha, const T* a,
+          int lda, T* b, int ldb) {
+  // cblas's enum values: ColMajor 102; Left 141 / Right 142; Upper 121 / Lower 122;
+  // NoTrans 111 / Trans 112; NonUnit 131 / Unit 132.
+  announce(routines<T>().trsm, name<T>("cblas_strsm", "cblas_dtrsm"))(
+      102, left ? 141 : 142, upper ? 121 : 122, transpose ? 112 : 111, unit ? 132 : 131, m, n,
+      alpha, a, lda, b, ldb);
+}
+
+template <typename T>
 int gels(int m, int n, int nrhs, T* a, int lda, T* b, int ldb) {
   int info = 0, query = -1;
   char trans = 'N';
@@ -245,6 +257,7 @@ int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, i
   template int orgqr<T>(int, int, int, T*, int, const T*);                                  \
   template int syevd<T>(char, char, int, T*, int, T*);                                      \
   template int gesdd<T>(char, int, int, T*, int, T*, T*, int, T*, int);                   \
+  template void trsm<T>(bool, bool, bool, bool, int, int, T, const T*, int, T*, int);       \
   template int gels<T>(int, int, int, T*, int, T*, int);                                    \
   template int gelsy<T>(int, int, int, T*, int, T*, int, T, int*);                          \
   template int gelsd<T>(int, int, int, T*, int, T*, int, T*, T, int*);                      \

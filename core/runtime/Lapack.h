@@ -59,4 +59,12 @@ int gelsd(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, i
 template <typename T>
 int gelss(int m, int n, int nrhs, T* a, int lda, T* b, int ldb, T* s, T rcond, int* rank);
 
+// BLAS's triangular solve (cblas_?trsm, column-major), which LAPACK's own solvers build on:
+// op(A) X = alpha B (left) or X op(A) = alpha B (right), A (k,k) triangular (upper or lower,
+// unit diagonal when unit), B (m,n) overwritten with X. No singularity check: a zero on A's
+// diagonal gives inf / nan, as torch's linalg.solve_triangular.
+template <typename T>
+void trsm(bool left, bool upper, bool transpose, bool unit, int m, int n, T alpha, const T* a,
+          int lda, T* b, int ldb);
+
 }  // namespace opscope::lapack

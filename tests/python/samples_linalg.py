@@ -37,6 +37,8 @@ OVERRIDES = {
     **{f"aten::{op}": _SOLVE for op in (
         "_linalg_solve_ex", "linalg_solve_ex", "linalg_solve", "linalg_solve.out")},
     **{f"aten::{op}": _CROSS for op in ("linalg_cross", "linalg_cross.out", "cross", "cross.out")},
+    **{f"aten::linalg_solve_triangular{s}": {"self": _square, "B": lambda: matrix(3, 2), "upper": True}
+       for s in ("", ".out")},
     "aten::linalg_matrix_norm": {"ord": 2},
     "aten::linalg_matrix_norm.out": {"ord": 2},
     "aten::linalg_norm.ord_str": {"ord": "nuc"},

@@ -121,6 +121,24 @@ def test_inv_det_slogdet_solve_against_numpy(rng, shape, dtype, noncontiguous):
     check(LA.solve(a, bt, left=False), expected, dtype)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("upper", [True, False])
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("unit", [True, False])
+def test_solve_triangular_against_numpy(rng, dtype, upper, left, unit):
+    a = well_conditioned(rng, (2, 4, 4), dtype, noncontiguous=True)
+    x = a.numpy().astype(np.float64)
+    tri = np.triu(x) if upper else np.tril(x)
+    if unit:
+        tri = tri - np.diagonal(tri, axis1=-2, axis2=-1)[..., None, :] * np.eye(4) + np.eye(4)
+    b = rng.standard_normal((4, 3) if left else (3, 4))
+    got = LA.solve_triangular(a, opscope.tensor(b, dtype=dtype), upper=upper, left=left, unitriangular=unit)
+    bb = np.broadcast_to(b if left else b.T, (2, 4, 3))
+    solved = np.linalg.solve(tri if left else np.swapaxes(tri, -1, -2), bb)
+    expected = solved if left else np.swapaxes(solved, -1, -2)
+    check(got, expected, dtype, scale=10.0)
+
+
 def test_solve_broadcasts_batch_dims(rng):
     a = well_conditioned(rng, (3, 1, 4, 4), opscope.float64)
     b = opscope.tensor(rng.standard_normal((2, 4, 5)))
@@ -364,6 +382,9 @@ GRAD_CASES = {
     "solve": (lambda x: LA.solve(x, x[..., :2] * 3 + 1), [(3, 3), (2, 3, 3)]),
     "solve_vector": (lambda x: LA.solve(x, x[..., 0] + 1), [(3, 3), (2, 3, 3)]),
     "solve_left_false": (lambda x: LA.solve(x, x[..., :2, :] + 1, left=False), [(3, 3)]),
+    "solve_triangular": (lambda x: LA.solve_triangular(x, x[..., :2] + 1, upper=True), [(3, 3), (2, 3, 3)]),
+    "solve_triangular_lower_unit_right": (
+        lambda x: LA.solve_triangular(x, x[..., :2, :] + 1, upper=False, left=False, unitriangular=True), [(3, 3)]),
     "cholesky": (lambda x: LA.cholesky(_sym(x)), [(3, 3), (2, 3, 3)]),
     "cholesky_upper": (lambda x: LA.cholesky(_sym(x), upper=True), [(3, 3)]),
     "torch_cholesky": (lambda x: opscope.cholesky(_sym(x)), [(3, 3)]),

@@ -235,6 +235,24 @@ std::vector<Derivative> linalg_derivatives() {
          return {ops::neg(gA), c.needs("B") ? gB : Tensor()};
        },
        .outputs = 1},
+      // linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True,
+      //     bool unitriangular=False) -> Tensor
+      //   A X = B: gB = A^{-T} g (A^T is triangular the other way), gA = -gB X^T on A's triangle
+      //   (its strict part when unitriangular); X A = B: gA = -X^T gB
+      {.op = "linalg_solve_triangular", .node = "LinalgSolveTriangularBackward0",
+       .inputs = {"self", "B"}, .save = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         bool upper = c.value("upper").to_bool(), left = c.value("left").to_bool();
+         bool unit = c.value_at(4).to_bool();  // unitriangular
+         Tensor A = c.arg("self"), X = c.result(0);
+         Tensor gB = ops::linalg_solve_triangular(mT(A), g[0], !upper, left, unit);
+         Tensor gA;
+         if (c.needs("self")) {
+           gA = ops::neg(left ? mm(gB, mT(X)) : mm(mT(X), gB));
+           gA = upper ? ops::triu(gA, unit ? 1 : 0) : ops::tril(gA, unit ? -1 : 0);
+         }
+         return {gA, c.needs("B") ? gB : Tensor()};
+       }},
       // linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False)
       //     -> (Tensor L, Tensor info)
       {.op = "linalg_cholesky_ex", .node = "LinalgCholeskyExBackward0", .inputs = {"self"},

@@ -1,6 +1,7 @@
 // CPU kernels of the factorizations (linalg_inv_ex, _linalg_det, _linalg_slogdet,
 // _linalg_solve_ex, linalg_cholesky_ex, cholesky, linalg_qr, _linalg_eigh, _linalg_svd), of
-// least squares (linalg_lstsq) and of linalg_cross (schemas in core/ops/linalg.cpp, registered at the end of this file).
+// the triangular solve (linalg_solve_triangular, on BLAS trsm), of least squares (linalg_lstsq)
+// and of linalg_cross (schemas in core/ops/linalg.cpp, registered at the end of this file).
 //
 // Each factorization runs matrix by matrix over the batch: the matrix is copied into a
 // column-major buffer (LAPACK's layout; any input strides are read in place), LAPACK works on
@@ -294,6 +295,47 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_solve_ex(const Tensor& A, con
   });
   if (check_errors) ops::_linalg_check_errors(info, "torch.linalg.solve_ex", A.dim() == 2);
   return {X, LU, pivots, info};
+}
+
+// self (*a,n,n) triangular (the upper or lower triangle read; unitriangular: ones assumed on the
+// diagonal), B (*b,n,k) -> X (broadcast(*a,*b), n,k) column-major with self X = B, in self's
+// dtype; left=False: X self = B with B (*b,k,n). No singularity check: a zero on the diagonal
+// gives inf / nan, as torch (BLAS trsm).
+Tensor linalg_solve_triangular(const Tensor& self, const Tensor& B_, bool upper, bool left,
+                               bool unitriangular) {
+  const Tensor& A = self;
+  check_square(A, "linalg.solve_triangular");
+  check_matrix(B_, "linalg.solve_triangular", "B");
+  OPSCOPE_CHECK(left ? A.size(-2) == B_.size(-2) : A.size(-1) == B_.size(-1),
+                "linalg.solve_triangular: Incompatible shapes of A and B for the equation ",
+                left ? "AX = B" : "XA = B", " (", A.size(-2), "x", A.size(-1), " and ",
+                B_.size(-2), "x", B_.size(-1), ")");
+  DimVector batch = broadcast_shapes(batch_sizes(B_), batch_sizes(A));
+  Tensor B = B_.dtype() == A.dtype() ? B_ : ops::to(B_, A.dtype());
+  int64_t n = A.size(-1), rows = B.size(-2), cols = B.size(-1);
+  Tensor X = empty_colmajor(with_matrix(batch, rows, cols), A.dtype());
+  int ni = lapack_int(n, "linalg.solve_triangular"), ri = lapack_int(rows, "linalg.solve_triangular"),
+      ci = lapack_int(cols, "linalg.solve_triangular");
+  float_or_double(A.dtype(), "triangular_solve_cpu", [&]<typename T>() {
+    std::vector<int64_t> a_off = matrix_offsets(A, batch), b_off = matrix_offsets(B, batch);
+    std::vector<T> a(static_cast<size_t>(n * n));
+    for (size_t i = 0; i < a_off.size(); ++i) {
+      T* xb = X.data_ptr<T>() + static_cast<int64_t>(i) * rows * cols;
+      read_colmajor(B.data_ptr<T>() + b_off[i], B.stride(-2), B.stride(-1), rows, cols, xb, rows);
+      if (rows == 0 || cols == 0) continue;
+      read_colmajor(A.data_ptr<T>() + a_off[i], A.stride(-2), A.stride(-1), n, n, a.data(), n);
+      lapack::trsm<T>(left, upper, /*transpose=*/false, unitriangular, ri, ci, T(1), a.data(), ni,
+                      xb, ri);
+    }
+  });
+  return X;
+}
+
+Tensor linalg_solve_triangular_out(const Tensor& self, const Tensor& B, bool upper, bool left,
+                                   bool unitriangular, const Tensor& out) {
+  Tensor X = linalg_solve_triangular(self, B, upper, left, unitriangular);
+  resize_output(out, X.sizes());
+  return ops::copy_(out, X);
 }
 
 // --- Cholesky ------------------------------------------------------------------------------------
@@ -649,6 +691,8 @@ static Library cpu_linalg(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m
   m.impl("_linalg_det", fn<&_linalg_det>);
   m.impl("_linalg_slogdet", fn<&_linalg_slogdet>);
   m.impl("_linalg_solve_ex", fn<&_linalg_solve_ex>);
+  m.impl("linalg_solve_triangular", fn<&linalg_solve_triangular>);
+  m.impl("linalg_solve_triangular.out", fn<&linalg_solve_triangular_out>);
   m.impl("linalg_cholesky_ex", fn<&linalg_cholesky_ex>);
   m.impl("cholesky", fn<&cholesky>);
   m.impl("cholesky.out", fn<&cholesky_out>);

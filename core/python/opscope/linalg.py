@@ -29,7 +29,7 @@ from opscope import _C
 __all__ = [
     "cholesky", "cholesky_ex", "cross", "det", "eigh", "eigvalsh", "inv", "inv_ex", "lstsq",
     "matrix_norm", "matrix_power", "matrix_rank", "multi_dot", "norm", "pinv", "qr", "slogdet",
-    "solve", "solve_ex", "svd", "svdvals", "vector_norm",
+    "solve", "solve_ex", "solve_triangular", "svd", "svdvals", "vector_norm",
 ]
 
 _F = _C._VariableFunctions
@@ -43,6 +43,7 @@ det = _F.linalg_det
 slogdet = _F.linalg_slogdet
 solve = _F.linalg_solve
 solve_ex = _F.linalg_solve_ex
+solve_triangular = _F.linalg_solve_triangular
 cholesky = _F.linalg_cholesky
 cholesky_ex = _F.linalg_cholesky_ex
 qr = _F.linalg_qr
