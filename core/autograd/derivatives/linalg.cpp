@@ -2,7 +2,8 @@
 // factorizations' backward formulas, as torch 1.13's derivatives.yaml and FunctionsManual.cpp
 // define them (real inputs), each next to the forward it undoes. Matrices are the last two dims;
 // mT(X) is X transposed there. The triangular and LU solves torch uses are written with
-// linalg_solve, so with create_graph=True these formulas are differentiable again.
+// linalg_solve / linalg_solve_triangular, so with create_graph=True these formulas are
+// differentiable again.
 #include "core/autograd/derivatives/common.h"
 #include "core/ops/linalg.h"
 #include "core/ops/linear.h"
@@ -71,8 +72,8 @@ Tensor cholesky_backward(Tensor gL, bool upper, Tensor L) {
   }
   Tensor M = ops::tril(mm(mT(L), gL));
   Tensor phi = ops::mul(ops::add(M, mT(ops::tril(M, -1))), 0.5);
-  Tensor left = ops::linalg_solve(mT(L), phi);         // L^{-T} phi
-  return ops::linalg_solve(L, left, /*left=*/false);    // ... L^{-1}
+  Tensor left = ops::linalg_solve_triangular(mT(L), phi, /*upper=*/true);  // L^{-T} phi
+  return ops::linalg_solve_triangular(L, left, /*upper=*/false, /*left=*/false);  // ... L^{-1}
 }
 
 // QR of a square or tall A (m >= n, reduced): A = Q R. With M = R gR^T - gQ^T Q,
@@ -81,7 +82,7 @@ Tensor qr_backward_tall(const Tensor& gQ, const Tensor& gR, const Tensor& Q, con
   Tensor M = plus(gR.defined() ? mm(R, mT(gR)) : Tensor(),
                   gQ.defined() ? ops::neg(mm(mT(gQ), Q)) : Tensor());
   Tensor B = plus(gQ, mm(Q, ops::add(ops::tril(M), mT(ops::tril(M, -1)))));
-  return ops::linalg_solve(mT(R), B, /*left=*/false);  // B R^{-T}
+  return ops::linalg_solve_triangular(mT(R), B, /*upper=*/false, /*left=*/false);  // B R^{-T}
 }
 
 // linalg_qr's backward: tall (m >= n) as above; wide (m < n): A = Q [X | Y] with X (m, m)
