@@ -442,7 +442,7 @@ void winograd_output(const T* M, T* y, const T* bias, int64_t images, int64_t O,
 template <typename T>
 void winograd_conv(const T* x, const T* w, const T* bias, T* y, int64_t N, int64_t C, int64_t H,
                    int64_t W, int64_t O, int64_t OH, int64_t OW, int64_t ph, int64_t pw) {
-  constexpr int64_t kWinogradTiles = 256;
+  constexpr int64_t kWinogradTiles = 128;
   const int64_t TH = (OH + kTileOut - 1) / kTileOut, TW = (OW + kTileOut - 1) / kTileOut;
   const int64_t per_image = TH * TW;
   std::vector<T> U(static_cast<size_t>(kPositions * O * C));
