@@ -2,6 +2,9 @@
 conveniences over ops rather than ops of their own. The C++ half (attributes, operators, every
 schema-derived method) lives in core/python/tensor_type.cpp and ops.cpp."""
 
+import copy
+import io
+
 import opscope
 from opscope import _C, _tensor_str
 from opscope.utils.hooks import RemovableHandle
@@ -35,8 +38,11 @@ def _to(self, *args, **kwargs):
     """to(dtype) / to(device) / to(device, dtype) / to(other): a tensor with that dtype (and
     device), or self when nothing changes (unless copy=True)."""
     dtype, device = kwargs.pop("dtype", None), kwargs.pop("device", None)
+    flags = []  # positional non_blocking, copy (torch's order), after the target
     for a in args:
-        if isinstance(a, opscope.dtype):
+        if isinstance(a, bool):
+            flags.append(a)
+        elif isinstance(a, opscope.dtype):
             dtype = a
         elif isinstance(a, Tensor):
             dtype, device = a.dtype, a.device
@@ -44,6 +50,11 @@ def _to(self, *args, **kwargs):
             device = a
         else:
             raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
+    if len(flags) > 2:
+        raise TypeError("to() received an invalid combination of arguments - too many bools "
+                        "(non_blocking, copy)")
+    for name, flag in zip(("non_blocking", "copy"), flags):
+        kwargs.setdefault(name, flag)
     if device is not None:
         dev = opscope.device("cuda", device) if isinstance(device, int) else opscope.device(device)
         if dev.type == "cuda":
@@ -150,6 +161,47 @@ def _array_wrap(self, array):
     return opscope.from_numpy(array)
 
 
+def _deepcopy(self, memo):
+    """copy.deepcopy(t): a tensor with its own memory, the same values, strides, requires_grad,
+    grad and Python attributes. Views copied in one deepcopy stay views of one copied base (the
+    memo holds the base), as torch's storages do."""
+    if not self.is_leaf:
+        raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the "
+                           "deepcopy protocol at the moment")
+    if id(self) in memo:
+        return memo[id(self)]
+    with opscope.no_grad():
+        base = _C._view_base(self)
+        if base is not None and base.is_leaf:
+            new = _deepcopy(base, memo).as_strided(self.size(), self.stride(), self.storage_offset())
+        else:
+            new = opscope.empty_strided(self.size(), self.stride(), dtype=self.dtype)
+            new.copy_(self)
+    if type(self) is not Tensor:
+        new = Tensor._make_subclass(type(self), new, self.requires_grad)
+    elif self.requires_grad:
+        new.requires_grad_(True)
+    if self.grad is not None:
+        new.grad = _deepcopy(self.grad, memo)
+    memo[id(self)] = new
+    for name, value in getattr(self, "__dict__", {}).items():
+        setattr(new, name, copy.deepcopy(value, memo))
+    return new
+
+
+def _rebuild_from_bytes(data):
+    return opscope.load(io.BytesIO(data))
+
+
+def _reduce_ex(self, protocol):
+    """pickle.dumps(t) / multiprocessing: the tensor as a small torch-format checkpoint in bytes
+    (values, dtype, strides, requires_grad, a Parameter as a Parameter), as torch pickles a storage
+    by saving it into bytes. Each pickled tensor carries its own memory."""
+    buffer = io.BytesIO()
+    opscope.save(self, buffer)
+    return (_rebuild_from_bytes, (buffer.getvalue(),))
+
+
 def _install():
     Tensor.__repr__ = _repr
     Tensor.__str__ = _repr
@@ -157,6 +209,8 @@ def _install():
     Tensor.__array_priority__ = 1000  # numpy_scalar * tensor -> Tensor.__rmul__
     Tensor.__array_wrap__ = _array_wrap
     Tensor.to = _to
+    Tensor.__deepcopy__ = _deepcopy
+    Tensor.__reduce_ex__ = _reduce_ex
     for name, dtype in [("float", opscope.float32), ("double", opscope.float64), ("half", opscope.float16),
                         ("bfloat16", opscope.bfloat16), ("long", opscope.int64), ("int", opscope.int32),
                         ("short", opscope.int16), ("char", opscope.int8), ("byte", opscope.uint8),
