@@ -48,6 +48,9 @@ def _call(fn, args, kwargs=None):
         fn(*args, **(kwargs or {}))
     except (RuntimeError, TypeError, ValueError, IndexError, NotImplementedError, OverflowError):
         pass
+    except AssertionError as e:  # torch's own error for a CUDA device in a build without CUDA
+        if str(e) != "Torch not compiled with CUDA enabled":
+            raise
 
 
 @pytest.mark.parametrize("name", _function_names())
