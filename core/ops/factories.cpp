@@ -125,6 +125,34 @@ static Library factory_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) "
       "-> Tensor(a!)");
 
+  // out= forms: out resized to the result's shape and filled (kernels in
+  // core/ops/composite/factories.cpp); the values take out's dtype.
+  m.def(
+      "empty.out(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor(a!) out) "
+      "-> Tensor(a!)");
+  m.def("zeros.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("ones.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("arange.out(Scalar end, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def(
+      "arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) "
+      "-> Tensor(a!)");
+  m.def("linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("rand.out(int[] size, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)");
+  m.def("randn.out(int[] size, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def("randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)");
+  m.def("randint.out(int high, int[] size, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def(
+      "randint.generator_out(int high, int[] size, *, Generator? generator, Tensor(a!) out) "
+      "-> Tensor(a!)");
+  m.def("randint.low_out(int low, int high, int[] size, *, Tensor(a!) out) -> Tensor(a!)");
+  m.def(
+      "randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, "
+      "Tensor(a!) out) -> Tensor(a!)");
+
   // *_like: functions only, as in torch.
   constexpr Variants kFunction = Variants::Function;
   m.def(

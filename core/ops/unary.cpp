@@ -124,8 +124,9 @@ static Library unary_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
 
   // Aliases (kernels in core/ops/composite/aliases.cpp): negative = neg, arccos / arcsin / arctan
-  // = acos / asin / atan, fix = trunc; torch.special's special_expit = sigmoid, special_logit, special_erf,
-  // special_exp2, special_expm1, special_log1p, special_round = the op without the prefix.
+  // = acos / asin / atan, fix = trunc; torch.special's special_expit = sigmoid, special_logit,
+  // special_erf, special_exp2, special_expm1, special_log1p, special_round = the op without the
+  // prefix.
   m.def("negative(Tensor self) -> Tensor");
   m.def("negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
   m.def("negative_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);

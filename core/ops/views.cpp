@@ -76,8 +76,10 @@ static Library view_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) "
       "-> Tensor(a!)",
       Variants::FunctionAndMethod);
-  m.def("resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)",
-        kMethod);
+  m.def(
+      "resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) "
+      "-> Tensor(a!)",
+      kMethod);
 
   // The backward ops of views (their derivatives call them): grad_output -> input_sizes.
   m.def(

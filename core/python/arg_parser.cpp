@@ -391,13 +391,34 @@ bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, 
         if (kw_used[k] || PyUnicode_Compare(key, sig.out_names[j]) != 0) continue;
         kw_used[k] = true;
         if (kwvalues[k] == Py_None) break;  // out=None means no out
-        if (!out->use_out) stack.resize(first_out + sig.out_names.size());
+        std::optional<ScalarType> dtype;  // a factory's dtype= beside out= must agree with it
+        if (!out->use_out && !sig.out_arg_source.empty()) {
+          const auto d = static_cast<size_t>(sig.options_dtype);
+          if (sig.options_dtype >= 0 && !stack[d].is_none()) {
+            // randint's dtype=long is its schema's default, not a choice to check
+            const auto& fallback = sig.params[d].arg->default_value;
+            ScalarType given = stack[d].to_scalar_type();
+            if (!fallback || fallback->is_none() || fallback->to_scalar_type() != given)
+              dtype = given;
+          }
+          Stack moved(first_out + sig.out_names.size());
+          for (size_t i = 0; i < first_out; ++i)
+            moved[i] = std::move(stack[static_cast<size_t>(sig.out_arg_source[i])]);
+          stack = std::move(moved);
+        } else if (!out->use_out) {
+          stack.resize(first_out + sig.out_names.size());
+        }
         out->use_out = true;
         const Argument& a = out_args[first_out + j];
         if (!convert(kwvalues[k], a, false, &stack[first_out + j])) {
           *why = fname + ": argument '" + a.name + "' must be Tensor, not " + type_of(kwvalues[k]);
           return false;
         }
+        if (dtype && stack[first_out + j].is_tensor() &&
+            stack[first_out + j].to_tensor().dtype() != *dtype)
+          throw Error(detail::str("dtype ", cpp_name(*dtype),
+                                  " does not match dtype of out parameter (",
+                                  cpp_name(stack[first_out + j].to_tensor().dtype()), ")"));
         break;
       }
     }
@@ -423,6 +444,13 @@ bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, 
   return true;
 }
 
+namespace {
+bool is_factory_option(const Argument& a) {
+  return a.kwarg_only &&
+         (a.name == "dtype" || a.name == "layout" || a.name == "device" || a.name == "pin_memory");
+}
+}  // namespace
+
 void merge_out_variants(std::vector<Signature>& sigs) {
   auto same_argument = [](const Argument& a, const Argument& b) {
     return a.name == b.name && a.type == b.type && a.kwarg_only == b.kwarg_only;
@@ -438,11 +466,27 @@ void merge_out_variants(std::vector<Signature>& sigs) {
       const FunctionSchema& fs = sigs[f].op.schema();
       if (f == o || fs.is_out_variant() || sigs[f].out_op) continue;
       const auto& fargs = fs.arguments;
-      if (fargs.size() + n_out != oargs.size()) continue;
+      // The out overload's arguments, each found in the functional one in order; the functional
+      // may have more only if they are a factory's options (zeros(size, *, dtype, ...) and
+      // zeros.out(size, *, out)), which out= then leaves out, as torch's signatures do.
+      std::vector<int> source;
+      size_t next = 0;
       bool same = true;
-      for (size_t i = 0; i < fargs.size() && same; ++i) same = same_argument(fargs[i], oargs[i]);
+      for (size_t i = 0; i + n_out < oargs.size() && same; ++i) {
+        while (next < fargs.size() && !same_argument(fargs[next], oargs[i]) &&
+               is_factory_option(fargs[next]))
+          ++next;
+        same = next < fargs.size() && same_argument(fargs[next], oargs[i]);
+        source.push_back(static_cast<int>(next++));
+      }
+      for (; same && next < fargs.size(); ++next) same = is_factory_option(fargs[next]);
       if (!same) continue;
       Signature& sig = sigs[f];
+      if (fargs.size() + n_out != oargs.size()) {
+        sig.out_arg_source = std::move(source);
+        auto dtype = fs.argument_index("dtype");
+        sig.options_dtype = dtype ? static_cast<int>(*dtype) : -1;
+      }
       sig.out_op = sigs[o].op;
       sig.out_result_type = named_result_type(sig.out_op->schema(), true);
       sig.display.pop_back();  // the ')'

@@ -38,6 +38,11 @@ struct Signature {
   std::optional<OperatorHandle> out_op;
   std::vector<PyObject*>
       out_names;  // interned keywords of the out arguments ("out", or "values", "indices")
+  // For a factory (zeros(size, *, dtype, layout, device, pin_memory) with zeros.out(size, *, out)):
+  // each out-overload argument's index among this signature's, and the dtype parameter's (-1:
+  // none), whose value must agree with out's. Empty when the arguments are the same.
+  std::vector<int> out_arg_source;
+  int options_dtype = -1;
   // For ops whose returns are named (`-> (Tensor values, Tensor indices)`): the named tuple type
   // the function returns, torch.return_types.max (and .max_out for the out= overload).
   PyTypeObject* result_type = nullptr;

@@ -1,9 +1,9 @@
-// The alias ops: torch's other spellings of an op — multiply for mul, arccos for acos, greater for
-// gt, fix for trunc, torch.special's special_expit for sigmoid. Each is an op of its own, with its
-// own schema (def rows in the family files: binary.cpp, compare.cpp, unary.cpp, reduce.cpp,
-// shape.cpp, views.cpp), so a
-// trace reads as torch's does, `multiply -> mul`, and autograd records the target's node
-// (MulBackward0), as torch's CompositeImplicitAutograd aliases do.
+// The alias ops: torch's other spellings of an op — multiply for mul, arccos for acos, greater
+// for gt, fix for trunc, torch.special's special_expit for sigmoid. Each is an op of its own,
+// with its own schema (def rows in the family files: binary.cpp, compare.cpp, unary.cpp,
+// reduce.cpp, shape.cpp, views.cpp), so a trace reads as torch's does, `multiply -> mul`, and
+// autograd records the target's node (MulBackward0), as torch's CompositeImplicitAutograd
+// aliases do.
 //
 // An alias's arguments are its target's, in the same order, so one boxed kernel serves them all:
 // it hands the stack unchanged to the target overload. The table below is the whole mapping.

@@ -1,5 +1,6 @@
-// CompositeExplicitAutograd kernels of the *_like factories (declared and registered in
-// core/ops/factories.cpp). As torch 1.13's TensorFactories.cpp, each is empty_like followed by
+// CompositeExplicitAutograd kernels of the *_like factories and of the factories' out= forms
+// (declared in core/ops/factories.cpp; out= resizes out, then fills it as the functional form
+// would, in out's dtype). As torch 1.13's TensorFactories.cpp, each is empty_like followed by
 // an in-place fill, all called through ops:: so a trace reads
 //   zeros_like -> empty_like -> empty_strided, zero_
 //   rand_like  -> empty_like -> empty_strided, uniform_
@@ -9,6 +10,7 @@
 #include "core/ops/copy.h"
 #include "core/dispatch/Library.h"
 #include "core/ops/factories.h"
+#include "core/ops/TensorIterator.h"
 
 namespace opscope::composite {
 
@@ -149,6 +151,112 @@ Tensor randint_like_low_dtype(const Tensor& self, int64_t low, int64_t high,
   Tensor r = ops::empty_like(self, dtype, layout, device, pin_memory, memory_format);
   return ops::random_(r, low, high, std::nullopt);
 }
+
+// --- out= forms: out resized to the result's shape, then filled in its own dtype ----------------
+
+namespace {
+// torch's resize_ of an out= tensor refuses one that requires grad.
+void resize_out(const Tensor& out, IntArrayRef size) {
+  OPSCOPE_CHECK(!out->requires_grad(), "cannot resize variables that require grad");
+  resize_output(out, size);
+}
+// The values of a range factory, in out's dtype, copied into out.
+Tensor copy_into(const Tensor& out, const Tensor& values) {
+  resize_out(out, values.sizes());
+  return ops::copy_(out, values);
+}
+}  // namespace
+
+// size -> out (size), uninitialized / zeros / ones / fill_value.
+Tensor empty_out(IntArrayRef size, std::optional<int64_t> memory_format, const Tensor& out) {
+  OPSCOPE_CHECK_AS(NotImplementedError, !memory_format || *memory_format == ops::kContiguousFormat,
+                   "opscope's empty(out=) supports only torch.contiguous_format");
+  resize_out(out, size);
+  return out;
+}
+Tensor zeros_out(IntArrayRef size, const Tensor& out) {
+  resize_out(out, size);
+  return ops::zero_(out);
+}
+Tensor ones_out(IntArrayRef size, const Tensor& out) {
+  resize_out(out, size);
+  return ops::fill_(out, Scalar(1));
+}
+Tensor full_out(IntArrayRef size, const Scalar& fill_value, const Tensor& out) {
+  resize_out(out, size);
+  return ops::fill_(out, fill_value);
+}
+
+// -> out (n): the range / linspace / identity of the functional form, in out's dtype.
+Tensor arange_out(const Scalar& end, const Tensor& out) {
+  return copy_into(out, ops::arange(end, out.dtype()));
+}
+Tensor arange_start_out(const Scalar& start, const Scalar& end, const Scalar& step,
+                        const Tensor& out) {
+  return copy_into(out, ops::arange(start, end, step, out.dtype()));
+}
+Tensor linspace_out(const Scalar& start, const Scalar& end, int64_t steps, const Tensor& out) {
+  return copy_into(out, ops::linspace(start, end, steps, out.dtype()));
+}
+Tensor eye_out(int64_t n, const Tensor& out) {
+  return copy_into(out, ops::eye(n, out.dtype()));
+}
+Tensor eye_m_out(int64_t n, int64_t m, const Tensor& out) {
+  return copy_into(out, ops::eye(n, m, out.dtype()));
+}
+
+// size -> out (size), drawn by the in-place fill of the functional form.
+Tensor rand_generator_out(IntArrayRef size, std::optional<Generator> generator, const Tensor& out) {
+  resize_out(out, size);
+  return ops::uniform_(out, 0, 1, generator);
+}
+Tensor rand_out(IntArrayRef size, const Tensor& out) {
+  return rand_generator_out(size, std::nullopt, out);
+}
+Tensor randn_generator_out(IntArrayRef size, std::optional<Generator> generator,
+                           const Tensor& out) {
+  resize_out(out, size);
+  return ops::normal_(out, 0, 1, generator);
+}
+Tensor randn_out(IntArrayRef size, const Tensor& out) {
+  return randn_generator_out(size, std::nullopt, out);
+}
+Tensor randint_low_generator_out(int64_t low, int64_t high, IntArrayRef size,
+                                 std::optional<Generator> generator, const Tensor& out) {
+  resize_out(out, size);
+  return ops::random_(out, low, std::optional<int64_t>(high), generator);
+}
+Tensor randint_low_out(int64_t low, int64_t high, IntArrayRef size, const Tensor& out) {
+  return randint_low_generator_out(low, high, size, std::nullopt, out);
+}
+Tensor randint_generator_out(int64_t high, IntArrayRef size, std::optional<Generator> generator,
+                             const Tensor& out) {
+  return randint_low_generator_out(0, high, size, generator, out);
+}
+Tensor randint_out(int64_t high, IntArrayRef size, const Tensor& out) {
+  return randint_low_generator_out(0, high, size, std::nullopt, out);
+}
+
+static Library composite_explicit_factories_out(
+    Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
+      m.impl("empty.out", fn<&empty_out>);
+      m.impl("zeros.out", fn<&zeros_out>);
+      m.impl("ones.out", fn<&ones_out>);
+      m.impl("full.out", fn<&full_out>);
+      m.impl("arange.out", fn<&arange_out>);
+      m.impl("arange.start_out", fn<&arange_start_out>);
+      m.impl("linspace.out", fn<&linspace_out>);
+      m.impl("eye.out", fn<&eye_out>);
+      m.impl("eye.m_out", fn<&eye_m_out>);
+      m.impl("rand.out", fn<&rand_out>);
+      m.impl("rand.generator_out", fn<&rand_generator_out>);
+      m.impl("randn.out", fn<&randn_out>);
+      m.impl("randn.generator_out", fn<&randn_generator_out>);
+      m.impl("randint.out", fn<&randint_out>);
+      m.impl("randint.generator_out", fn<&randint_generator_out>);
+      m.impl("randint.low_out", fn<&randint_low_out>);
+      m.impl("randint.low_generator_out", fn<&randint_low_generator_out>);
+    });
 
 static Library composite_explicit_factories(
     Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {

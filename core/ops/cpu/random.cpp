@@ -397,7 +397,8 @@ Tensor exponential_(const Tensor& self, double lambd, std::optional<Generator> g
     write_elements<T>(self, [&](T* out) {
       for_each_block<2>(gen, self.numel(), [&](int64_t i0, int64_t cnt, const Words& r) {
         for (int64_t e = 0; e < cnt; ++e)
-          out[i0 + e] = static_cast<T>(-std::log1p(-uint64_to_uniform_double(word64(r, e))) / lambd);
+          out[i0 + e] =
+              static_cast<T>(-std::log1p(-uint64_to_uniform_double(word64(r, e))) / lambd);
       });
     });
   });
@@ -437,7 +438,8 @@ void sample_with_replacement(const Tensor& probs, int64_t n_sample, const Tensor
     double total = 0;
     for (int64_t j = 0; j < cats; ++j) {
       double v = static_cast<double>(p[i * row_stride + j * col_stride]);
-      OPSCOPE_CHECK(v >= 0, "invalid multinomial distribution (encountering probability entry < 0)");
+      OPSCOPE_CHECK(v >= 0,
+                    "invalid multinomial distribution (encountering probability entry < 0)");
       OPSCOPE_CHECK(std::isfinite(v),
                     "invalid multinomial distribution (encountering probability entry = infinity "
                     "or NaN)");
@@ -475,7 +477,8 @@ Tensor multinomial_out(const Tensor& self, int64_t n_sample, bool with_replaceme
                 "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
   // torch indexes categories in float: 2^24 is float's last consecutive integer.
   OPSCOPE_CHECK(n_categories <= (int64_t(1) << 24), "number of categories cannot exceed 2^24");
-  OPSCOPE_CHECK(self.dtype() != ScalarType::Float16, "multinomial is not implemented for half on CPU");
+  OPSCOPE_CHECK(self.dtype() != ScalarType::Float16,
+                "multinomial is not implemented for half on CPU");
   if (self.dim() == 1)
     resize_output(result, {n_sample});
   else
@@ -493,9 +496,10 @@ Tensor multinomial_out(const Tensor& self, int64_t n_sample, bool with_replaceme
     Tensor finite = ops::lt(ops::max(self), std::numeric_limits<double>::infinity());
     OPSCOPE_CHECK(ops::item(ops::bitwise_and(finite, nonnegative)).to_bool(),
                   "probability tensor contains either `inf`, `nan` or element < 0");
-    bool zero_row = self.dim() == 1
-                        ? ops::item(ops::eq(ops::sum(self), 0)).to_bool()
-                        : ops::item(ops::sum(ops::eq(ops::sum(self, IntArrayRef({1})), 0))).to_long() != 0;
+    bool zero_row =
+        self.dim() == 1
+            ? ops::item(ops::eq(ops::sum(self), 0)).to_bool()
+            : ops::item(ops::sum(ops::eq(ops::sum(self, IntArrayRef({1})), 0))).to_long() != 0;
     OPSCOPE_CHECK(!zero_row, "invalid multinomial distribution (sum of probabilities <= 0)");
     Tensor q = exponential(ops::empty_like(self), 1.0, generator);
     ops::div_out(q, self, q);
