@@ -66,6 +66,11 @@ static Library optim_ops(Library::FRAGMENT, "aten", [](Library& m) {
         "Tensor(d!)[] exp_avg_sqs, Tensor(e!)[] max_exp_avg_sqs, Tensor[] state_steps, *, "
         "float lr, float beta1, float beta2, float weight_decay, float eps, bool amsgrad, "
         "bool maximize, Tensor? grad_scale=None, Tensor? found_inf=None) -> ()", F);
+  // torch has no fused RMSprop; this one follows _fused_adam_'s form. grad_avgs is used when
+  // centered, momentum_buffer_list when momentum > 0 (else either may be empty).
+  m.def("_fused_rmsprop_(Tensor(a!)[] self, Tensor[] grads, Tensor(b!)[] square_avgs, "
+        "Tensor(c!)[] grad_avgs, Tensor(d!)[] momentum_buffer_list, *, float lr, float alpha, "
+        "float eps, float weight_decay, float momentum, bool centered, bool maximize) -> ()", F);
 });
 
 }  // namespace opscope

@@ -225,8 +225,8 @@ def training_step(repeat):
             libs = {"memcpy": ("np.copyto(dst, src)", {"np": np, "src": src, "dst": dst})}
             paths = {"fused": dict(fused=True), "foreach": dict(foreach=True),
                      "single": dict(foreach=False)}
-            if opt_name == "RMSprop":
-                paths = {"foreach": dict(foreach=True), "single": dict(foreach=False)}
+            if opt_name == "RMSprop":  # no fused= argument: its default is the fused kernel
+                paths = {"fused": {}, "foreach": dict(foreach=True), "single": dict(foreach=False)}
             elif opt_name in ("SGD", "Adam", "AdamW"):
                 paths["single"] = dict(foreach=False, fused=False)
             for path, options in paths.items():

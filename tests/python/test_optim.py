@@ -18,14 +18,16 @@ from make_torch_reference_optim import CASES, OUT, loss_of, make_params, packed,
 with open(OUT) as f:
     REF = json.load(f)
 
-FUSED = {"SGD", "Adam", "AdamW"}
+FUSED = {"SGD", "Adam", "AdamW", "RMSprop"}
 
 
 def paths(cls_name):
     out = {"single": dict(foreach=False), "foreach": dict(foreach=True), "default": {}}
-    if cls_name in FUSED:
-        out["single"] = dict(foreach=False, fused=False)
+    if cls_name == "RMSprop":  # no fused= (torch 1.13's signature): fused is its default
+        out["fused"] = {}
+    elif cls_name in FUSED:
         out["fused"] = dict(fused=True)
+        out["single"] = dict(foreach=False, fused=False)
     return out
 
 
@@ -348,3 +350,26 @@ def test_training_learns_on_every_path():
             opt.step()
             first = loss.item() if first is None else first
         assert loss.item() < 0.7 * first, cls
+
+
+@pytest.mark.parametrize("centered", [False, True])
+@pytest.mark.parametrize("momentum", [0.0, 0.5])
+def test_fused_rmsprop_with_a_gradient_of_another_layout(centered, momentum):
+    """A .grad set by hand with another layout than its parameter's: the fused kernel runs on
+    copies and writes back (parameter and state, never a stale copy), as the single path."""
+    rng = np.random.RandomState(6)
+    start = rng.randn(4, 6)
+    grad = opscope.tensor(rng.randn(6, 4)).t()
+    p = opscope.nn.Parameter(opscope.tensor(start))
+    q = opscope.nn.Parameter(opscope.tensor(start))
+    fused = opscope.optim.RMSprop([p], lr=0.01, centered=centered, momentum=momentum)
+    single = opscope.optim.RMSprop([q], lr=0.01, centered=centered, momentum=momentum,
+                                   foreach=False)
+    for _ in range(2):
+        p.grad, q.grad = grad, grad.contiguous()
+        fused.step()
+        single.step()
+    np.testing.assert_allclose(values(p), values(q), rtol=1e-13, atol=1e-15)
+    for key, v in single.state[q].items():
+        if isinstance(v, opscope.Tensor):
+            np.testing.assert_allclose(values(fused.state[p][key]), values(v), rtol=1e-13)

@@ -69,7 +69,8 @@ bool laid_out_like(const Tensor& t, const Tensor& ref) {
 
 // Calls body(ptrs, begin, end) over [0, numel) of N tensors of one dtype T and sizes, as Note
 // [One pass over a parameter's tensors] says: on their own memory when they share a dense
-// layout, else on contiguous copies, the first `written` copied back after.
+// layout, else on contiguous copies, the first `written` copied back after (a tensor may stand
+// in for an absent one at a later slot, untouched by the body: its first slot's copy wins).
 template <typename T, size_t N, typename Body>
 void run_alike(const std::array<Tensor, N>& ts, size_t written, const Body& body) {
   bool alike = true;
@@ -80,8 +81,8 @@ void run_alike(const std::array<Tensor, N>& ts, size_t written, const Body& body
   std::array<T*, N> ptr;
   for (size_t k = 0; k < N; ++k) ptr[k] = work[k].template data_ptr<T>();
   parallel_for(0, ts[0].numel(), kGrainSize, [&](int64_t b, int64_t e) { body(ptr, b, e); });
-  if (!alike)
-    for (size_t k = 0; k < written; ++k)
+  if (!alike)  // last to first: a tensor standing in twice is written back from its first slot
+    for (size_t k = written; k-- > 0;)
       if (!work[k].is_same(ts[k])) ops::copy_(ts[k], work[k]);
 }
 
@@ -558,6 +559,75 @@ void fused_adamw_(TensorList self, TensorList grads, TensorList exp_avgs, Tensor
                   maximize, grad_scale, found_inf);
 }
 
+// torch.optim.RMSprop's update of one parameter, element by element (no torch op of this name:
+// torch has no fused RMSprop; the schema follows _fused_adam_'s):
+//   g = ±grad + weight_decay * p;  sq = alpha * sq + (1 - alpha) * g * g
+//   centered: ga = alpha * ga + (1 - alpha) * g, avg = sqrt(sq - ga * ga) + eps; else sqrt(sq) + eps
+//   momentum: buf = momentum * buf + g / avg, p -= lr * buf;  else p -= lr * g / avg
+template <typename T>
+struct RmspropArgs {
+  T lr, alpha, eps, weight_decay, momentum;
+  bool maximize;
+};
+
+template <typename T, bool Centered, bool Momentum>
+OPSCOPE_VECTOR_CLONES void rmsprop_loop(T* __restrict p, const T* __restrict g, T* __restrict sq,
+                                        T* __restrict ga, T* __restrict buf, int64_t b,
+                                        int64_t e, const RmspropArgs<T>& a) {
+  const T sign = a.maximize ? T(-1) : T(1), wd = a.weight_decay, lr = a.lr, eps = a.eps;
+  const T alpha = a.alpha, rest = T(1) - a.alpha, mom = a.momentum;
+#pragma omp simd
+  for (int64_t k = b; k < e; ++k) {
+    T gk = sign * g[k] + wd * p[k];
+    T s = sq[k] * alpha + rest * (gk * gk);
+    sq[k] = s;
+    T avg;
+    if constexpr (Centered) {
+      T m = ga[k] * alpha + rest * gk;
+      ga[k] = m;
+      avg = std::sqrt(s - m * m) + eps;
+    } else {
+      avg = std::sqrt(s) + eps;
+    }
+    if constexpr (Momentum) {
+      T v = buf[k] * mom + gk / avg;
+      buf[k] = v;
+      p[k] = p[k] - lr * v;
+    } else {
+      p[k] = p[k] - lr * (gk / avg);
+    }
+  }
+}
+
+void fused_rmsprop_(TensorList self, TensorList grads, TensorList square_avgs,
+                    TensorList grad_avgs, TensorList momentum_buffer_list, double lr,
+                    double alpha, double eps, double weight_decay, double momentum, bool centered,
+                    bool maximize) {
+  const bool with_momentum = momentum > 0;
+  check_lists("_fused_rmsprop_", {self, grads, square_avgs});
+  if (centered) check_lists("_fused_rmsprop_", {self, grad_avgs});
+  if (with_momentum) check_lists("_fused_rmsprop_", {self, momentum_buffer_list});
+  for (size_t i = 0; i < self.size(); ++i)
+    on_dtype(self[i].dtype(), [&]<typename T>() {
+      RmspropArgs<T> a{T(lr), T(alpha), T(eps), T(weight_decay), T(momentum), maximize};
+      // Absent lists stand in as the parameter itself, never touched by the loop chosen.
+      const Tensor& m = centered ? grad_avgs[i] : self[i];
+      const Tensor& v = with_momentum ? momentum_buffer_list[i] : self[i];
+      run_alike<T, 5>({self[i], square_avgs[i], m, v, grads[i]}, 4,
+                      [&](auto q, int64_t b, int64_t e) {
+                        if (centered && with_momentum)
+                          rmsprop_loop<T, true, true>(q[0], q[4], q[1], q[2], q[3], b, e, a);
+                        else if (centered)
+                          rmsprop_loop<T, true, false>(q[0], q[4], q[1], q[2], nullptr, b, e, a);
+                        else if (with_momentum)
+                          rmsprop_loop<T, false, true>(q[0], q[4], q[1], nullptr, q[3], b, e, a);
+                        else
+                          rmsprop_loop<T, false, false>(q[0], q[4], q[1], nullptr, nullptr, b, e,
+                                                        a);
+                      });
+    });
+}
+
 }  // namespace
 
 static Library cpu_optim(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
@@ -593,6 +663,7 @@ static Library cpu_optim(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m)
   m.impl("_fused_sgd_", fn<&fused_sgd_>);
   m.impl("_fused_adam_", fn<&fused_adam_>);
   m.impl("_fused_adamw_", fn<&fused_adamw_>);
+  m.impl("_fused_rmsprop_", fn<&fused_rmsprop_>);
 });
 
 }  // namespace opscope::cpu

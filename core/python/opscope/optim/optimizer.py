@@ -8,7 +8,8 @@ Each optimizer updates a group in one of three ways, chosen like torch 2.x's ``f
 - ``"foreach"``: the same arithmetic over all parameters at once with the ``opscope._foreach_*``
   ops, one call per step of the formula;
 - ``"fused"``: one ``opscope._fused_*`` op that reads and writes each parameter's memory once
-  (SGD, Adam, AdamW, RMSprop) — the default where the parameters allow it.
+  (SGD, Adam, AdamW, RMSprop) — the default where the parameters allow it. RMSprop's
+  (_fused_rmsprop_) is opscope's own: torch has none.
 """
 from collections import defaultdict
 from copy import deepcopy

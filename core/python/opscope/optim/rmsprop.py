@@ -1,6 +1,7 @@
 """``opscope.optim.RMSprop``: divides the gradient by the root of a moving average of its square
 (alpha the average's decay); centered subtracts the squared moving average of the gradient first;
-momentum accumulates the divided gradient. torch 1.13's update, step by step:
+momentum accumulates the divided gradient (fused: opscope._fused_rmsprop_, one pass; torch has
+no fused RMSprop). torch 1.13's update, step by step:
 
     g = ±grad + weight_decay * p
     square_avg = alpha * square_avg + (1 - alpha) * g**2
@@ -61,8 +62,9 @@ class RMSprop(Optimizer):
                         state["grad_avg"] = opscope.zeros_like(
                             p, memory_format=opscope.preserve_format)
                 state["step"] += 1
-            how = _implementation(group, params, grads, has_fused=False)
-            (_multi_tensor_rmsprop if how == "foreach" else _single_tensor_rmsprop)(
+            how = _implementation(group, params, grads)
+            {"fused": _fused_rmsprop, "foreach": _multi_tensor_rmsprop,
+             "single": _single_tensor_rmsprop}[how](
                 params, grads, [s["square_avg"] for s in states],
                 [s["grad_avg"] for s in states] if group["centered"] else [],
                 [s["momentum_buffer"] for s in states] if group["momentum"] > 0 else [],
@@ -70,6 +72,13 @@ class RMSprop(Optimizer):
                 weight_decay=group["weight_decay"], momentum=group["momentum"],
                 centered=group["centered"], maximize=group["maximize"])
         return loss
+
+
+def _fused_rmsprop(params, grads, square_avgs, grad_avgs, bufs, *, lr, alpha, eps, weight_decay,
+                   momentum, centered, maximize):
+    opscope._fused_rmsprop_(params, grads, square_avgs, grad_avgs, bufs, lr=lr, alpha=alpha,
+                            eps=eps, weight_decay=weight_decay, momentum=momentum,
+                            centered=centered, maximize=maximize)
 
 
 def _single_tensor_rmsprop(params, grads, square_avgs, grad_avgs, bufs, *, lr, alpha, eps,
