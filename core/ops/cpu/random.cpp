@@ -450,11 +450,37 @@ void sample_with_replacement(const Tensor& probs, int64_t n_sample, const Tensor
     for (int64_t j = 0; j < cats; ++j) row[j] /= total;
     row[cats - 1] = 1;  // the last step catches every draw, rounding aside
   }
+  // Each sample is the first step >= u (a binary search). Many samples per row start the
+  // search from a guide table instead: guide[k] is the first step >= k / cats, at or before the
+  // answer for every u in [k / cats, (k + 1) / cats), so a few steps forward find it.
+  if (n_sample < 32) {
+    for_each_block<2>(gen, rows * n_sample, [&](int64_t i0, int64_t cnt, const Words& r) {
+      for (int64_t e = 0; e < cnt; ++e) {
+        const double* row = steps.data() + (i0 + e) / n_sample * cats;
+        double u = uint64_to_uniform_double(word64(r, e));
+        out[i0 + e] = std::lower_bound(row, row + cats, u) - row;
+      }
+    });
+    return;
+  }
+  std::vector<int64_t> guide(static_cast<size_t>(rows * cats));
+  for (int64_t i = 0; i < rows; ++i) {
+    const double* row = steps.data() + i * cats;
+    int64_t j = 0;
+    for (int64_t k = 0; k < cats; ++k) {
+      while (row[j] < static_cast<double>(k) / static_cast<double>(cats)) ++j;
+      guide[static_cast<size_t>(i * cats + k)] = j;
+    }
+  }
   for_each_block<2>(gen, rows * n_sample, [&](int64_t i0, int64_t cnt, const Words& r) {
     for (int64_t e = 0; e < cnt; ++e) {
-      const double* row = steps.data() + (i0 + e) / n_sample * cats;
+      const int64_t i = (i0 + e) / n_sample;
+      const double* row = steps.data() + i * cats;
       double u = uint64_to_uniform_double(word64(r, e));
-      out[i0 + e] = std::lower_bound(row, row + cats, u) - row;
+      int64_t k = std::min(cats - 1, static_cast<int64_t>(u * static_cast<double>(cats)));
+      int64_t j = guide[static_cast<size_t>(i * cats + k)];
+      while (row[j] < u) ++j;  // ends: the last step is 1 > u
+      out[i0 + e] = j;
     }
   });
 }
