@@ -574,19 +574,26 @@ Tensor randperm_generator_out(int64_t n, std::optional<Generator> generator, con
     OPSCOPE_CHECK(n <= (int64_t(1) << 53) + 1, "n cannot be greater than 2^53+1 for Double type.");
   resize_output(out, {n});
   if (n == 0) return out;
-  // Swap i with a uniform j in [i, n): one 64-bit draw per swap, two per Philox block, scaled to
-  // the range by a 128-bit multiply (no division); the values are exact in every dtype allowed.
-  auto [seed, first] = generator_or_default(generator)->reserve(static_cast<uint64_t>(n / 2));
+  // Swap i with a uniform j in [i, n): one draw per swap, scaled to the range by a multiply (no
+  // division) — 32 bits (four per Philox block) when n fits, as torch's 32-bit draws, else 64
+  // bits (two per block). The values are exact in every dtype allowed.
+  const bool wide = n > (int64_t(1) << 32);
+  const int64_t per_block = wide ? 2 : 4;
+  auto [seed, first] = generator_or_default(generator)->reserve(
+      static_cast<uint64_t>((n - 1 + per_block - 1) / per_block));
   dispatch_dtype(out.dtype(), "randperm", [&]<typename T>() {
     if constexpr (!std::is_same_v<T, bool>)
       write_elements<T>(out, [&](T* o) {
         for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(i);
         Words r{};
         for (int64_t i = 0; i + 1 < n; ++i) {
-          if (i % 2 == 0) r = philox4x32(seed, first + static_cast<uint64_t>(i / 2));
-          const auto range = static_cast<unsigned __int128>(n - i);
-          int64_t j = i + static_cast<int64_t>((word64(r, i % 2) * range) >> 64);
-          std::swap(o[i], o[j]);
+          const int64_t lane = i % per_block;
+          if (lane == 0) r = philox4x32(seed, first + static_cast<uint64_t>(i / per_block));
+          const auto range = static_cast<uint64_t>(n - i);
+          const int64_t offset = static_cast<int64_t>(
+              wide ? (static_cast<unsigned __int128>(word64(r, lane)) * range) >> 64
+                   : (static_cast<uint64_t>(r[lane]) * range) >> 32);
+          std::swap(o[i], o[i + offset]);
         }
       });
   });
