@@ -395,11 +395,18 @@ Tensor exponential_(const Tensor& self, double lambd, std::optional<Generator> g
   const Generator& gen = generator_or_default(generator);
   dispatch_floating(self.dtype(), "exponential_cpu", [&]<typename T>() {
     write_elements<T>(self, [&](T* out) {
-      for_each_block<2>(gen, self.numel(), [&](int64_t i0, int64_t cnt, const Words& r) {
-        for (int64_t e = 0; e < cnt; ++e)
-          out[i0 + e] =
-              static_cast<T>(-std::log1p(-uint64_to_uniform_double(word64(r, e))) / lambd);
-      });
+      if constexpr (std::is_same_v<T, double>) {
+        for_each_block<2>(gen, self.numel(), [&](int64_t i0, int64_t cnt, const Words& r) {
+          for (int64_t e = 0; e < cnt; ++e)
+            out[i0 + e] = -std::log1p(-uint64_to_uniform_double(word64(r, e))) / lambd;
+        });
+      } else {  // 24-bit draws and float arithmetic, as uniform_ draws for float
+        const float l = static_cast<float>(lambd);
+        for_each_block<1>(gen, self.numel(), [&](int64_t i0, int64_t cnt, const Words& r) {
+          for (int64_t e = 0; e < cnt; ++e)
+            out[i0 + e] = static_cast<T>(-std::log1p(-uint32_to_uniform_float(r[e])) / l);
+        });
+      }
     });
   });
   return self;
