@@ -179,11 +179,11 @@ def test_zero_grad():
     p = opscope.nn.Parameter(opscope.ones(2, 3))
     opt = opscope.optim.SGD([p], lr=0.1)
     (p * p).sum().backward()
-    opt.zero_grad()  # set_to_none=True by default, as torch 2.x
+    opt.zero_grad(set_to_none=True)
     assert p.grad is None
     (p * p).sum().backward()
     g = p.grad
-    opt.zero_grad(set_to_none=False)
+    opt.zero_grad()  # torch 1.13's default: zeros, in place
     assert p.grad is g and g.tolist() == [[0.0] * 3] * 2
 
 

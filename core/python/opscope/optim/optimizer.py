@@ -202,10 +202,13 @@ class Optimizer:
         param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
         self.__setstate__({"state": state, "param_groups": param_groups})
 
-    def zero_grad(self, set_to_none=True):
-        r"""Clears the gradients of all optimized tensors: sets them to None (the default, as
-        torch 2.x), or with ``set_to_none=False`` detaches them from any graph and fills them with
-        zeros (float32 / float64 gradients with one _foreach_zero_ call)."""
+    def zero_grad(self, set_to_none=False):
+        r"""Clears the gradients of all optimized tensors: with ``set_to_none=True`` sets them to
+        None (torch 2.x's default; no memory written, and the next backward's gradient is kept
+        without a copy), else — torch 1.13's default, kept here because it changes results: a
+        parameter a step leaves unused still gets a zero gradient, so momentum still moves it —
+        detaches them from any graph and fills them with zeros (float32 / float64 gradients with
+        one _foreach_zero_ call)."""
         zeros = []
         for group in self.param_groups:
             for p in group["params"]:
