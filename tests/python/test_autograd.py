@@ -278,17 +278,57 @@ CASES = [
     ("avg_pool2d", lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), [(1, 2, 5, 5)], False, False),
     ("adaptive_avg_pool2d", lambda x: F.adaptive_avg_pool2d(x, (2, 3)), [(1, 2, 5, 5)], False, False),
     ("adaptive_max_pool2d", lambda x: F.adaptive_max_pool2d(x, (2, 3)), [(1, 2, 5, 5)], False, False),
+    # --- normalization and robust losses
+    ("batch_norm training", lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True),
+     [(4, 3, 2), (3,), (3,)], False, True),
+    ("batch_norm training, running stats, no affine", lambda x: F.batch_norm(
+        x, opscope.zeros(3, dtype=F64), opscope.ones(3, dtype=F64), training=True), [(2, 3, 2, 2)], False, True),
+    ("batch_norm eval", lambda x, w, b: F.batch_norm(
+        x, opscope.tensor([0.1, -0.2, 0.3], dtype=F64), opscope.tensor([0.5, 1.5, 2.0], dtype=F64), w, b),
+     [(4, 3), (3,), (3,)], False, True),
+    ("huber_loss", lambda a, b: F.huber_loss(a, b, delta=0.7), [(2, 3), (2, 3)], False, True),
+    ("huber_loss sum", lambda a, b: F.huber_loss(a, b, reduction="sum"), [(2, 3), (2, 3)], False, True),
+    ("smooth_l1_loss", lambda a, b: F.smooth_l1_loss(a, b, beta=0.7), [(2, 3), (2, 3)], False, True),
+    ("smooth_l1_loss none, beta 0", lambda a, b: F.smooth_l1_loss(a, b, reduction="none", beta=0.0),
+     [(2, 3), (2, 3)], False, True),
+    # --- linalg (core/ops/linalg.h): well-conditioned inputs made inside each function; eigh's and
+    # svd's vectors enter only through sign-invariant products (each is defined up to a sign)
+    ("linalg.inv", lambda a: opscope.linalg.inv(a + 3 * opscope.eye(3, dtype=a.dtype)), [(2, 3, 3)], False, True),
+    ("linalg.det", lambda a: opscope.linalg.det(a), [(2, 3, 3)], False, True),
+    ("linalg.slogdet", lambda a: opscope.linalg.slogdet(a + 3 * opscope.eye(3, dtype=a.dtype))[1], [(3, 3)],
+     False, True),
+    ("linalg.solve", lambda a, b: opscope.linalg.solve(a + 3 * opscope.eye(3, dtype=a.dtype), b), [(3, 3), (3, 2)],
+     False, True),
+    ("linalg.cholesky", lambda a: opscope.linalg.cholesky(a @ a.transpose(-2, -1) + 3 * opscope.eye(3, dtype=a.dtype)),
+     [(3, 3)], False, True),
+    ("cholesky", lambda a: opscope.cholesky(a @ a.transpose(-2, -1) + 3 * opscope.eye(3, dtype=a.dtype)), [(3, 3)],
+     False, False),
+    ("linalg.qr", lambda a: opscope.linalg.qr(a + 3 * opscope.eye(4, 3, dtype=a.dtype))[0], [(4, 3)], False, True),
+    ("linalg.eigh", lambda a: (lambda L, V: V * V * L)(*opscope.linalg.eigh(
+        a + a.transpose(-2, -1) + opscope.diag(opscope.arange(3.0, dtype=a.dtype) * 4))), [(3, 3)], False, True),
+    ("linalg.svd values", lambda a: opscope.linalg.svd(a + opscope.diag(opscope.arange(3.0, dtype=a.dtype) * 4))[1],
+     [(3, 3)], False, True),
+    ("linalg.svd vectors", lambda a: (lambda U, S, Vh: U @ Vh + S)(*opscope.linalg.svd(
+        a + opscope.diag(opscope.arange(3.0, dtype=a.dtype) * 4))), [(3, 3)], False, True),
+    ("linalg.cross", lambda a, b: opscope.linalg.cross(a, b), [(2, 3), (2, 3)], False, True),
+    ("linalg.pinv", lambda a: opscope.linalg.pinv(a + 3 * opscope.eye(4, 3, dtype=a.dtype)), [(4, 3)], False, True),
+    ("linalg.lstsq", lambda a, b: opscope.linalg.lstsq(a + 3 * opscope.eye(4, 3, dtype=a.dtype), b).solution,
+     [(4, 3), (4, 2)], False, True),
+    ("linalg.solve_triangular", lambda a, b: opscope.linalg.solve_triangular(
+        a + 3 * opscope.eye(3, dtype=a.dtype), b, upper=True), [(3, 3), (3, 2)], False, True),
 ]
 
 
 def _node_names(t):
     """Names of every node in t's graph."""
-    names, stack, seen = set(), [t.grad_fn], set()
+    # A node's Python object lives only as long as a reference to it: `seen` keeps each one, so
+    # an id() is not handed on to another node's object while the walk runs.
+    names, stack, seen = set(), [t.grad_fn], {}
     while stack:
         n = stack.pop()
         if n is None or id(n) in seen:
             continue
-        seen.add(id(n))
+        seen[id(n)] = n
         names.add(n.name())
         stack.extend(f for f, _ in n.next_functions)
     return names
