@@ -56,7 +56,7 @@ def parse_schema(schema):
         alias = re.search(r"\((\w!?)", type_)
         args.append({"type": type_, "name": name, "has_default": bool(has_default), "default": default,
                      "kwarg_only": kwarg_only, "alias": alias.group(1) if alias else None})
-    returns = m.group(3)
+    returns = m.group(3)  # `()` (nothing: in-place list ops), `(Tensor, Tensor)` or one type
     returns = split_top_level(returns[1:-1]) if returns.startswith("(") else [returns]
     return args, returns
 
@@ -176,6 +176,9 @@ MAY_COPY = {"aten::to.dtype", "aten::to.device", "aten::to.other", "aten::to.dty
 def check_result(name, schema, positional, keywords, result):
     args, returns = parse_schema(schema)
     values = dict(zip([a["name"] for a in args if not a["kwarg_only"]], positional), **keywords)
+    if not returns:  # `-> ()`: the op only writes its (a!) arguments
+        assert result is None, f"{name} returned {type(result).__name__}, schema says ()"
+        return
     results = list(result) if len(returns) > 1 else [result]
     assert len(results) == len(returns), f"{name}: {len(results)} results, schema says {returns}"
     for r, ret in zip(results, returns):
@@ -183,6 +186,8 @@ def check_result(name, schema, positional, keywords, result):
         annotated = [values[a["name"]] for a in args if alias and a["alias"] == alias.group(1)]
         if ret.endswith("[]"):
             assert isinstance(r, (list, tuple)) and r and all(isinstance(x, opscope.Tensor) for x in r), name
+            if isinstance(values.get("self"), (list, tuple)):  # _foreach_*: one result per input
+                assert len(r) == len(values["self"]), f"{name}: {len(r)} results for {len(values['self'])} inputs"
             if annotated:
                 assert all(storage_base(x) == storage_base(annotated[0]) for x in r), f"{name}: not views"
             continue
@@ -230,5 +235,7 @@ def test_the_schema_reader():
     assert base_type("SymInt[]") == "int[]" and base_type("int?") == "int" and base_type("int[2]") == "int[]"
     _, returns = parse_schema("aten::x(Tensor self) -> (Tensor values, Tensor indices)")
     assert returns == ["Tensor values", "Tensor indices"]
+    args, returns = parse_schema("aten::_foreach_add_.List(Tensor(a!)[] self, Tensor[] other, *, Scalar alpha=1) -> ()")
+    assert returns == [] and args[0]["alias"] == "a!" and base_type(args[0]["type"]) == "Tensor[]"
     with pytest.raises(LookupError, match="no sample for argument 'weird'"):
         sample_arguments("aten::x", "aten::x(Tensor self, float weird) -> Tensor")
