@@ -98,6 +98,8 @@ inline constexpr std::string_view kArgNames[] = {
     "A", "B", "UPLO", "b", "compute_uv", "compute_v", "full_matrices", "hermitian", "left",
     "mode", "upper",
     "delta", "momentum", "running_mean", "running_var", "training",
+    "ceil_mode", "count_include_pad", "dilation", "divisor_override", "groups", "kernel_size",
+    "output_padding", "padding", "transposed", "unitriangular",
     "accumulate", "alpha", "approximate", "batch1", "batch2", "beta", "bias", "condition",
     "correction", "decimals", "descending", "device", "diagonal", "dim", "dim0", "dim1", "dim2",
     "dimension", "dims", "dtype", "end", "eps", "exponent", "grad_in", "grad_output",

@@ -244,7 +244,7 @@ std::vector<Derivative> linalg_derivatives() {
        .inputs = {"self", "B"}, .save = {"self"}, .save_result = true,
        .formula = [](C c, G g) -> variable_list {
          bool upper = c.value("upper").to_bool(), left = c.value("left").to_bool();
-         bool unit = c.value_at(4).to_bool();  // unitriangular
+         bool unit = c.value("unitriangular").to_bool();
          Tensor A = c.arg("self"), X = c.result(0);
          Tensor gB = ops::linalg_solve_triangular(mT(A), g[0], !upper, left, unit);
          Tensor gA;

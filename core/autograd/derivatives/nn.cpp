@@ -30,17 +30,17 @@ variable_list pointwise_loss_grads(formulas::C c, Tensor d) {
 }  // namespace
 
 // convolution's and _convolution's formula: convolution_backward for the inputs that need one
-// (see Note [Boolean masks as ints] in core/ops/cpu/conv.cpp). Schema positions: stride 3,
-// padding 4, dilation 5, transposed 6, output_padding 7, groups 8.
+// (see Note [Boolean masks as ints] in core/ops/cpu/conv.cpp).
 variable_list convolution_formula(const BackwardContext& c, const variable_list& g) {
   const bool input = c.needs("input"), weight = c.needs("weight"), bias = c.needs("bias");
   if (!g[0].defined()) return {Tensor(), Tensor(), Tensor()};
   std::optional<IntArrayRef> bias_sizes;
   if (bias) bias_sizes = c.sizes("bias");
   auto [gi, gw, gb] = ops::convolution_backward(
-      g[0], c.arg("input"), c.arg("weight"), bias_sizes, c.value_at(3).to_int_list(),
-      c.value_at(4).to_int_list(), c.value_at(5).to_int_list(), c.value_at(6).to_bool(),
-      c.value_at(7).to_int_list(), c.value_at(8).to_int(),
+      g[0], c.arg("input"), c.arg("weight"), bias_sizes, c.value("stride").to_int_list(),
+      c.value("padding").to_int_list(), c.value("dilation").to_int_list(),
+      c.value("transposed").to_bool(), c.value("output_padding").to_int_list(),
+      c.value("groups").to_int(),
       std::vector<int64_t>{int64_t(input), int64_t(weight), int64_t(bias)});
   return {gi, gw, gb};
 }
@@ -315,9 +315,6 @@ std::vector<Derivative> nn_derivatives() {
          return {ops::cat(g, c.value("dim").to_int())};
        }},
       // --- convolution and pooling -------------------------------------------------------
-      // Their schemas' int-list and flag arguments (padding, dilation, groups, kernel_size, ...)
-      // are not in kArgNames; the formulas read them by schema position (value_at).
-      //
       // convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding,
       //             int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor
       //   all three gradients from convolution_backward (core/ops/cpu/conv.cpp)
@@ -333,19 +330,22 @@ std::vector<Derivative> nn_derivatives() {
       {.op = "max_pool2d_with_indices", .node = "MaxPool2DWithIndicesBackward0", .inputs = {"self"},
        .save = {"self"}, .save_result = true,
        .formula = [](C c, G g) -> variable_list {
-         return {ops::max_pool2d_with_indices_backward(g[0], c.arg("self"), c.value_at(1).to_int_list(),
-             c.value_at(2).to_int_list(), c.value_at(3).to_int_list(), c.value_at(4).to_int_list(),
-             c.value_at(5).to_bool(), c.result(1))};
+         return {ops::max_pool2d_with_indices_backward(
+             g[0], c.arg("self"), c.value("kernel_size").to_int_list(),
+             c.value("stride").to_int_list(), c.value("padding").to_int_list(),
+             c.value("dilation").to_int_list(), c.value("ceil_mode").to_bool(), c.result(1))};
        },
        .outputs = 1},
       // avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode,
       //            bool count_include_pad, int? divisor_override) -> Tensor
       {.op = "avg_pool2d", .node = "AvgPool2DBackward0", .inputs = {"self"}, .save = {"self"},
        .formula = [](C c, G g) -> variable_list {
-         const IValue& divisor = c.value_at(6);
-         return {ops::avg_pool2d_backward(g[0], c.arg("self"), c.value_at(1).to_int_list(),
-             c.value_at(2).to_int_list(), c.value_at(3).to_int_list(), c.value_at(4).to_bool(),
-             c.value_at(5).to_bool(), divisor.is_none() ? std::nullopt : std::optional<int64_t>(divisor.to_int()))};
+         const IValue& divisor = c.value("divisor_override");
+         return {ops::avg_pool2d_backward(
+             g[0], c.arg("self"), c.value("kernel_size").to_int_list(),
+             c.value("stride").to_int_list(), c.value("padding").to_int_list(),
+             c.value("ceil_mode").to_bool(), c.value("count_include_pad").to_bool(),
+             divisor.is_none() ? std::nullopt : std::optional<int64_t>(divisor.to_int()))};
        }},
       // _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
       {.op = "_adaptive_avg_pool2d", .node = "AdaptiveAvgPool2DBackward0", .inputs = {"self"},
