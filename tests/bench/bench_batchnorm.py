@@ -12,14 +12,14 @@ Cases (float32):
 Target: opscope time <= 1.0x torch's.
 Times are the best of round-robin repeats of short loops (tests/bench/benchlib.py), in ms per call.
 """
-import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "python"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import best_per_call, fmt, np, opscope, print_table, ratio, set_threads, torch, verdict  # noqa: E402
+from benchlib import (best_per_call, fmt, np, opscope, print_table, ratio, set_threads,  # noqa: E402
+                      threads_and_repeat, torch, verdict)
 
 
 def make(m, shape, seed=0):
@@ -56,17 +56,13 @@ def check_agreement():
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--threads", default="1,2")
-    ap.add_argument("--quick", action="store_true")
-    args = ap.parse_args()
-    repeat = 5 if args.quick else 15
+    thread_counts, repeat = threads_and_repeat(15)
     if torch is None:
         print("PyTorch is not installed: nothing to compare with")
         return
     check_agreement()
     OF, TF = opscope.nn.functional, torch.nn.functional
-    for threads in [int(t) for t in args.threads.split(",")]:
+    for threads in thread_counts:
         set_threads(threads)
         rows = []
         for shape in [(32, 64, 28, 28), (256, 512)]:

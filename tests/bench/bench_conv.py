@@ -18,14 +18,14 @@ On a shared 2-core machine the 2-thread rows need both cores idle; read them onl
 run. The OpenBLAS kernels matter for the products: OPENBLAS_CORETYPE=SkylakeX runs opscope's
 sgemm ~20% faster than Haswell's on an AVX-512 CPU (see core/runtime/Blas.h).
 """
-import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "python"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import best_per_call, fmt, np, opscope, print_table, ratio, set_threads, torch, verdict  # noqa: E402
+from benchlib import (best_per_call, fmt, np, opscope, print_table, ratio, set_threads,  # noqa: E402
+                      threads_and_repeat, torch, verdict)
 
 import opscope.nn.functional as OF  # noqa: E402
 
@@ -77,11 +77,7 @@ def check_agreement():
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--threads", default="1,2")
-    ap.add_argument("--quick", action="store_true")
-    args = ap.parse_args()
-    repeat = 5 if args.quick else 40
+    thread_counts, repeat = threads_and_repeat(40)
     if torch is None:
         print("PyTorch is not installed: nothing to compare with")
         return
@@ -89,7 +85,7 @@ def main():
           f"mkldnn {torch.backends.mkldnn.is_available()}")
     check_agreement()
     TF = torch.nn.functional
-    for threads in [int(t) for t in args.threads.split(",")]:
+    for threads in thread_counts:
         set_threads(threads)
         rows = []
         for name, (fn, shapes) in CASES.items():

@@ -64,6 +64,18 @@ def best_per_call(cases, loop_s=0.005, repeat=40):
     return best
 
 
+def threads_and_repeat(full_repeat, quick_repeat=5):
+    """The command line most benchmarks take: --threads 1,2 (thread counts to run at) and --quick
+    (quick_repeat repeats instead of full_repeat). Returns (thread counts, repeat)."""
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--quick", action="store_true", help="fewer repeats")
+    args = ap.parse_args()
+    return [int(t) for t in args.threads.split(",")], quick_repeat if args.quick else full_repeat
+
+
 def fmt(x, digits=3):
     return NA if x is None else f"{x:.{digits}f}"
 

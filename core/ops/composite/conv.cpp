@@ -155,42 +155,47 @@ Tensor subtensor(const Tensor& t, int64_t dim, int64_t groups, int64_t g) {
   return ops::contiguous(ops::narrow(t, dim, n * g, n));
 }
 
+// Runs conv on input with a batch dimension of 1 added where it has none (spatial + 1 dims), and
+// drops that dimension from the result again.
+template <typename Conv>
+Tensor unbatched_too(const Tensor& input, int64_t spatial, const char* name, Conv&& conv) {
+  auto [batched_input, is_batched] = batchify(input, spatial, name);
+  Tensor out = conv(batched_input);
+  return is_batched ? out : ops::squeeze(out, 0);
+}
+
 }  // namespace
 
 // input (N, C, L) or (C, L), weight (O, C/g, k) -> (N, O, L_out) or (O, L_out)
 Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
               IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  auto [batched_input, is_batched] = batchify(input, 1, "conv1d");
-  Tensor out = ops::convolution(batched_input, weight, bias, stride, padding, dilation, false, {0},
-                                groups);
-  return is_batched ? out : ops::squeeze(out, 0);
+  return unbatched_too(input, 1, "conv1d", [&](const Tensor& batched) {
+    return ops::convolution(batched, weight, bias, stride, padding, dilation, false, {0}, groups);
+  });
 }
 
 // input (N, C, H, W) or (C, H, W), weight (O, C/g, kh, kw) -> (N, O, OH, OW) or (O, OH, OW)
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
               IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  auto [batched_input, is_batched] = batchify(input, 2, "conv2d");
-  Tensor out = ops::convolution(batched_input, weight, bias, stride, padding, dilation, false, {0},
-                                groups);
-  return is_batched ? out : ops::squeeze(out, 0);
+  return unbatched_too(input, 2, "conv2d", [&](const Tensor& batched) {
+    return ops::convolution(batched, weight, bias, stride, padding, dilation, false, {0}, groups);
+  });
 }
 
 Tensor conv1d_padding(const Tensor& input, const Tensor& weight, const Tensor& bias,
                       IntArrayRef stride, std::string_view padding, IntArrayRef dilation,
                       int64_t groups) {
-  auto [batched_input, is_batched] = batchify(input, 1, "conv1d");
-  Tensor out = ops::_convolution_mode(batched_input, weight, bias, stride, padding, dilation,
-                                      groups);
-  return is_batched ? out : ops::squeeze(out, 0);
+  return unbatched_too(input, 1, "conv1d", [&](const Tensor& batched) {
+    return ops::_convolution_mode(batched, weight, bias, stride, padding, dilation, groups);
+  });
 }
 
 Tensor conv2d_padding(const Tensor& input, const Tensor& weight, const Tensor& bias,
                       IntArrayRef stride, std::string_view padding, IntArrayRef dilation,
                       int64_t groups) {
-  auto [batched_input, is_batched] = batchify(input, 2, "conv2d");
-  Tensor out = ops::_convolution_mode(batched_input, weight, bias, stride, padding, dilation,
-                                      groups);
-  return is_batched ? out : ops::squeeze(out, 0);
+  return unbatched_too(input, 2, "conv2d", [&](const Tensor& batched) {
+    return ops::_convolution_mode(batched, weight, bias, stride, padding, dilation, groups);
+  });
 }
 
 // padding "valid": none; "same": the output keeps the input's size (stride 1 only).
@@ -229,20 +234,20 @@ Tensor _convolution_mode(const Tensor& input, const Tensor& weight, const Tensor
 Tensor conv_transpose1d(const Tensor& input, const Tensor& weight, const Tensor& bias,
                         IntArrayRef stride, IntArrayRef padding, IntArrayRef output_padding,
                         int64_t groups, IntArrayRef dilation) {
-  auto [batched_input, is_batched] = batchify(input, 1, "conv_transpose1d");
-  Tensor out = ops::convolution(batched_input, weight, bias, stride, padding, dilation, true,
-                                output_padding, groups);
-  return is_batched ? out : ops::squeeze(out, 0);
+  return unbatched_too(input, 1, "conv_transpose1d", [&](const Tensor& batched) {
+    return ops::convolution(batched, weight, bias, stride, padding, dilation, true, output_padding,
+                            groups);
+  });
 }
 
 // input (N, C, H, W), weight (C, O/g, kh, kw) -> (N, O, OH, OW)
 Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
                         IntArrayRef stride, IntArrayRef padding, IntArrayRef output_padding,
                         int64_t groups, IntArrayRef dilation) {
-  auto [batched_input, is_batched] = batchify(input, 2, "conv_transpose2d");
-  Tensor out = ops::convolution(batched_input, weight, bias, stride, padding, dilation, true,
-                                output_padding, groups);
-  return is_batched ? out : ops::squeeze(out, 0);
+  return unbatched_too(input, 2, "conv_transpose2d", [&](const Tensor& batched) {
+    return ops::convolution(batched, weight, bias, stride, padding, dilation, true, output_padding,
+                            groups);
+  });
 }
 
 Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias,

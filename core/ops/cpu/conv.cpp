@@ -32,6 +32,7 @@
 
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/dispatch/Library.h"
@@ -67,6 +68,15 @@ struct Geometry {
   }
 };
 
+// The ow range [lo, hi) whose input column ix = ow*sw + dx lies in [0, width).
+inline std::pair<int64_t, int64_t> inside_columns(const Geometry& g, int64_t dx) {
+  int64_t lo = dx >= 0 ? 0 : (-dx + g.sw - 1) / g.sw;
+  int64_t hi = g.width - dx <= 0 ? 0 : (g.width - dx + g.sw - 1) / g.sw;
+  lo = std::min(lo, g.out_w);
+  hi = std::clamp(hi, lo, g.out_w);
+  return {lo, hi};
+}
+
 // col (rows, grid) <- img (channels, height, width), zero where the window leaves the image; the
 // rows of col are ld apart (ld >= grid: several images side by side).
 template <typename T>
@@ -78,11 +88,7 @@ void im2col(const T* img, T* col, const Geometry& g, int64_t ld) {
       for (int64_t j = 0; j < g.kw; ++j) {
         T* row = col + ((c * g.kh + i) * g.kw + j) * grid;
         const int64_t dx = j * g.dw - g.pw;
-        // ow range whose ix = ow*sw + dx lies in [0, width)
-        int64_t lo = dx >= 0 ? 0 : (-dx + g.sw - 1) / g.sw;
-        int64_t hi = g.width - dx <= 0 ? 0 : (g.width - dx + g.sw - 1) / g.sw;
-        lo = std::min(lo, g.out_w);
-        hi = std::clamp(hi, lo, g.out_w);
+        const auto [lo, hi] = inside_columns(g, dx);
         for (int64_t oh = 0; oh < g.out_h; ++oh) {
           T* out = row + oh * g.out_w;
           const int64_t iy = oh * g.sh - g.ph + i * g.dh;
@@ -114,10 +120,7 @@ void col2im(const T* col, T* img, const Geometry& g) {
       for (int64_t j = 0; j < g.kw; ++j) {
         const T* row = col + ((c * g.kh + i) * g.kw + j) * grid;
         const int64_t dx = j * g.dw - g.pw;
-        int64_t lo = dx >= 0 ? 0 : (-dx + g.sw - 1) / g.sw;
-        int64_t hi = g.width - dx <= 0 ? 0 : (g.width - dx + g.sw - 1) / g.sw;
-        lo = std::min(lo, g.out_w);
-        hi = std::clamp(hi, lo, g.out_w);
+        const auto [lo, hi] = inside_columns(g, dx);
         for (int64_t oh = 0; oh < g.out_h; ++oh) {
           const int64_t iy = oh * g.sh - g.ph + i * g.dh;
           if (iy < 0 || iy >= g.height) continue;

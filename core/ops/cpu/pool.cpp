@@ -118,6 +118,38 @@ int64_t plane_grain(int64_t plane_work) {
 int64_t start_index(int64_t i, int64_t out, int64_t in) { return (i * in) / out; }
 int64_t end_index(int64_t i, int64_t out, int64_t in) { return ((i + 1) * in + out - 1) / out; }
 
+// An adaptive pool's window: rows [h0, h1), columns [w0, w1) of the input plane.
+struct Window {
+  int64_t h0, h1, w0, w1;
+  int64_t area() const { return (h1 - h0) * (w1 - w0); }
+};
+
+// Calls f(oh, ow, window) for each cell of the OH x OW output over an H x W input plane.
+template <typename F>
+void for_each_adaptive_window(int64_t H, int64_t W, int64_t OH, int64_t OW, F&& f) {
+  for (int64_t oh = 0; oh < OH; ++oh) {
+    const int64_t h0 = start_index(oh, OH, H), h1 = end_index(oh, OH, H);
+    for (int64_t ow = 0; ow < OW; ++ow)
+      f(oh, ow, Window{h0, h1, start_index(ow, OW, W), end_index(ow, OW, W)});
+  }
+}
+
+// self's last two sizes (H, W) and how many H x W planes it holds.
+struct PlaneShape {
+  int64_t H, W, planes;
+};
+PlaneShape plane_shape(const Tensor& self) {
+  const int64_t ndim = self.dim(), H = self.size(ndim - 2), W = self.size(ndim - 1);
+  return {H, W, self.numel() / std::max<int64_t>(H * W, 1)};
+}
+
+// As above, for the adaptive backwards, which first check self is (C, H, W) or (N, C, H, W).
+PlaneShape plane_shape(const Tensor& self, const char* name) {
+  OPSCOPE_CHECK(self.dim() == 3 || self.dim() == 4, name, "(): Expected 3D or 4D tensor, but got ",
+                shape_str(self.sizes()));
+  return plane_shape(self);
+}
+
 std::pair<int64_t, int64_t> adaptive_output(IntArrayRef output_size, const Tensor& input,
                                             const char* op) {
   OPSCOPE_CHECK(output_size.size() == 2, op, ": output_size must be 2");
@@ -361,8 +393,7 @@ Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self, IntArr
 // self (N, C, H, W) or (C, H, W) -> (N, C, OH, OW): the mean of each adaptive window
 Tensor _adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
   const auto [OH, OW] = adaptive_output(output_size, self, "adaptive_avg_pool2d");
-  const int64_t ndim = self.dim(), H = self.size(ndim - 2), W = self.size(ndim - 1);
-  const int64_t planes = self.numel() / std::max<int64_t>(H * W, 1);
+  const auto [H, W, planes] = plane_shape(self);
   DimVector sizes(self.sizes().begin(), self.sizes().end() - 2);
   sizes.push_back(OH);
   sizes.push_back(OW);
@@ -376,16 +407,12 @@ Tensor _adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
         for (int64_t plane = b; plane < e; ++plane) {
           const T* ip = in + plane * H * W;
           T* op = o + plane * OH * OW;
-          for (int64_t oh = 0; oh < OH; ++oh) {
-            const int64_t h0 = start_index(oh, OH, H), h1 = end_index(oh, OH, H);
-            for (int64_t ow = 0; ow < OW; ++ow) {
-              const int64_t w0 = start_index(ow, OW, W), w1 = end_index(ow, OW, W);
-              T sum = 0;
-              for (int64_t h = h0; h < h1; ++h)
-                for (int64_t w = w0; w < w1; ++w) sum += ip[h * W + w];
-              op[oh * OW + ow] = sum / T((h1 - h0) * (w1 - w0));
-            }
-          }
+          for_each_adaptive_window(H, W, OH, OW, [&](int64_t oh, int64_t ow, const Window& win) {
+            T sum = 0;
+            for (int64_t h = win.h0; h < win.h1; ++h)
+              for (int64_t w = win.w0; w < win.w1; ++w) sum += ip[h * W + w];
+            op[oh * OW + ow] = sum / T(win.area());
+          });
         }
       });
     } else {
@@ -397,12 +424,8 @@ Tensor _adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
 
 // grad_output (N, C, OH, OW) -> grad_input of self's shape
 Tensor _adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& self) {
-  const int64_t ndim = self.dim();
-  OPSCOPE_CHECK(ndim == 3 || ndim == 4, "adaptive_avg_pool2d_backward(): Expected 3D or 4D tensor, but got ",
-                shape_str(self.sizes()));
-  const int64_t H = self.size(ndim - 2), W = self.size(ndim - 1);
+  const auto [H, W, planes] = plane_shape(self, "adaptive_avg_pool2d_backward");
   const int64_t OH = grad_output.size(-2), OW = grad_output.size(-1);
-  const int64_t planes = self.numel() / std::max<int64_t>(H * W, 1);
   const Tensor gy = contiguous(grad_output);
   Tensor grad_input = make_empty(self.sizes(), self.dtype());
   dispatch_dtype(self.dtype(), "adaptive_avg_pool2d_backward_cpu", [&]<typename T>() {
@@ -414,15 +437,11 @@ Tensor _adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& se
           T* dst = gi + plane * H * W;
           std::fill(dst, dst + H * W, T(0));
           const T* src = g + plane * OH * OW;
-          for (int64_t oh = 0; oh < OH; ++oh) {
-            const int64_t h0 = start_index(oh, OH, H), h1 = end_index(oh, OH, H);
-            for (int64_t ow = 0; ow < OW; ++ow) {
-              const int64_t w0 = start_index(ow, OW, W), w1 = end_index(ow, OW, W);
-              const T share = src[oh * OW + ow] / T((h1 - h0) * (w1 - w0));
-              for (int64_t h = h0; h < h1; ++h)
-                for (int64_t w = w0; w < w1; ++w) dst[h * W + w] += share;
-            }
-          }
+          for_each_adaptive_window(H, W, OH, OW, [&](int64_t oh, int64_t ow, const Window& win) {
+            const T share = src[oh * OW + ow] / T(win.area());
+            for (int64_t h = win.h0; h < win.h1; ++h)
+              for (int64_t w = win.w0; w < win.w1; ++w) dst[h * W + w] += share;
+          });
         }
       });
     } else {
@@ -435,8 +454,7 @@ Tensor _adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& se
 // self (N, C, H, W) or (C, H, W) -> (out, indices int64): the maximum of each adaptive window
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size) {
   const auto [OH, OW] = adaptive_output(output_size, self, "adaptive_max_pool2d");
-  const int64_t ndim = self.dim(), H = self.size(ndim - 2), W = self.size(ndim - 1);
-  const int64_t planes = self.numel() / std::max<int64_t>(H * W, 1);
+  const auto [H, W, planes] = plane_shape(self);
   DimVector sizes(self.sizes().begin(), self.sizes().end() - 2);
   sizes.push_back(OH);
   sizes.push_back(OW);
@@ -451,25 +469,21 @@ std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef o
       parallel_for(0, planes, plane_grain(H * W), [&](int64_t b, int64_t e) {
         for (int64_t plane = b; plane < e; ++plane) {
           const T* ip = in + plane * H * W;
-          for (int64_t oh = 0; oh < OH; ++oh) {
-            const int64_t h0 = start_index(oh, OH, H), h1 = end_index(oh, OH, H);
-            for (int64_t ow = 0; ow < OW; ++ow) {
-              const int64_t w0 = start_index(ow, OW, W), w1 = end_index(ow, OW, W);
-              T best = -std::numeric_limits<T>::infinity();
-              int64_t best_at = h0 * W + w0;
-              for (int64_t h = h0; h < h1; ++h) {
-                for (int64_t w = w0; w < w1; ++w) {
-                  const T v = ip[h * W + w];
-                  if (v > best || std::isnan(v)) {  // as torch: the last NaN wins
-                    best = v;
-                    best_at = h * W + w;
-                  }
+          for_each_adaptive_window(H, W, OH, OW, [&](int64_t oh, int64_t ow, const Window& win) {
+            T best = -std::numeric_limits<T>::infinity();
+            int64_t best_at = win.h0 * W + win.w0;
+            for (int64_t h = win.h0; h < win.h1; ++h) {
+              for (int64_t w = win.w0; w < win.w1; ++w) {
+                const T v = ip[h * W + w];
+                if (v > best || std::isnan(v)) {  // as torch: the last NaN wins
+                  best = v;
+                  best_at = h * W + w;
                 }
               }
-              o[plane * OH * OW + oh * OW + ow] = best;
-              idx[plane * OH * OW + oh * OW + ow] = best_at;
             }
-          }
+            o[plane * OH * OW + oh * OW + ow] = best;
+            idx[plane * OH * OW + oh * OW + ow] = best_at;
+          });
         }
       });
     } else {
@@ -482,11 +496,7 @@ std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef o
 // grad_output (N, C, OH, OW), indices -> grad_input of self's shape
 Tensor adaptive_max_pool2d_backward(const Tensor& grad_output, const Tensor& self,
                                     const Tensor& indices) {
-  const int64_t ndim = self.dim();
-  OPSCOPE_CHECK(ndim == 3 || ndim == 4, "adaptive_max_pool2d_backward(): Expected 3D or 4D tensor, but got ",
-                shape_str(self.sizes()));
-  const int64_t H = self.size(ndim - 2), W = self.size(ndim - 1);
-  const int64_t planes = self.numel() / std::max<int64_t>(H * W, 1);
+  const auto [H, W, planes] = plane_shape(self, "adaptive_max_pool2d_backward");
   const int64_t cells = grad_output.size(-2) * grad_output.size(-1);
   const Tensor gy = contiguous(grad_output), idx_t = contiguous(indices);
   Tensor grad_input = make_empty(self.sizes(), self.dtype());

@@ -193,24 +193,28 @@ def _calculate_correct_fan(tensor, mode):
     return fan_in if mode == "fan_in" else fan_out
 
 
-def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
-    """He et al. (2015): U(-bound, bound), bound = gain * sqrt(3 / fan) (a: leaky_relu's slope)."""
+def _kaiming_std(tensor, a, mode, nonlinearity):
+    """gain / sqrt(fan) for the kaiming inits; None (after torch's warning) for an empty tensor."""
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op")
+        return None
+    return calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
+
+
+def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
+    """He et al. (2015): U(-bound, bound), bound = gain * sqrt(3 / fan) (a: leaky_relu's slope)."""
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std is None:
         return tensor
-    fan = _calculate_correct_fan(tensor, mode)
-    std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
     bound = math.sqrt(3.0) * std
     return uniform_(tensor, -bound, bound)
 
 
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
     """He et al. (2015): N(0, std^2), std = gain / sqrt(fan)."""
-    if 0 in tensor.shape:
-        warnings.warn("Initializing zero-element tensors is a no-op")
+    std = _kaiming_std(tensor, a, mode, nonlinearity)
+    if std is None:
         return tensor
-    fan = _calculate_correct_fan(tensor, mode)
-    std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
     return normal_(tensor, 0, std)
 
 

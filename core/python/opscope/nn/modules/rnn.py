@@ -152,29 +152,35 @@ class RNNBase(Module):
             return hx
         return hx.index_select(1, permutation)
 
+    def _split_input(self, input):
+        """A PackedSequence's parts, or a tensor input with an unbatched (T, I) one given its batch
+        dimension: (input, batch_sizes, sorted_indices, unsorted_indices, max_batch_size,
+        is_batched, batch_dim); the last two only mean something for a tensor input."""
+        if isinstance(input, PackedSequence):
+            input, batch_sizes, sorted_indices, unsorted_indices = input
+            return input, batch_sizes, sorted_indices, unsorted_indices, int(batch_sizes[0]), True, None
+        is_batched = input.dim() == 3
+        batch_dim = 0 if self.batch_first else 1
+        if not is_batched:
+            input = input.unsqueeze(batch_dim)
+        max_batch_size = input.size(0) if self.batch_first else input.size(1)
+        return input, None, None, None, max_batch_size, is_batched, batch_dim
+
     # --- the shared forward of RNN and GRU ----------------------------------------------------
     def _forward_one_state(self, input, hx, op):
         """RNN and GRU: one hidden state (L*D, B, H); unbatched (T, I) input with (L*D, H) hx."""
         orig_input = input
-        if isinstance(orig_input, PackedSequence):
-            input, batch_sizes, sorted_indices, unsorted_indices = input
-            max_batch_size = int(batch_sizes[0])
-        else:
-            batch_sizes = None
-            is_batched = input.dim() == 3
-            batch_dim = 0 if self.batch_first else 1
+        (input, batch_sizes, sorted_indices, unsorted_indices, max_batch_size, is_batched,
+         batch_dim) = self._split_input(input)
+        if batch_sizes is None and hx is not None:
             if not is_batched:
-                input = input.unsqueeze(batch_dim)
-                if hx is not None:
-                    if hx.dim() != 2:
-                        raise RuntimeError(
-                            f"For unbatched 2-D input, hx should also be 2-D but got {hx.dim()}-D tensor")
-                    hx = hx.unsqueeze(1)
-            elif hx is not None and hx.dim() != 3:
+                if hx.dim() != 2:
+                    raise RuntimeError(
+                        f"For unbatched 2-D input, hx should also be 2-D but got {hx.dim()}-D tensor")
+                hx = hx.unsqueeze(1)
+            elif hx.dim() != 3:
                 raise RuntimeError(
                     f"For batched 3-D input, hx should also be 3-D but got {hx.dim()}-D tensor")
-            max_batch_size = input.size(0) if self.batch_first else input.size(1)
-            sorted_indices = unsorted_indices = None
 
         if hx is None:
             num_directions = 2 if self.bidirectional else 1
@@ -281,17 +287,8 @@ class LSTM(RNNBase):
 
     def forward(self, input, hx=None):
         orig_input = input
-        if isinstance(orig_input, PackedSequence):
-            input, batch_sizes, sorted_indices, unsorted_indices = input
-            max_batch_size = int(batch_sizes[0])
-        else:
-            batch_sizes = None
-            is_batched = input.dim() == 3
-            batch_dim = 0 if self.batch_first else 1
-            if not is_batched:
-                input = input.unsqueeze(batch_dim)
-            max_batch_size = input.size(0) if self.batch_first else input.size(1)
-            sorted_indices = unsorted_indices = None
+        (input, batch_sizes, sorted_indices, unsorted_indices, max_batch_size, is_batched,
+         batch_dim) = self._split_input(input)
 
         if hx is None:
             num_directions = 2 if self.bidirectional else 1

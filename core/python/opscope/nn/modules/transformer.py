@@ -144,6 +144,19 @@ class MultiheadAttention(Module):
         return attn_output, attn_output_weights
 
 
+def _attention_block(attn, dropout, x, mem, attn_mask, key_padding_mask):
+    """The layers' attention sublayer: attn(x, mem, mem) without the weights, then dropout."""
+    x = attn(x, mem, mem, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
+             need_weights=False)[0]
+    return dropout(x)
+
+
+def _feed_forward_block(layer, dropout, x):
+    """The layers' feed-forward sublayer: linear2(dropout(activation(linear1(x)))), then dropout."""
+    x = layer.linear2(layer.dropout(layer.activation(layer.linear1(x))))
+    return dropout(x)
+
+
 def _get_activation_fn(activation):
     if activation == "relu":
         return F.relu
@@ -191,13 +204,10 @@ class TransformerEncoderLayer(Module):
         return x
 
     def _sa_block(self, x, attn_mask, key_padding_mask):
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
-                           need_weights=False)[0]
-        return self.dropout1(x)
+        return _attention_block(self.self_attn, self.dropout1, x, x, attn_mask, key_padding_mask)
 
     def _ff_block(self, x):
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return self.dropout2(x)
+        return _feed_forward_block(self, self.dropout2, x)
 
 
 class TransformerEncoder(Module):
@@ -262,18 +272,14 @@ class TransformerDecoderLayer(Module):
         return x
 
     def _sa_block(self, x, attn_mask, key_padding_mask):
-        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
-                           need_weights=False)[0]
-        return self.dropout1(x)
+        return _attention_block(self.self_attn, self.dropout1, x, x, attn_mask, key_padding_mask)
 
     def _mha_block(self, x, mem, attn_mask, key_padding_mask):
-        x = self.multihead_attn(x, mem, mem, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
-                                need_weights=False)[0]
-        return self.dropout2(x)
+        return _attention_block(self.multihead_attn, self.dropout2, x, mem, attn_mask,
+                                key_padding_mask)
 
     def _ff_block(self, x):
-        x = self.linear2(self.dropout(self.activation(self.linear1(x))))
-        return self.dropout3(x)
+        return _feed_forward_block(self, self.dropout3, x)
 
 
 class TransformerDecoder(Module):
