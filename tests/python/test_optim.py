@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import opscope
-from make_torch_reference_optim import CASES, OUT, loss_of, make_params, packed, take_steps
+from optim_cases import CASES, OUT, errors, make_params, packed, take_steps
 
 with open(OUT) as f:
     REF = json.load(f)
@@ -125,42 +125,8 @@ def test_reprs_as_torch():
         assert got == want, name
 
 
-def error_of(fn):
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001
-        return [type(e).__name__, str(e)]
-    return None
-
-
 def test_errors_as_torch():
-    p = opscope.nn.Parameter(opscope.ones(2))
-    q = opscope.nn.Parameter(opscope.ones(3))
-    O = opscope.optim
-    got = {
-        "sgd_no_lr": error_of(lambda: O.SGD([p])),
-        "sgd_negative_lr": error_of(lambda: O.SGD([p], lr=-1)),
-        "sgd_nesterov": error_of(lambda: O.SGD([p], lr=0.1, nesterov=True)),
-        "adam_beta": error_of(lambda: O.Adam([p], betas=(1.0, 0.9))),
-        "adam_eps": error_of(lambda: O.Adam([p], eps=-1)),
-        "adagrad_lr_decay": error_of(lambda: O.Adagrad([p], lr_decay=-1)),
-        "adagrad_initial": error_of(lambda: O.Adagrad([p], initial_accumulator_value=-1)),
-        "adadelta_rho": error_of(lambda: O.Adadelta([p], rho=1.5)),
-        "rmsprop_alpha": error_of(lambda: O.RMSprop([p], alpha=-1)),
-        "empty": error_of(lambda: O.SGD([], lr=0.1)),
-        "tensor_params": error_of(lambda: O.SGD(p, lr=0.1)),
-        "set_params": error_of(lambda: O.SGD({p}, lr=0.1)),
-        "non_tensor": error_of(lambda: O.SGD([p, 3], lr=0.1)),
-        "non_leaf": error_of(lambda: O.SGD([p * 2], lr=0.1)),
-        "two_groups": error_of(lambda: O.SGD([{"params": [p]}, {"params": [p]}], lr=0.1)),
-        "group_no_lr": error_of(lambda: O.SGD([{"params": [p]}, {"params": [q]}])),
-    }
-    sgd1 = O.SGD([p], lr=0.1)
-    sgd2 = O.SGD([{"params": [p]}, {"params": [q]}], lr=0.1)
-    sgd3 = O.SGD([p, q], lr=0.1)
-    got["load_groups"] = error_of(lambda: sgd1.load_state_dict(sgd2.state_dict()))
-    got["load_sizes"] = error_of(lambda: sgd1.load_state_dict(sgd3.state_dict()))
-    assert got == REF["errors"]
+    assert errors(opscope) == REF["errors"]
 
 
 def test_fused_and_foreach_together_refused():

@@ -7,7 +7,7 @@ and of the past gradients (rho their decay); torch 1.13's update:
 """
 import opscope
 
-from .optimizer import Optimizer, _implementation
+from .optimizer import Optimizer, _check_args, _direction, _foreach_directions, _zeros
 
 __all__ = ["Adadelta"]
 
@@ -15,56 +15,31 @@ __all__ = ["Adadelta"]
 class Adadelta(Optimizer):
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= rho <= 1.0:
-            raise ValueError("Invalid rho value: {}".format(rho))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
+        _check_args(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay)
         defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize,
                         foreach=foreach)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
+    _group_defaults = (("foreach", None), ("maximize", False))
 
-    @opscope.no_grad()
-    def step(self, closure=None):
-        """Performs a single optimization step; `closure` re-evaluates the model and returns the
-        loss."""
-        loss = self._evaluate(closure)
-        for group in self.param_groups:
-            params, grads = self._with_grads(group)
-            if not params:
-                continue
-            states = [self.state[p] for p in params]
-            for p, state in zip(params, states):
-                if len(state) == 0:
-                    state["step"] = 0
-                    state["square_avg"] = opscope.zeros_like(
-                        p, memory_format=opscope.preserve_format)
-                    state["acc_delta"] = opscope.zeros_like(
-                        p, memory_format=opscope.preserve_format)
-                state["step"] += 1
-            how = _implementation(group, params, grads, has_fused=False)
-            (_multi_tensor_adadelta if how == "foreach" else _single_tensor_adadelta)(
-                params, grads, [s["square_avg"] for s in states],
-                [s["acc_delta"] for s in states], lr=group["lr"], rho=group["rho"],
-                eps=group["eps"], weight_decay=group["weight_decay"], maximize=group["maximize"])
-        return loss
+    def _update_group(self, group, params, grads):
+        def init(p, state):
+            state["step"] = 0
+            state["square_avg"], state["acc_delta"] = _zeros(p), _zeros(p)
+
+        states = self._states(params, init)
+        for state in states:
+            state["step"] += 1
+        self._path(group, params, grads, _single_tensor_adadelta, _multi_tensor_adadelta)(
+            params, grads, [s["square_avg"] for s in states], [s["acc_delta"] for s in states],
+            lr=group["lr"], rho=group["rho"], eps=group["eps"],
+            weight_decay=group["weight_decay"], maximize=group["maximize"])
 
 
 def _single_tensor_adadelta(params, grads, square_avgs, acc_deltas, *, lr, rho, eps, weight_decay,
                             maximize):
     for param, grad, square_avg, acc_delta in zip(params, grads, square_avgs, acc_deltas):
-        grad = grad if not maximize else -grad
-        if weight_decay != 0:
-            grad = grad.add(param, alpha=weight_decay)
+        grad = _direction(param, grad, maximize, weight_decay)
         square_avg.mul_(rho).add_(grad * grad, alpha=1 - rho)
         std = square_avg.add(eps).sqrt_()
         delta = acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
@@ -74,10 +49,7 @@ def _single_tensor_adadelta(params, grads, square_avgs, acc_deltas, *, lr, rho, 
 
 def _multi_tensor_adadelta(params, grads, square_avgs, acc_deltas, *, lr, rho, eps, weight_decay,
                            maximize):
-    if maximize:
-        grads = opscope._foreach_neg(grads)
-    if weight_decay != 0:
-        grads = opscope._foreach_add(grads, params, alpha=weight_decay)
+    grads = _foreach_directions(params, grads, maximize, weight_decay)
     opscope._foreach_mul_(square_avgs, rho)
     opscope._foreach_addcmul_(square_avgs, grads, grads, 1 - rho)
     std = opscope._foreach_add(square_avgs, eps)

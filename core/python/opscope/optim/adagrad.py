@@ -6,7 +6,8 @@ gradients so far, with a learning rate that decays by lr_decay; torch 1.13's upd
 """
 import opscope
 
-from .optimizer import Optimizer, _equal_or_none, _implementation
+from .optimizer import (Optimizer, _check_args, _direction, _equal_or_none,
+                        _foreach_directions)
 
 __all__ = ["Adagrad"]
 
@@ -14,17 +15,8 @@ __all__ = ["Adagrad"]
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
                  eps=1e-10, foreach=None, *, maximize=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= lr_decay:
-            raise ValueError("Invalid lr_decay value: {}".format(lr_decay))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
-        if not 0.0 <= initial_accumulator_value:
-            raise ValueError("Invalid initial_accumulator_value value: {}".format(
-                initial_accumulator_value))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
+        _check_args(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
+                    initial_accumulator_value=initial_accumulator_value, eps=eps)
         defaults = dict(lr=lr, lr_decay=lr_decay, eps=eps, weight_decay=weight_decay,
                         initial_accumulator_value=initial_accumulator_value, foreach=foreach,
                         maximize=maximize)
@@ -36,28 +28,14 @@ class Adagrad(Optimizer):
                 state["sum"] = opscope.full_like(p, initial_accumulator_value,
                                                  memory_format=opscope.preserve_format)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
+    _group_defaults = (("foreach", None), ("maximize", False))
 
-    @opscope.no_grad()
-    def step(self, closure=None):
-        """Performs a single optimization step; `closure` re-evaluates the model and returns the
-        loss."""
-        loss = self._evaluate(closure)
-        for group in self.param_groups:
-            params, grads = self._with_grads(group)
-            if not params:
-                continue
-            states = [self.state[p] for p in params]
-            how = _implementation(group, params, grads, has_fused=False)
-            (_multi_tensor_adagrad if how == "foreach" else _single_tensor_adagrad)(
-                params, grads, [s["sum"] for s in states], [s["step"] for s in states],
-                lr=group["lr"], weight_decay=group["weight_decay"], lr_decay=group["lr_decay"],
-                eps=group["eps"], maximize=group["maximize"])
-        return loss
+    def _update_group(self, group, params, grads):
+        states = self._states(params)  # made by __init__
+        self._path(group, params, grads, _single_tensor_adagrad, _multi_tensor_adagrad)(
+            params, grads, [s["sum"] for s in states], [s["step"] for s in states],
+            lr=group["lr"], weight_decay=group["weight_decay"], lr_decay=group["lr_decay"],
+            eps=group["eps"], maximize=group["maximize"])
 
 
 def _single_tensor_adagrad(params, grads, state_sums, state_steps, *, lr, weight_decay, lr_decay,
@@ -65,9 +43,7 @@ def _single_tensor_adagrad(params, grads, state_sums, state_steps, *, lr, weight
     for param, grad, state_sum, step_t in zip(params, grads, state_sums, state_steps):
         step_t += 1
         step = step_t.item()
-        grad = grad if not maximize else -grad
-        if weight_decay != 0:
-            grad = grad.add(param, alpha=weight_decay)
+        grad = _direction(param, grad, maximize, weight_decay)
         clr = lr / (1 + (step - 1) * lr_decay)
         state_sum.add_(grad * grad)
         std = state_sum.sqrt().add_(eps)
@@ -76,11 +52,8 @@ def _single_tensor_adagrad(params, grads, state_sums, state_steps, *, lr, weight
 
 def _multi_tensor_adagrad(params, grads, state_sums, state_steps, *, lr, weight_decay, lr_decay,
                           eps, maximize):
-    if maximize:
-        grads = opscope._foreach_neg(grads)
+    grads = _foreach_directions(params, grads, maximize, weight_decay)
     opscope._foreach_add_(state_steps, 1)
-    if weight_decay != 0:
-        grads = opscope._foreach_add(grads, params, alpha=weight_decay)
     minus_clr = [-lr / (1 + (s.item() - 1) * lr_decay) for s in state_steps]
     opscope._foreach_addcmul_(state_sums, grads, grads, 1)
     std = opscope._foreach_sqrt(state_sums)

@@ -10,22 +10,9 @@ import math
 
 import opscope
 
-from .optimizer import Optimizer, _equal_or_none, _implementation
+from .optimizer import Optimizer, _check_args, _equal_or_none, _zeros
 
 __all__ = ["Adam"]
-
-
-def _check_adam_args(lr, eps, betas, weight_decay):
-    if not 0.0 <= lr:
-        raise ValueError("Invalid learning rate: {}".format(lr))
-    if not 0.0 <= eps:
-        raise ValueError("Invalid epsilon value: {}".format(eps))
-    if not 0.0 <= betas[0] < 1.0:
-        raise ValueError("Invalid beta parameter at index 0: {}".format(betas[0]))
-    if not 0.0 <= betas[1] < 1.0:
-        raise ValueError("Invalid beta parameter at index 1: {}".format(betas[1]))
-    if not 0.0 <= weight_decay:
-        raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
 
 
 class Adam(Optimizer):
@@ -34,48 +21,32 @@ class Adam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  amsgrad=False, *, foreach=None, maximize=False, capturable=False,
                  differentiable=False, fused=None):
-        _check_adam_args(lr, eps, betas, weight_decay)
+        _check_args(lr=lr, eps=eps, betas=betas, weight_decay=weight_decay)
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
                         maximize=maximize, foreach=foreach, capturable=capturable,
                         differentiable=differentiable, fused=fused)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, value in (("amsgrad", False), ("maximize", False), ("foreach", None),
-                               ("capturable", False), ("differentiable", False), ("fused", None)):
-                group.setdefault(key, value)
+    _group_defaults = (("amsgrad", False), ("maximize", False), ("foreach", None),
+                       ("capturable", False), ("differentiable", False), ("fused", None))
 
-    @opscope.no_grad()
-    def step(self, closure=None):
-        """Performs a single optimization step; `closure` re-evaluates the model and returns the
-        loss."""
-        loss = self._evaluate(closure)
-        for group in self.param_groups:
-            params, grads = self._with_grads(group)
-            if not params:
-                continue
-            states = [self.state[p] for p in params]
-            for p, state in zip(params, states):
-                if len(state) == 0:  # as torch 1.13: a 0-d float32 step count
-                    state["step"] = opscope.tensor(0.)
-                    state["exp_avg"] = opscope.zeros_like(p, memory_format=opscope.preserve_format)
-                    state["exp_avg_sq"] = opscope.zeros_like(
-                        p, memory_format=opscope.preserve_format)
-                    if group["amsgrad"]:
-                        state["max_exp_avg_sq"] = opscope.zeros_like(
-                            p, memory_format=opscope.preserve_format)
-            beta1, beta2 = group["betas"]
-            how = _implementation(group, params, grads)
-            {"fused": _fused_adam, "foreach": _multi_tensor_adam,
-             "single": _single_tensor_adam}[how](
-                params, grads, [s["exp_avg"] for s in states], [s["exp_avg_sq"] for s in states],
-                [s["max_exp_avg_sq"] for s in states] if group["amsgrad"] else [],
-                [s["step"] for s in states], amsgrad=group["amsgrad"], beta1=beta1, beta2=beta2,
-                lr=group["lr"], weight_decay=group["weight_decay"], eps=group["eps"],
-                maximize=group["maximize"], decoupled=self._decoupled)
-        return loss
+    def _update_group(self, group, params, grads):
+        amsgrad = group["amsgrad"]
+
+        def init(p, state):  # as torch 1.13: a 0-d float32 step count
+            state["step"] = opscope.tensor(0.)
+            state["exp_avg"], state["exp_avg_sq"] = _zeros(p), _zeros(p)
+            if amsgrad:
+                state["max_exp_avg_sq"] = _zeros(p)
+
+        states = self._states(params, init)
+        beta1, beta2 = group["betas"]
+        self._path(group, params, grads, _single_tensor_adam, _multi_tensor_adam, _fused_adam)(
+            params, grads, [s["exp_avg"] for s in states], [s["exp_avg_sq"] for s in states],
+            [s["max_exp_avg_sq"] for s in states] if amsgrad else [],
+            [s["step"] for s in states], amsgrad=amsgrad, beta1=beta1, beta2=beta2,
+            lr=group["lr"], weight_decay=group["weight_decay"], eps=group["eps"],
+            maximize=group["maximize"], decoupled=self._decoupled)
 
 
 def _single_tensor_adam(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, state_steps, *,

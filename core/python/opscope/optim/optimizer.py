@@ -1,5 +1,7 @@
 """``opscope.optim.Optimizer``: parameter groups, per-parameter state, zero_grad, state_dict /
-load_state_dict and printing, as torch.optim.Optimizer; each optimizer's step() is in its own file.
+load_state_dict, printing and the step loop, as torch.optim.Optimizer, with the pieces the
+optimizers share (argument checks, state, path choice, maximize / weight decay); each optimizer's
+own update rule is in its own file.
 
 Each optimizer updates a group in one of three ways, chosen like torch 2.x's ``foreach=`` and
 ``fused=`` arguments (see _implementation):
@@ -80,6 +82,42 @@ def _equal_or_none(values):
     return first if all(v == first for v in values) else None
 
 
+_ARG_NAMES = {"lr": "learning rate", "eps": "epsilon value"}
+
+
+def _check_args(**values):
+    """torch's checks of hyper-parameters, in the order given: each must be >= 0 ("Invalid
+    learning rate: -1", "Invalid momentum value: -1", ...); `rho` must also be <= 1 and each of
+    `betas` < 1 ("Invalid beta parameter at index 0: 1.0")."""
+    for name, value in values.items():
+        if name == "betas":
+            for i in (0, 1):
+                if not 0.0 <= value[i] < 1.0:
+                    raise ValueError("Invalid beta parameter at index {}: {}".format(i, value[i]))
+        elif not (0.0 <= value <= 1.0 if name == "rho" else 0.0 <= value):
+            raise ValueError("Invalid {}: {}".format(_ARG_NAMES.get(name, name + " value"), value))
+
+
+def _zeros(param):
+    """A state buffer for `param`: zeros of its sizes, dtype and layout."""
+    return opscope.zeros_like(param, memory_format=opscope.preserve_format)
+
+
+def _direction(param, grad, maximize, weight_decay):
+    """The gradient a tensor-by-tensor step follows: negated to maximize, plus L2 weight decay."""
+    grad = grad if not maximize else -grad
+    return grad.add(param, alpha=weight_decay) if weight_decay != 0 else grad
+
+
+def _foreach_directions(params, grads, maximize, weight_decay):
+    """_direction over all of a group's parameters with the _foreach_* ops."""
+    if maximize:
+        grads = opscope._foreach_neg(grads)
+    if weight_decay != 0:
+        grads = opscope._foreach_add(grads, params, alpha=weight_decay)
+    return grads
+
+
 def _state_copy(value):
     """A deep copy of a state_dict's value: tensors cloned, containers rebuilt."""
     if isinstance(value, opscope.Tensor):
@@ -118,8 +156,14 @@ class Optimizer:
     def __getstate__(self):
         return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
 
+    # the group options an optimizer's __setstate__ fills in when an older pickle lacks them
+    _group_defaults = ()
+
     def __setstate__(self, state):
         self.__dict__.update(state)
+        for group in self.param_groups:
+            for key, value in self._group_defaults:
+                group.setdefault(key, value)
 
     def __repr__(self):
         format_string = self.__class__.__name__ + " ("
@@ -228,8 +272,29 @@ class Optimizer:
         if zeros:
             opscope._foreach_zero_(zeros)
 
+    @opscope.no_grad()
     def step(self, closure=None):
-        r"""Performs a single optimization step (parameter update)."""
+        r"""Performs a single optimization step (parameter update); `closure` re-evaluates the
+        model and returns the loss. The optimizers here update each group's parameters that have
+        a gradient with their _update_group; other subclasses override step()."""
+        if type(self)._update_group is Optimizer._update_group:
+            raise NotImplementedError
+        loss = None
+        if closure is not None:
+            with opscope.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            params, grads = [], []
+            for p in group["params"]:
+                if p.grad is not None:
+                    params.append(p)
+                    grads.append(p.grad)
+            if params:
+                self._update_group(group, params, grads)
+        return loss
+
+    def _update_group(self, group, params, grads):
+        """One step of `group` over `params` (those with a gradient) and their `grads`."""
         raise NotImplementedError
 
     def add_param_group(self, param_group):
@@ -271,23 +336,20 @@ class Optimizer:
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
 
-    # --- for the subclasses' step() ---------------------------------------------------------
+    # --- for the subclasses' _update_group() ---------------------------------------------
+
+    def _states(self, params, init=None):
+        """Each parameter's state dict; `init(param, state)` fills the empty ones (first step)."""
+        states = [self.state[p] for p in params]
+        if init is not None:
+            for p, state in zip(params, states):
+                if len(state) == 0:
+                    init(p, state)
+        return states
 
     @staticmethod
-    def _evaluate(closure):
-        """What step(closure) starts with: the loss the closure computes (with grad mode on,
-        inside step's no_grad), or None without a closure."""
-        if closure is None:
-            return None
-        with opscope.enable_grad():
-            return closure()
-
-    @staticmethod
-    def _with_grads(group):
-        """The group's parameters that have a gradient, and their gradients (sparse refused)."""
-        params, grads = [], []
-        for p in group["params"]:
-            if p.grad is not None:
-                params.append(p)
-                grads.append(p.grad)
-        return params, grads
+    def _path(group, params, grads, single, foreach, fused=None):
+        """The update function of the path _implementation picks for this group (`fused` None:
+        the optimizer has no fused kernel)."""
+        how = _implementation(group, params, grads, has_fused=fused is not None)
+        return {"single": single, "foreach": foreach, "fused": fused}[how]

@@ -10,7 +10,7 @@ no fused RMSprop). torch 1.13's update, step by step:
 """
 import opscope
 
-from .optimizer import Optimizer, _implementation
+from .optimizer import Optimizer, _check_args, _direction, _foreach_directions, _zeros
 
 __all__ = ["RMSprop"]
 
@@ -18,60 +18,37 @@ __all__ = ["RMSprop"]
 class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, foreach=None, maximize=False, differentiable=False):
-        if not 0.0 <= lr:
-            raise ValueError("Invalid learning rate: {}".format(lr))
-        if not 0.0 <= eps:
-            raise ValueError("Invalid epsilon value: {}".format(eps))
-        if not 0.0 <= momentum:
-            raise ValueError("Invalid momentum value: {}".format(momentum))
-        if not 0.0 <= weight_decay:
-            raise ValueError("Invalid weight_decay value: {}".format(weight_decay))
-        if not 0.0 <= alpha:
-            raise ValueError("Invalid alpha value: {}".format(alpha))
+        _check_args(lr=lr, eps=eps, momentum=momentum, weight_decay=weight_decay, alpha=alpha)
         defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
                         weight_decay=weight_decay, foreach=foreach, maximize=maximize,
                         differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for key, value in (("momentum", 0), ("centered", False), ("foreach", None),
-                               ("maximize", False), ("differentiable", False)):
-                group.setdefault(key, value)
+    _group_defaults = (("momentum", 0), ("centered", False), ("foreach", None),
+                       ("maximize", False), ("differentiable", False))
 
-    @opscope.no_grad()
-    def step(self, closure=None):
-        """Performs a single optimization step; `closure` re-evaluates the model and returns the
-        loss."""
-        loss = self._evaluate(closure)
-        for group in self.param_groups:
-            params, grads = self._with_grads(group)
-            if not params:
-                continue
-            states = [self.state[p] for p in params]
-            for p, state in zip(params, states):
-                if len(state) == 0:
-                    state["step"] = 0
-                    state["square_avg"] = opscope.zeros_like(
-                        p, memory_format=opscope.preserve_format)
-                    if group["momentum"] > 0:
-                        state["momentum_buffer"] = opscope.zeros_like(
-                            p, memory_format=opscope.preserve_format)
-                    if group["centered"]:
-                        state["grad_avg"] = opscope.zeros_like(
-                            p, memory_format=opscope.preserve_format)
-                state["step"] += 1
-            how = _implementation(group, params, grads)
-            {"fused": _fused_rmsprop, "foreach": _multi_tensor_rmsprop,
-             "single": _single_tensor_rmsprop}[how](
-                params, grads, [s["square_avg"] for s in states],
-                [s["grad_avg"] for s in states] if group["centered"] else [],
-                [s["momentum_buffer"] for s in states] if group["momentum"] > 0 else [],
-                lr=group["lr"], alpha=group["alpha"], eps=group["eps"],
-                weight_decay=group["weight_decay"], momentum=group["momentum"],
-                centered=group["centered"], maximize=group["maximize"])
-        return loss
+    def _update_group(self, group, params, grads):
+        momentum, centered = group["momentum"], group["centered"]
+
+        def init(p, state):
+            state["step"] = 0
+            state["square_avg"] = _zeros(p)
+            if momentum > 0:
+                state["momentum_buffer"] = _zeros(p)
+            if centered:
+                state["grad_avg"] = _zeros(p)
+
+        states = self._states(params, init)
+        for state in states:
+            state["step"] += 1
+        self._path(group, params, grads, _single_tensor_rmsprop, _multi_tensor_rmsprop,
+                   _fused_rmsprop)(
+            params, grads, [s["square_avg"] for s in states],
+            [s["grad_avg"] for s in states] if centered else [],
+            [s["momentum_buffer"] for s in states] if momentum > 0 else [],
+            lr=group["lr"], alpha=group["alpha"], eps=group["eps"],
+            weight_decay=group["weight_decay"], momentum=momentum, centered=centered,
+            maximize=group["maximize"])
 
 
 def _fused_rmsprop(params, grads, square_avgs, grad_avgs, bufs, *, lr, alpha, eps, weight_decay,
@@ -84,9 +61,7 @@ def _fused_rmsprop(params, grads, square_avgs, grad_avgs, bufs, *, lr, alpha, ep
 def _single_tensor_rmsprop(params, grads, square_avgs, grad_avgs, bufs, *, lr, alpha, eps,
                            weight_decay, momentum, centered, maximize):
     for i, param in enumerate(params):
-        grad = grads[i] if not maximize else -grads[i]
-        if weight_decay != 0:
-            grad = grad.add(param, alpha=weight_decay)
+        grad = _direction(param, grads[i], maximize, weight_decay)
         square_avg = square_avgs[i]
         square_avg.mul_(alpha).add_(grad * grad, alpha=1 - alpha)
         if centered:
@@ -106,10 +81,7 @@ def _single_tensor_rmsprop(params, grads, square_avgs, grad_avgs, bufs, *, lr, a
 
 def _multi_tensor_rmsprop(params, grads, square_avgs, grad_avgs, bufs, *, lr, alpha, eps,
                           weight_decay, momentum, centered, maximize):
-    if maximize:
-        grads = opscope._foreach_neg(grads)
-    if weight_decay != 0:
-        grads = opscope._foreach_add(grads, params, alpha=weight_decay)
+    grads = _foreach_directions(params, grads, maximize, weight_decay)
     opscope._foreach_mul_(square_avgs, alpha)
     opscope._foreach_addcmul_(square_avgs, grads, grads, 1 - alpha)
     if centered:

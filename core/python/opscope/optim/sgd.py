@@ -7,7 +7,7 @@ weight decay and maximize, torch 1.13's update:
 """
 import opscope
 
-from .optimizer import Optimizer, _implementation, required
+from .optimizer import Optimizer, _direction, _foreach_directions, required
 
 __all__ = ["SGD"]
 
@@ -31,40 +31,23 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("differentiable", False)
+    _group_defaults = (("nesterov", False), ("maximize", False), ("foreach", None),
+                       ("differentiable", False))
 
-    @opscope.no_grad()
-    def step(self, closure=None):
-        """Performs a single optimization step; `closure` re-evaluates the model and returns the
-        loss."""
-        loss = self._evaluate(closure)
-        for group in self.param_groups:
-            params, grads = self._with_grads(group)
-            if not params:
-                continue
-            bufs = [self.state[p].get("momentum_buffer") for p in params]
-            how = _implementation(group, params, grads)
-            {"fused": _fused_sgd, "foreach": _multi_tensor_sgd, "single": _single_tensor_sgd}[how](
-                params, grads, bufs, lr=group["lr"], momentum=group["momentum"],
-                dampening=group["dampening"], weight_decay=group["weight_decay"],
-                nesterov=group["nesterov"], maximize=group["maximize"])
-            for p, buf in zip(params, bufs):  # as torch: None without momentum
-                self.state[p]["momentum_buffer"] = buf
-        return loss
+    def _update_group(self, group, params, grads):
+        bufs = [self.state[p].get("momentum_buffer") for p in params]
+        self._path(group, params, grads, _single_tensor_sgd, _multi_tensor_sgd, _fused_sgd)(
+            params, grads, bufs, lr=group["lr"], momentum=group["momentum"],
+            dampening=group["dampening"], weight_decay=group["weight_decay"],
+            nesterov=group["nesterov"], maximize=group["maximize"])
+        for p, buf in zip(params, bufs):  # as torch: None without momentum
+            self.state[p]["momentum_buffer"] = buf
 
 
 def _single_tensor_sgd(params, grads, bufs, *, lr, momentum, dampening, weight_decay, nesterov,
                        maximize):
     for i, param in enumerate(params):
-        d_p = grads[i] if not maximize else -grads[i]
-        if weight_decay != 0:
-            d_p = d_p.add(param, alpha=weight_decay)
+        d_p = _direction(param, grads[i], maximize, weight_decay)
         if momentum != 0:
             buf = bufs[i]
             if buf is None:
@@ -77,10 +60,7 @@ def _single_tensor_sgd(params, grads, bufs, *, lr, momentum, dampening, weight_d
 
 def _multi_tensor_sgd(params, grads, bufs, *, lr, momentum, dampening, weight_decay, nesterov,
                       maximize):
-    if maximize:
-        grads = opscope._foreach_neg(grads)
-    if weight_decay != 0:
-        grads = opscope._foreach_add(grads, params, alpha=weight_decay)
+    grads = _foreach_directions(params, grads, maximize, weight_decay)
     if momentum != 0:
         if all(b is not None for b in bufs):
             opscope._foreach_mul_(bufs, momentum)
