@@ -18,8 +18,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "python"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import (best_per_call, fmt, np, opscope, print_table, ratio, set_threads,  # noqa: E402
-                      threads_and_repeat, torch, verdict)
+from benchlib import (VERSUS_TORCH_HEADER, np, opscope, print_table, set_threads,  # noqa: E402
+                      threads_and_repeat, torch, versus_torch_row)
 
 
 def make(m, shape, seed=0):
@@ -78,23 +78,17 @@ def main():
                 cases.append(("eval fwd", "with opscope.no_grad(): OF.batch_norm(mine[0], mine[3], mine[4], mine[1], mine[2])",
                               "with torch.no_grad(): TF.batch_norm(theirs[0], theirs[3], theirs[4], theirs[1], theirs[2])"))
             for kind, o_stmt, t_stmt in cases:
-                best = best_per_call({"opscope": (o_stmt, env), "torch": (t_stmt, env)}, loop_s=0.02, repeat=repeat)
-                r = ratio(best["opscope"], best["torch"])
-                rows.append([f"batch_norm {shape} {kind}", fmt(best["opscope"] * 1e3, 3),
-                             fmt(best["torch"] * 1e3, 3), fmt(r, 2), verdict(r is not None and r <= 1.0)])
+                rows.append(versus_torch_row(f"batch_norm {shape} {kind}", o_stmt, t_stmt, env, repeat))
         rng = np.random.default_rng(1)
         xa, ta = rng.standard_normal((256, 1024)).astype(np.float32), rng.standard_normal((256, 1024)).astype(np.float32)
         env = {"OF": OF, "TF": TF, "loss_step": loss_step,
                "mx": opscope.tensor(xa).requires_grad_(True), "mt": opscope.tensor(ta),
                "tx": torch.tensor(xa).requires_grad_(True), "tt": torch.tensor(ta)}
         for name in ("smooth_l1_loss", "huber_loss"):
-            best = best_per_call({"opscope": (f"loss_step(OF, '{name}', mx, mt)", env),
-                                  "torch": (f"loss_step(TF, '{name}', tx, tt)", env)}, loop_s=0.02, repeat=repeat)
-            r = ratio(best["opscope"], best["torch"])
-            rows.append([f"{name} (256, 1024) fwd+bwd", fmt(best["opscope"] * 1e3, 3), fmt(best["torch"] * 1e3, 3),
-                         fmt(r, 2), verdict(r is not None and r <= 1.0)])
+            rows.append(versus_torch_row(f"{name} (256, 1024) fwd+bwd", f"loss_step(OF, '{name}', mx, mt)",
+                                         f"loss_step(TF, '{name}', tx, tt)", env, repeat))
         print_table(f"batch norm and losses, float32, {threads} thread(s): ms per call (best of {repeat})",
-                    ["case", "opscope ms", "torch ms", "opscope/torch", "<= 1.0x"], rows)
+                    VERSUS_TORCH_HEADER, rows)
 
 
 if __name__ == "__main__":

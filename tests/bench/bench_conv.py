@@ -24,8 +24,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "python"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import (best_per_call, fmt, np, opscope, print_table, ratio, set_threads,  # noqa: E402
-                      threads_and_repeat, torch, verdict)
+from benchlib import (VERSUS_TORCH_HEADER, np, opscope, print_table, set_threads,  # noqa: E402
+                      threads_and_repeat, torch, versus_torch_row)
 
 import opscope.nn.functional as OF  # noqa: E402
 
@@ -96,13 +96,9 @@ def main():
                 ("fwd+bwd", "step(fn, OF, mine)", "step(fn, TF, theirs)"),
                 ("fwd", "with opscope.no_grad(): fn(OF, *mine)", "with torch.no_grad(): fn(TF, *theirs)"),
             ]:
-                best = best_per_call({"opscope": (o_stmt, env), "torch": (t_stmt, env)}, loop_s=0.02,
-                                     repeat=repeat)
-                r = ratio(best["opscope"], best["torch"])
-                rows.append([f"{name} {kind}", fmt(best["opscope"] * 1e3, 2), fmt(best["torch"] * 1e3, 2),
-                             fmt(r, 2), verdict(r is not None and r <= 1.0)])
+                rows.append(versus_torch_row(f"{name} {kind}", o_stmt, t_stmt, env, repeat, digits=2))
         print_table(f"convolutions, float32, {threads} thread(s): ms per call (best of {repeat})",
-                    ["case", "opscope ms", "torch ms", "opscope/torch", "<= 1.0x"], rows)
+                    VERSUS_TORCH_HEADER, rows)
 
 
 if __name__ == "__main__":

@@ -88,6 +88,20 @@ def verdict(ok):
     return NA if ok is None else ("PASS" if ok else "MISS")
 
 
+# print_table's header for versus_torch_row's rows.
+VERSUS_TORCH_HEADER = ["case", "opscope ms", "torch ms", "opscope/torch", "<= 1.0x"]
+
+
+def versus_torch_row(case, o_stmt, t_stmt, env, repeat, digits=3, loop_s=0.02):
+    """Times o_stmt (opscope) against t_stmt (torch), both run in env: a row under
+    VERSUS_TORCH_HEADER (ms per call of each, their ratio, and whether opscope takes at most
+    torch's time)."""
+    best = best_per_call({"opscope": (o_stmt, env), "torch": (t_stmt, env)}, loop_s=loop_s, repeat=repeat)
+    r = ratio(best["opscope"], best["torch"])
+    return [case, fmt(best["opscope"] * 1e3, digits), fmt(best["torch"] * 1e3, digits), fmt(r, 2),
+            verdict(r is not None and r <= 1.0)]
+
+
 def print_table(title, header, rows, notes=()):
     """Prints an aligned plain-text table: text columns left-aligned, the others right-aligned."""
     cells = [header] + [[str(c) for c in row] for row in rows]

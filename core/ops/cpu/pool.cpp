@@ -103,6 +103,13 @@ Pool2d pool_geometry(const Tensor& input, IntArrayRef kernel_size, IntArrayRef s
   return {kH, kW, sH, sW, pH, pW, dH, dW, planes, H, W, OH, OW, ndim == 4, C};
 }
 
+// grad_output must have the forward's output size.
+void check_grad_output(const Tensor& gy, const Pool2d& p, const char* name) {
+  OPSCOPE_CHECK(std::ranges::equal(gy.sizes(), IntArrayRef(p.out_sizes())), name,
+                ": grad_output of size ", shape_str(gy.sizes()), " does not match the output size ",
+                shape_str(p.out_sizes()));
+}
+
 template <typename T>
 constexpr bool is_float_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
@@ -117,6 +124,25 @@ int64_t plane_grain(int64_t plane_work) {
 // Adaptive windows: [floor(i in / out), ceil((i + 1) in / out)).
 int64_t start_index(int64_t i, int64_t out, int64_t in) { return (i * in) / out; }
 int64_t end_index(int64_t i, int64_t out, int64_t in) { return ((i + 1) * in + out - 1) / out; }
+
+// The maximum of plane (rows W long) over rows h0, h0 + dh, ... < h1 and columns w0, w0 + dw, ...
+// < w1, and where it is (h * W + w; the window's first cell when it is empty).
+template <typename T>
+std::pair<T, int64_t> window_max(const T* plane, int64_t W, int64_t h0, int64_t h1, int64_t dh,
+                                 int64_t w0, int64_t w1, int64_t dw) {
+  T best = -std::numeric_limits<T>::infinity();
+  int64_t best_at = h0 * W + w0;
+  for (int64_t h = h0; h < h1; h += dh) {
+    for (int64_t w = w0; w < w1; w += dw) {
+      const T v = plane[h * W + w];
+      if (v > best || std::isnan(v)) {  // as torch: the last NaN wins
+        best = v;
+        best_at = h * W + w;
+      }
+    }
+  }
+  return {best, best_at};
+}
 
 // An adaptive pool's window: rows [h0, h1), columns [w0, w1) of the input plane.
 struct Window {
@@ -228,17 +254,7 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
               int64_t w0 = ow * p.sW - p.pW;
               const int64_t w1 = std::min(w0 + (p.kW - 1) * p.dW + 1, p.W);
               while (w0 < 0) w0 += p.dW;
-              T best = -std::numeric_limits<T>::infinity();
-              int64_t best_at = h0 * p.W + w0;
-              for (int64_t h = h0; h < h1; h += p.dH) {
-                for (int64_t w = w0; w < w1; w += p.dW) {
-                  const T v = ip[h * p.W + w];
-                  if (v > best || std::isnan(v)) {  // as torch: the last NaN wins
-                    best = v;
-                    best_at = h * p.W + w;
-                  }
-                }
-              }
+              const auto [best, best_at] = window_max(ip, p.W, h0, h1, p.dH, w0, w1, p.dW);
               op[oh * p.OW + ow] = best;
               xp[oh * p.OW + ow] = best_at;
             }
@@ -261,9 +277,7 @@ Tensor max_pool2d_with_indices_backward(const Tensor& grad_output, const Tensor&
   const Pool2d p = pool_geometry(self, kernel_size, stride, padding, dilation, ceil_mode,
                                  "max_pool2d_with_indices_backward");
   const Tensor gy = contiguous(grad_output), idx_t = contiguous(indices);
-  OPSCOPE_CHECK(std::ranges::equal(gy.sizes(), IntArrayRef(p.out_sizes())),
-                "max_pool2d_with_indices_backward: grad_output of size ", shape_str(gy.sizes()),
-                " does not match the output size ", shape_str(p.out_sizes()));
+  check_grad_output(gy, p, "max_pool2d_with_indices_backward");
   Tensor grad_input = make_empty(self.sizes(), self.dtype());
   dispatch_dtype(self.dtype(), "max_pool2d_with_indices_backward", [&]<typename T>() {
     if constexpr (is_float_v<T>) {
@@ -359,9 +373,7 @@ Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self, IntArr
   const Pool2d p = pool_geometry(self, kernel_size, stride, padding, {1}, ceil_mode,
                                  "avg_pool2d_backward");
   const Tensor gy = contiguous(grad_output);
-  OPSCOPE_CHECK(std::ranges::equal(gy.sizes(), IntArrayRef(p.out_sizes())),
-                "avg_pool2d_backward: grad_output of size ", shape_str(gy.sizes()),
-                " does not match the output size ", shape_str(p.out_sizes()));
+  check_grad_output(gy, p, "avg_pool2d_backward");
   Tensor grad_input = make_empty(self.sizes(), self.dtype());
   dispatch_dtype(self.dtype(), "avg_pool2d_backward", [&]<typename T>() {
     if constexpr (is_float_v<T>) {
@@ -470,17 +482,7 @@ std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef o
         for (int64_t plane = b; plane < e; ++plane) {
           const T* ip = in + plane * H * W;
           for_each_adaptive_window(H, W, OH, OW, [&](int64_t oh, int64_t ow, const Window& win) {
-            T best = -std::numeric_limits<T>::infinity();
-            int64_t best_at = win.h0 * W + win.w0;
-            for (int64_t h = win.h0; h < win.h1; ++h) {
-              for (int64_t w = win.w0; w < win.w1; ++w) {
-                const T v = ip[h * W + w];
-                if (v > best || std::isnan(v)) {  // as torch: the last NaN wins
-                  best = v;
-                  best_at = h * W + w;
-                }
-              }
-            }
+            const auto [best, best_at] = window_max(ip, W, win.h0, win.h1, 1, win.w0, win.w1, 1);
             o[plane * OH * OW + oh * OW + ow] = best;
             idx[plane * OH * OW + oh * OW + ow] = best_at;
           });
