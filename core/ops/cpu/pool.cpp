@@ -121,6 +121,26 @@ int64_t plane_grain(int64_t plane_work) {
   return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(plane_work, 1));
 }
 
+// Runs body<T>() for float and double self; other dtypes raise torch's "not implemented" error.
+template <typename Body>
+void dispatch_float(ScalarType dtype, const char* name, Body&& body) {
+  dispatch_dtype(dtype, name, [&]<typename T>() {
+    if constexpr (is_float_v<T>) {
+      body.template operator()<T>();
+    } else {
+      not_implemented(name, dtype);
+    }
+  });
+}
+
+// Runs f(plane) for each plane < planes, on all threads, chunks of plane_grain(plane_work).
+template <typename F>
+void for_each_plane(int64_t planes, int64_t plane_work, F&& f) {
+  parallel_for(0, planes, plane_grain(plane_work), [&](int64_t b, int64_t e) {
+    for (int64_t plane = b; plane < e; ++plane) f(plane);
+  });
+}
+
 // Adaptive windows: [floor(i in / out), ceil((i + 1) in / out)).
 int64_t start_index(int64_t i, int64_t out, int64_t in) { return (i * in) / out; }
 int64_t end_index(int64_t i, int64_t out, int64_t in) { return ((i + 1) * in + out - 1) / out; }
@@ -228,42 +248,36 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
   const Tensor x = contiguous(self);
   Tensor out = make_empty(p.out_sizes(), self.dtype());
   Tensor indices = make_empty(p.out_sizes(), ScalarType::Int64);
-  dispatch_dtype(self.dtype(), "max_pool2d", [&]<typename T>() {
-    if constexpr (is_float_v<T>) {
-      const T* in = x.data_ptr<T>();
-      T* o = out.data_ptr<T>();
-      int64_t* idx = indices.data_ptr<int64_t>();
-      // No padding and every window inside: one vectorizable pass per window tap.
-      const bool inside = p.pH == 0 && p.pW == 0 && (p.OH - 1) * p.sH + (p.kH - 1) * p.dH < p.H &&
-                          (p.OW - 1) * p.sW + (p.kW - 1) * p.dW < p.W;
-      parallel_for(0, p.planes, plane_grain(p.OH * p.OW * p.kH * p.kW), [&](int64_t b, int64_t e) {
-        for (int64_t plane = b; plane < e; ++plane) {
-          const T* ip = in + plane * p.H * p.W;
-          T* op = o + plane * p.OH * p.OW;
-          int64_t* xp = idx + plane * p.OH * p.OW;
-          if (inside) {
-            for (int64_t oh = 0; oh < p.OH; ++oh)
-              max_pool_row_inside(ip, op + oh * p.OW, xp + oh * p.OW, p, oh);
-            continue;
-          }
-          for (int64_t oh = 0; oh < p.OH; ++oh) {
-            int64_t h0 = oh * p.sH - p.pH;
-            const int64_t h1 = std::min(h0 + (p.kH - 1) * p.dH + 1, p.H);
-            while (h0 < 0) h0 += p.dH;
-            for (int64_t ow = 0; ow < p.OW; ++ow) {
-              int64_t w0 = ow * p.sW - p.pW;
-              const int64_t w1 = std::min(w0 + (p.kW - 1) * p.dW + 1, p.W);
-              while (w0 < 0) w0 += p.dW;
-              const auto [best, best_at] = window_max(ip, p.W, h0, h1, p.dH, w0, w1, p.dW);
-              op[oh * p.OW + ow] = best;
-              xp[oh * p.OW + ow] = best_at;
-            }
-          }
+  dispatch_float(self.dtype(), "max_pool2d", [&]<typename T>() {
+    const T* in = x.data_ptr<T>();
+    T* o = out.data_ptr<T>();
+    int64_t* idx = indices.data_ptr<int64_t>();
+    // No padding and every window inside: one vectorizable pass per window tap.
+    const bool inside = p.pH == 0 && p.pW == 0 && (p.OH - 1) * p.sH + (p.kH - 1) * p.dH < p.H &&
+                        (p.OW - 1) * p.sW + (p.kW - 1) * p.dW < p.W;
+    for_each_plane(p.planes, p.OH * p.OW * p.kH * p.kW, [&](int64_t plane) {
+      const T* ip = in + plane * p.H * p.W;
+      T* op = o + plane * p.OH * p.OW;
+      int64_t* xp = idx + plane * p.OH * p.OW;
+      if (inside) {
+        for (int64_t oh = 0; oh < p.OH; ++oh)
+          max_pool_row_inside(ip, op + oh * p.OW, xp + oh * p.OW, p, oh);
+        return;  // this plane is done
+      }
+      for (int64_t oh = 0; oh < p.OH; ++oh) {
+        int64_t h0 = oh * p.sH - p.pH;
+        const int64_t h1 = std::min(h0 + (p.kH - 1) * p.dH + 1, p.H);
+        while (h0 < 0) h0 += p.dH;
+        for (int64_t ow = 0; ow < p.OW; ++ow) {
+          int64_t w0 = ow * p.sW - p.pW;
+          const int64_t w1 = std::min(w0 + (p.kW - 1) * p.dW + 1, p.W);
+          while (w0 < 0) w0 += p.dW;
+          const auto [best, best_at] = window_max(ip, p.W, h0, h1, p.dH, w0, w1, p.dW);
+          op[oh * p.OW + ow] = best;
+          xp[oh * p.OW + ow] = best_at;
         }
-      });
-    } else {
-      not_implemented("max_pool2d", self.dtype());
-    }
+      }
+    });
   });
   return {out, indices};
 }
@@ -279,24 +293,18 @@ Tensor max_pool2d_with_indices_backward(const Tensor& grad_output, const Tensor&
   const Tensor gy = contiguous(grad_output), idx_t = contiguous(indices);
   check_grad_output(gy, p, "max_pool2d_with_indices_backward");
   Tensor grad_input = make_empty(self.sizes(), self.dtype());
-  dispatch_dtype(self.dtype(), "max_pool2d_with_indices_backward", [&]<typename T>() {
-    if constexpr (is_float_v<T>) {
-      const T* g = gy.data_ptr<T>();
-      const int64_t* idx = idx_t.data_ptr<int64_t>();
-      T* gi = grad_input.data_ptr<T>();
-      parallel_for(0, p.planes, plane_grain(p.H * p.W), [&](int64_t b, int64_t e) {
-        for (int64_t plane = b; plane < e; ++plane) {
-          T* dst = gi + plane * p.H * p.W;
-          std::fill(dst, dst + p.H * p.W, T(0));
-          const T* src = g + plane * p.OH * p.OW;
-          const int64_t* at = idx + plane * p.OH * p.OW;
-          for (int64_t i = 0; i < p.OH * p.OW; ++i)
-            if (at[i] >= 0) dst[at[i]] += src[i];
-        }
-      });
-    } else {
-      not_implemented("max_pool2d_with_indices_backward", self.dtype());
-    }
+  dispatch_float(self.dtype(), "max_pool2d_with_indices_backward", [&]<typename T>() {
+    const T* g = gy.data_ptr<T>();
+    const int64_t* idx = idx_t.data_ptr<int64_t>();
+    T* gi = grad_input.data_ptr<T>();
+    for_each_plane(p.planes, p.H * p.W, [&](int64_t plane) {
+      T* dst = gi + plane * p.H * p.W;
+      std::fill(dst, dst + p.H * p.W, T(0));
+      const T* src = g + plane * p.OH * p.OW;
+      const int64_t* at = idx + plane * p.OH * p.OW;
+      for (int64_t i = 0; i < p.OH * p.OW; ++i)
+        if (at[i] >= 0) dst[at[i]] += src[i];
+    });
   });
   return grad_input;
 }
@@ -334,32 +342,26 @@ Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
   const Pool2d p = pool_geometry(self, kernel_size, stride, padding, {1}, ceil_mode, "avg_pool2d");
   const Tensor x = contiguous(self);
   Tensor out = make_empty(p.out_sizes(), self.dtype());
-  dispatch_dtype(self.dtype(), "avg_pool2d", [&]<typename T>() {
-    if constexpr (is_float_v<T>) {
-      const T* in = x.data_ptr<T>();
-      T* o = out.data_ptr<T>();
-      parallel_for(0, p.planes, plane_grain(p.OH * p.OW * p.kH * p.kW), [&](int64_t b, int64_t e) {
-        for (int64_t plane = b; plane < e; ++plane) {
-          const T* ip = in + plane * p.H * p.W;
-          T* op = o + plane * p.OH * p.OW;
-          for (int64_t oh = 0; oh < p.OH; ++oh) {
-            for (int64_t ow = 0; ow < p.OW; ++ow) {
-              const AvgWindow win = avg_window(p, oh, ow, count_include_pad, divisor_override);
-              if (win.divisor == 0) {
-                op[oh * p.OW + ow] = T(0);
-                continue;
-              }
-              T sum = 0;
-              for (int64_t h = win.h0; h < win.h1; ++h)
-                for (int64_t w = win.w0; w < win.w1; ++w) sum += ip[h * p.W + w];
-              op[oh * p.OW + ow] = sum / T(win.divisor);
-            }
+  dispatch_float(self.dtype(), "avg_pool2d", [&]<typename T>() {
+    const T* in = x.data_ptr<T>();
+    T* o = out.data_ptr<T>();
+    for_each_plane(p.planes, p.OH * p.OW * p.kH * p.kW, [&](int64_t plane) {
+      const T* ip = in + plane * p.H * p.W;
+      T* op = o + plane * p.OH * p.OW;
+      for (int64_t oh = 0; oh < p.OH; ++oh) {
+        for (int64_t ow = 0; ow < p.OW; ++ow) {
+          const AvgWindow win = avg_window(p, oh, ow, count_include_pad, divisor_override);
+          if (win.divisor == 0) {
+            op[oh * p.OW + ow] = T(0);
+            continue;
           }
+          T sum = 0;
+          for (int64_t h = win.h0; h < win.h1; ++h)
+            for (int64_t w = win.w0; w < win.w1; ++w) sum += ip[h * p.W + w];
+          op[oh * p.OW + ow] = sum / T(win.divisor);
         }
-      });
-    } else {
-      not_implemented("avg_pool2d", self.dtype());
-    }
+      }
+    });
   });
   return out;
 }
@@ -375,29 +377,23 @@ Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self, IntArr
   const Tensor gy = contiguous(grad_output);
   check_grad_output(gy, p, "avg_pool2d_backward");
   Tensor grad_input = make_empty(self.sizes(), self.dtype());
-  dispatch_dtype(self.dtype(), "avg_pool2d_backward", [&]<typename T>() {
-    if constexpr (is_float_v<T>) {
-      const T* g = gy.data_ptr<T>();
-      T* gi = grad_input.data_ptr<T>();
-      parallel_for(0, p.planes, plane_grain(p.OH * p.OW * p.kH * p.kW), [&](int64_t b, int64_t e) {
-        for (int64_t plane = b; plane < e; ++plane) {
-          T* dst = gi + plane * p.H * p.W;
-          std::fill(dst, dst + p.H * p.W, T(0));
-          const T* src = g + plane * p.OH * p.OW;
-          for (int64_t oh = 0; oh < p.OH; ++oh) {
-            for (int64_t ow = 0; ow < p.OW; ++ow) {
-              const AvgWindow win = avg_window(p, oh, ow, count_include_pad, divisor_override);
-              if (win.divisor == 0) continue;
-              const T share = src[oh * p.OW + ow] / T(win.divisor);
-              for (int64_t h = win.h0; h < win.h1; ++h)
-                for (int64_t w = win.w0; w < win.w1; ++w) dst[h * p.W + w] += share;
-            }
-          }
+  dispatch_float(self.dtype(), "avg_pool2d_backward", [&]<typename T>() {
+    const T* g = gy.data_ptr<T>();
+    T* gi = grad_input.data_ptr<T>();
+    for_each_plane(p.planes, p.OH * p.OW * p.kH * p.kW, [&](int64_t plane) {
+      T* dst = gi + plane * p.H * p.W;
+      std::fill(dst, dst + p.H * p.W, T(0));
+      const T* src = g + plane * p.OH * p.OW;
+      for (int64_t oh = 0; oh < p.OH; ++oh) {
+        for (int64_t ow = 0; ow < p.OW; ++ow) {
+          const AvgWindow win = avg_window(p, oh, ow, count_include_pad, divisor_override);
+          if (win.divisor == 0) continue;
+          const T share = src[oh * p.OW + ow] / T(win.divisor);
+          for (int64_t h = win.h0; h < win.h1; ++h)
+            for (int64_t w = win.w0; w < win.w1; ++w) dst[h * p.W + w] += share;
         }
-      });
-    } else {
-      not_implemented("avg_pool2d_backward", self.dtype());
-    }
+      }
+    });
   });
   return grad_input;
 }
@@ -411,25 +407,19 @@ Tensor _adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
   sizes.push_back(OW);
   const Tensor x = contiguous(self);
   Tensor out = make_empty(sizes, self.dtype());
-  dispatch_dtype(self.dtype(), "adaptive_avg_pool2d", [&]<typename T>() {
-    if constexpr (is_float_v<T>) {
-      const T* in = x.data_ptr<T>();
-      T* o = out.data_ptr<T>();
-      parallel_for(0, planes, plane_grain(H * W), [&](int64_t b, int64_t e) {
-        for (int64_t plane = b; plane < e; ++plane) {
-          const T* ip = in + plane * H * W;
-          T* op = o + plane * OH * OW;
-          for_each_adaptive_window(H, W, OH, OW, [&](int64_t oh, int64_t ow, const Window& win) {
-            T sum = 0;
-            for (int64_t h = win.h0; h < win.h1; ++h)
-              for (int64_t w = win.w0; w < win.w1; ++w) sum += ip[h * W + w];
-            op[oh * OW + ow] = sum / T(win.area());
-          });
-        }
+  dispatch_float(self.dtype(), "adaptive_avg_pool2d", [&]<typename T>() {
+    const T* in = x.data_ptr<T>();
+    T* o = out.data_ptr<T>();
+    for_each_plane(planes, H * W, [&](int64_t plane) {
+      const T* ip = in + plane * H * W;
+      T* op = o + plane * OH * OW;
+      for_each_adaptive_window(H, W, OH, OW, [&](int64_t oh, int64_t ow, const Window& win) {
+        T sum = 0;
+        for (int64_t h = win.h0; h < win.h1; ++h)
+          for (int64_t w = win.w0; w < win.w1; ++w) sum += ip[h * W + w];
+        op[oh * OW + ow] = sum / T(win.area());
       });
-    } else {
-      not_implemented("adaptive_avg_pool2d", self.dtype());
-    }
+    });
   });
   return out;
 }
@@ -440,25 +430,19 @@ Tensor _adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& se
   const int64_t OH = grad_output.size(-2), OW = grad_output.size(-1);
   const Tensor gy = contiguous(grad_output);
   Tensor grad_input = make_empty(self.sizes(), self.dtype());
-  dispatch_dtype(self.dtype(), "adaptive_avg_pool2d_backward_cpu", [&]<typename T>() {
-    if constexpr (is_float_v<T>) {
-      const T* g = gy.data_ptr<T>();
-      T* gi = grad_input.data_ptr<T>();
-      parallel_for(0, planes, plane_grain(H * W), [&](int64_t b, int64_t e) {
-        for (int64_t plane = b; plane < e; ++plane) {
-          T* dst = gi + plane * H * W;
-          std::fill(dst, dst + H * W, T(0));
-          const T* src = g + plane * OH * OW;
-          for_each_adaptive_window(H, W, OH, OW, [&](int64_t oh, int64_t ow, const Window& win) {
-            const T share = src[oh * OW + ow] / T(win.area());
-            for (int64_t h = win.h0; h < win.h1; ++h)
-              for (int64_t w = win.w0; w < win.w1; ++w) dst[h * W + w] += share;
-          });
-        }
+  dispatch_float(self.dtype(), "adaptive_avg_pool2d_backward_cpu", [&]<typename T>() {
+    const T* g = gy.data_ptr<T>();
+    T* gi = grad_input.data_ptr<T>();
+    for_each_plane(planes, H * W, [&](int64_t plane) {
+      T* dst = gi + plane * H * W;
+      std::fill(dst, dst + H * W, T(0));
+      const T* src = g + plane * OH * OW;
+      for_each_adaptive_window(H, W, OH, OW, [&](int64_t oh, int64_t ow, const Window& win) {
+        const T share = src[oh * OW + ow] / T(win.area());
+        for (int64_t h = win.h0; h < win.h1; ++h)
+          for (int64_t w = win.w0; w < win.w1; ++w) dst[h * W + w] += share;
       });
-    } else {
-      not_implemented("adaptive_avg_pool2d_backward_cpu", self.dtype());
-    }
+    });
   });
   return grad_input;
 }
@@ -473,24 +457,18 @@ std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef o
   const Tensor x = contiguous(self);
   Tensor out = make_empty(sizes, self.dtype());
   Tensor indices = make_empty(sizes, ScalarType::Int64);
-  dispatch_dtype(self.dtype(), "adaptive_max_pool2d", [&]<typename T>() {
-    if constexpr (is_float_v<T>) {
-      const T* in = x.data_ptr<T>();
-      T* o = out.data_ptr<T>();
-      int64_t* idx = indices.data_ptr<int64_t>();
-      parallel_for(0, planes, plane_grain(H * W), [&](int64_t b, int64_t e) {
-        for (int64_t plane = b; plane < e; ++plane) {
-          const T* ip = in + plane * H * W;
-          for_each_adaptive_window(H, W, OH, OW, [&](int64_t oh, int64_t ow, const Window& win) {
-            const auto [best, best_at] = window_max(ip, W, win.h0, win.h1, 1, win.w0, win.w1, 1);
-            o[plane * OH * OW + oh * OW + ow] = best;
-            idx[plane * OH * OW + oh * OW + ow] = best_at;
-          });
-        }
+  dispatch_float(self.dtype(), "adaptive_max_pool2d", [&]<typename T>() {
+    const T* in = x.data_ptr<T>();
+    T* o = out.data_ptr<T>();
+    int64_t* idx = indices.data_ptr<int64_t>();
+    for_each_plane(planes, H * W, [&](int64_t plane) {
+      const T* ip = in + plane * H * W;
+      for_each_adaptive_window(H, W, OH, OW, [&](int64_t oh, int64_t ow, const Window& win) {
+        const auto [best, best_at] = window_max(ip, W, win.h0, win.h1, 1, win.w0, win.w1, 1);
+        o[plane * OH * OW + oh * OW + ow] = best;
+        idx[plane * OH * OW + oh * OW + ow] = best_at;
       });
-    } else {
-      not_implemented("adaptive_max_pool2d", self.dtype());
-    }
+    });
   });
   return {out, indices};
 }
@@ -502,21 +480,15 @@ Tensor adaptive_max_pool2d_backward(const Tensor& grad_output, const Tensor& sel
   const int64_t cells = grad_output.size(-2) * grad_output.size(-1);
   const Tensor gy = contiguous(grad_output), idx_t = contiguous(indices);
   Tensor grad_input = make_empty(self.sizes(), self.dtype());
-  dispatch_dtype(self.dtype(), "adaptive_max_pool2d_backward", [&]<typename T>() {
-    if constexpr (is_float_v<T>) {
-      const T* g = gy.data_ptr<T>();
-      const int64_t* idx = idx_t.data_ptr<int64_t>();
-      T* gi = grad_input.data_ptr<T>();
-      parallel_for(0, planes, plane_grain(H * W), [&](int64_t b, int64_t e) {
-        for (int64_t plane = b; plane < e; ++plane) {
-          T* dst = gi + plane * H * W;
-          std::fill(dst, dst + H * W, T(0));
-          for (int64_t i = 0; i < cells; ++i) dst[idx[plane * cells + i]] += g[plane * cells + i];
-        }
-      });
-    } else {
-      not_implemented("adaptive_max_pool2d_backward", self.dtype());
-    }
+  dispatch_float(self.dtype(), "adaptive_max_pool2d_backward", [&]<typename T>() {
+    const T* g = gy.data_ptr<T>();
+    const int64_t* idx = idx_t.data_ptr<int64_t>();
+    T* gi = grad_input.data_ptr<T>();
+    for_each_plane(planes, H * W, [&](int64_t plane) {
+      T* dst = gi + plane * H * W;
+      std::fill(dst, dst + H * W, T(0));
+      for (int64_t i = 0; i < cells; ++i) dst[idx[plane * cells + i]] += g[plane * cells + i];
+    });
   });
   return grad_input;
 }
