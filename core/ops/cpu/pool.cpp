@@ -189,19 +189,31 @@ PlaneShape plane_shape(const Tensor& self) {
   return {H, W, self.numel() / std::max<int64_t>(H * W, 1)};
 }
 
-// As above, for the adaptive backwards, which first check self is (C, H, W) or (N, C, H, W).
+// The adaptive pools take (C, H, W) or (N, C, H, W); op names the op as torch's message does.
+void check_3d_or_4d(const Tensor& t, const char* op) {
+  OPSCOPE_CHECK(t.dim() == 3 || t.dim() == 4, op, "(): Expected 3D or 4D tensor, but got ",
+                shape_str(t.sizes()));
+}
+
+// As above, for the adaptive backwards, which first check self's dims.
 PlaneShape plane_shape(const Tensor& self, const char* name) {
-  OPSCOPE_CHECK(self.dim() == 3 || self.dim() == 4, name, "(): Expected 3D or 4D tensor, but got ",
-                shape_str(self.sizes()));
+  check_3d_or_4d(self, name);
   return plane_shape(self);
+}
+
+// self's sizes with the last two replaced by (OH, OW).
+DimVector pooled_sizes(const Tensor& self, int64_t OH, int64_t OW) {
+  DimVector sizes(self.sizes().begin(), self.sizes().end() - 2);
+  sizes.push_back(OH);
+  sizes.push_back(OW);
+  return sizes;
 }
 
 std::pair<int64_t, int64_t> adaptive_output(IntArrayRef output_size, const Tensor& input,
                                             const char* op) {
   OPSCOPE_CHECK(output_size.size() == 2, op, ": output_size must be 2");
+  check_3d_or_4d(input, op);
   const int64_t ndim = input.dim();
-  OPSCOPE_CHECK(ndim == 3 || ndim == 4, op, "(): Expected 3D or 4D tensor, but got ",
-                shape_str(input.sizes()));
   for (int64_t i = ndim - 2; i < ndim; ++i)
     OPSCOPE_CHECK(input.size(i) > 0, op,
                   "(): Expected input to have non-zero size for non-batch dimensions, but input "
@@ -402,9 +414,7 @@ Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self, IntArr
 Tensor _adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
   const auto [OH, OW] = adaptive_output(output_size, self, "adaptive_avg_pool2d");
   const auto [H, W, planes] = plane_shape(self);
-  DimVector sizes(self.sizes().begin(), self.sizes().end() - 2);
-  sizes.push_back(OH);
-  sizes.push_back(OW);
+  const DimVector sizes = pooled_sizes(self, OH, OW);
   const Tensor x = contiguous(self);
   Tensor out = make_empty(sizes, self.dtype());
   dispatch_float(self.dtype(), "adaptive_avg_pool2d", [&]<typename T>() {
@@ -451,9 +461,7 @@ Tensor _adaptive_avg_pool2d_backward(const Tensor& grad_output, const Tensor& se
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size) {
   const auto [OH, OW] = adaptive_output(output_size, self, "adaptive_max_pool2d");
   const auto [H, W, planes] = plane_shape(self);
-  DimVector sizes(self.sizes().begin(), self.sizes().end() - 2);
-  sizes.push_back(OH);
-  sizes.push_back(OW);
+  const DimVector sizes = pooled_sizes(self, OH, OW);
   const Tensor x = contiguous(self);
   Tensor out = make_empty(sizes, self.dtype());
   Tensor indices = make_empty(sizes, ScalarType::Int64);
