@@ -65,8 +65,6 @@ from opscope.profiler import trace  # noqa: E402,F401
 from opscope.autograd import (  # noqa: E402,F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled)
 from opscope import optim  # noqa: E402,F401
-from opscope import serialization  # noqa: E402,F401  (torch.save / torch.load's file format)
-from opscope.serialization import load, save  # noqa: E402,F401
 from opscope import cuda  # noqa: E402,F401  (torch.cuda's namespace; see opscope/cuda/__init__.py)
 
 _functional._install()
@@ -98,3 +96,16 @@ def numel(input):
 
 def is_floating_point(input):
     return input.is_floating_point()
+
+
+def __getattr__(name):
+    # opscope.save / opscope.load and their module load on first use: serialization.py and the
+    # zipfile / pickle machinery it needs are a fifth of `import opscope` and most sessions never
+    # save. (PEP 562; the first call caches them as ordinary attributes.)
+    if name in ("serialization", "save", "load"):
+        import importlib
+        serialization = importlib.import_module("opscope.serialization")
+        globals().update(serialization=serialization, save=serialization.save,
+                         load=serialization.load)
+        return globals()[name]
+    raise AttributeError(f"module 'opscope' has no attribute '{name}'")
