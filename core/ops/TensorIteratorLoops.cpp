@@ -136,27 +136,26 @@ bool TensorIterator::wants_tiles() const {
   return across;
 }
 
-// Copies a tile (n0 x n1 elements of `size` bytes, strides s0 / s1 in bytes) of an input across
-// the grain into buf, row-major (dim 0 fastest), reading the input along its own fast dim.
+// Copies a tile (n0 x n1 elements of Size bytes, strides s0 / s1 in bytes) of an input across
+// the grain into buf, row-major (dim 0 fastest), reading the input along its own fast dim. The
+// element size is a template argument so that each copy is one load and one store.
+template <int64_t Size>
 static void gather_tile(char* buf, const char* src, int64_t s0, int64_t s1, int64_t n0,
-                        int64_t n1, int64_t size) {
+                        int64_t n1) {
   for (int64_t i = 0; i < n0; ++i) {
     const char* from = src + i * s0;
-    char* to = buf + i * size;
-    const int64_t step = n0 * size;
-    switch (size) {
-      case 4:
-        for (int64_t r = 0; r < n1; ++r)
-          std::memcpy(to + r * step, from + r * s1, 4);
-        break;
-      case 8:
-        for (int64_t r = 0; r < n1; ++r)
-          std::memcpy(to + r * step, from + r * s1, 8);
-        break;
-      default:
-        for (int64_t r = 0; r < n1; ++r)
-          std::memcpy(to + r * step, from + r * s1, static_cast<size_t>(size));
-    }
+    char* to = buf + i * Size;
+    for (int64_t r = 0; r < n1; ++r) std::memcpy(to + r * n0 * Size, from + r * s1, Size);
+  }
+}
+
+static void gather_tile(char* buf, const char* src, int64_t s0, int64_t s1, int64_t n0,
+                        int64_t n1, int64_t size) {
+  switch (size) {
+    case 1: return gather_tile<1>(buf, src, s0, s1, n0, n1);
+    case 2: return gather_tile<2>(buf, src, s0, s1, n0, n1);
+    case 4: return gather_tile<4>(buf, src, s0, s1, n0, n1);
+    default: return gather_tile<8>(buf, src, s0, s1, n0, n1);  // across[] admits 1-8 bytes
   }
 }
 
