@@ -112,6 +112,22 @@ def test_width_and_colour(shell, capsys, monkeypatch):
     assert "\x1b[" not in lines[0]
 
 
+def test_a_long_line_keeps_its_node_before_its_first_step(shell, capsys):
+    # 120 columns cannot hold max_pool2d's two long steps and its node: the node, which says
+    # autograd ran, stays and the AutogradCPU step gives way to "…".
+    _, lines = run(shell, capsys, "p = torch.nn.functional.max_pool2d("
+                                  "torch.randn(1, 3, 32, 32, requires_grad=True), 2)")
+    pool = [line for line in lines if line.startswith("max_pool2d(")]
+    assert len(pool) == 1 and len(pool[0]) <= 120, lines
+    assert re.fullmatch(r"max_pool2d\(…\) → … → max_pool2d_with_indices\[CPU\] · "
+                        r"MaxPool2DWithIndicesBackward0 · [0-9.]+ (ns|µs|ms)", pool[0]), pool[0]
+    oi.configure(width=200)
+    _, lines = run(shell, capsys, "p = torch.nn.functional.max_pool2d("
+                                  "torch.randn(1, 3, 32, 32, requires_grad=True), 2)")
+    assert "max_pool2d_with_indices[AutogradCPU] → max_pool2d_with_indices[CPU] · " \
+           "MaxPool2DWithIndicesBackward0" in lines[-1], lines
+
+
 def test_html_renderer_gives_a_self_contained_bundle(shell, capsys, monkeypatch):
     bundles = []
     frontend = oi._frontend

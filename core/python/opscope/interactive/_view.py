@@ -196,8 +196,9 @@ def _paint(text, role, color):
 def _fit(count, title, path, tail, width):
     """Shortens a line's parts to fit `width` columns, giving up first what says least: the
     middle of the dispatch path (its first and last steps say where it started and which kernel
-    ran), then the op's arguments, then the nodes, then the path's first step. The op's name and
-    the last step's key stay; only a line still too long is cut at its end."""
+    ran), then the op's arguments, then the path's first step where that keeps the nodes, then
+    the nodes, then the path's first step. The op's name and the last step's key stay; only a
+    line still too long is cut at its end."""
     path, tail = list(path), list(tail)
 
     def length():
@@ -213,6 +214,13 @@ def _fit(count, title, path, tail, width):
             break
     if length() > width and "(" in title:
         title = title.split("(", 1)[0] + "(…)"
+    if length() > width and len(path) > 1 and any(role == "node" for role, _ in tail):
+        # The node says autograd ran, which is what a first step like f[AutogradCPU] says too:
+        # keep the node and give up that step when this is enough.
+        kept = path
+        path = ["…", path[-1]]
+        if length() > width:
+            path = kept
     if length() > width:
         tail = [(role, t) for role, t in tail if role != "node"]
     while length() > width and len(path) > 1:
