@@ -382,3 +382,41 @@ def test_case_matches_torch(case):
 def test_unary_plus_on_bool_is_refused_like_torch():
     with pytest.raises(RuntimeError, match="The `\\+` operator, on a bool tensor is not supported."):
         +opscope.tensor([True])
+
+
+# --- add / sub with alpha round once, as torch's fused multiply-add ----------------------------
+def _libm_fma(dtype):
+    import ctypes
+    import ctypes.util
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    f = libm.fmaf if dtype == "float32" else libm.fma
+    c = ctypes.c_float if dtype == "float32" else ctypes.c_double
+    f.restype, f.argtypes = c, [c, c, c]
+    return f
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_add_with_alpha_is_one_fused_multiply_add(dtype):
+    """torch 1.13 computes float `a + alpha * b` as fma(b, alpha, a) in the tensor's dtype (checked
+    against torch: equal on every element, while `a + (alpha * b)` differs in ~10%); opscope must
+    give the same bits on its vector path (contiguous, in place), its strided path and for sub."""
+    rng = np.random.default_rng(20)
+    n = 2051  # a vector body and a tail
+    a = rng.standard_normal(n).astype(dtype)
+    b = rng.standard_normal(n).astype(dtype)
+    alpha = np.dtype(dtype).type(-0.37)
+    fma = _libm_fma(dtype)
+    want = np.array([fma(float(y), float(alpha), float(x)) for x, y in zip(a, b)], dtype)
+    assert (want != a + alpha * b).sum() > n // 50  # the case tells the two roundings apart
+    ta, tb = opscope.from_numpy(a), opscope.from_numpy(b)
+    np.testing.assert_array_equal(opscope.add(ta, tb, alpha=-0.37).numpy(), want)
+    np.testing.assert_array_equal(opscope.sub(ta, tb, alpha=0.37).numpy(), want)
+    inplace = opscope.from_numpy(a.copy())
+    inplace.add_(tb, alpha=-0.37)
+    np.testing.assert_array_equal(inplace.numpy(), want)
+    strided = opscope.add(opscope.from_numpy(np.repeat(a, 2))[::2],
+                          opscope.from_numpy(np.repeat(b, 2))[::2], alpha=-0.37)
+    np.testing.assert_array_equal(strided.numpy(), want)
+    broadcast = opscope.add(ta, opscope.from_numpy(b[:1]), alpha=-0.37)
+    np.testing.assert_array_equal(
+        broadcast.numpy(), np.array([fma(float(b[0]), float(alpha), float(x)) for x in a], dtype))
