@@ -145,12 +145,14 @@ def test_zero_grad():
     p = opscope.nn.Parameter(opscope.ones(2, 3))
     opt = opscope.optim.SGD([p], lr=0.1)
     (p * p).sum().backward()
-    opt.zero_grad(set_to_none=True)
+    opt.zero_grad()  # torch 2.x's default, set_to_none=True
     assert p.grad is None
     (p * p).sum().backward()
     g = p.grad
-    opt.zero_grad()  # torch 1.13's default: zeros, in place
+    opt.zero_grad(set_to_none=False)  # torch 1.13's default: zeros, in place
     assert p.grad is g and g.tolist() == [[0.0] * 3] * 2
+    opt.zero_grad(set_to_none=True)
+    assert p.grad is None
 
 
 def test_add_param_group_and_state_indices():

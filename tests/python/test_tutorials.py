@@ -550,10 +550,12 @@ class DynamicNet(torch.nn.Module):
         return f'y = {self.a.item()} + {self.b.item()} x + {self.c.item()} x^2 + {self.d.item()} x^3 + {self.e.item()} x^4 ? + {self.e.item()} x^5 ?'
 
 
-def numpy_dynamic_net_fit(coefficients, exponents, learning_rate, momentum):
-    """DynamicNet's fit in float64 NumPy: SGD with momentum (torch 1.13's: the buffer starts as
-    the first gradient; e has no gradient, so no update, until a step first uses it; after that
-    zero_grad leaves it a zero gradient), with the step's highest exponent from `exponents`."""
+def numpy_dynamic_net_fit(coefficients, exponents, learning_rate, momentum, set_to_none):
+    """DynamicNet's fit in float64 NumPy: SGD with momentum (torch's: the buffer starts as the
+    first gradient; e has no gradient, so no update, until a step first uses it; after that
+    zero_grad(set_to_none=False) leaves it a zero gradient, so momentum keeps moving it, while
+    set_to_none=True, the default since torch 2.0, leaves it none in a step that does not use it,
+    so that step skips it), with the step's highest exponent from `exponents`."""
     x = np.linspace(-math.pi, math.pi, 2000)
     y = np.sin(x)
     coef = np.array(coefficients, dtype=np.float64)
@@ -565,7 +567,7 @@ def numpy_dynamic_net_fit(coefficients, exponents, learning_rate, momentum):
         residual = sum(c * p for c, p in zip(coef, powers)) - y
         if t % 100 == 99:
             losses.append(np.square(residual).sum())
-        has_grad[4] = has_grad[4] or top > 4
+        has_grad[4] = top > 4 if set_to_none else has_grad[4] or top > 4
         for i in range(5):
             if not has_grad[i]:
                 continue
@@ -575,7 +577,9 @@ def numpy_dynamic_net_fit(coefficients, exponents, learning_rate, momentum):
     return coef, np.array(losses)
 
 
-def test_learning_pytorch_control_flow_and_weight_sharing():
+# zero_grad(): opscope's default is torch 2.x's set_to_none=True; torch 1.13's False is also run.
+@pytest.mark.parametrize("zero_grad_args", [{}, {"set_to_none": False}], ids=["default", "1.13"])
+def test_learning_pytorch_control_flow_and_weight_sharing(zero_grad_args):
     random.seed(0)
     # Create Tensors to hold input and outputs.
     x = torch.linspace(-math.pi, math.pi, 2000)
@@ -601,7 +605,7 @@ def test_learning_pytorch_control_flow_and_weight_sharing():
             losses.append(loss.item())
 
         # Zero gradients, perform a backward pass, and update the weights.
-        optimizer.zero_grad()
+        optimizer.zero_grad(**zero_grad_args)
         loss.backward()
         optimizer.step()
 
@@ -609,7 +613,8 @@ def test_learning_pytorch_control_flow_and_weight_sharing():
 
     random.seed(0)  # the same draws: the highest exponent + 1 of each step
     exponents = [random.randint(4, 6) for _ in range(STEPS)]
-    coef, np_losses = numpy_dynamic_net_fit(start, exponents, 1e-8, 0.9)
+    coef, np_losses = numpy_dynamic_net_fit(start, exponents, 1e-8, 0.9,
+                                            zero_grad_args.get("set_to_none", True))
     assert_close(np.array([p.item() for p in model.parameters()]), coef, rtol=FIT_RTOL,
                  atol=FIT_ATOL, what="fitted coefficients")
     assert_close(np.array(losses), np_losses, rtol=FIT_RTOL, what="losses")

@@ -246,13 +246,17 @@ class Optimizer:
         param_groups = [update_group(g, ng) for g, ng in zip(groups, saved_groups)]
         self.__setstate__({"state": state, "param_groups": param_groups})
 
-    def zero_grad(self, set_to_none=False):
-        r"""Clears the gradients of all optimized tensors: with ``set_to_none=True`` sets them to
-        None (torch 2.x's default; no memory written, and the next backward's gradient is kept
-        without a copy), else — torch 1.13's default, kept here because it changes results: a
-        parameter a step leaves unused still gets a zero gradient, so momentum still moves it —
-        detaches them from any graph and fills them with zeros (float32 / float64 gradients with
-        one _foreach_zero_ call)."""
+    def zero_grad(self, set_to_none=True):
+        r"""Clears the gradients of all optimized tensors: with ``set_to_none=True``, the default,
+        sets them to None (no memory written, and the next backward's gradient is kept without a
+        copy); with False detaches them from any graph and fills them with zeros (float32 /
+        float64 gradients with one _foreach_zero_ call).
+
+        The default is torch 2.x's, not torch 1.13's (False), which the rest of this module
+        follows. It changes what 1.13 code computes in one case: a parameter a step leaves unused
+        gets no gradient, so the optimizer skips it (momentum no longer moves it, weight decay no
+        longer shrinks it); and ``p.grad`` reads None after zero_grad. Pass
+        ``set_to_none=False`` for 1.13's results."""
         zeros = []
         for group in self.param_groups:
             for p in group["params"]:
