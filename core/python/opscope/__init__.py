@@ -108,4 +108,6 @@ def __getattr__(name):
         globals().update(serialization=serialization, save=serialization.save,
                          load=serialization.load)
         return globals()[name]
+    if name == "fx":   # opscope.fx (the tracer) loads on first use too
+        return __import__("importlib").import_module("opscope.fx")
     raise AttributeError(f"module 'opscope' has no attribute '{name}'")
