@@ -59,6 +59,13 @@ screenshots: build
 	@bash tools/setup.sh --views
 	$(PYTHON) tests/views/snapshot/run.py $(SHOTS)
 
+# The teaching notebooks (notebooks/README.md) executed on the xopscope kernel, as HTML (trusted
+# and sanitized) and, with Chromium, 1280x720 projector screenshots: in $(NOTEBOOKS_OUT).
+NOTEBOOKS_OUT ?= $(BUILD_DIR)/notebooks
+.PHONY: notebooks
+notebooks: build
+	JUPYTER_PATH=$(abspath $(BUILD_DIR))/share/jupyter $(PYTHON) notebooks/render.py $(NOTEBOOKS_OUT)
+
 # Both suites under AddressSanitizer + UndefinedBehaviorSanitizer, built in build-sanitize/ (not
 # part of `make test`: see tests/sanitize/README.md for what it runs and how long it takes).
 .PHONY: test-sanitize
