@@ -82,7 +82,7 @@ def programs(torch):
     class CNN(nn.Module):
         def __init__(self):
             super().__init__()
-            self.conv = nn.Conv2d(1, 4, 3, padding=1)
+            self.conv = nn.Conv2d(3, 4, 3, padding=1)
             self.bn = nn.BatchNorm2d(4)
             self.act = nn.ReLU()
             self.pool = nn.MaxPool2d(2)
@@ -119,7 +119,7 @@ def programs(torch):
         dict(name="functional", make=lambda: functional,
              inputs=lambda: (torch.randn(2, 3), torch.randn(2, 3)), torch_function=True),
         dict(name="nested", make=Nested, inputs=lambda: (torch.randn(3, 6),)),
-        dict(name="cnn", make=lambda: CNN().eval(), inputs=lambda: (torch.randn(2, 1, 8, 8),)),
+        dict(name="cnn", make=lambda: CNN().eval(), inputs=lambda: (torch.randn(2, 3, 8, 8),)),
         dict(name="attention", make=lambda: attention,
              inputs=lambda: (torch.randn(2, 5, 4), torch.randn(2, 5, 4), torch.randn(2, 5, 4))),
         dict(name="tensor_left", make=TensorLeft, inputs=lambda: (torch.randn(3),),
