@@ -69,7 +69,8 @@ PH = PHBase()
 
 
 def _assert(condition, message):
-    # The check symbolic_trace adds for a concrete_args value (torch uses torch._assert).
+    # The check symbolic_trace adds for a concrete_args value: torch records torch._assert;
+    # this stands in while opscope has no opscope._assert.
     assert condition, message
 
 
@@ -168,7 +169,8 @@ class Tracer(TracerBase):
                     if n not in parameter_proxy_cache:
                         factory = None
                         if self.param_shapes_constant:
-                            factory = lambda node: ParameterProxy(self, node, n, attr_val)  # noqa: E731
+                            def factory(node):
+                                return ParameterProxy(self, node, n, attr_val)
                         parameter_proxy_cache[n] = self.create_proxy(
                             "get_attr", n, (), {}, proxy_factory_fn=factory)
                     return parameter_proxy_cache[n]
@@ -216,7 +218,7 @@ class Tracer(TracerBase):
                     if x is PH:
                         return out
                     if type(x) == bool or (type(x) in _base_types() and type(x) != opscope.Tensor):
-                        self.create_proxy("call_function", _assert,
+                        self.create_proxy("call_function", getattr(opscope, "_assert", _assert),
                                           (out == x, f"{name} has been specialized to have value "
                                                      f"{x} but got another value"), {})
                     elif x is None:
@@ -255,7 +257,8 @@ class Tracer(TracerBase):
             if isinstance(root, opscope.nn.Module):
                 self.root = root
                 assert hasattr(type(root), self.traced_func_name), \
-                    f"traced_func_name={self.traced_func_name} doesn't exist in {type(root).__name__}"
+                    (f"traced_func_name={self.traced_func_name} doesn't exist in "
+                     f"{type(root).__name__}")
                 fn = getattr(type(root), self.traced_func_name)
                 self.submodule_paths = {mod: name for name, mod in root.named_modules()}
             else:

@@ -279,7 +279,8 @@ class CodeGen:
                     body.append(f"{node!r} = {raw_name}\n")
                 return
             if node.op == "call_method":
-                body.append(f"{node!r}{annotation} = {_format_target(repr(node.args[0]), node.target)}"
+                method = _format_target(repr(node.args[0]), node.target)
+                body.append(f"{node!r}{annotation} = {method}"
                             f"({format_args(node.args[1:], node.kwargs)})")
                 return
             if node.op == "call_function":
@@ -297,9 +298,11 @@ class CodeGen:
                 global_name = add_global(_get_qualified_name(target), target)
                 if (global_name == "getattr" and len(node.args) == 2
                         and isinstance(node.args[1], str) and node.args[1].isidentifier()):
-                    body.append(f"{node!r}{annotation} = {_format_target(repr(node.args[0]), node.args[1])}")
+                    attr = _format_target(repr(node.args[0]), node.args[1])
+                    body.append(f"{node!r}{annotation} = {attr}")
                     return
-                body.append(f"{node!r}{annotation} = {global_name}({format_args(node.args, node.kwargs)})")
+                body.append(f"{node!r}{annotation} = "
+                            f"{global_name}({format_args(node.args, node.kwargs)})")
                 if node.meta.get("is_wrapped", False):
                     wrapped_fns.setdefault(global_name)
                 return
@@ -317,7 +320,23 @@ class CodeGen:
                 return
             raise NotImplementedError(f"node: {node.op} {node.target}")
 
+        prev_stacktrace = [None]
+
+        def stacktrace_summary(node):
+            # verbose: a comment naming the user's line before each run of nodes it produced.
+            if node.op in ("placeholder", "output"):
+                return
+            if node.stack_trace:
+                if node.stack_trace != prev_stacktrace[0]:
+                    prev_stacktrace[0] = node.stack_trace
+                    body.append(f"\n# {_summarize_stack_trace(node.stack_trace)}\n")
+            elif prev_stacktrace[0] != "":
+                prev_stacktrace[0] = ""
+                body.append("\n# No stacktrace found for following nodes \n")
+
         for node in nodes:
+            if verbose:
+                stacktrace_summary(node)
             emit(node)
             end_line(node)
         if not body:
@@ -336,6 +355,24 @@ class CodeGen:
         prologue = self.gen_fn_def(free_vars, return_annotation[0])
         code = "\n".join("    " + line for line in "".join(body).split("\n"))
         return PythonCode(f"\n{wrap_stmts}\n\n{prologue}\n{code}", globals_)
+
+
+def _summarize_stack_trace(stack_trace):
+    """'File: path:line, code: source' from a node's stack trace (innermost frame first), with
+    any leading lines that are not frames joined in front."""
+    lines = stack_trace.strip().split("\n")
+    idx = 0
+    context = []
+    while idx < len(lines) and not lines[idx].strip().startswith("File "):
+        context.append(lines[idx].strip())
+        idx += 1
+    parts = [", ".join(context)] if context else []
+    if idx + 1 < len(lines):
+        match = re.match(r'^File "(.+)", line (\d+), in (.+)$', lines[idx].strip())
+        if match:
+            parts.append(f"File: {match.group(1)}:{match.group(2)}")
+        parts.append(f"code: {lines[idx + 1].strip()}")
+    return ", ".join(parts)
 
 
 class Graph:
@@ -414,7 +451,7 @@ class Graph:
         return self.create_node(op="output", target="output", args=(result,), type_expr=type_expr)
 
     def node_copy(self, node, arg_transform=lambda x: x):
-        """A copy of node (from any graph) in this one, its Node arguments mapped by arg_transform."""
+        """A copy of node (from any graph) in this one; arg_transform maps its Node arguments."""
         args = map_arg(node.args, arg_transform)
         kwargs = map_arg(node.kwargs, arg_transform)
         result = self.create_node(node.op, node.target, args, kwargs, node.name, node.type)

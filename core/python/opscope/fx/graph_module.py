@@ -241,7 +241,7 @@ class GraphModule(opscope.nn.Module):
     def print_readable(self):
         """Print the module as a class with its generated forward."""
         src = self._graph.python_code(root_module="self", verbose=True).src.lstrip("\n")
-        src = f"class {self._get_name()}(torch.nn.Module):\n" + src
+        src = f"class {self._get_name()}(opscope.nn.Module):\n" + src
         print(_addindent(src, 4))
 
     def __str__(self):

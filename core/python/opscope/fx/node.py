@@ -127,7 +127,7 @@ class Node:
             raise ValueError(f"Node [graph = {graph}, name = '{name}'] target {target} has type "
                              f"{_typename(target)} but a str is expected")
         self.target = target
-        self._input_nodes = {}   # the Nodes this one reads, in first-use order (a set that keeps order)
+        self._input_nodes = {}   # the Nodes this one reads, first use first (an ordered set)
         self.users = {}          # the Nodes that read this one (same)
         self._set_args_kwargs(map_arg(args, lambda n: n), map_arg(kwargs, lambda n: n))
         self.type = return_type

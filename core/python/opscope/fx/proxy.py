@@ -50,11 +50,22 @@ class TracerBase:
         node = self.create_node(kind, target, args_, kwargs_, name, type_expr)
         proxy = self.proxy(node) if not proxy_factory_fn else proxy_factory_fn(node)
         if self.record_stack_traces:
-            import traceback
-            frames = [f for f in traceback.extract_stack()[:-1]
-                      if "/opscope/fx/" not in f.filename.replace("\\", "/")]
-            proxy.node.stack_trace = "".join(traceback.format_list(frames))
+            user_frame = self._find_user_frame()
+            if user_frame:
+                import traceback
+                summary = traceback.StackSummary.extract(traceback.walk_stack(user_frame))
+                proxy.node.stack_trace = "".join(summary.format())   # innermost frame first
         return proxy
+
+    def _find_user_frame(self):
+        # The first frame outside the tracer's own files: the line of the traced program.
+        frame = inspect.currentframe()
+        while frame:
+            frame = frame.f_back
+            if frame and not any(frame.f_code.co_filename.replace("\\", "/").endswith(f)
+                                 for f in _TRACER_FILES):
+                return frame
+        return None
 
     def create_arg(self, a):
         """A value as a node argument: Proxies become their Nodes, containers are converted
@@ -100,6 +111,10 @@ class TracerBase:
 
     def keys(self, obj):
         return Attribute(obj, "keys")()
+
+
+_TRACER_FILES = ("opscope/fx/proxy.py", "opscope/fx/_symbolic_trace.py", "opscope/overrides.py",
+                 "opscope/_tensor.py")
 
 
 class GraphAppendingTracer(TracerBase):
