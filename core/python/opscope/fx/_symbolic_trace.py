@@ -58,6 +58,18 @@ class ProxyableClassMeta(type):
         return instance
 
 
+_HAS_VARSTUFF = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+
+
+def _patch_function(fn, nargs):
+    """fn as a function of nargs positional parameters (its *args / **kwargs / keyword-only
+    ones included, in order)."""
+    co = fn.__code__
+    code = co.replace(co_argcount=nargs, co_posonlyargcount=0, co_kwonlyargcount=0,
+                      co_flags=co.co_flags & ~_HAS_VARSTUFF)
+    return FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+
+
 class PHBase:
     """The placeholder marker in concrete_args: this leaf stays an input."""
 
@@ -243,9 +255,14 @@ class Tracer(TracerBase):
                                    f"{len(concrete_args)} concrete arguments")
             concrete_args = dict(zip(arg_names, concrete_args))
         args.extend(placeholder(name) for name in arg_names)
-        if co.co_kwonlyargcount > 0 or co.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
-            raise NotImplementedError("opscope.fx traces functions with plain positional "
-                                      "parameters only (no *args, **kwargs or keyword-only)")
+        if co.co_kwonlyargcount > 0 or co.co_flags & _HAS_VARSTUFF:
+            # *args and **kwargs become one placeholder each ('*args', '**kwargs'), passed
+            # positionally to a copy of the function that takes every parameter by position.
+            if co.co_flags & inspect.CO_VARARGS:
+                args.append(placeholder("*" + next(names_iter)))
+            if co.co_flags & inspect.CO_VARKEYWORDS:
+                args.append(placeholder("**" + next(names_iter)))
+            root_fn = _patch_function(root_fn, len(args))
         return root_fn, args
 
     def trace(self, root, concrete_args=None):
