@@ -402,8 +402,13 @@ def _patch_wrapped_functions(patcher):
     for frame_dict, name in _wrapped_fns_to_patch:
         if name not in frame_dict and hasattr(builtins, name):
             orig_fn = getattr(builtins, name)
-        else:
+        elif name in frame_dict:
             orig_fn = frame_dict[name]
+        else:
+            # Generated code re-registers its wrapped functions by their qualified name
+            # (opscope.fx._symbolic_trace.wrap("opscope.x.f")), which names no global: the
+            # function is reached through 'opscope' and was wrapped where it is defined.
+            continue
         patcher.patch(frame_dict, name, _create_wrapped_func(orig_fn))
 
 

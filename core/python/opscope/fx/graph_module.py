@@ -79,6 +79,46 @@ def _assign_attr(from_obj, to_module, target):
         setattr(to_module, field, from_obj)
 
 
+def _format_import_block(globals_):
+    """Import statements that bind each global of generated code (for unpickling)."""
+    from opscope.fx.graph import _custom_builtins
+    custom_imports = {"inf": "from math import inf", "nan": "from math import nan",
+                      "NoneType": "NoneType = type(None)", "opscope": "import opscope",
+                      "device": "from opscope import device"}
+    lines = set()
+    for name, obj in globals_.items():
+        if name in _custom_builtins():
+            lines.add(custom_imports[name])
+        else:
+            lines.add(f"from {obj.__module__} import {obj.__qualname__} as {name}")
+    return "\n".join(sorted(lines))
+
+
+def reduce_graph_module(body, import_block):
+    """Rebuild a pickled GraphModule: its forward from the saved code, its graph by tracing that
+    forward again with every submodule kept as a leaf."""
+    from opscope.fx._symbolic_trace import Tracer
+    forward = _forward_from_src(import_block + body["_code"], {})
+
+    class CodeOnlyModule(opscope.nn.Module):
+        def __init__(self, body):
+            super().__init__()
+            self.__dict__ = body
+    CodeOnlyModule.forward = forward
+
+    class KeepModules(Tracer):
+        def is_leaf_module(self, _, __):
+            return True
+
+    com = CodeOnlyModule(body)
+    graph = KeepModules().trace(com)
+    gm = GraphModule(com, graph, class_name=body.get("_graphmodule_cls_name", "GraphModule"))
+    for k, v in body.items():
+        if not hasattr(gm, k):
+            setattr(gm, k, v)
+    return gm
+
+
 class _WrappedCall:
     """Calls the module; an error raised inside generated code also prints the generated lines
     around it (stderr), as torch.fx does."""
@@ -247,6 +287,13 @@ class GraphModule(opscope.nn.Module):
     def __str__(self):
         return "\n".join([super().__repr__(), self._code,
                           "# To see more debug info, please use `graph_module.print_readable()`"])
+
+    def __reduce__(self):
+        body = self.__dict__.copy()
+        body["_graphmodule_cls_name"] = self.__class__.__name__
+        del body["_graph"]
+        python_code = self.recompile()
+        return (reduce_graph_module, (body, _format_import_block(python_code.globals)))
 
     def __deepcopy__(self, memo):
         fake = opscope.nn.Module()
