@@ -38,6 +38,19 @@ def _parse(prog, line, add):
         raise UsageError(f"%{prog}: {e}") from None
 
 
+class _SortedTable:
+    """A key_averages table as %profile's --sort and --limit ask, for an HTML front end (the
+    table's own HTML keeps the recorded order and every row)."""
+
+    def __init__(self, text, table, sort_by, row_limit):
+        self.text, self.table, self.sort_by, self.row_limit = text, table, sort_by, row_limit
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from opscope.profiler import _html  # noqa: PLC0415
+        return {"text/plain": str(self.text),
+                "text/html": _html.key_averages_html(self.table, self.sort_by, self.row_limit)}
+
+
 @magics_class
 class OpscopeMagics(Magics):
     """opscope's magics over one front end (see opscope.interactive.Frontend)."""
@@ -187,7 +200,7 @@ class OpscopeMagics(Magics):
             text = table.table(sort_by=args.sort, row_limit=args.limit)
         except (KeyError, AttributeError, ValueError) as e:
             raise UsageError(f"%profile: cannot sort by {args.sort!r} ({e})") from None
-        self.frontend.show_text(text, table)
+        self.frontend.show_text(text, _SortedTable(text, table, args.sort, args.limit))
         if args.chrome:
             events.export_chrome_trace(args.chrome)
             self.frontend.show_text(f"Chrome trace written to {args.chrome} (open it in "
