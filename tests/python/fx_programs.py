@@ -125,3 +125,30 @@ def programs(torch):
         dict(name="tensor_left", make=TensorLeft, inputs=lambda: (torch.randn(3),),
              torch_function=True),
     ]
+
+
+def rewrites(torch):
+    """Graphs rewritten with fx.replace_pattern (operators and methods only): name -> (program,
+    pattern, replacement)."""
+    def twice(x, w1, w2):
+        a = (x + w1).relu()
+        b = (a + w2).relu()
+        return a * b
+
+    def add_relu(x, y):
+        return (x + y).relu()
+
+    def sub_sigmoid(x, y):
+        return (x - y).sigmoid()
+
+    def scaled(x):
+        return x.mul(2).neg() + x.mul(3).neg()
+
+    def mul2_neg(x):
+        return x.mul(2).neg()
+
+    def times_minus_two(x):
+        return x * -2
+
+    return {"add_relu_to_sub_sigmoid": (twice, add_relu, sub_sigmoid),
+            "constant_must_match": (scaled, mul2_neg, times_minus_two)}

@@ -9,7 +9,9 @@ For each program, data/fx_graphs.json holds its nodes (op, name, target as a qua
 such as 'torch.relu' or 'operator.add', str() of args and kwargs), str(graph), the generated
 code of the GraphModule, what ShapeProp records on each node for the program's example
 inputs, and print_tabular's rows (the cells tabulate printed, object addresses blanked) and text.
-The test traces the same programs with opscope.fx and compares; it never imports torch.
+"rewrites" holds the code and matches of torch.fx.replace_pattern on the cases of
+fx_programs.rewrites. The test traces the same programs with opscope.fx and compares; it never
+imports torch.
 """
 import contextlib
 import io
@@ -26,7 +28,7 @@ from torch.fx.passes.shape_prop import ShapeProp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from fx_programs import programs  # noqa: E402
+from fx_programs import programs, rewrites  # noqa: E402
 
 
 def target_str(node):
@@ -70,11 +72,22 @@ def record(program):
     }
 
 
+def record_rewrite(program, pattern, replacement):
+    gm = torch.fx.symbolic_trace(program)
+    matches = torch.fx.replace_pattern(gm, pattern, replacement)
+    return {"code": gm.code,
+            "matches": [{"anchor": m.anchor.name,
+                         "nodes_map": [[p.name, g.name if isinstance(g, torch.fx.Node) else repr(g)]
+                                       for p, g in m.nodes_map.items()]} for m in matches]}
+
+
 def main():
     out = {p["name"]: record(p) for p in programs(torch)}
+    rewritten = {name: record_rewrite(*case) for name, case in rewrites(torch).items()}
     path = os.path.join(HERE, "data", "fx_graphs.json")
     with open(path, "w") as f:
-        json.dump({"torch_version": torch.__version__, "programs": out}, f, indent=1)
+        json.dump({"torch_version": torch.__version__, "programs": out, "rewrites": rewritten},
+                  f, indent=1)
         f.write("\n")
     print(f"wrote {path}: {len(out)} programs")
 

@@ -22,7 +22,8 @@ turns the graph back into Python code that runs::
 
 Files: node.py (Node, map_arg), graph.py (Graph, code generation, printing), proxy.py (Proxy,
 the recording value), _symbolic_trace.py (Tracer, symbolic_trace, wrap), graph_module.py
-(GraphModule), interpreter.py (Interpreter, Transformer), passes/ (ShapeProp).
+(GraphModule), interpreter.py (Interpreter, Transformer), subgraph_rewriter.py (replace_pattern),
+passes/ (ShapeProp).
 """
 from opscope.fx.graph import CodeGen, Graph
 from opscope.fx.graph_module import GraphModule
@@ -30,7 +31,8 @@ from opscope.fx.interpreter import Interpreter, Transformer
 from opscope.fx.node import Node, map_aggregate, map_arg
 from opscope.fx.proxy import Proxy
 from opscope.fx._symbolic_trace import PH, ProxyableClassMeta, Tracer, symbolic_trace, wrap
+from opscope.fx.subgraph_rewriter import replace_pattern
 
 __all__ = ["symbolic_trace", "Tracer", "wrap", "Graph", "GraphModule", "Node", "Proxy",
            "Interpreter", "Transformer", "map_arg", "map_aggregate", "CodeGen", "PH",
-           "ProxyableClassMeta"]
+           "ProxyableClassMeta", "replace_pattern"]
