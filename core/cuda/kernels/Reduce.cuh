@@ -1,0 +1,85 @@
+// Device helpers of the row reductions (reduce.cu, nn.cu): block-wide reduction in shared
+// memory, NaN-propagating extremes, and the launch shape for "one block per row".
+#pragma once
+
+#include <cfloat>
+#include <climits>
+
+#include "core/cuda/kernels/Loops.cuh"
+
+namespace opscope::cuda {
+
+// Dynamic shared memory as an array of T (sized by the launch: blockDim.x elements).
+template <typename T>
+__device__ __forceinline__ T* shared_mem() {
+  extern __shared__ __align__(16) unsigned char opscope_smem[];
+  return reinterpret_cast<T*>(opscope_smem);
+}
+
+// The combination of every thread's v, in a fixed tree order; every thread gets the result.
+// blockDim.x must be a power of two.
+template <typename T, typename F>
+__device__ __forceinline__ T block_reduce(T v, T* shared, F combine) {
+  shared[threadIdx.x] = v;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) shared[threadIdx.x] = combine(shared[threadIdx.x], shared[threadIdx.x + s]);
+    __syncthreads();
+  }
+  T r = shared[0];
+  __syncthreads();
+  return r;
+}
+
+template <typename A>
+__device__ __forceinline__ bool is_nan(A v) {
+  if constexpr (std::is_floating_point_v<A>) return v != v;
+  return false;
+}
+template <typename A>
+__device__ __forceinline__ A abs_val(A v) {
+  if constexpr (std::is_floating_point_v<A>) return fabs(v);
+  return v < A(0) ? -v : v;
+}
+template <typename A>
+__device__ __forceinline__ A nan_max(A a, A b) {
+  if (is_nan(a)) return a;
+  if (is_nan(b)) return b;
+  return a > b ? a : b;
+}
+template <typename A>
+__device__ __forceinline__ A nan_min(A a, A b) {
+  if (is_nan(a)) return a;
+  if (is_nan(b)) return b;
+  return a < b ? a : b;
+}
+template <typename A>
+__device__ __forceinline__ A lowest() {
+  if constexpr (std::is_same_v<A, float>) return -INFINITY;
+  if constexpr (std::is_same_v<A, double>) return -static_cast<double>(INFINITY);
+  if constexpr (std::is_same_v<A, int64_t>) return INT64_MIN;
+  return A(0);
+}
+template <typename A>
+__device__ __forceinline__ A highest() {
+  if constexpr (std::is_same_v<A, float>) return INFINITY;
+  if constexpr (std::is_same_v<A, double>) return static_cast<double>(INFINITY);
+  if constexpr (std::is_same_v<A, int64_t>) return INT64_MAX;
+  return A(0);
+}
+
+struct RowLaunch {
+  unsigned grid;
+  unsigned block;
+};
+// One block per row (at most 2^16 blocks, striding over the rest), the smallest power of two
+// >= cols between 32 and 256 threads.
+inline RowLaunch row_launch(int64_t rows, int64_t cols) {
+  unsigned block = 32;
+  while (block < 256 && block < cols) block *= 2;
+  int64_t grid = rows < 65536 ? rows : 65536;
+  if (grid < 1) grid = 1;
+  return {static_cast<unsigned>(grid), block};
+}
+
+}  // namespace opscope::cuda

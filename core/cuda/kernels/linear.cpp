@@ -1,0 +1,533 @@
+// CUDA kernels of the products on cuBLAS: mm, addmm, bmm, baddbmm, mv, addmv, dot, vdot.
+// matmul and linear stay composites (core/ops/composite/linear.cpp), so `a @ b` on the GPU reads
+// matmul -> mm -> cublasSgemm in a trace and in the stack view, as in torch.
+//
+// Semantically every product here is C = beta * C + alpha * op(A) op(B) on row-major tensors.
+// cuBLAS is column-major: a row-major (M, N) matrix is its (N, M) transpose there, so
+// C = A B is computed as C^T = B^T A^T with the operands swapped, no copy. An operand whose last
+// dim is not unit-stride is read transposed when its first dim is (a .t() view: the weight of
+// nn.Linear), and copied contiguous only otherwise; a result that is not row-major is computed
+// into a temporary and copied back.
+//
+// In implementation terms float32 / float64 call cublasSgemm / cublasDgemm (and their
+// StridedBatched forms for bmm) directly, as torch does, so their names are the frames under the
+// kernel; float16 / bfloat16 go through cublasGemmEx with float accumulation. One cuBLAS handle
+// per thread and device, bound to the current stream at each call. TF32 is off unless
+// set_allow_tf32(true) (Blas.h).
+#include <cublas_v2.h>
+
+#include <array>
+#include <atomic>
+#include <unordered_map>
+
+#include "core/cuda/kernels/Blas.h"
+#include "core/cuda/kernels/KernelUtil.h"
+#include "core/dispatch/Library.h"
+#include "core/runtime/ScalarConvert.h"
+#include "core/ops/binary.h"
+#include "core/ops/copy.h"
+#include "core/ops/linear.h"
+#include "core/ops/views.h"
+
+namespace opscope::cuda {
+
+namespace {
+
+std::atomic<bool> g_allow_tf32{false};
+
+const char* cublas_status_name(cublasStatus_t s) {
+  switch (s) {
+    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
+    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
+    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
+    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
+    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
+    case CUBLAS_STATUS_MAPPING_ERROR: return "CUBLAS_STATUS_MAPPING_ERROR";
+    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case CUBLAS_STATUS_INTERNAL_ERROR: return "CUBLAS_STATUS_INTERNAL_ERROR";
+    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
+    default: return "CUBLAS_STATUS_UNKNOWN";
+  }
+}
+
+// torch's message shape: "CUDA error: CUBLAS_STATUS_... when calling `cublasSgemm( ... )`".
+void check_cublas(cublasStatus_t s, const char* call) {
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw Error(detail::str("CUDA error: ", cublas_status_name(s), " when calling `", call, "`"));
+}
+
+// The calling thread's handle for the current device, on the current stream, in the math mode
+// that float32 products should use.
+cublasHandle_t handle_for(ScalarType t) {
+  thread_local std::unordered_map<int, cublasHandle_t> handles;
+  int device = current_device();
+  auto it = handles.find(device);
+  if (it == handles.end()) {
+    cublasHandle_t h = nullptr;
+    check_cublas(cublasCreate(&h), "cublasCreate(&handle)");
+    it = handles.emplace(device, h).first;
+  }
+  cublasHandle_t h = it->second;
+  check_cublas(cublasSetStream(h, getCurrentCUDAStream().stream()), "cublasSetStream");
+  cublasMath_t mode = (t == ScalarType::Float32 && g_allow_tf32.load(std::memory_order_relaxed))
+                          ? CUBLAS_TF32_TENSOR_OP_MATH
+                          : CUBLAS_DEFAULT_MATH;
+  check_cublas(cublasSetMathMode(h, mode), "cublasSetMathMode");
+  return h;
+}
+
+int as_int(int64_t v, const char* what) {
+  OPSCOPE_CHECK(v >= 0 && v <= INT32_MAX, "cuBLAS takes 32-bit sizes: ", what, " = ", v,
+                " is too large");
+  return static_cast<int>(v);
+}
+
+// How cuBLAS reads a row-major matrix operand (rows, cols) with strides (s0, s1): as is
+// (column-major op N of its transpose, ld = s0) or transposed (ld = s1). A layout that is
+// neither gets a contiguous copy.
+struct Operand {
+  Tensor t;          // the tensor cuBLAS reads (the input, or its contiguous copy)
+  cublasOperation_t op;
+  int64_t ld;
+  int64_t batch_stride;
+};
+
+Operand as_operand(const Tensor& m, bool batched) {
+  const int64_t d0 = batched ? 1 : 0;
+  const int64_t rows = m.size(d0), cols = m.size(d0 + 1);
+  const int64_t s0 = m.stride(d0), s1 = m.stride(d0 + 1);
+  const int64_t bs = batched ? m.stride(0) : 0;
+  if (s1 == 1 && s0 >= std::max<int64_t>(1, cols)) return {m, CUBLAS_OP_N, s0, bs};
+  if (s0 == 1 && s1 >= std::max<int64_t>(1, rows)) return {m, CUBLAS_OP_T, s1, bs};
+  // A size-1 dim's stride is arbitrary: a (1, K) or (K, 1) matrix is still a plain vector.
+  if (cols == 1 && s0 >= 1) return {m, CUBLAS_OP_N, std::max<int64_t>(s0, 1), bs};
+  if (rows == 1 && s1 >= 1) return {m, CUBLAS_OP_T, std::max<int64_t>(s1, 1), bs};
+  Tensor c = ops::contiguous(m);
+  return {c, CUBLAS_OP_N, std::max<int64_t>(1, cols), batched ? rows * cols : 0};
+}
+
+cudaDataType_t cuda_type(ScalarType t) {
+  return t == ScalarType::Float16 ? CUDA_R_16F : CUDA_R_16BF;
+}
+
+// c (B?, M, N) = alpha * a (B?, M, K) b (B?, K, N) + beta * c; c row-major with unit last
+// stride. Batched when `batched` (3-D operands, a batch stride each; 0 broadcasts).
+void gemm(const Tensor& c, const Tensor& a, const Tensor& b, double alpha, double beta,
+          bool batched, const char* name) {
+  const ScalarType t = c.dtype();
+  const int64_t d0 = batched ? 1 : 0;
+  const int64_t M = c.size(d0), N = c.size(d0 + 1), K = a.size(d0 + 1);
+  const int64_t batch = batched ? c.size(0) : 1;
+  Operand A = as_operand(a, batched), B = as_operand(b, batched);
+  const int m = as_int(N, "n"), n = as_int(M, "m"), k = as_int(K, "k");
+  const int lda = as_int(B.ld, "ld"), ldb = as_int(A.ld, "ld");
+  const int ldc = as_int(std::max<int64_t>(1, c.stride(d0)), "ldc");
+  const int64_t stride_c = batched ? c.stride(0) : 0;
+  const int nbatch = as_int(batch, "batch");
+  cublasHandle_t h = handle_for(t);
+  // Column-major: C^T (N x M) = B^T (N x K) * A^T (K x M).
+  if (t == ScalarType::Float32) {
+    const float al = static_cast<float>(alpha), be = static_cast<float>(beta);
+    const float* pb = static_cast<const float*>(B.t.data());
+    const float* pa = static_cast<const float*>(A.t.data());
+    float* pc = static_cast<float*>(c.data());
+    if (!batched) {
+      check_cublas(cublasSgemm(h, B.op, A.op, m, n, k, &al, pb, lda, pa, ldb, &be, pc, ldc),
+                   "cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)");
+    } else {
+      check_cublas(cublasSgemmStridedBatched(h, B.op, A.op, m, n, k, &al, pb, lda, B.batch_stride,
+                                             pa, ldb, A.batch_stride, &be, pc, ldc, stride_c,
+                                             nbatch),
+                   "cublasSgemmStridedBatched( handle, opa, opb, m, n, k, &alpha, a, lda, stridea, "
+                   "b, ldb, strideb, &beta, c, ldc, stridec, num_batches)");
+    }
+  } else if (t == ScalarType::Float64) {
+    const double* pb = static_cast<const double*>(B.t.data());
+    const double* pa = static_cast<const double*>(A.t.data());
+    double* pc = static_cast<double*>(c.data());
+    if (!batched) {
+      check_cublas(cublasDgemm(h, B.op, A.op, m, n, k, &alpha, pb, lda, pa, ldb, &beta, pc, ldc),
+                   "cublasDgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)");
+    } else {
+      check_cublas(cublasDgemmStridedBatched(h, B.op, A.op, m, n, k, &alpha, pb, lda,
+                                             B.batch_stride, pa, ldb, A.batch_stride, &beta, pc,
+                                             ldc, stride_c, nbatch),
+                   "cublasDgemmStridedBatched( handle, opa, opb, m, n, k, &alpha, a, lda, stridea, "
+                   "b, ldb, strideb, &beta, c, ldc, stridec, num_batches)");
+    }
+  } else if (t == ScalarType::Float16 || t == ScalarType::BFloat16) {
+    const float al = static_cast<float>(alpha), be = static_cast<float>(beta);
+    const cudaDataType_t dt = cuda_type(t);
+    if (!batched) {
+      check_cublas(cublasGemmEx(h, B.op, A.op, m, n, k, &al, B.t.data(), dt, lda, A.t.data(), dt,
+                                ldb, &be, c.data(), dt, ldc, CUBLAS_COMPUTE_32F,
+                                CUBLAS_GEMM_DEFAULT_TENSOR_OP),
+                   "cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, type, lda, b, type, ldb, "
+                   "&fbeta, c, type, ldc, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)");
+    } else {
+      check_cublas(cublasGemmStridedBatchedEx(h, B.op, A.op, m, n, k, &al, B.t.data(), dt, lda,
+                                              B.batch_stride, A.t.data(), dt, ldb,
+                                              A.batch_stride, &be, c.data(), dt, ldc, stride_c,
+                                              nbatch, CUBLAS_COMPUTE_32F,
+                                              CUBLAS_GEMM_DEFAULT_TENSOR_OP),
+                   "cublasGemmStridedBatchedEx( handle, opa, opb, m, n, k, &falpha, a, type, lda, "
+                   "stridea, b, type, ldb, strideb, &fbeta, c, type, ldc, stridec, num_batches, "
+                   "compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)");
+    }
+  } else {
+    throw Error(detail::str("\"", name, "\" not implemented for '", cpp_name(t), "'"));
+  }
+}
+
+bool row_major(const Tensor& c, bool batched) {
+  const int64_t d0 = batched ? 1 : 0;
+  const int64_t N = c.size(d0 + 1);
+  return (c.stride(d0 + 1) == 1 || N == 1) && c.stride(d0) >= std::max<int64_t>(1, N) &&
+         (!batched || c.size(0) == 1 || c.stride(0) >= c.size(d0) * c.stride(d0));
+}
+
+// result = beta * self + alpha * m1 m2 (self already result's shape, or result itself).
+void addmm_impl(const Tensor& result, const Tensor& self, const Tensor& m1, const Tensor& m2,
+                const Scalar& beta, const Scalar& alpha, bool batched, const char* name) {
+  if (result.numel() == 0) return;
+  const ScalarType t = result.dtype();
+  OPSCOPE_CHECK(is_floating(t), "\"", name, "\" not implemented for '", cpp_name(t), "'");
+  OPSCOPE_CHECK(m1.dtype() == t && m2.dtype() == t, "expected scalar type ", cpp_name(t),
+                " but found ", cpp_name(m1.dtype() != t ? m1.dtype() : m2.dtype()));
+  const double b = beta.to_double();
+  if (m1.size(-1) == 0) {  // K = 0: beta * self
+    if (b == 0) {
+      ops::zero_(result);
+    } else {
+      if (!self.is_same(result)) ops::copy_(result, self);
+      ops::mul_(result, beta);
+    }
+    return;
+  }
+  Tensor c = row_major(result, batched) ? result : ops::contiguous(result);
+  if (b != 0 && !self.is_same(c)) ops::copy_(c, self);
+  gemm(c, m1, m2, alpha.to_double(), b, batched, name);
+  if (!c.is_same(result)) ops::copy_(result, c);
+}
+
+void check_same_devices(std::initializer_list<const Tensor*> ts, const char* name) {
+  const Tensor* first = *ts.begin();
+  for (const Tensor* t : ts)
+    if (t->defined()) check_same_device(*first, *t, name);
+}
+
+void resize_out(const Tensor& out, IntArrayRef sizes) { resize_output(out, sizes); }
+
+void check_out_dtype(const Tensor& out, ScalarType expected) {
+  OPSCOPE_CHECK(out.dtype() == expected, "Expected out tensor to have dtype ",
+                typemeta_name(expected), ", but got ", typemeta_name(out.dtype()), " instead");
+}
+
+void check_mm_args(const Tensor& self, const Tensor& mat2) {
+  OPSCOPE_CHECK(self.dim() == 2, "self must be a matrix");
+  OPSCOPE_CHECK(mat2.dim() == 2, "mat2 must be a matrix");
+  OPSCOPE_CHECK(self.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (",
+                self.size(0), "x", self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
+  OPSCOPE_CHECK(self.dtype() == mat2.dtype(), "expected scalar type ", cpp_name(self.dtype()),
+                " but found ", cpp_name(mat2.dtype()));
+}
+
+void check_addmm_args(const Tensor& self, const Tensor& mat1, const Tensor& mat2) {
+  OPSCOPE_CHECK(self.dtype() == mat2.dtype(), "self and mat2 must have the same dtype");
+  OPSCOPE_CHECK(mat1.dtype() == mat2.dtype(), "mat1 and mat2 must have the same dtype");
+  OPSCOPE_CHECK(mat1.dim() == 2, "mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
+  OPSCOPE_CHECK(mat2.dim() == 2, "mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
+  OPSCOPE_CHECK(mat1.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (",
+                mat1.size(0), "x", mat1.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
+}
+
+void check_bmm_args(const Tensor& batch1, const Tensor& batch2) {
+  OPSCOPE_CHECK(batch1.dim() == 3, "batch1 must be a 3D tensor");
+  OPSCOPE_CHECK(batch2.dim() == 3, "batch2 must be a 3D tensor");
+  int64_t bs = batch1.size(0), contraction = batch1.size(2);
+  OPSCOPE_CHECK(batch2.size(0) == bs && batch2.size(1) == contraction,
+                "Expected size for first two dimensions of batch2 tensor to be: [", bs, ", ",
+                contraction, "] but got: [", batch2.size(0), ", ", batch2.size(1), "].");
+}
+
+void check_mv_args(const Tensor& self, const Tensor& vec) {
+  OPSCOPE_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions");
+  OPSCOPE_CHECK(self.dim() == 2 && vec.dim() == 1, "vector + matrix @ vector expected, got 1, ",
+                self.dim(), ", ", vec.dim());
+  OPSCOPE_CHECK(self.size(1) == vec.size(0), "size mismatch, got ", self.size(0), ", ",
+                self.size(0), "x", self.size(1), ",", vec.size(0));
+}
+
+void check_inplace(const Tensor& self, IntArrayRef sizes, ScalarType dtype) {
+  OPSCOPE_CHECK(std::ranges::equal(self.sizes(), sizes), "Bad in-place call: input tensor size ",
+                shape_str(self.sizes()), " and output tensor size ", shape_str(sizes),
+                " should match");
+  OPSCOPE_CHECK(self.dtype() == dtype, "Bad in-place call: input tensor dtype ",
+                typemeta_name(self.dtype()), " and output tensor dtype ", typemeta_name(dtype),
+                " should match");
+}
+
+Tensor expand_size(const Tensor& self, IntArrayRef sizes) {
+  return std::ranges::equal(self.sizes(), sizes) ? self : ops::expand(self, sizes);
+}
+
+// A (K) vector as a (1, K) row or a (K, 1) column view.
+Tensor as_row(const Tensor& v) {
+  return make_view(v, std::array<int64_t, 2>{1, v.size(0)},
+                   std::array<int64_t, 2>{v.size(0) * v.stride(0), v.stride(0)},
+                   v->storage_offset());
+}
+Tensor as_column(const Tensor& v) {
+  return make_view(v, std::array<int64_t, 2>{v.size(0), 1},
+                   std::array<int64_t, 2>{v.stride(0), 1}, v->storage_offset());
+}
+
+}  // namespace
+
+bool allow_tf32() { return g_allow_tf32.load(std::memory_order_relaxed); }
+void set_allow_tf32(bool allow) { g_allow_tf32.store(allow, std::memory_order_relaxed); }
+
+// self (M,K), mat2 (K,N) -> (M,N)
+static Tensor mm(const Tensor& self, const Tensor& mat2) {
+  check_mm_args(self, mat2);
+  check_same_devices({&self, &mat2}, "mm");
+  CUDAGuard guard(self.device());
+  Tensor result =
+      make_empty(std::array<int64_t, 2>{self.size(0), mat2.size(1)}, self.dtype(), self.device());
+  addmm_impl(result, result, self, mat2, 0, 1, false, "addmm_cuda");
+  return result;
+}
+static Tensor mm_out(const Tensor& self, const Tensor& mat2, const Tensor& out) {
+  check_mm_args(self, mat2);
+  check_same_devices({&self, &mat2, &out}, "mm");
+  CUDAGuard guard(self.device());
+  check_out_dtype(out, self.dtype());
+  resize_out(out, std::array<int64_t, 2>{self.size(0), mat2.size(1)});
+  addmm_impl(out, out, self, mat2, 0, 1, false, "addmm_cuda");
+  return out;
+}
+
+static Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2,
+                    const Scalar& beta, const Scalar& alpha) {
+  check_addmm_args(self, mat1, mat2);
+  check_same_devices({&self, &mat1, &mat2}, "addmm");
+  CUDAGuard guard(self.device());
+  std::array<int64_t, 2> sizes{mat1.size(0), mat2.size(1)};
+  Tensor result = make_empty(sizes, self.dtype(), self.device());
+  addmm_impl(result, expand_size(self, sizes), mat1, mat2, beta, alpha, false, "addmm_cuda");
+  return result;
+}
+static Tensor addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2,
+                        const Scalar& beta, const Scalar& alpha, const Tensor& out) {
+  check_addmm_args(self, mat1, mat2);
+  check_same_devices({&self, &mat1, &mat2, &out}, "addmm");
+  CUDAGuard guard(self.device());
+  std::array<int64_t, 2> sizes{mat1.size(0), mat2.size(1)};
+  check_out_dtype(out, self.dtype());
+  resize_out(out, sizes);
+  addmm_impl(out, self.is_same(out) ? out : expand_size(self, sizes), mat1, mat2, beta, alpha,
+             false, "addmm_cuda");
+  return out;
+}
+static Tensor addmm_(const Tensor& self, const Tensor& mat1, const Tensor& mat2,
+                     const Scalar& beta, const Scalar& alpha) {
+  check_addmm_args(self, mat1, mat2);
+  check_same_devices({&self, &mat1, &mat2}, "addmm");
+  CUDAGuard guard(self.device());
+  check_inplace(self, std::array<int64_t, 2>{mat1.size(0), mat2.size(1)}, self.dtype());
+  addmm_impl(self, self, mat1, mat2, beta, alpha, false, "addmm_cuda");
+  return self;
+}
+
+static DimVector baddbmm_sizes(const Tensor& batch1, const Tensor& batch2) {
+  return DimVector{batch1.size(0), batch1.size(1), batch2.size(2)};
+}
+
+static Tensor bmm(const Tensor& self, const Tensor& mat2) {
+  check_bmm_args(self, mat2);
+  check_same_devices({&self, &mat2}, "bmm");
+  CUDAGuard guard(self.device());
+  Tensor result = make_empty(baddbmm_sizes(self, mat2), mat2.dtype(), mat2.device());
+  addmm_impl(result, result, self, mat2, 0, 1, true, "bmm_cuda");
+  return result;
+}
+static Tensor bmm_out(const Tensor& self, const Tensor& mat2, const Tensor& out) {
+  check_bmm_args(self, mat2);
+  check_same_devices({&self, &mat2, &out}, "bmm");
+  CUDAGuard guard(self.device());
+  check_out_dtype(out, mat2.dtype());
+  resize_out(out, baddbmm_sizes(self, mat2));
+  addmm_impl(out, out, self, mat2, 0, 1, true, "bmm_cuda");
+  return out;
+}
+static Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                      const Scalar& beta, const Scalar& alpha) {
+  Tensor b_self = expand_size(self, baddbmm_sizes(batch1, batch2));
+  check_bmm_args(batch1, batch2);
+  check_same_devices({&self, &batch1, &batch2}, "baddbmm");
+  CUDAGuard guard(self.device());
+  Tensor result = make_empty(baddbmm_sizes(batch1, batch2), batch2.dtype(), batch2.device());
+  addmm_impl(result, b_self, batch1, batch2, beta, alpha, true, "baddbmm_cuda");
+  return result;
+}
+static Tensor baddbmm_out(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                          const Scalar& beta, const Scalar& alpha, const Tensor& out) {
+  Tensor b_self = expand_size(self, baddbmm_sizes(batch1, batch2));
+  check_bmm_args(batch1, batch2);
+  check_same_devices({&self, &batch1, &batch2, &out}, "baddbmm");
+  CUDAGuard guard(self.device());
+  check_out_dtype(out, batch2.dtype());
+  resize_out(out, baddbmm_sizes(batch1, batch2));
+  addmm_impl(out, self.is_same(out) ? out : b_self, batch1, batch2, beta, alpha, true,
+             "baddbmm_cuda");
+  return out;
+}
+static Tensor baddbmm_(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                       const Scalar& beta, const Scalar& alpha) {
+  expand_size(self, baddbmm_sizes(batch1, batch2));
+  check_bmm_args(batch1, batch2);
+  check_same_devices({&self, &batch1, &batch2}, "baddbmm");
+  CUDAGuard guard(self.device());
+  check_inplace(self, baddbmm_sizes(batch1, batch2), batch2.dtype());
+  addmm_impl(self, self, batch1, batch2, beta, alpha, true, "baddbmm_cuda");
+  return self;
+}
+
+// mv / addmv: the product of (M, K) and a (K, 1) column, into an (M, 1) column view.
+static Tensor addmv_into(const Tensor& result, const Tensor& self, const Tensor& mat,
+                         const Tensor& vec, const Scalar& beta, const Scalar& alpha) {
+  CUDAGuard guard(mat.device());
+  Tensor c = as_column(result);
+  addmm_impl(c, self.is_same(result) ? c : as_column(self), mat, as_column(vec), beta, alpha,
+             false, "addmv_impl_cuda");
+  return result;
+}
+static Tensor mv(const Tensor& self, const Tensor& vec) {
+  check_mv_args(self, vec);
+  check_same_devices({&self, &vec}, "mv");
+  Tensor result = make_empty(std::array<int64_t, 1>{self.size(0)}, self.dtype(), self.device());
+  return addmv_into(result, result, self, vec, 0, 1);
+}
+static Tensor mv_out(const Tensor& self, const Tensor& vec, const Tensor& out) {
+  check_mv_args(self, vec);
+  check_same_devices({&self, &vec, &out}, "mv");
+  check_out_dtype(out, vec.dtype());
+  resize_out(out, std::array<int64_t, 1>{self.size(0)});
+  return addmv_into(out, out, self, vec, 0, 1);
+}
+static void check_addmv_args(const Tensor& self, const Tensor& mat, const Tensor& vec) {
+  OPSCOPE_CHECK(mat.dim() == 2 && vec.dim() == 1 && self.dim() <= 1,
+                "vector + matrix @ vector expected, got ", self.dim(), ", ", mat.dim(), ", ",
+                vec.dim());
+  if (mat.size(1) == vec.size(0) && (mat.size(0) == self.numel() || self.numel() == 1)) return;
+  OPSCOPE_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions");
+  OPSCOPE_CHECK(false, "size mismatch, got ", self.size(0), ", ", mat.size(0), "x", mat.size(1),
+                ",", vec.size(0));
+}
+static Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                    const Scalar& alpha) {
+  check_addmv_args(self, mat, vec);
+  check_same_devices({&self, &mat, &vec}, "addmv");
+  std::array<int64_t, 1> sizes{mat.size(0)};
+  Tensor result = make_empty(sizes, vec.dtype(), vec.device());
+  return addmv_into(result, expand_size(self, sizes), mat, vec, beta, alpha);
+}
+static Tensor addmv_out(const Tensor& self, const Tensor& mat, const Tensor& vec,
+                        const Scalar& beta, const Scalar& alpha, const Tensor& out) {
+  check_addmv_args(self, mat, vec);
+  check_same_devices({&self, &mat, &vec, &out}, "addmv");
+  std::array<int64_t, 1> sizes{mat.size(0)};
+  check_out_dtype(out, vec.dtype());
+  resize_out(out, sizes);
+  return addmv_into(out, self.is_same(out) ? out : expand_size(self, sizes), mat, vec, beta,
+                    alpha);
+}
+static Tensor addmv_(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                     const Scalar& alpha) {
+  check_addmv_args(self, mat, vec);
+  check_same_devices({&self, &mat, &vec}, "addmv");
+  check_inplace(self, std::array<int64_t, 1>{mat.size(0)}, vec.dtype());
+  return addmv_into(self, self, mat, vec, beta, alpha);
+}
+
+// dot: a (1, K) row times a (K, 1) column into a 0-d result; float / double through cublasSdot /
+// cublasDdot, writing the result on the device.
+static Tensor dot(const Tensor& self, const Tensor& tensor) {
+  OPSCOPE_CHECK(self.dim() == 1 && tensor.dim() == 1, "1D tensors expected, but got ",
+                self.dim(), "D and ", tensor.dim(), "D tensors");
+  OPSCOPE_CHECK(self.dtype() == tensor.dtype(),
+                "dot : expected both vectors to have same dtype, but found ",
+                cpp_name(self.dtype()), " and ", cpp_name(tensor.dtype()));
+  OPSCOPE_CHECK(self.numel() == tensor.numel(), "inconsistent tensor size, expected tensor [",
+                self.numel(), "] and src [", tensor.numel(),
+                "] to have the same number of elements, but got ", self.numel(), " and ",
+                tensor.numel(), " elements respectively");
+  check_same_devices({&self, &tensor}, "dot");
+  CUDAGuard guard(self.device());
+  const ScalarType t = self.dtype();
+  OPSCOPE_CHECK(is_floating(t), "\"dot\" not implemented for '", cpp_name(t), "'");
+  Tensor result = make_empty({}, t, self.device());
+  const int64_t K = self.numel();
+  if (K == 0) return ops::zero_(result);
+  const bool plain = self.stride(0) > 0 && tensor.stride(0) > 0 && self.stride(0) <= INT32_MAX &&
+                     tensor.stride(0) <= INT32_MAX && K <= INT32_MAX;
+  if (plain && (t == ScalarType::Float32 || t == ScalarType::Float64)) {
+    cublasHandle_t h = handle_for(t);
+    check_cublas(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE), "cublasSetPointerMode");
+    cublasStatus_t s;
+    if (t == ScalarType::Float32) {
+      s = cublasSdot(h, static_cast<int>(K), self.data_ptr<float>(),
+                     static_cast<int>(self.stride(0)), tensor.data_ptr<float>(),
+                     static_cast<int>(tensor.stride(0)), result.data_ptr<float>());
+    } else {
+      s = cublasDdot(h, static_cast<int>(K), self.data_ptr<double>(),
+                     static_cast<int>(self.stride(0)), tensor.data_ptr<double>(),
+                     static_cast<int>(tensor.stride(0)), result.data_ptr<double>());
+    }
+    cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST);
+    check_cublas(s, t == ScalarType::Float32 ? "cublasSdot(handle, n, x, incx, y, incy, result)"
+                                             : "cublasDdot(handle, n, x, incx, y, incy, result)");
+    return result;
+  }
+  Tensor c = make_view(result, std::array<int64_t, 2>{1, 1}, std::array<int64_t, 2>{1, 1},
+                       result->storage_offset());
+  addmm_impl(c, c, as_row(self), as_column(tensor), 0, 1, false, "dot");
+  return result;
+}
+static Tensor dot_out(const Tensor& self, const Tensor& tensor, const Tensor& out) {
+  resize_out(out, {});
+  OPSCOPE_CHECK(out.dtype() == self.dtype(), "result dtype ", cpp_name(out.dtype()),
+                " does not match input dtype ", cpp_name(self.dtype()));
+  return ops::copy_(out, ops::dot(self, tensor));
+}
+static Tensor vdot(const Tensor& self, const Tensor& other) { return ops::dot(self, other); }
+static Tensor vdot_out(const Tensor& self, const Tensor& other, const Tensor& out) {
+  resize_out(out, {});
+  OPSCOPE_CHECK(out.dtype() == self.dtype(), "result dtype ", cpp_name(out.dtype()),
+                " does not match input dtype ", cpp_name(self.dtype()));
+  return ops::copy_(out, ops::vdot(self, other));
+}
+
+static Library cuda_linear(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& m) {
+  m.impl("dot", fn<&dot>);
+  m.impl("dot.out", fn<&dot_out>);
+  m.impl("vdot", fn<&vdot>);
+  m.impl("vdot.out", fn<&vdot_out>);
+  m.impl("mv", fn<&mv>);
+  m.impl("mv.out", fn<&mv_out>);
+  m.impl("mm", fn<&mm>);
+  m.impl("mm.out", fn<&mm_out>);
+  m.impl("bmm", fn<&bmm>);
+  m.impl("bmm.out", fn<&bmm_out>);
+  m.impl("addmm", fn<&addmm>);
+  m.impl("addmm.out", fn<&addmm_out>);
+  m.impl("addmm_", fn<&addmm_>);
+  m.impl("addmv", fn<&addmv>);
+  m.impl("addmv.out", fn<&addmv_out>);
+  m.impl("addmv_", fn<&addmv_>);
+  m.impl("baddbmm", fn<&baddbmm>);
+  m.impl("baddbmm.out", fn<&baddbmm_out>);
+  m.impl("baddbmm_", fn<&baddbmm_>);
+});
+
+}  // namespace opscope::cuda

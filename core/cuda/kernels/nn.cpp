@@ -1,0 +1,261 @@
+// CUDA kernels of the nn family, host side: native_layer_norm, native_dropout, nll_loss_forward,
+// and the random fills dropout rests on (bernoulli_, uniform_, normal_). Checks and messages
+// follow the CPU kernels (core/ops/cpu/normalization.cpp, nn.cpp, loss.cpp, random.cpp). Random
+// draws come from the device's default generator (opscope.cuda.manual_seed), whose Philox stream
+// each call reserves one counter block per element of.
+#include <cmath>
+#include <string>
+
+#include "core/cuda/kernels/KernelUtil.h"
+#include "core/dispatch/Library.h"
+#include "core/ops/copy.h"
+#include "core/ops/factories.h"
+#include "core/ops/nn.h"
+#include "core/ops/views.h"
+#include "core/runtime/Generator.h"
+
+namespace opscope::cuda {
+
+namespace {
+
+Tensor contiguous_or_self(const Tensor& t) {
+  return !t.defined() || t.is_contiguous() ? t : ops::contiguous(t);
+}
+
+// The generator a random op on `device` draws from: `gen` when given, else the default.
+Generator pick_generator(std::optional<Generator> gen, Device device) {
+  if (gen && *gen) {
+    OPSCOPE_CHECK((*gen)->device().is_cuda(), "Expected a 'cuda' device type for generator but "
+                  "found '", device_type_name((*gen)->device().type), "'");
+    return *gen;
+  }
+  return default_generator(Device(DeviceType::CUDA, current_device()));
+}
+
+void check_float(const Tensor& t, const char* name) {
+  OPSCOPE_CHECK(is_floating(t.dtype()), "\"", name, "\" not implemented for '",
+                cpp_name(t.dtype()), "'");
+}
+
+}  // namespace
+
+// --- layer norm -----------------------------------------------------------------------------
+
+// input (*, N1..Nk) -> (out (*, N1..Nk), mean (*, 1..1), rstd (*, 1..1)); mean and rstd in the
+// input's dtype, as the CPU kernel gives them (computed in float for the 16-bit dtypes).
+static std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
+                                                            IntArrayRef normalized_shape,
+                                                            const Tensor& weight,
+                                                            const Tensor& bias, double eps) {
+  const auto normalized_ndim = static_cast<int64_t>(normalized_shape.size());
+  OPSCOPE_CHECK(normalized_ndim >= 1,
+                "Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                "least one element, but got normalized_shape = ",
+                shape_str(normalized_shape));
+  OPSCOPE_CHECK(!weight.defined() || std::ranges::equal(weight.sizes(), normalized_shape),
+                "Expected weight to be of same shape as normalized_shape, but got weight of "
+                "shape ",
+                shape_str(weight.sizes()), " and normalized_shape = ", shape_str(normalized_shape));
+  OPSCOPE_CHECK(!bias.defined() || std::ranges::equal(bias.sizes(), normalized_shape),
+                "Expected bias to be of same shape as normalized_shape, but got bias of shape ",
+                shape_str(bias.sizes()), " and normalized_shape = ", shape_str(normalized_shape));
+  const int64_t input_ndim = input.dim();
+  IntArrayRef input_shape = input.sizes();
+  if (input_ndim < normalized_ndim ||
+      !std::ranges::equal(input_shape.last(static_cast<size_t>(normalized_ndim)),
+                          normalized_shape)) {
+    std::string expected = "[*";
+    for (int64_t s : normalized_shape) expected += ", " + std::to_string(s);
+    throw Error(detail::str("Given normalized_shape=", shape_str(normalized_shape),
+                            ", expected input with shape ", expected, "], but got input of size",
+                            shape_str(input_shape)));
+  }
+  check_float(input, "LayerNormKernelImpl");
+  if (weight.defined()) {
+    check_same_device(input, weight, "native_layer_norm");
+    OPSCOPE_CHECK(weight.dtype() == input.dtype(), "expected scalar type ",
+                  cpp_name(input.dtype()), " but found ", cpp_name(weight.dtype()));
+  }
+  if (bias.defined()) {
+    check_same_device(input, bias, "native_layer_norm");
+    OPSCOPE_CHECK(bias.dtype() == input.dtype(), "expected scalar type ", cpp_name(input.dtype()),
+                  " but found ", cpp_name(bias.dtype()));
+  }
+  CUDAGuard guard(input.device());
+  const int64_t axis = input_ndim - normalized_ndim;
+  int64_t M = 1, N = 1;
+  for (int64_t i = 0; i < input_ndim; ++i) (i < axis ? M : N) *= input_shape[i];
+  const Tensor X = contiguous_or_self(input);
+  const Tensor gamma = contiguous_or_self(weight);
+  const Tensor beta = contiguous_or_self(bias);
+  const ScalarType acc = input.dtype() == ScalarType::Float64 ? ScalarType::Float64
+                                                               : ScalarType::Float32;
+  Tensor Y = make_empty(input.sizes(), input.dtype(), input.device());
+  Tensor mean = make_empty({M}, acc, input.device());
+  Tensor rstd = make_empty({M}, acc, input.device());
+  if (M > 0) {
+    if (N == 0) {
+      ops::fill_(mean, std::nan(""));
+      ops::fill_(rstd, std::nan(""));
+    } else {
+      launch_layer_norm(dt_of(input.dtype()), X.data(), gamma.defined() ? gamma.data() : nullptr,
+                        beta.defined() ? beta.data() : nullptr, Y.data(), mean.data(),
+                        rstd.data(), M, N, eps, current_stream_ptr());
+    }
+  }
+  if (acc != input.dtype()) {
+    mean = ops::to(mean, input.dtype());
+    rstd = ops::to(rstd, input.dtype());
+  }
+  DimVector stat_shape(input.sizes().begin(), input.sizes().begin() + axis);
+  for (int64_t i = axis; i < input_ndim; ++i) stat_shape.push_back(1);
+  return {Y, ops::view(mean, stat_shape), ops::view(rstd, stat_shape)};
+}
+
+// --- dropout and the random fills -------------------------------------------------------------
+
+// input (*) -> (output (*), mask (*) bool): kept with probability 1 - p, scaled by 1 / (1 - p).
+static std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p,
+                                                 std::optional<bool> train) {
+  CUDAGuard guard(input.device());
+  if (input.numel() == 0) return {input, ops::empty_like(input)};
+  if (!train.value_or(true)) return {ops::clone(input), ops::ones_like(input, ScalarType::Bool)};
+  check_float(input, "dropout_cuda");
+  const double p1m = 1. - p;
+  const double scale = p1m == 0 ? 0. : 1. / p1m;
+  Tensor x = contiguous_or_self(input);
+  Tensor out = make_empty(input.sizes(), input.dtype(), input.device());
+  Tensor mask = make_empty(input.sizes(), ScalarType::Bool, input.device());
+  auto [seed, offset] = pick_generator(std::nullopt, input.device())
+                            ->reserve(static_cast<uint64_t>(input.numel()));
+  launch_dropout(dt_of(input.dtype()), x.data(), out.data(), mask.data_ptr<bool>(),
+                 input.numel(), p1m, scale, seed, offset, current_stream_ptr());
+  return {out, mask};
+}
+
+namespace {
+
+// A random fill of self: through a contiguous temporary when self is not contiguous.
+template <typename Launch>
+Tensor random_fill(const Tensor& self, std::optional<Generator> gen, Launch&& launch) {
+  CUDAGuard guard(self.device());
+  if (self.numel() == 0) return self;
+  Generator g = pick_generator(gen, self.device());
+  auto [seed, offset] = g->reserve(static_cast<uint64_t>(self.numel()));
+  Tensor target = self.is_contiguous() ? self : make_empty(self.sizes(), self.dtype(), self.device());
+  launch(target, seed, offset);
+  if (!target.is_same(self)) ops::copy_(self, target);
+  return self;
+}
+
+}  // namespace
+
+static Tensor uniform_(const Tensor& self, double from, double to,
+                       std::optional<Generator> gen) {
+  check_float(self, "uniform_cuda");
+  OPSCOPE_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=",
+                from, " > to=", to);
+  return random_fill(self, gen, [&](const Tensor& t, uint64_t seed, uint64_t offset) {
+    launch_uniform(dt_of(t.dtype()), t.data(), t.numel(), from, to, seed, offset,
+                   current_stream_ptr());
+  });
+}
+
+static Tensor normal_(const Tensor& self, double mean, double std,
+                      std::optional<Generator> gen) {
+  check_float(self, "normal_cuda");
+  OPSCOPE_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
+  return random_fill(self, gen, [&](const Tensor& t, uint64_t seed, uint64_t offset) {
+    launch_normal(dt_of(t.dtype()), t.data(), t.numel(), mean, std, seed, offset,
+                  current_stream_ptr());
+  });
+}
+
+static Tensor bernoulli_float_(const Tensor& self, double p, std::optional<Generator> gen) {
+  OPSCOPE_CHECK(0 <= p && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p=", p);
+  return random_fill(self, gen, [&](const Tensor& t, uint64_t seed, uint64_t offset) {
+    launch_bernoulli(dt_of(t.dtype()), t.data(), t.numel(), p, seed, offset,
+                     current_stream_ptr());
+  });
+}
+
+// --- nll_loss ---------------------------------------------------------------------------------
+
+static void nll_loss_forward_impl(const Tensor& output, const Tensor& total_weight,
+                                  const Tensor& self, const Tensor& target, const Tensor& weight,
+                                  int64_t reduction, int64_t ignore_index) {
+  OPSCOPE_CHECK(self.dim() > 0 && self.dim() <= 2, "input tensor should be 1D or 2D");
+  OPSCOPE_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
+  const bool no_batch_dim = self.dim() == 1 && target.dim() == 0;
+  OPSCOPE_CHECK(no_batch_dim || self.size(0) == target.size(0),
+                "size mismatch (got input: ", shape_str(self.sizes()),
+                ", target: ", shape_str(target.sizes()), ")");
+  const int64_t n_classes = self.size(-1);
+  OPSCOPE_CHECK(
+      !weight.defined() || (weight.dim() == 1 && weight.numel() == n_classes),
+      "weight tensor should be defined either for all ", n_classes,
+      " classes or no classes but got weight tensor of shape: ", shape_str(weight.sizes()));
+  check_float(self, "nll_loss_forward_out_cuda_kernel");
+  OPSCOPE_CHECK(target.dtype() == ScalarType::Int64, "expected scalar type Long but found ",
+                cpp_name(target.dtype()));
+  check_same_device(self, target, "nll_loss_forward");
+  if (weight.defined()) {
+    check_same_device(self, weight, "nll_loss_forward");
+    OPSCOPE_CHECK(weight.dtype() == self.dtype(), "expected scalar type ", cpp_name(self.dtype()),
+                  " but found ", cpp_name(weight.dtype()));
+  }
+  CUDAGuard guard(self.device());
+  const bool none = reduction == ops::kReductionNone && self.dim() == 2;
+  if (none) {
+    resize_output(output, std::array<int64_t, 1>{self.size(0)});
+  } else {
+    resize_output(output, {});
+  }
+  resize_output(total_weight, {});
+  const int64_t n = self.dim() == 1 ? 1 : self.size(0);
+  Tensor x = contiguous_or_self(self);
+  Tensor t = contiguous_or_self(target);
+  Tensor w = contiguous_or_self(weight);
+  Tensor out = output.is_contiguous() ? output : make_empty(output.sizes(), output.dtype(), output.device());
+  DeviceFlag bad(self.device());
+  launch_nll_loss(dt_of(self.dtype()), x.data(), t.data_ptr<int64_t>(),
+                  w.defined() ? w.data() : nullptr, out.data(), total_weight.data(), n, n_classes,
+                  none ? 0 : (reduction == ops::kReductionNone ? 2 : reduction), ignore_index,
+                  bad.ptr(), current_stream_ptr());
+  if (none) ops::zero_(total_weight);  // torch leaves it 0 for reduction='none'
+  if (!out.is_same(output)) ops::copy_(output, out);
+  const int64_t flag = bad.read();
+  if (flag != 0)
+    throw IndexError(detail::str("Target ", flag - 1, " is out of bounds."));
+}
+
+static std::tuple<Tensor, Tensor> nll_loss_forward(const Tensor& self, const Tensor& target,
+                                                   const Tensor& weight, int64_t reduction,
+                                                   int64_t ignore_index) {
+  Tensor output = make_empty({}, self.dtype(), self.device());
+  Tensor total_weight = make_empty({}, self.dtype(), self.device());
+  nll_loss_forward_impl(output, total_weight, self, target, weight, reduction, ignore_index);
+  return {output, total_weight};
+}
+
+static std::tuple<Tensor, Tensor> nll_loss_forward_output(const Tensor& self,
+                                                          const Tensor& target,
+                                                          const Tensor& weight, int64_t reduction,
+                                                          int64_t ignore_index,
+                                                          const Tensor& output,
+                                                          const Tensor& total_weight) {
+  nll_loss_forward_impl(output, total_weight, self, target, weight, reduction, ignore_index);
+  return {output, total_weight};
+}
+
+static Library cuda_nn(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& m) {
+  m.impl("native_layer_norm", fn<&native_layer_norm>);
+  m.impl("native_dropout", fn<&native_dropout>);
+  m.impl("uniform_", fn<&uniform_>);
+  m.impl("normal_", fn<&normal_>);
+  m.impl("bernoulli_.float", fn<&bernoulli_float_>);
+  m.impl("nll_loss_forward", fn<&nll_loss_forward>);
+  m.impl("nll_loss_forward.output", fn<&nll_loss_forward_output>);
+});
+
+}  // namespace opscope::cuda

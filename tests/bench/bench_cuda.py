@@ -1,0 +1,200 @@
+"""CUDA kernels: opscope vs PyTorch on the same GPU, side by side (issue 17's performance list).
+
+    PYTHONPATH=core/python:build-cuda/python python tests/bench/bench_cuda.py [--quick]
+
+Rows: the host overhead of a 1-element add (the time a loop of launches takes per op, the GPU
+idle); add of 2^28 float32 against the device-to-device copy bandwidth; mm in float32 (TF32 off
+and on) and bfloat16 at 4096 and 8192, in TFLOP/s; softmax, layer_norm, cross_entropy and a
+sum over rows; one training step of a small transformer block (forward, backward, AdamW).
+Device times come from CUDA events around a loop of calls, after a warm-up, best of the repeats.
+Without a GPU, or without the CUDA backend, it says so and exits 0; PyTorch's column reads n/a
+when torch (with CUDA) is not installed.
+"""
+import argparse
+import math
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core",
+                                "python"))
+import opscope  # noqa: E402
+
+try:
+    import torch
+    if not torch.cuda.is_available():
+        torch = None
+except ImportError:
+    torch = None
+
+NA = "n/a"
+
+
+def device_time(lib, fn, iters, repeat):
+    """Best seconds per call of fn() on the GPU (CUDA events around `iters` calls)."""
+    fn()
+    lib.cuda.synchronize()
+    best = math.inf
+    for _ in range(repeat):
+        start, end = lib.cuda.Event(enable_timing=True), lib.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(iters):
+            fn()
+        end.record()
+        end.synchronize()
+        best = min(best, start.elapsed_time(end) / 1e3 / iters)
+    return best
+
+
+def host_time(lib, fn, iters, repeat):
+    """Best host seconds per call of fn() (launch overhead: the GPU keeps up with tiny ops)."""
+    fn()
+    lib.cuda.synchronize()
+    best = math.inf
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(iters):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / iters)
+        lib.cuda.synchronize()
+    return best
+
+
+def row(name, o, t, unit, scale=1.0, higher_is_better=False):
+    fo = f"{o * scale:.3f}" if o is not None else NA
+    ft = f"{t * scale:.3f}" if t is not None else NA
+    if o is None or t is None:
+        r = NA
+    else:
+        r = f"{(o / t if not higher_is_better else t / o):.2f}x"
+    print(f"{name:<44} {fo:>12} {ft:>12} {unit:<8} {r:>8}")
+
+
+def both(build, measure):
+    """measure(lib, fn) for opscope and torch, fn built by build(lib) on each."""
+    o = measure(opscope, build(opscope))
+    t = measure(torch, build(torch)) if torch is not None else None
+    return o, t
+
+
+class Block:
+    """A transformer block built from either library's modules (same code for both)."""
+
+    @staticmethod
+    def make(lib, d=512, heads=8, t=256, b=16):
+        nn, F = lib.nn, lib.nn.functional
+
+        class B(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+                self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
+                self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+            def forward(self, x):
+                bb, tt, dd = x.shape
+                q, k, v = self.qkv(self.ln1(x)).split(dd, dim=-1)
+                q, k, v = (z.view(bb, tt, heads, dd // heads).transpose(1, 2) for z in (q, k, v))
+                att = F.softmax((q @ k.transpose(-2, -1)) / math.sqrt(dd // heads), dim=-1)
+                x = x + self.proj((att @ v).transpose(1, 2).reshape(bb, tt, dd))
+                return x + self.mlp(self.ln2(x))
+
+        model = B().cuda()
+        opt = lib.optim.AdamW(model.parameters(), lr=1e-4, foreach=False)
+        x = lib.randn(b, t, d, device="cuda")
+
+        def step():
+            opt.zero_grad()
+            model(x).square().mean().backward()
+            opt.step()
+        return step
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="fewer repeats, smaller products")
+    args = p.parse_args()
+    if not opscope.cuda.is_available():
+        print("bench_cuda: no CUDA GPU visible to opscope (or the CUDA backend is not built): "
+              "nothing to measure")
+        return 0
+    repeat = 3 if args.quick else 10
+    print(f"GPU: {opscope.cuda.get_device_name(0)}; PyTorch "
+          f"{torch.__version__ if torch is not None else 'not available (n/a)'}")
+    print(f"{'case':<44} {'opscope':>12} {'torch':>12} {'unit':<8} {'ratio':>8}")
+
+    # Host overhead of a tiny op.
+    def tiny(lib):
+        a = lib.ones(1, device="cuda")
+        return lambda: a + a
+    o, t = both(tiny, lambda lib, fn: host_time(lib, fn, 2000, repeat))
+    row("add 1 float32 element: host time per op", o, t, "us", 1e6)
+
+    # Bandwidth: add of 2^28 float32 vs a device-to-device copy.
+    n = 1 << (26 if args.quick else 28)
+
+    def big_add(lib):
+        a, b = lib.ones(n, device="cuda"), lib.ones(n, device="cuda")
+        return lambda: a + b
+
+    def big_copy(lib):
+        a, b = lib.ones(n, device="cuda"), lib.empty(n, device="cuda")
+        return lambda: b.copy_(a)
+    o, t = both(big_add, lambda lib, fn: device_time(lib, fn, 5, repeat))
+    co, ct = both(big_copy, lambda lib, fn: device_time(lib, fn, 5, repeat))
+    gb = 3 * 4 * n / 1e9
+    row(f"add 2^{int(math.log2(n))} float32", gb / o, gb / t if t else None, "GB/s", 1, True)
+    row(f"copy_ 2^{int(math.log2(n))} float32 (the ceiling)", 2 * 4 * n / 1e9 / co,
+        2 * 4 * n / 1e9 / ct if ct else None, "GB/s", 1, True)
+    print(f"{'  add bandwidth / copy bandwidth (opscope)':<44} {(gb / o) / (8 * n / 1e9 / co):>12.2f}")
+
+    # Products.
+    sizes = [2048] if args.quick else [4096, 8192]
+    for size in sizes:
+        for dtype_name, tf32 in (("float32", False), ("float32", True), ("bfloat16", False)):
+            def mm(lib, size=size, dtype_name=dtype_name, tf32=tf32):
+                lib.backends.cuda.matmul.allow_tf32 = tf32
+                dt = getattr(lib, dtype_name)
+                a = lib.randn(size, size, device="cuda").to(dt)
+                b = lib.randn(size, size, device="cuda").to(dt)
+                return lambda: a @ b
+            o, t = both(mm, lambda lib, fn: device_time(lib, fn, 3, repeat))
+            flop = 2 * size ** 3 / 1e12
+            label = f"mm {size}^3 {dtype_name}{' tf32' if tf32 else ''}"
+            row(label, flop / o, flop / t if t else None, "TFLOP/s", 1, True)
+    opscope.backends.cuda.matmul.allow_tf32 = False
+    if torch is not None:
+        torch.backends.cuda.matmul.allow_tf32 = False
+
+    # Kernels of a transformer's step.
+    def softmax(lib):
+        x = lib.randn(64 * 256, 1024, device="cuda")
+        return lambda: lib.softmax(x, -1)
+
+    def layer_norm(lib):
+        x = lib.randn(64 * 256, 1024, device="cuda")
+        w, b = lib.ones(1024, device="cuda"), lib.zeros(1024, device="cuda")
+        return lambda: lib.nn.functional.layer_norm(x, (1024,), w, b)
+
+    def cross_entropy(lib):
+        x = lib.randn(8192, 1000, device="cuda")
+        y = lib.randint(0, 1000, (8192,), device="cuda")
+        return lambda: lib.nn.functional.cross_entropy(x, y)
+
+    def row_sum(lib):
+        x = lib.randn(4096, 4096, device="cuda")
+        return lambda: x.sum(0)
+    for name, build in (("softmax (16384, 1024) dim=-1", softmax),
+                        ("layer_norm (16384, 1024)", layer_norm),
+                        ("cross_entropy (8192, 1000)", cross_entropy),
+                        ("sum(0) of (4096, 4096)", row_sum)):
+        o, t = both(build, lambda lib, fn: device_time(lib, fn, 10, repeat))
+        row(name, o, t, "ms", 1e3)
+
+    o, t = both(Block.make, lambda lib, fn: device_time(lib, fn, 3, repeat))
+    row("transformer block step (16x256x512, AdamW)", o, t, "ms", 1e3)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
