@@ -120,7 +120,11 @@ void launch_normal(DT dt, void* data, int64_t n, double mean, double std, uint64
 void launch_bernoulli(DT dt, void* data, int64_t n, double p, uint64_t seed, uint64_t offset,
                       void* stream);
 
-// --- indexing (index.cu) ------------------------------------------------------------------------
+// data[i] = base + (a 64-bit draw mod range), in dt (randint's values; range >= 1).
+void launch_random_range(DT dt, void* data, int64_t n, uint64_t range, int64_t base,
+                         uint64_t seed, uint64_t offset, void* stream);
+
+// --- indexing and shape (index.cu) ------------------------------------------------------------------------
 
 // A tensor as an index kernel reads it: data, sizes and element strides, up to kMaxDims dims.
 struct TensorArg {
@@ -162,7 +166,11 @@ void launch_index_put(DT dt, const IndexArgs& a, bool accumulate, int64_t* bad, 
 // of one dtype: dst TensorArg, src TensorArg of the same sizes).
 void launch_strided_copy(DT dt, const TensorArg& dst, const TensorArg& src, void* stream);
 
-// --- losses (loss.cu) ---------------------------------------------------------------------------
+// Zeros the elements of t (*, M, N) outside its lower (j - i <= k) or upper (j - i >= k)
+// triangle, in place (tril_ / triu_).
+void launch_zero_triangle(DT dt, const TensorArg& t, int64_t k, bool upper, void* stream);
+
+// --- losses (nn.cu) ---------------------------------------------------------------------------
 
 // nll_loss_forward over self [N, C] (contiguous) and target [N] int64: per-sample losses
 // (reduction none) or their sum / weighted mean in out[0] and total_weight[0]. A target outside

@@ -1,9 +1,9 @@
 // CUDA kernels of the indexing family, host side: index_select, index_add, gather, scatter /
-// scatter_add, advanced indexing (index.Tensor, _index_put_impl_), masked_fill_, and cat (whose
-// inputs are copied into their slices of the result). Checks and messages follow the CPU kernels
-// (core/ops/cpu/indexing.cpp, scatter_gather.cpp, masked.cpp, shape.cpp). A bad index is found by
-// the kernel (a device flag, read back after the launch) and reported with torch's message by
-// looking the indices over on the host — only on that error path.
+// scatter_add, advanced indexing (index.Tensor, _index_put_impl_), masked_fill_, cat (whose
+// inputs are copied into their slices of the result) and tril / triu. Checks and messages follow
+// the CPU kernels (core/ops/cpu/indexing.cpp, scatter_gather.cpp, masked.cpp, shape.cpp). A bad
+// index is found by the kernel (a device flag, read back after the launch) and reported with
+// torch's message by looking the indices over on the host — only on that error path.
 #include <algorithm>
 #include <string>
 
@@ -125,27 +125,45 @@ static Tensor index_add_out(const Tensor& self, int64_t dim, const Tensor& index
 
 namespace {
 
-void check_gather_scatter(const Tensor& self, int64_t dim, const Tensor& index,
-                          const Tensor* src, const char* name) {
-  OPSCOPE_CHECK(index.dtype() == ScalarType::Int64, name, "(): Expected dtype int64 for index");
+int64_t size_at(const Tensor& t, int64_t d) { return t.dim() == 0 ? 1 : t.size(d); }
+
+// The checks torch's gather / scatter make on dims and sizes (as the CPU kernels word them).
+void check_gather_shapes(const Tensor& self, int64_t dim, const Tensor& index) {
+  OPSCOPE_CHECK(index.dtype() == ScalarType::Int64, "gather(): Expected dtype int64 for index");
+  OPSCOPE_CHECK(std::max<int64_t>(index.dim(), 1) == std::max<int64_t>(self.dim(), 1),
+                "Index tensor must have the same number of dimensions as input tensor");
+  for (int64_t d = 0; d < std::max<int64_t>(self.dim(), 1); ++d)
+    OPSCOPE_CHECK(d == dim || size_at(index, d) <= size_at(self, d),
+                  "Size does not match at dimension ", d, " expected index ",
+                  shape_str(index.sizes()), " to be smaller than self ", shape_str(self.sizes()),
+                  " apart from dimension ", dim);
+}
+
+void check_scatter_shapes(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  OPSCOPE_CHECK(index.dtype() == ScalarType::Int64, "scatter(): Expected dtype int64 for index");
+  if (src.defined())
+    OPSCOPE_CHECK(self.dtype() == src.dtype(),
+                  "scatter(): Expected self.dtype to be equal to src.dtype");
   const int64_t nd = std::max<int64_t>(self.dim(), 1);
   OPSCOPE_CHECK(std::max<int64_t>(index.dim(), 1) == nd,
-                "Index tensor must have the same number of dimensions as ",
-                src ? "self tensor" : "input tensor");
-  for (int64_t d = 0; d < index.dim(); ++d) {
-    if (d == dim) continue;
-    OPSCOPE_CHECK(index.size(d) <= self.size(d), "Size does not match at dimension ", d,
-                  " expected index ", shape_str(index.sizes()), " to be smaller than self ",
-                  shape_str(self.sizes()), " apart from dimension ", dim);
-  }
-  if (src && src->defined()) {
-    OPSCOPE_CHECK(std::max<int64_t>(src->dim(), 1) == nd,
+                "Index tensor must have the same number of dimensions as self tensor");
+  if (src.defined())
+    OPSCOPE_CHECK(std::max<int64_t>(src.dim(), 1) == nd,
                   "Index tensor must have the same number of dimensions as src tensor");
-    for (int64_t d = 0; d < index.dim(); ++d)
-      OPSCOPE_CHECK(index.size(d) <= src->size(d), "Size does not match at dimension ", d,
-                    " expected index ", shape_str(index.sizes()), " to be smaller than src ",
-                    shape_str(src->sizes()), " apart from dimension ", dim);
+  if (index.numel() == 0) return;
+  bool ok = true;
+  for (int64_t d = 0; d < nd; ++d) {
+    if (d != dim && size_at(index, d) > size_at(self, d)) ok = false;
+    if (src.defined() && size_at(index, d) > size_at(src, d)) ok = false;
   }
+  if (ok) return;
+  if (src.defined())
+    throw Error(detail::str("Expected index ", shape_str(index.sizes()),
+                            " to be smaller than self ", shape_str(self.sizes()),
+                            " apart from dimension ", dim, " and to be smaller size than src ",
+                            shape_str(src.sizes())));
+  throw Error(detail::str("Expected index ", shape_str(index.sizes()), " to be smaller than self ",
+                          shape_str(self.sizes()), " apart from dimension ", dim));
 }
 
 Tensor as_1d(const Tensor& t) { return t.dim() == 0 ? ops::view(t, {1}) : t; }
@@ -155,7 +173,7 @@ Tensor as_1d(const Tensor& t) { return t.dim() == 0 ? ops::view(t, {1}) : t; }
 static Tensor gather_out(const Tensor& self, int64_t dim, const Tensor& index,
                          bool /*sparse_grad*/, const Tensor& out) {
   dim = wrap_dim(dim, self.dim());
-  check_gather_scatter(self, dim, index, nullptr, "gather");
+  check_gather_shapes(self, dim, index);
   check_same_device(self, index, "gather");
   CUDAGuard guard(self.device());
   OPSCOPE_CHECK(out.dtype() == self.dtype(), "gather(): Expected self.dtype to be equal to "
@@ -182,13 +200,9 @@ static Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index,
                            const Tensor& src, const Scalar* value, int reduce,
                            const char* name) {
   dim = wrap_dim(dim, self.dim());
-  check_gather_scatter(self, dim, index, value ? nullptr : &src, name);
+  check_scatter_shapes(self, dim, index, value ? Tensor() : src);
   check_same_device(self, index, name);
-  if (!value) {
-    check_same_device(self, src, name);
-    OPSCOPE_CHECK(src.dtype() == self.dtype(), name, "(): Expected self.dtype to be equal to "
-                  "src.dtype");
-  }
+  if (!value) check_same_device(self, src, name);
   CUDAGuard guard(self.device());
   if (index.numel() == 0) return self;
   double v = 0;
@@ -513,6 +527,41 @@ static Tensor cat_out(TensorList tensors, int64_t dim, const Tensor& out) {
   return cat_into(tensors, dim, &out);
 }
 
+// --- tril / triu ---------------------------------------------------------------------------
+
+static Tensor triangle_out(const Tensor& self, int64_t k, const Tensor& out, bool upper) {
+  wrap_dim(-2, self.dim(), false);  // torch's check: at least 2 dims
+  OPSCOPE_CHECK(out.dtype() == self.dtype(), "Expected out tensor to have dtype ",
+                typemeta_name(self.dtype()), ", but got ", typemeta_name(out.dtype()), " instead");
+  CUDAGuard guard(self.device());
+  if (!out.is_same(self)) {
+    resize_output(out, self.sizes());
+    ops::copy_(out, self);
+  }
+  launch_zero_triangle(dt_of(out.dtype()), make_tensor_arg(out), k, upper, current_stream_ptr());
+  return out;
+}
+static Tensor tril(const Tensor& self, int64_t diagonal) {
+  wrap_dim(-2, self.dim(), false);
+  return triangle_out(self, diagonal, make_empty(self.sizes(), self.dtype(), self.device()), false);
+}
+static Tensor tril_(const Tensor& self, int64_t diagonal) {
+  return triangle_out(self, diagonal, self, false);
+}
+static Tensor tril_out(const Tensor& self, int64_t diagonal, const Tensor& out) {
+  return triangle_out(self, diagonal, out, false);
+}
+static Tensor triu(const Tensor& self, int64_t diagonal) {
+  wrap_dim(-2, self.dim(), false);
+  return triangle_out(self, diagonal, make_empty(self.sizes(), self.dtype(), self.device()), true);
+}
+static Tensor triu_(const Tensor& self, int64_t diagonal) {
+  return triangle_out(self, diagonal, self, true);
+}
+static Tensor triu_out(const Tensor& self, int64_t diagonal, const Tensor& out) {
+  return triangle_out(self, diagonal, out, true);
+}
+
 static Library cuda_index(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& m) {
   m.impl("index_select", fn<&index_select>);
   m.impl("index_select.out", fn<&index_select_out>);
@@ -537,6 +586,12 @@ static Library cuda_index(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& 
   m.impl("masked_fill_.Tensor", fn<&masked_fill_tensor_>);
   m.impl("cat", fn<&cat>);
   m.impl("cat.out", fn<&cat_out>);
+  m.impl("tril", fn<&tril>);
+  m.impl("tril_", fn<&tril_>);
+  m.impl("tril.out", fn<&tril_out>);
+  m.impl("triu", fn<&triu>);
+  m.impl("triu_", fn<&triu_>);
+  m.impl("triu.out", fn<&triu_out>);
 });
 
 }  // namespace opscope::cuda

@@ -191,6 +191,25 @@ __global__ void strided_copy_kernel(TensorArg dst, TensorArg src) {
   }
 }
 
+// t[..., i, j] = 0 outside the kept triangle, over t's elements.
+template <typename T>
+__global__ void zero_triangle_kernel(TensorArg t, int64_t k, bool upper) {
+  const int nd = t.ndim;
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < t.numel;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    int64_t rem = i, off = 0, row = 0, col = 0;
+    for (int d = nd - 1; d >= 0; --d) {
+      int64_t c = rem % t.sizes[d];
+      rem /= t.sizes[d];
+      off += c * t.strides[d];
+      if (d == nd - 1) col = c;
+      if (d == nd - 2) row = c;
+    }
+    const bool keep = upper ? (col - row >= k) : (col - row <= k);
+    if (!keep) reinterpret_cast<T*>(t.data)[off] = T(0);
+  }
+}
+
 // Moves values without arithmetic: one instantiation per element width.
 template <typename F>
 void dispatch_width(DT dt, F&& fn) {
@@ -307,6 +326,14 @@ void launch_strided_copy(DT dt, const TensorArg& dst, const TensorArg& src, void
     strided_copy_kernel<T><<<grid_for(dst.numel), kBlock, 0, as_stream(stream)>>>(dst, src);
   });
   check_launch("strided_copy_cuda");
+}
+
+void launch_zero_triangle(DT dt, const TensorArg& t, int64_t k, bool upper, void* stream) {
+  if (t.numel == 0) return;
+  dispatch_width(dt, [&]<typename T>() {
+    zero_triangle_kernel<T><<<grid_for(t.numel), kBlock, 0, as_stream(stream)>>>(t, k, upper);
+  });
+  check_launch("triangle_cuda");
 }
 
 }  // namespace opscope::cuda

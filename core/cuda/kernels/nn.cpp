@@ -1,8 +1,9 @@
 // CUDA kernels of the nn family, host side: native_layer_norm, native_dropout, nll_loss_forward,
-// and the random fills dropout rests on (bernoulli_, uniform_, normal_). Checks and messages
-// follow the CPU kernels (core/ops/cpu/normalization.cpp, nn.cpp, loss.cpp, random.cpp). Random
-// draws come from the device's default generator (opscope.cuda.manual_seed), whose Philox stream
-// each call reserves one counter block per element of.
+// the random fills dropout rests on (bernoulli_, uniform_, normal_), and rand / randn / randint
+// on the GPU (an empty tensor, then its fill). Checks and messages follow the CPU kernels
+// (core/ops/cpu/normalization.cpp, nn.cpp, loss.cpp, random.cpp). Random draws come from the
+// device's default generator (opscope.cuda.manual_seed), whose Philox stream each call reserves
+// one counter block per element of.
 #include <cmath>
 #include <string>
 
@@ -179,6 +180,84 @@ static Tensor bernoulli_float_(const Tensor& self, double p, std::optional<Gener
   });
 }
 
+// --- rand / randn / randint on the GPU: an empty tensor, then the fill -----------------------
+
+namespace {
+
+ScalarType factory_dtype(std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                         ScalarType fallback) {
+  OPSCOPE_CHECK_AS(NotImplementedError, !layout || *layout == 0,
+                   "opscope supports only the strided layout (torch.strided), got layout ",
+                   *layout);
+  return dtype.value_or(fallback);
+}
+
+Device factory_device(std::optional<Device> device) {
+  Device d = device.value_or(Device(DeviceType::CUDA, current_device()));
+  return d.index < 0 ? Device(DeviceType::CUDA, current_device()) : d;
+}
+
+}  // namespace
+
+static Tensor rand_generator(IntArrayRef size, std::optional<Generator> generator,
+                             std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                             std::optional<Device> device, std::optional<bool> /*pin_memory*/) {
+  Device d = factory_device(device);
+  CUDAGuard guard(d);
+  Tensor t = make_empty(size, factory_dtype(dtype, layout, default_dtype()), d);
+  return uniform_(t, 0, 1, generator);
+}
+static Tensor rand(IntArrayRef size, std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                   std::optional<Device> device, std::optional<bool> pin_memory) {
+  return rand_generator(size, std::nullopt, dtype, layout, device, pin_memory);
+}
+static Tensor randn_generator(IntArrayRef size, std::optional<Generator> generator,
+                              std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                              std::optional<Device> device, std::optional<bool> /*pin_memory*/) {
+  Device d = factory_device(device);
+  CUDAGuard guard(d);
+  Tensor t = make_empty(size, factory_dtype(dtype, layout, default_dtype()), d);
+  return normal_(t, 0, 1, generator);
+}
+static Tensor randn(IntArrayRef size, std::optional<ScalarType> dtype,
+                    std::optional<int64_t> layout, std::optional<Device> device,
+                    std::optional<bool> pin_memory) {
+  return randn_generator(size, std::nullopt, dtype, layout, device, pin_memory);
+}
+// Integers in [low, high), each a 64-bit draw reduced mod (high - low).
+static Tensor randint_low_generator(int64_t low, int64_t high, IntArrayRef size,
+                                    std::optional<Generator> generator,
+                                    std::optional<ScalarType> dtype,
+                                    std::optional<int64_t> layout, std::optional<Device> device,
+                                    std::optional<bool> /*pin_memory*/) {
+  OPSCOPE_CHECK(low < high, "random_ expects 'from' to be less than 'to', but got from=", low,
+                " >= to=", high);
+  Device d = factory_device(device);
+  CUDAGuard guard(d);
+  Tensor t = make_empty(size, factory_dtype(dtype, layout, ScalarType::Int64), d);
+  if (t.numel() == 0) return t;
+  auto [seed, offset] = pick_generator(generator, d)->reserve(static_cast<uint64_t>(t.numel()));
+  launch_random_range(dt_of(t.dtype()), t.data(), t.numel(),
+                      static_cast<uint64_t>(high) - static_cast<uint64_t>(low), low, seed, offset,
+                      current_stream_ptr());
+  return t;
+}
+static Tensor randint_low(int64_t low, int64_t high, IntArrayRef size,
+                          std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                          std::optional<Device> device, std::optional<bool> pin_memory) {
+  return randint_low_generator(low, high, size, std::nullopt, dtype, layout, device, pin_memory);
+}
+static Tensor randint_generator(int64_t high, IntArrayRef size, std::optional<Generator> generator,
+                                std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                                std::optional<Device> device, std::optional<bool> pin_memory) {
+  return randint_low_generator(0, high, size, generator, dtype, layout, device, pin_memory);
+}
+static Tensor randint(int64_t high, IntArrayRef size, std::optional<ScalarType> dtype,
+                      std::optional<int64_t> layout, std::optional<Device> device,
+                      std::optional<bool> pin_memory) {
+  return randint_low_generator(0, high, size, std::nullopt, dtype, layout, device, pin_memory);
+}
+
 // --- nll_loss ---------------------------------------------------------------------------------
 
 static void nll_loss_forward_impl(const Tensor& output, const Tensor& total_weight,
@@ -254,6 +333,14 @@ static Library cuda_nn(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& m) 
   m.impl("uniform_", fn<&uniform_>);
   m.impl("normal_", fn<&normal_>);
   m.impl("bernoulli_.float", fn<&bernoulli_float_>);
+  m.impl("rand", fn<&rand>);
+  m.impl("rand.generator", fn<&rand_generator>);
+  m.impl("randn", fn<&randn>);
+  m.impl("randn.generator", fn<&randn_generator>);
+  m.impl("randint", fn<&randint>);
+  m.impl("randint.generator", fn<&randint_generator>);
+  m.impl("randint.low", fn<&randint_low>);
+  m.impl("randint.low_generator", fn<&randint_low_generator>);
   m.impl("nll_loss_forward", fn<&nll_loss_forward>);
   m.impl("nll_loss_forward.output", fn<&nll_loss_forward_output>);
 });

@@ -1,6 +1,6 @@
 // CUDA kernels of the nn family that need more than one pass over a row: softmax /
 // log_softmax, layer norm, nll_loss; and the Philox-driven random fills (dropout, uniform_,
-// normal_, bernoulli_).
+// normal_, bernoulli_, randint's ranges).
 #include "core/cuda/kernels/Reduce.cuh"
 
 namespace opscope::cuda {
@@ -221,7 +221,28 @@ __global__ void bernoulli_kernel(T* data, int64_t n, float p, uint64_t seed, uin
   }
 }
 
+template <typename T>
+__global__ void random_range_kernel(T* data, int64_t n, uint64_t range, int64_t base,
+                                    uint64_t seed, uint64_t offset) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    U4 r = philox(seed, offset + static_cast<uint64_t>(i));
+    uint64_t x = (static_cast<uint64_t>(r.x[0]) << 32) | r.x[1];
+    data[i] = cvt<T>(static_cast<int64_t>(static_cast<uint64_t>(base) + x % range));
+  }
+}
+
 }  // namespace
+
+void launch_random_range(DT dt, void* data, int64_t n, uint64_t range, int64_t base,
+                         uint64_t seed, uint64_t offset, void* stream) {
+  if (n == 0) return;
+  dispatch_dt(dt, "random_cuda", [&]<typename T>() {
+    random_range_kernel<T><<<grid_for(n), kBlock, 0, as_stream(stream)>>>(
+        static_cast<T*>(data), n, range, base, seed, offset);
+  });
+  check_launch("random_cuda");
+}
 
 void launch_softmax_rows(bool log, DT in_dt, DT out_dt, const void* in, void* out, int64_t rows,
                          int64_t cols, void* stream) {
