@@ -92,6 +92,10 @@ enum class ReduceOp : int { Sum, Mean, Prod, Max, Min, NormP, Norm0, Norm1, Norm
 // float). p is NormP's exponent.
 void launch_reduce_rows(ReduceOp op, DT in_dt, DT out_dt, const void* in, void* out, int64_t rows,
                         int64_t cols, double p, void* stream);
+// out[o, i] = op over r of in[o, r, i] for a contiguous [outer, reduced, inner] input (the
+// reduced dims in the middle: sum(0) of a matrix), one thread per result; in and out one dtype.
+void launch_reduce_cols(ReduceOp op, DT dt, const void* in, void* out, int64_t outer,
+                        int64_t reduced, int64_t inner, double p, void* stream);
 // values[r], indices[r] = max / min of row r and its first index (NaN wins, as torch); values may
 // be null (argmax).
 void launch_arg_reduce_rows(bool is_max, DT dt, const void* in, void* values, int64_t* indices,

@@ -58,9 +58,41 @@ Tensor new_result(const Rows& r, ScalarType t, Device device) {
   return make_empty(r.out_shape, t, device);
 }
 
+// A contiguous input whose reduced dims are one run [d0, d1) with kept dims after it, as
+// [outer, reduced, inner] with inner > 1: the column kernel reads it without a copy. Few columns
+// over a long reduction stay with rows (one thread per column would idle the GPU).
+struct Cols {
+  int64_t outer = 1, reduced = 1, inner = 1;
+};
+std::optional<Cols> as_cols(const Tensor& self, uint64_t mask) {
+  if (!self.is_contiguous() || self.dim() == 0 || mask == 0) return std::nullopt;
+  int64_t d0 = -1, d1 = -1;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if ((mask >> d) & 1) {
+      if (d0 < 0) d0 = d;
+      else if (d1 >= 0) return std::nullopt;  // a second run
+    } else if (d0 >= 0 && d1 < 0) {
+      d1 = d;
+    }
+  }
+  if (d1 < 0) return std::nullopt;  // reduced dims last: rows
+  Cols c;
+  for (int64_t d = 0; d < self.dim(); ++d)
+    (d < d0 ? c.outer : d < d1 ? c.reduced : c.inner) *= self.size(d);
+  if (c.inner <= 1 || (c.outer * c.inner < 2048 && c.reduced > 4096)) return std::nullopt;
+  return c;
+}
+
 // out[row] = op(row), all in dtype t (self already cast to t).
 Tensor reduce_rows(ReduceOp op, const Tensor& in, uint64_t mask, bool keepdim, double p = 0) {
   CUDAGuard guard(in.device());
+  std::optional<Cols> c = op == ReduceOp::LogSumExp ? std::nullopt : as_cols(in, mask);
+  if (c) {
+    Tensor out = make_empty(cpu::reduced_shape(in.sizes(), mask, keepdim), in.dtype(), in.device());
+    launch_reduce_cols(op, dt_of(in.dtype()), in.data(), out.data(), c->outer, c->reduced,
+                       c->inner, p, current_stream_ptr());
+    return out;
+  }
   Rows r = as_rows(in, mask, keepdim);
   Tensor out = new_result(r, in.dtype(), in.device());
   if (r.rows > 0)

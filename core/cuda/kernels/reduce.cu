@@ -5,7 +5,9 @@
 //
 // In implementation terms one block per row (grid-stride over rows), each thread accumulating a
 // strided slice of the row, then a tree in shared memory: a fixed order, so results are
-// deterministic run to run. Blocks are 32..256 threads, the fewest that cover a row.
+// deterministic run to run. Blocks are 32..256 threads, the fewest that cover a row. A reduction
+// over middle dims of a contiguous input (sum(0) of a matrix: a bias gradient) reads it in place
+// instead, one thread per result walking its column.
 #include "core/cuda/kernels/Reduce.cuh"
 
 namespace opscope::cuda {
@@ -78,6 +80,19 @@ __global__ void reduce_rows_kernel(const T* in, T* out, int64_t rows, int64_t co
       acc = f.combine(acc, f.transform(cvt<A>(row[c])));
     acc = block_reduce(acc, shared, [&f](A a, A b) { return f.combine(a, b); });
     if (threadIdx.x == 0) out[r] = cvt<T>(f.project(acc, cols));
+  }
+}
+
+template <typename T, typename A>
+__global__ void reduce_cols_kernel(const T* in, T* out, int64_t outer, int64_t reduced,
+                                   int64_t inner, ReduceFns<A> f) {
+  for (int64_t j = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; j < outer * inner;
+       j += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const int64_t o = j / inner, i = j - o * inner;
+    const T* col = in + o * reduced * inner + i;
+    A acc = f.identity();
+    for (int64_t r = 0; r < reduced; ++r) acc = f.combine(acc, f.transform(cvt<A>(col[r * inner])));
+    out[j] = cvt<T>(f.project(acc, reduced));
   }
 }
 
@@ -185,6 +200,19 @@ void launch_reduce_rows(ReduceOp op, DT in_dt, DT out_dt, const void* in, void* 
     ReduceFns<A> f{op, static_cast<A>(p)};
     reduce_rows_kernel<T, A><<<l.grid, l.block, l.block * sizeof(A), as_stream(stream)>>>(
         static_cast<const T*>(in), static_cast<T*>(out), rows, cols, f);
+  });
+  check_launch("reduce_cuda");
+}
+
+void launch_reduce_cols(ReduceOp op, DT dt, const void* in, void* out, int64_t outer,
+                        int64_t reduced, int64_t inner, double p, void* stream) {
+  const int64_t n = outer * inner;
+  if (n == 0) return;
+  dispatch_dt(dt, "reduce_cuda", [&]<typename T>() {
+    using A = std::conditional_t<IsFloat<T>::value, acc_t<T>, int64_t>;
+    ReduceFns<A> f{op, static_cast<A>(p)};
+    reduce_cols_kernel<T, A><<<grid_for(n), kBlock, 0, as_stream(stream)>>>(
+        static_cast<const T*>(in), static_cast<T*>(out), outer, reduced, inner, f);
   });
   check_launch("reduce_cuda");
 }
