@@ -268,6 +268,9 @@ Plan make_plan(const Tensor& self, TensorList indices) {
       continue;
     }
     if (t.dtype() == ScalarType::Bool || t.dtype() == ScalarType::UInt8) {
+      OPSCOPE_CHECK(t.device() == self.device() || t.device().is_cpu(),
+                    "indices should be either on cpu or on the same device as the indexed tensor (",
+                    self.device().str(), ")");
       const int64_t at = static_cast<int64_t>(p.per_dim.size());
       for (int64_t j = 0; j < t.dim(); ++j) {
         OPSCOPE_CHECK_INDEX(at + j < self.dim() && t.size(j) == self.size(at + j),
@@ -282,7 +285,13 @@ Plan make_plan(const Tensor& self, TensorList indices) {
     }
     OPSCOPE_CHECK_INDEX(t.dtype() == ScalarType::Int64 || t.dtype() == ScalarType::Int32,
                         "tensors used as indices must be long, int, byte or bool tensors");
-    check_same_device(self, t, "index");
+    // As torch: indices on the CPU may index a GPU tensor (they are copied over).
+    if (t.device() != self.device()) {
+      OPSCOPE_CHECK(t.device().is_cpu(), "indices should be either on cpu or on the same device "
+                    "as the indexed tensor (", self.device().str(), ")");
+      p.per_dim.push_back(ops::to(t, self.device(), ScalarType::Int64));
+      continue;
+    }
     p.per_dim.push_back(t.dtype() == ScalarType::Int64 ? t : ops::to(t, ScalarType::Int64));
   }
   while (static_cast<int64_t>(p.per_dim.size()) < self.dim()) p.per_dim.emplace_back();
