@@ -35,6 +35,15 @@ __device__ __forceinline__ void atomic_add(T* p, T v) {
   }
 }
 
+// index_select / index_add take indices in [0, size) only (torch refuses negative ones there).
+__device__ __forceinline__ bool in_range(int64_t v, int64_t size, int64_t* bad) {
+  if (v < 0 || v >= size) {
+    *bad = 1;
+    return false;
+  }
+  return true;
+}
+
 // out (contiguous, self's sizes with size(dim) = nidx) = self gathered along dim.
 template <typename T>
 __global__ void index_select_kernel(TensorArg self, TensorArg out, int dim, const char* index,
@@ -48,7 +57,7 @@ __global__ void index_select_kernel(TensorArg self, TensorArg out, int dim, cons
       rem /= out.sizes[d];
       if (d == dim) {
         c = load_index(index + c * (int32 ? 4 : 8), int32);
-        ok = ok && wrap_index(c, self.sizes[d], bad);
+        ok = ok && in_range(c, self.sizes[d], bad);
       }
       src += c * self.strides[d];
     }
@@ -70,7 +79,7 @@ __global__ void index_add_kernel(TensorArg self, TensorArg src, int dim, const c
       s_off += c * src.strides[d];
       if (d == dim) {
         c = load_index(index + c * (int32 ? 4 : 8), int32);
-        ok = ok && wrap_index(c, self.sizes[d], bad);
+        ok = ok && in_range(c, self.sizes[d], bad);
       }
       d_off += c * self.strides[d];
     }
