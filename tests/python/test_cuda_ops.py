@@ -224,6 +224,7 @@ def test_comparisons_where_clamp(dtype):
     cond = a > b
     assert_same(opscope.where(cond.cuda(), a.cuda(), b.cuda()), cpu_ref(opscope.where, cond, a, b))
     assert_same(opscope.where(cond.cuda(), a.cuda(), 0.0), cpu_ref(opscope.where, cond, a, 0.0))
+    assert_same(opscope.where(cond.cuda(), 1.0, a.cuda()), cpu_ref(opscope.where, cond, 1.0, a))
     assert_same(a.cuda().clamp(-1, 2), cpu_ref(opscope.clamp, a, -1, 2))
     assert_same(a.cuda().clamp(min=0), cpu_ref(opscope.clamp, a, min=0))
     assert_same(a.cuda().clamp(max=1), cpu_ref(opscope.clamp, a, max=1))

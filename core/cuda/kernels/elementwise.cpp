@@ -41,6 +41,11 @@ ScalarParam scalar_param(const Scalar& s, ScalarType t) {
   return p;
 }
 
+// The device a two-operand op runs on: the first operand's, unless it is a CPU scalar (2 ** x).
+Device gpu_of(const Tensor& a, const Tensor& b) {
+  return a.device().is_cpu() ? b.device() : a.device();
+}
+
 void not_implemented(std::string_view name, ScalarType t) {
   throw Error(detail::str("\"", name, "\" not implemented for '", cpp_name(t), "'"));
 }
@@ -236,7 +241,7 @@ void sub_check(const Tensor& self, const Tensor& other) {
 
 Tensor add_sub(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha,
                bool negate) {
-  CUDAGuard guard(self.device());
+  CUDAGuard guard(gpu_of(self, other));
   TensorIterator iter = TensorIterator::binary_op(out, self, other);
   alpha_check(iter.common_dtype(), alpha);
   ScalarParam a = scalar_param(alpha, iter.common_dtype());
@@ -250,7 +255,7 @@ Tensor add_sub(const Tensor& out, const Tensor& self, const Tensor& other, const
 
 Tensor simple_binary(BinaryOp op, const Tensor& out, const Tensor& self, const Tensor& other,
                      std::string_view name, bool allow_bool, bool floating_only = false) {
-  CUDAGuard guard(self.device());
+  CUDAGuard guard(gpu_of(self, other));
   TensorIterator iter = TensorIterator::binary_op(out, self, other);
   ScalarType t = iter.common_dtype();
   if ((!allow_bool && t == ScalarType::Bool) || (floating_only && !is_floating(t)))
@@ -279,7 +284,7 @@ static Tensor mul_impl(const Tensor& out, const Tensor& self, const Tensor& othe
 
 static Tensor div_impl(const Tensor& out, const Tensor& self, const Tensor& other,
                        ops::RoundingMode mode) {
-  CUDAGuard guard(self.device());
+  CUDAGuard guard(gpu_of(self, other));
   if (!mode) {
     TensorIterator iter = TensorIterator::binary_float_op(out, self, other);
     run_binary(BinaryOp::Div, iter);
@@ -373,7 +378,7 @@ static Tensor floor_divide_impl(const Tensor& out, const Tensor& self, const Ten
   return simple_binary(BinaryOp::DivFloor, out, self, other, "div_floor_cuda", false);
 }
 static Tensor atan2_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
-  CUDAGuard guard(self.device());
+  CUDAGuard guard(gpu_of(self, other));
   TensorIterator iter = TensorIterator::binary_float_op(out, self, other);
   run_binary(BinaryOp::Atan2, iter);
   return iter.output();
@@ -385,21 +390,21 @@ static Tensor minimum_impl(const Tensor& out, const Tensor& self, const Tensor& 
   return simple_binary(BinaryOp::Minimum, out, self, other, "minimum_cuda", true);
 }
 static Tensor bitwise_and_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
-  CUDAGuard guard(self.device());
+  CUDAGuard guard(gpu_of(self, other));
   TensorIterator iter = TensorIterator::binary_op(out, self, other);
   if (is_floating(iter.common_dtype())) not_implemented("bitwise_and_cuda", iter.common_dtype());
   run_binary(BinaryOp::BitAnd, iter);
   return iter.output();
 }
 static Tensor bitwise_or_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
-  CUDAGuard guard(self.device());
+  CUDAGuard guard(gpu_of(self, other));
   TensorIterator iter = TensorIterator::binary_op(out, self, other);
   if (is_floating(iter.common_dtype())) not_implemented("bitwise_or_cuda", iter.common_dtype());
   run_binary(BinaryOp::BitOr, iter);
   return iter.output();
 }
 static Tensor bitwise_xor_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
-  CUDAGuard guard(self.device());
+  CUDAGuard guard(gpu_of(self, other));
   TensorIterator iter = TensorIterator::binary_op(out, self, other);
   if (is_floating(iter.common_dtype())) not_implemented("bitwise_xor_cuda", iter.common_dtype());
   run_binary(BinaryOp::BitXor, iter);
@@ -409,7 +414,7 @@ static Tensor bitwise_xor_impl(const Tensor& out, const Tensor& self, const Tens
 // The logical ops: inputs compared in their common dtype, the output bool (or out's dtype).
 static Tensor logical_impl(BinaryOp op, const Tensor& out, const Tensor& self,
                            const Tensor& other) {
-  CUDAGuard guard(self.device());
+  CUDAGuard guard(gpu_of(self, other));
   TensorIterator iter = TensorIterator::comparison_op(out, self, other);
   launch_binary(op, make_args(iter), 0, 0, current_stream_ptr());
   iter.cast_outputs();
@@ -450,7 +455,7 @@ static Tensor lerp_tensor_impl(const Tensor& out, const Tensor& self, const Tens
 namespace {
 
 Tensor compare(CompareOp op, const Tensor& out, const Tensor& self, const Tensor& other) {
-  CUDAGuard guard(self.device());
+  CUDAGuard guard(gpu_of(self, other));
   TensorIterator iter = TensorIterator::comparison_op(out, self, other);
   launch_compare(op, make_args(iter), current_stream_ptr());
   iter.cast_outputs();
@@ -594,7 +599,7 @@ static Tensor isneginf_impl(const Tensor& out, const Tensor& self) {
 // where(condition, self, other): self and other promoted together, condition bool.
 static Tensor where_impl(const Tensor& out, const Tensor& condition, const Tensor& self,
                          const Tensor& other) {
-  CUDAGuard guard(self.device());
+  CUDAGuard guard(gpu_of(self, other));
   OPSCOPE_CHECK(condition.dtype() == ScalarType::Bool || condition.dtype() == ScalarType::UInt8,
                 "where expected condition to be a boolean tensor, but got a tensor with dtype ",
                 cpp_name(condition.dtype()));
@@ -604,7 +609,8 @@ static Tensor where_impl(const Tensor& out, const Tensor& condition, const Tenso
   Tensor a = self.dtype() == t ? self : ops::to(self, t);
   Tensor b = other.dtype() == t ? other : ops::to(other, t);
   Tensor result = out;
-  if (!result.defined()) result = make_empty({0}, t, self.device());
+  const Device device = !condition.device().is_cpu() ? condition.device() : gpu_of(self, other);
+  if (!result.defined()) result = make_empty({0}, t, device);
   OPSCOPE_CHECK(result.dtype() == t, "Expected out type to be ", cpp_name(t), " but got ",
                 cpp_name(result.dtype()));
   TensorIterator iter = TensorIteratorConfig()
