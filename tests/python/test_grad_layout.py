@@ -114,6 +114,10 @@ def test_tiled_elementwise_against_numpy(shape, threads):
                                       + b.T.astype(np.float32).astype(np.float64))
         ints = opscope.tensor((b * 100).astype(np.int64))
         np.testing.assert_array_equal(np.asarray((ints.t() + 3).tolist()), (b * 100).astype(np.int64).T + 3)
+        for dt in ("int32", "int16", "uint8"):  # the 4-, 2- and 1-byte tile copies
+            want = (b * 100).astype(np.int64).astype(dt).T
+            t = opscope.tensor((b * 100).astype(np.int64)).to(getattr(opscope, dt))
+            np.testing.assert_array_equal(np.asarray((t.t() + t.t()).tolist()), want + want)
         w = opscope.where(A64 > 0, B64.t(), C64.t())
         np.testing.assert_array_equal(f64(w), np.where(a > 0, b.T, c.T))
         X = opscope.tensor(a)
