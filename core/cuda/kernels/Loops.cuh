@@ -100,11 +100,22 @@ __device__ __forceinline__ void store_out(const ElementwiseArgs& a, const int64_
   }
 }
 
+// Contiguous iterations take kUnroll elements per thread and loop trip, loaded before any is
+// computed (memory-level parallelism: the streaming kernels are bandwidth-bound); the element
+// index still steps by the whole grid, so the accesses of a warp stay coalesced.
+constexpr int kUnroll = 4;
+
+__device__ __forceinline__ int64_t first_index() {
+  return blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+}
+__device__ __forceinline__ int64_t grid_step() {
+  return static_cast<int64_t>(gridDim.x) * blockDim.x;
+}
+
 template <typename R, typename F>
 __global__ void elementwise0(ElementwiseArgs a, F f) {
   int64_t off[kMaxArgs];
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < a.numel;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+  for (int64_t i = first_index(); i < a.numel; i += grid_step()) {
     if (!a.contiguous) compute_offsets(a, i, off);
     store_out<R>(a, off, i, f());
   }
@@ -113,9 +124,21 @@ __global__ void elementwise0(ElementwiseArgs a, F f) {
 template <typename R, typename A0, typename F>
 __global__ void elementwise1(ElementwiseArgs a, F f) {
   int64_t off[kMaxArgs];
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < a.numel;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    if (!a.contiguous) compute_offsets(a, i, off);
+  const int64_t step = grid_step();
+  if (a.contiguous) {
+    for (int64_t base = first_index(); base < a.numel; base += kUnroll * step) {
+      A0 x0[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+        if (base + u * step < a.numel) x0[u] = load_operand<A0>(a, 1, off, base + u * step);
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+        if (base + u * step < a.numel) store_out<R>(a, off, base + u * step, f(x0[u]));
+    }
+    return;
+  }
+  for (int64_t i = first_index(); i < a.numel; i += step) {
+    compute_offsets(a, i, off);
     store_out<R>(a, off, i, f(load_operand<A0>(a, 1, off, i)));
   }
 }
@@ -123,9 +146,26 @@ __global__ void elementwise1(ElementwiseArgs a, F f) {
 template <typename R, typename A0, typename A1, typename F>
 __global__ void elementwise2(ElementwiseArgs a, F f) {
   int64_t off[kMaxArgs];
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < a.numel;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    if (!a.contiguous) compute_offsets(a, i, off);
+  const int64_t step = grid_step();
+  if (a.contiguous) {
+    for (int64_t base = first_index(); base < a.numel; base += kUnroll * step) {
+      A0 x0[kUnroll];
+      A1 x1[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        if (base + u * step < a.numel) {
+          x0[u] = load_operand<A0>(a, 1, off, base + u * step);
+          x1[u] = load_operand<A1>(a, 2, off, base + u * step);
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+        if (base + u * step < a.numel) store_out<R>(a, off, base + u * step, f(x0[u], x1[u]));
+    }
+    return;
+  }
+  for (int64_t i = first_index(); i < a.numel; i += step) {
+    compute_offsets(a, i, off);
     store_out<R>(a, off, i, f(load_operand<A0>(a, 1, off, i), load_operand<A1>(a, 2, off, i)));
   }
 }
@@ -133,9 +173,29 @@ __global__ void elementwise2(ElementwiseArgs a, F f) {
 template <typename R, typename A0, typename A1, typename A2, typename F>
 __global__ void elementwise3(ElementwiseArgs a, F f) {
   int64_t off[kMaxArgs];
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < a.numel;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    if (!a.contiguous) compute_offsets(a, i, off);
+  const int64_t step = grid_step();
+  if (a.contiguous) {
+    for (int64_t base = first_index(); base < a.numel; base += kUnroll * step) {
+      A0 x0[kUnroll];
+      A1 x1[kUnroll];
+      A2 x2[kUnroll];
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        if (base + u * step < a.numel) {
+          x0[u] = load_operand<A0>(a, 1, off, base + u * step);
+          x1[u] = load_operand<A1>(a, 2, off, base + u * step);
+          x2[u] = load_operand<A2>(a, 3, off, base + u * step);
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u)
+        if (base + u * step < a.numel)
+          store_out<R>(a, off, base + u * step, f(x0[u], x1[u], x2[u]));
+    }
+    return;
+  }
+  for (int64_t i = first_index(); i < a.numel; i += step) {
+    compute_offsets(a, i, off);
     store_out<R>(a, off, i,
                  f(load_operand<A0>(a, 1, off, i), load_operand<A1>(a, 2, off, i),
                    load_operand<A2>(a, 3, off, i)));
@@ -146,7 +206,9 @@ __global__ void elementwise3(ElementwiseArgs a, F f) {
 template <typename R, typename... A, typename F>
 void gpu_elementwise(const ElementwiseArgs& a, F f, void* stream, const char* what) {
   if (a.numel == 0) return;
-  unsigned grid = grid_for(a.numel);
+  // Contiguous kernels cover kUnroll elements per thread.
+  unsigned grid = grid_for(a.contiguous && sizeof...(A) > 0 ? (a.numel + kUnroll - 1) / kUnroll
+                                                            : a.numel);
   if constexpr (sizeof...(A) == 0) {
     elementwise0<R><<<grid, kBlock, 0, as_stream(stream)>>>(a, f);
   } else if constexpr (sizeof...(A) == 1) {
