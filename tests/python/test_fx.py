@@ -512,7 +512,7 @@ def test_varargs_become_one_placeholder():
     assert_same(fx.Interpreter(gm).run(a, b), a + b)
 
 
-@pytest.mark.parametrize("name", ["nested", "attention", "cnn", "sequential"])
+@pytest.mark.parametrize("name", ["nested", "attention", "cnn", "sequential", "mlp", "functional"])
 def test_graph_module_pickles(name):
     import pickle
     program = PROGRAMS[name]
