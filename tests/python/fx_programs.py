@@ -152,3 +152,28 @@ def rewrites(torch):
 
     return {"add_relu_to_sub_sigmoid": (twice, add_relu, sub_sigmoid),
             "constant_must_match": (scaled, mul2_neg, times_minus_two)}
+
+
+def extras(torch):
+    """More traced programs, compared by code and str(graph): name -> (function, inputs())."""
+    from typing import Dict, List, Tuple
+
+    class TensorPair(metaclass=torch.fx.ProxyableClassMeta):
+        # Built from Proxies during tracing, it becomes a call_function of the class.
+        def __init__(self, left, right):
+            self.left, self.right = left, right
+
+        def add(self, other):
+            return TensorPair(self.left + other.left, self.right + other.right)
+
+    def pair_ctor(x: TensorPair, y: torch.Tensor):
+        return x.add(TensorPair(y, y))
+
+    def annotated(x: List[torch.Tensor], d: Dict[str, int], t: Tuple[int, ...]) -> torch.Tensor:
+        return x[0] + d["a"] * t[1]
+
+    return {
+        "proxyable_class": (pair_ctor, lambda: (TensorPair(torch.ones(2), torch.zeros(2)),
+                                                torch.full((2,), 3.0))),
+        "annotated": (annotated, lambda: ([torch.ones(2)], {"a": 2}, (1, 5))),
+    }

@@ -10,7 +10,8 @@ such as 'torch.relu' or 'operator.add', str() of args and kwargs), str(graph), t
 code of the GraphModule, what ShapeProp records on each node for the program's example
 inputs, and print_tabular's rows (the cells tabulate printed, object addresses blanked) and text.
 "rewrites" holds the code and matches of torch.fx.replace_pattern on the cases of
-fx_programs.rewrites. The test traces the same programs with opscope.fx and compares; it never
+fx_programs.rewrites, "extras" the code and graph of fx_programs.extras (annotations, a
+ProxyableClassMeta class). The test traces the same programs with opscope.fx and compares; it never
 imports torch.
 """
 import contextlib
@@ -28,7 +29,7 @@ from torch.fx.passes.shape_prop import ShapeProp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from fx_programs import programs, rewrites  # noqa: E402
+from fx_programs import extras, programs, rewrites  # noqa: E402
 
 
 def target_str(node):
@@ -84,10 +85,14 @@ def record_rewrite(program, pattern, replacement):
 def main():
     out = {p["name"]: record(p) for p in programs(torch)}
     rewritten = {name: record_rewrite(*case) for name, case in rewrites(torch).items()}
+    more = {}
+    for name, (fn, _) in extras(torch).items():
+        gm = torch.fx.symbolic_trace(fn)
+        more[name] = {"code": gm.code, "graph": str(gm.graph)}
     path = os.path.join(HERE, "data", "fx_graphs.json")
     with open(path, "w") as f:
-        json.dump({"torch_version": torch.__version__, "programs": out, "rewrites": rewritten},
-                  f, indent=1)
+        json.dump({"torch_version": torch.__version__, "programs": out, "rewrites": rewritten,
+                   "extras": more}, f, indent=1)
         f.write("\n")
     print(f"wrote {path}: {len(out)} programs")
 

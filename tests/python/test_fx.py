@@ -32,6 +32,20 @@ with open(os.path.join(HERE, "data", "fx_graphs.json")) as _f:
 PROGRAMS = {p["name"]: p for p in programs(opscope)}
 
 
+@pytest.fixture(autouse=True)
+def no_builtin_underscore():
+    """Generated code never shadows a builtin name, and a doctest run earlier in the session
+    leaves builtins._ set, which would rename an Ellipsis annotation '_' to '__1' (torch.fx
+    does the same): each test here runs without it."""
+    import builtins
+    missing = object()
+    saved = builtins.__dict__.pop("_", missing)
+    yield
+    builtins.__dict__.pop("_", None)
+    if saved is not missing:
+        builtins._ = saved
+
+
 def to_opscope(text):
     """torch's qualified names in text, as opscope's."""
     text = text.replace("torch._C._nn.", "opscope.nn.functional.")
@@ -578,3 +592,21 @@ def test_replace_pattern_matches_torch(name):
                 (x - w1).sigmoid() * ((x - w1).sigmoid() - w2).sigmoid()),
             "constant_must_match": lambda x: x * -2 + x.mul(3).neg()}[name]
     assert_same(gm(*inputs), want(*inputs))
+
+
+@pytest.mark.parametrize("name", ["proxyable_class", "annotated"])
+def test_extras_match_torch(name):
+    """Type annotations in the signature and graph header; a ProxyableClassMeta class built from
+    Proxies becomes a call_function of the class."""
+    from fx_programs import extras
+    with open(os.path.join(HERE, "data", "fx_graphs.json")) as f:
+        ref = json.load(f)["extras"][name]
+    fn, inputs = extras(opscope)[name]
+    gm = fx.symbolic_trace(fn)
+    assert gm.code == to_opscope(ref["code"])
+    assert str(gm.graph) == to_opscope(ref["graph"])
+    args = inputs()
+    got, want = gm(*args), fn(*args)
+    if name == "proxyable_class":
+        got, want = (got.left, got.right), (want.left, want.right)
+    assert_same(got, want)

@@ -23,6 +23,7 @@ import inspect
 import keyword
 import math
 import re
+import typing
 import warnings
 from dataclasses import dataclass
 
@@ -49,6 +50,11 @@ inplace_methods = {
     "ipow": "{} **= {}", "irshift": "{} >>= {}", "isub": "{} -= {}", "itruediv": "{} /= {}",
     "ixor": "{} ^= {}", "setitem": "{}[{}] = {}",
 }
+
+
+# Generic builtins as annotations name them in generated code: list[int] -> List[int].
+_origin_type_map = {list: typing.List, dict: typing.Dict, set: typing.Set,
+                    frozenset: typing.FrozenSet, tuple: typing.Tuple}
 
 
 def _custom_builtins():
@@ -232,7 +238,13 @@ class CodeGen:
 
         def type_repr(o):
             if o == ():
-                return "()"
+                return "()"      # Tuple[()]
+            if hasattr(o, "__origin__"):
+                # A generic (List[Tensor]): its origin as the typing name, then its arguments.
+                origin = _origin_type_map.get(o.__origin__, o.__origin__)
+                origin_name = add_global(_type_repr(origin), origin)
+                args = [type_repr(a) for a in getattr(o, "__args__", ())]
+                return f"{origin_name}[{','.join(args)}]" if args else origin_name
             return add_global(_type_repr(o), o)
 
         def arg_repr(arg):
@@ -552,9 +564,9 @@ class Graph:
     # --- printing and checking ------------------------------------------------------------------
     def __str__(self):
         placeholder_names = []
-        return_typename = [""]
-        lines = [node.format_node(placeholder_names, return_typename) for node in self.nodes]
-        s = f"graph({', '.join(placeholder_names)}){return_typename[0]}:"
+        # (torch 1.13 passes no return-type slot here: the header never shows '-> type')
+        lines = [node.format_node(placeholder_names) for node in self.nodes]
+        s = f"graph({', '.join(placeholder_names)}):"
         for line in lines:
             if line:
                 s += "\n    " + line
