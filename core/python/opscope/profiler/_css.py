@@ -92,7 +92,8 @@ font-variant-numeric:tabular-nums}
 .opscope .os-cross td{color:var(--o-cross);border-top:2px solid var(--o-cross)}
 .opscope ol{margin:2px 0;padding-left:3.2em}
 .opscope .os-prof tbody tr:nth-child(even){background:var(--o-bg2)}
-.opscope .os-prof .os-op{overflow-wrap:normal;min-width:14ch}
+.opscope .os-prof .os-op{min-width:16ch}
+.opscope .os-prof th.os-num{white-space:normal;overflow-wrap:normal}
 .opscope pre.os-text{margin:0;font:inherit;white-space:pre;overflow-x:auto;background:none;
 padding:0}
 """
