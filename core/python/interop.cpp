@@ -13,6 +13,7 @@
 
 #include "core/autograd/AutogradMeta.h"
 #include "core/ops/TensorIterator.h"
+#include "core/ops/copy.h"
 #include "core/python/python_common.h"
 
 namespace opscope::python {
@@ -328,8 +329,8 @@ py::object tensor_from_data(py::handle data, py::object dtype, py::object device
   if (!device.is_none())
     OPSCOPE_CHECK_TYPE(to_device(device.ptr(), &dev), "tensor(): invalid device");
   initialize_device(dev);
-  OPSCOPE_CHECK(dev.is_cpu(), "tensor(): only device='cpu' exists in this build, got '", dev.str(),
-                "'");
+  OPSCOPE_CHECK(dev.is_cpu() || dev.is_cuda(), "tensor(): no ", dev.str(),
+                " backend in this build");
   Tensor out;
   if (py::isinstance<py::array>(data) && !want) {
     // Copy of the array with its own dtype.
@@ -348,6 +349,8 @@ py::object tensor_from_data(py::handle data, py::object dtype, py::object device
     out = make_empty(inf.sizes, type);
     fill(items.ptr(), out, 0, 0);
   }
+  if (!dev.is_cpu())  // built on the CPU, then copied over (torch does the same)
+    out = ops::_to_copy(out, std::nullopt, std::nullopt, dev, std::nullopt, false, std::nullopt);
   if (requires_grad) {
     OPSCOPE_CHECK(is_floating(out.dtype()),
                   "Only Tensors of floating point and complex dtype can require gradients");

@@ -149,6 +149,10 @@ Generator generator_of_object(PyObject* o) {
   return py::handle(o).cast<Generator>();
 }
 
+#ifdef OPSCOPE_HAS_CUDA
+void init_cuda(py::module_& m);
+#endif
+
 void init_objects(py::module_& m) {
   // dtype
   py::class_<DType> dtype(m, "dtype");
@@ -238,6 +242,9 @@ void init_objects(py::module_& m) {
       });
   g_generator_type = reinterpret_cast<PyTypeObject*>(gen.ptr());
   m.attr("default_generator") = default_generator(Device(DeviceType::CPU));
+#ifdef OPSCOPE_HAS_CUDA
+  init_cuda(m);  // opscope._C._cuda_* (core/cuda/python/cuda_module.cpp), after Generator
+#endif
 }
 
 }  // namespace opscope::python

@@ -13,7 +13,8 @@ Tensor = _C.Tensor
 
 
 def _repr(self, *, tensor_contents=None):
-    values = _C._numpy_for_print(self)
+    # A CUDA tensor prints from a CPU copy, as torch's does (without recording a graph).
+    values = _C._numpy_for_print(self if self.device.type == "cpu" else self.detach().to("cpu"))
     return _tensor_str.format_tensor(
         values,
         dtype_name=str(self.dtype)[len("torch."):],
@@ -59,8 +60,9 @@ def _to(self, *args, **kwargs):
         dev = opscope.device("cuda", device) if isinstance(device, int) else opscope.device(device)
         if dev.type == "cuda":
             opscope.cuda._lazy_init()  # torch's lazy initialisation; without CUDA, its error
-        if dev.type != self.device.type:
-            raise RuntimeError(f"opscope has no {dev.type} backend in this build: tensors live on the cpu")
+        elif dev.type != "cpu" and dev.type != self.device.type:
+            raise RuntimeError(f"opscope has no {dev.type} backend in this build")
+        return _to_op(self, dtype=dtype, device=dev, **kwargs)
     if dtype is None:
         return self if not kwargs.get("copy") else self.clone()
     return _to_op(self, dtype, **kwargs)
@@ -100,14 +102,40 @@ def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=
                         requires_grad=requires_grad, **kwargs)
 
 
-def _cpu(self):
-    return self
+def _cpu(self, memory_format=None):
+    """A copy of self in CPU memory; self if it is there."""
+    return self if self.device.type == "cpu" else _to(self, "cpu")
 
 
 def _cuda(self, device=None, non_blocking=False, memory_format=None):
     """A copy of self on a CUDA device (the current one by default); self if it is there."""
     index = opscope.cuda._get_device_index(device, optional=True)
     return _to(self, opscope.device("cuda", index) if index >= 0 else "cuda", non_blocking=non_blocking)
+
+
+def _record_stream(self, stream):
+    """Marks this CUDA tensor's memory as used by `stream`: the caching allocator will not reuse
+    it, once freed, before the work queued on `stream` so far is done."""
+    opscope.cuda._lazy_init()
+    if not isinstance(stream, opscope.cuda.Stream):
+        raise TypeError(f"record_stream(): argument 'stream' must be Stream, not {type(stream).__name__}")
+    _C._cuda_recordStream(self, stream._cdata)
+
+
+def _is_pinned(self, device=None):
+    """Whether this tensor lives in page-locked host memory (Tensor.pin_memory())."""
+    return self.device.type == "cpu" and opscope.cuda._is_compiled() and _C._cuda_isPinned(self)
+
+
+def _pin_memory(self, device=None):
+    """A copy of this CPU tensor in page-locked host memory, from which copies to the GPU run
+    asynchronously (non_blocking=True); self if it is pinned already."""
+    if self.device.type != "cpu":
+        raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")
+    if not opscope.cuda._is_compiled():
+        raise RuntimeError("Pinned memory requires CUDA.")
+    opscope.cuda._lazy_init()
+    return self if _is_pinned(self) else _C._cuda_pinMemory(self)
 
 
 def _T(self):
@@ -202,35 +230,107 @@ def _reduce_ex(self, protocol):
     return (_rebuild_from_bytes, (buffer.getvalue(),))
 
 
+# --- __torch_function__ (see opscope/overrides.py) ------------------------------------------
+
+def _convert(ret, cls):
+    """A result of an op on a `cls` object, as `cls` (tensors in tuples and lists too), as the
+    default __torch_function__ returns them; other values as they are."""
+    if cls is Tensor:
+        return ret
+    if isinstance(ret, Tensor) and not isinstance(ret, cls):
+        ret = ret.as_subclass(cls)
+    if isinstance(ret, (tuple, list)):
+        ret = type(ret)([_convert(r, cls) for r in ret])
+    return ret
+
+
+_nowrap = None  # overrides.get_default_nowrap_functions(), once opscope is imported
+
+
+def __torch_function__(cls, func, types, args=(), kwargs=None):
+    """The default override every Tensor subclass inherits: runs func with overrides off and
+    returns its tensors as `cls` (except field accesses such as .grad, whose identity must hold).
+    NotImplemented when a type among `types` is not one of cls's bases."""
+    global _nowrap
+    if kwargs is None:
+        kwargs = {}
+    if not all(issubclass(cls, t) for t in types):
+        return NotImplemented
+    with _C.DisableTorchFunction():
+        ret = func(*args, **kwargs)
+        if _nowrap is None:
+            from opscope.overrides import get_default_nowrap_functions
+            _nowrap = get_default_nowrap_functions()
+        if func in _nowrap:
+            return ret
+        return _convert(ret, cls)
+
+
+def _method(fn, name=None, builtin=True):
+    """A Tensor method written in Python, with the __torch_function__ check of the C++ ones.
+    `builtin`: torch writes it in C++ (Tensor.to), so an override gets the arguments as called;
+    else (Tensor.__repr__) as torch's Python methods pass them (see overrides.py)."""
+    if name is not None:
+        fn.__name__ = name
+    fn.__qualname__ = "Tensor." + fn.__name__
+    wrapper = _C._torch_function_wrapper(fn)
+    if builtin:
+        wrapper._torch_builtin = True
+    return wrapper
+
+
+def _property(name, fget, fset=None, doc=None):
+    """A Tensor property written in Python whose get / set honour __torch_function__ with
+    func = Tensor.<name>.__get__ / __set__, as torch's C++ properties do."""
+    def get(self):
+        if _C._has_torch_function_unary(self):
+            from opscope.overrides import handle_torch_function
+            return handle_torch_function(getattr(Tensor, name).__get__, (self,), self)
+        return fget(self)
+
+    def set_(self, value):
+        if _C._has_torch_function_variadic(self, value):
+            from opscope.overrides import handle_torch_function
+            return handle_torch_function(getattr(Tensor, name).__set__, (self, value), self, value)
+        return fset(self, value)
+    return property(get, set_ if fset is not None else None, doc=doc or fget.__doc__)
+
+
 def _install():
-    Tensor.__repr__ = _repr
-    Tensor.__str__ = _repr
-    Tensor.__format__ = _format
+    Tensor.__torch_function__ = classmethod(__torch_function__)
+    Tensor.__repr__ = _method(_repr, "__repr__", builtin=False)
+    Tensor.__str__ = Tensor.__repr__
+    Tensor.__format__ = _method(_format, "__format__", builtin=False)
     Tensor.__array_priority__ = 1000  # numpy_scalar * tensor -> Tensor.__rmul__
-    Tensor.__array_wrap__ = _array_wrap
-    Tensor.to = _to
-    Tensor.__deepcopy__ = _deepcopy
-    Tensor.__reduce_ex__ = _reduce_ex
+    Tensor.__array_wrap__ = _method(_array_wrap, "__array_wrap__", builtin=False)
+    Tensor.to = _method(_to, "to")
+    Tensor.__deepcopy__ = _method(_deepcopy, "__deepcopy__", builtin=False)
+    Tensor.__reduce_ex__ = _method(_reduce_ex, "__reduce_ex__", builtin=False)
     for name, dtype in [("float", opscope.float32), ("double", opscope.float64), ("half", opscope.float16),
                         ("bfloat16", opscope.bfloat16), ("long", opscope.int64), ("int", opscope.int32),
                         ("short", opscope.int16), ("char", opscope.int8), ("byte", opscope.uint8),
                         ("bool", opscope.bool)]:
-        setattr(Tensor, name, _cast(dtype))
-    Tensor.cpu = _cpu
-    Tensor.cuda = _cuda
-    Tensor.T = property(_T)
+        setattr(Tensor, name, _method(_cast(dtype), name))
+    Tensor.cpu = _method(_cpu, "cpu")
+    Tensor.cuda = _method(_cuda, "cuda")
+    Tensor.record_stream = _method(_record_stream, "record_stream")
+    Tensor.is_pinned = _method(_is_pinned, "is_pinned")
+    Tensor.pin_memory = _method(_pin_memory, "pin_memory")
+    Tensor.T = _property("T", _T)
     Tensor.new_zeros = _new_factory(opscope.zeros)
     Tensor.new_ones = _new_factory(opscope.ones)
     Tensor.new_empty = _new_factory(opscope.empty)
     Tensor.new_tensor = _new_tensor
     Tensor.new_full = _new_full
-    Tensor.where = _where
-    Tensor.backward = _backward
-    Tensor.detach_ = _detach_
-    Tensor._base = property(_C._view_base)
-    Tensor._is_view = lambda self: _C._view_base(self) is not None
-    Tensor.register_hook = _register_hook
-    Tensor.retain_grad = _retain_grad
-    Tensor.retains_grad = property(_C._retains_grad)
-    Tensor.data = property(_data, _C._set_data)
+    Tensor.where = _method(_where, "where")
+    Tensor.backward = _method(_backward, "backward", builtin=False)
+    Tensor.detach_ = _method(_detach_, "detach_")
+    Tensor._base = _property("_base", _C._view_base, doc="The tensor this one is a view of, or None.")
+    Tensor._is_view = _method(lambda self: _C._view_base(self) is not None, "_is_view")
+    Tensor.register_hook = _method(_register_hook, "register_hook", builtin=False)
+    Tensor.retain_grad = _method(_retain_grad, "retain_grad")
+    Tensor.retains_grad = _property("retains_grad", _C._retains_grad,
+                                    doc="Whether backward fills this non-leaf tensor's .grad.")
+    Tensor.data = _property("data", _data, _C._set_data)
+    from opscope import overrides  # noqa: F401  (opscope.overrides, as torch.overrides after import torch)
     Tensor.__module__ = "opscope"

@@ -1,25 +1,32 @@
-"""``opscope.cuda``: torch.cuda's namespace. In a build without the CUDA backend (this one, until
-core/cuda/ lands) it behaves as torch 1.13 built without CUDA does, so that the first lines of a
-tutorial run unchanged:
+"""``opscope.cuda``: torch.cuda's namespace.
+
+In a build with the CUDA backend (``-DOPSCOPE_CUDA=ON``, core/cuda/) it is the real thing: devices,
+streams, events, the caching allocator's statistics, seeding; CUDA initialises lazily, on the
+first call that needs a GPU (``_lazy_init()`` below, which the C++ binding also calls whenever an
+op is given a CUDA device — torch's lazy initialisation, a C++ → Python call: see
+core/python/objects.cpp, ``initialize_device``). On a machine without a GPU or driver that first
+call fails as torch's does (``RuntimeError: Found no NVIDIA driver on your system. ...`` or
+``RuntimeError: No CUDA GPUs are available``).
+
+In a build without the backend it behaves as torch 1.13 built without CUDA does, so that the
+first lines of a tutorial run unchanged:
 
 >>> import opscope as torch
 >>> device = "cuda" if torch.cuda.is_available() else "cpu"
->>> device, torch.cuda.device_count()
+>>> device, torch.cuda.device_count()   # doctest: +SKIP (a CPU-only build or machine)
 ('cpu', 0)
 
 Questions about the machine answer "nothing here" (is_available() is False, device_count() is 0,
 the memory counters are 0, seeding is a no-op that a later initialisation would apply); anything
 that needs a GPU initialises CUDA first and fails as torch does:
 
->>> torch.zeros(2, device="cuda")
+>>> torch.zeros(2, device="cuda")       # doctest: +SKIP (a build without CUDA)
 Traceback (most recent call last):
   ...
 AssertionError: Torch not compiled with CUDA enabled
 
-That error comes from ``_lazy_init()`` below, which the C++ binding calls whenever an op is given
-a CUDA device — torch's lazy initialisation, a C++ → Python call (see core/python/objects.cpp,
-``initialize_device``). The message is torch's word for word: code and tests that catch it by its
-text keep working.
+The messages are torch's word for word: code and tests that catch them by their text keep
+working.
 """
 
 import threading
@@ -39,6 +46,7 @@ __all__ = [
     "memory_cached", "max_memory_cached", "memory_stats", "memory_summary", "empty_cache",
     "reset_peak_memory_stats", "reset_max_memory_allocated", "mem_get_info",
     "is_bf16_supported", "get_arch_list", "get_gencode_flags", "OutOfMemoryError",
+    "ExternalStream", "memory_snapshot", "reset_accumulated_memory_stats",
 ]
 
 _NOT_COMPILED = "Torch not compiled with CUDA enabled"
@@ -165,8 +173,10 @@ def get_device_properties(device=None):
 
 
 def synchronize(device=None):
+    """Waits for all work on `device` (the current one when None)."""
     _lazy_init()
-    _C._cuda_synchronize()
+    with opscope.cuda.device(device):
+        _C._cuda_synchronize()
 
 
 def is_bf16_supported():
@@ -218,35 +228,125 @@ class device_of(device):
 
 # --- streams and events ---------------------------------------------------------------------------
 class Stream:
-    """A CUDA stream (a queue of work on one device)."""
+    """A CUDA stream (a queue of work on one device): torch.cuda.Stream. New streams come from a
+    pool per device (core/cuda/CUDAStream.h); priority 0 is the low one, -1 the high one."""
 
-    def __new__(cls, device=None, priority=0, **kwargs):
+    def __init__(self, device=None, priority=0, **kwargs):
         _lazy_init()
-        return _C._CudaStream(_get_device_index(device, optional=True), priority)
+        if "_cdata" in kwargs:
+            self._cdata = kwargs["_cdata"]
+            return
+        with opscope.cuda.device(device):
+            self._cdata = _C._CudaStream(-1, priority)
+
+    @property
+    def device(self):
+        return opscope.device("cuda", self._cdata.device_index)
+
+    @property
+    def cuda_stream(self):
+        return self._cdata.cuda_stream
+
+    @property
+    def priority(self):
+        return self._cdata.priority
+
+    def query(self):
+        """True when all work queued on the stream is done."""
+        return self._cdata.query()
+
+    def synchronize(self):
+        """Waits until all work queued on the stream is done."""
+        self._cdata.synchronize()
+
+    def wait_event(self, event):
+        """Work queued on this stream after this call waits for `event`."""
+        event.wait(self)
+
+    def wait_stream(self, stream):
+        """Work queued on this stream after this call waits for the work queued on `stream` so far."""
+        self.wait_event(stream.record_event())
+
+    def record_event(self, event=None):
+        """Records `event` (a new one when None) on this stream and returns it."""
+        if event is None:
+            event = Event()
+        event.record(self)
+        return event
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and self._cdata == other._cdata
+
+    def __hash__(self):
+        return hash((self.cuda_stream, self._cdata.device_index))
+
+    def __repr__(self):
+        return f"<torch.cuda.Stream device={self.device} cuda_stream={self.cuda_stream:#x}>"
+
+
+class ExternalStream(Stream):
+    """A stream created elsewhere (a cudaStream_t as an int): torch.cuda.ExternalStream."""
+
+    def __init__(self, stream_ptr, device=None, **kwargs):
+        _lazy_init()
+        with opscope.cuda.device(device):
+            self._cdata = _C._cuda_externalStream(int(stream_ptr), -1)
 
 
 class Event:
-    """A CUDA event (a marker in a stream, for synchronisation and timing)."""
+    """A CUDA event (a marker in a stream, for synchronisation and timing): torch.cuda.Event.
+    Created on the device of the stream that first records it."""
 
-    def __new__(cls, enable_timing=False, blocking=False, interprocess=False):
+    def __init__(self, enable_timing=False, blocking=False, interprocess=False):
         _lazy_init()
-        return _C._CudaEvent(enable_timing, blocking, interprocess)
+        self._cdata = _C._CudaEvent(enable_timing, blocking, interprocess)
+
+    def record(self, stream=None):
+        """Records the event on `stream` (the current stream when None)."""
+        self._cdata.record((stream or current_stream())._cdata)
+
+    def wait(self, stream=None):
+        """Makes `stream` (the current one when None) wait for the event, without blocking the host."""
+        self._cdata.wait((stream or current_stream())._cdata)
+
+    def query(self):
+        """True when the work recorded before the event is done (an unrecorded event is)."""
+        return self._cdata.query()
+
+    def synchronize(self):
+        """Waits on the host for the work recorded before the event."""
+        self._cdata.synchronize()
+
+    def elapsed_time(self, end_event):
+        """Milliseconds between this event and `end_event` (both recorded, with timing)."""
+        return self._cdata.elapsed_time(end_event._cdata)
+
+    @property
+    def cuda_event(self):
+        return self._cdata.cuda_event
+
+    def __repr__(self):
+        if self._cdata.was_recorded:
+            return f"<torch.cuda.Event {self.cuda_event:#x}>"
+        return "<torch.cuda.Event uninitialized>"
 
 
 def current_stream(device=None):
+    """The calling thread's current stream on `device` (the current device when None)."""
     _lazy_init()
-    return _C._cuda_getCurrentStream(_get_device_index(device, optional=True))
+    return Stream(_cdata=_C._cuda_getCurrentStream(_get_device_index(device, optional=True)))
 
 
 def default_stream(device=None):
+    """The default (NULL) stream of `device`."""
     _lazy_init()
-    return _C._cuda_getDefaultStream(_get_device_index(device, optional=True))
+    return Stream(_cdata=_C._cuda_getDefaultStream(_get_device_index(device, optional=True)))
 
 
 def set_stream(stream):
     if stream is not None:
         _lazy_init()
-        _C._cuda_setStream(stream)
+        _C._cuda_setStream(stream._cdata)
 
 
 class StreamContext:
@@ -297,8 +397,10 @@ def initial_seed():
 
 
 def get_rng_state(device="cuda"):
+    """The generator state of `device` as a uint8 tensor (16 bytes: seed, offset)."""
     _lazy_init()
-    return _C._cuda_getRngState(_get_device_index(device, optional=True))
+    state = _C._cuda_getRngState(_get_device_index(device, optional=True))
+    return opscope.tensor(list(state), dtype=opscope.uint8)
 
 
 def get_rng_state_all():
@@ -306,7 +408,8 @@ def get_rng_state_all():
 
 
 def set_rng_state(new_state, device="cuda"):
-    state = new_state.clone()
+    state = bytes(new_state.clone().cpu().tolist()) if isinstance(new_state, opscope.Tensor) \
+        else bytes(new_state)
     index = _get_device_index(device, optional=True)
     _lazy_call(lambda: _C._cuda_setRngState(state, index))
 
@@ -360,9 +463,63 @@ def reset_peak_memory_stats(device=None):
 reset_max_memory_allocated = reset_peak_memory_stats
 
 
-def memory_summary(device=None, abbreviated=False):
+def reset_accumulated_memory_stats(device=None):
     _lazy_init()
-    return _C._cuda_memorySummary(_get_device_index(device, optional=True), abbreviated)
+    _C._cuda_resetAccumulatedMemoryStats(_get_device_index(device, optional=True))
+
+
+def memory_snapshot():
+    """The caching allocator's segments and their blocks, of every device in use."""
+    if not is_initialized():
+        return []
+    return [seg for d in range(device_count()) for seg in _C._cuda_memorySnapshot(d)]
+
+
+def _format_size(n):
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if abs(n) < 1024 or unit == "TB":
+            return f"{n:6d} {unit}" if unit == "B" else f"{n:6.0f} {unit}"
+        n /= 1024
+
+
+def _format_count(n):
+    for unit in ("", "K", "M"):
+        if abs(n) < 1000 or unit == "M":
+            return f"{n:7d} {unit}" if unit == "" else f"{n:6.0f} {unit}"
+        n /= 1000
+
+
+def memory_summary(device=None, abbreviated=False):
+    """A table of the caching allocator's statistics for `device`, laid out as torch's: current,
+    peak, total allocated and total freed, for all blocks and per pool."""
+    _lazy_init()
+    index = _get_device_index(device, optional=True)
+    stats = memory_stats(index if index >= 0 else None)
+    rows = [("allocated_bytes", "Allocated memory", _format_size),
+            ("active_bytes", "Active memory", _format_size),
+            ("requested_bytes", "Requested memory", _format_size),
+            ("reserved_bytes", "GPU reserved memory", _format_size),
+            ("inactive_split_bytes", "Non-releasable memory", _format_size),
+            ("allocation", "Allocations", _format_count),
+            ("active", "Active allocs", _format_count),
+            ("segment", "GPU reserved segments", _format_count),
+            ("inactive_split", "Non-releasable allocs", _format_count)]
+    pools = [("all", "")] if abbreviated else [("all", ""), ("large_pool", "      from large pool"),
+                                               ("small_pool", "      from small pool")]
+    line = "=" * 75
+    out = [line, f" {'PyTorch CUDA memory summary, device ID ' + str(current_device() if index < 0 else index):^73} ",
+           "-" * 75,
+           f"            CUDA OOMs: {stats.get('num_ooms', 0):<13d}|        cudaMalloc retries: "
+           f"{stats.get('num_alloc_retries', 0):<10d}", line,
+           "        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  ", "-" * 75]
+    for key, title, fmt in rows:
+        for pool, label in pools:
+            prefix = f"{key}.{pool}."
+            vals = [fmt(stats.get(prefix + k, 0)) for k in ("current", "peak", "allocated", "freed")]
+            out.append(f"{(label or title):<23}| " + " | ".join(vals) + " ")
+        out.append("-" * 75)
+    out[-1] = line
+    return "|" + "|\n|".join(out) + "|\n"
 
 
 # --- torch.cuda.FloatTensor and friends: names that exist, and say why they cannot be used ---------

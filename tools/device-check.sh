@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# device-check.sh — builds opscope with CUDA on a GPU machine that lacks our Debian packages (the
+# lent machine: Python 3.12 venv with PyTorch, numpy, pytest, pybind11; nvcc 13; CMake; ninja),
+# runs the CUDA tests (C++ and Python) and prints a short GPU-vs-torch comparison.
+#
+#   bash tools/device-check.sh            # from the repository root; output under $OUT if set
+#
+# The Debian packages CMake looks for (OpenBLAS, SLEEF, elfutils libdw, libunwind's header,
+# nlohmann_json, doctest) come as .deb files in .devdeps/debs/ (fetched on a Debian machine with
+# `apt-get download`, not committed: see core/cuda/README.md). They are unpacked into a prefix
+# and CMake is pointed at it the standard way (CMAKE_PREFIX_PATH); their shared libraries are
+# found at run time through LD_LIBRARY_PATH.
+set -u
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+PY=${PYTHON:-/opt/torch/.venv/bin/python}
+[ -x "$PY" ] || PY=$(command -v python3)
+BUILD=${BUILD:-build-cuda-dev}
+PREFIX=${DEVDEPS_PREFIX:-/tmp/opscope-devdeps}
+OUT=${OUT:-/tmp/opscope-device-check}
+mkdir -p "$OUT"
+step() { printf '\n=== %s (%ss)\n' "$1" "$SECONDS"; }
+
+step "machine"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -4
+"$PY" -c "import sys, torch, numpy; print(sys.version.split()[0], 'torch', torch.__version__, 'cuda', torch.version.cuda, 'numpy', numpy.__version__)"
+nvcc --version 2>/dev/null | tail -1 || /usr/local/cuda/bin/nvcc --version | tail -1
+cmake --version | head -1
+
+step "unpacking .devdeps/debs into $PREFIX"
+"$PY" - "$PREFIX" .devdeps/debs/*.deb <<'EOF'
+# A .deb is an ar archive holding data.tar.*: unpack each one's data into the prefix (no dpkg).
+import io, os, sys, tarfile
+prefix, debs = sys.argv[1], sys.argv[2:]
+os.makedirs(prefix, exist_ok=True)
+for deb in debs:
+    blob = open(deb, "rb").read()
+    assert blob[:8] == b"!<arch>\n", deb
+    pos = 8
+    while pos < len(blob):
+        name = blob[pos:pos + 16].decode().strip().rstrip("/")
+        size = int(blob[pos + 48:pos + 58].decode().strip())
+        body = blob[pos + 60:pos + 60 + size]
+        pos += 60 + size + (size & 1)
+        if name.startswith("data.tar"):
+            with tarfile.open(fileobj=io.BytesIO(body)) as tar:
+                tar.extractall(prefix, filter="tar") if hasattr(tarfile, "data_filter") \
+                    else tar.extractall(prefix)
+print(len(debs), "packages")
+EOF
+LIBDIR=$PREFIX/usr/lib/x86_64-linux-gnu
+# Debian reaches libopenblas.so.0 through the alternatives system, which unpacking does not run:
+# put it where find_library looks.
+[ -e "$LIBDIR/libopenblas.so.0" ] || ln -sf openblas-pthread/libopenblas.so.0 "$LIBDIR/libopenblas.so.0"
+export LD_LIBRARY_PATH=$LIBDIR:$LIBDIR/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+step "configure"
+PYVER=$("$PY" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DPython_EXECUTABLE="$PY" -DOPSCOPE_PYTHON_VERSION="$PYVER" \
+  -Dpybind11_DIR="$("$PY" -m pybind11 --cmakedir)" \
+  -DCMAKE_PREFIX_PATH="$PREFIX/usr" -DOPSCOPE_CUDA=ON -DOPSCOPE_REPL=OFF -DOPSCOPE_KERNEL=OFF \
+  -DCMAKE_CUDA_COMPILER="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" \
+  > "$OUT/configure.log" 2>&1
+rc=$?
+grep -E "opscope|SLEEF|Stacks|Error|error" "$OUT/configure.log" | head -20
+[ $rc -eq 0 ] || { tail -30 "$OUT/configure.log"; exit 1; }
+
+step "build"
+cmake --build "$BUILD" -j"$(nproc)" --target opscope_python opscope_cpp_tests > "$OUT/build.log" 2>&1
+rc=$?
+grep -E "error|warning: " "$OUT/build.log" | head -30
+[ $rc -eq 0 ] || { tail -30 "$OUT/build.log"; exit 1; }
+echo "built"
+
+export PYTHONPATH=$ROOT/core/python:$ROOT/$BUILD/python
+step "C++ tests (CUDA allocator)"
+"$BUILD/tests/cpp/opscope_cpp_tests" --source-file='*test_cuda*' 2>&1 | tail -4
+
+step "Python CUDA tests"
+"$PY" -m pytest -q -x -p no:cacheprovider tests/python/test_cuda_runtime.py \
+  $(ls tests/python/test_cuda_*.py | grep -v -e test_cuda_runtime -e test_cuda_namespace) \
+  2>&1 | tail -25
+
+step "GPU vs torch"
+"$PY" - <<'EOF'
+# Host overhead and bandwidth of the runtime's pieces, opscope and torch in one process.
+import time
+import opscope, torch
+
+def best(f, n=20):
+    f(); torch.cuda.synchronize(); opscope.cuda.synchronize()
+    t = []
+    for _ in range(n):
+        s = time.perf_counter(); f(); torch.cuda.synchronize(); opscope.cuda.synchronize()
+        t.append(time.perf_counter() - s)
+    return min(t)
+
+print(opscope.cuda.get_device_name(0), "|", torch.cuda.get_device_name(0))
+n = 1 << 26  # 256 MiB of float32
+xo, xt = opscope.empty(n), torch.empty(n)
+go, gt = opscope.empty(n, device="cuda"), torch.empty(n, device="cuda")
+po, pt = xo.pin_memory(), xt.pin_memory()
+rows = [
+    ("H2D 256 MiB pageable", lambda: go.copy_(xo), lambda: gt.copy_(xt), 4 * n),
+    ("H2D 256 MiB pinned", lambda: go.copy_(po), lambda: gt.copy_(pt), 4 * n),
+    ("D2H 256 MiB", lambda: xo.copy_(go), lambda: xt.copy_(gt), 4 * n),
+    ("D2D clone 256 MiB", lambda: go.clone(), lambda: gt.clone(), 8 * n),
+    ("fill_ 256 MiB", lambda: go.fill_(1.5), lambda: gt.fill_(1.5), 4 * n),
+    ("f32->f16 copy 256 MiB", lambda: go.to(opscope.float16), lambda: gt.to(torch.float16), 6 * n),
+]
+print(f"{'':24s} {'opscope':>10s} {'torch':>10s}  (GB/s)")
+for name, fo, ft, nbytes in rows:
+    try:
+        o = nbytes / best(fo) / 1e9
+    except Exception as e:
+        o = float("nan"); print("  ", name, "opscope:", type(e).__name__, str(e)[:80])
+    t = nbytes / best(ft) / 1e9
+    print(f"{name:24s} {o:10.1f} {t:10.1f}")
+small = [("empty(256) (alloc+free)", lambda: opscope.empty(256, device="cuda"),
+          lambda: torch.empty(256, device="cuda")),
+         ("zeros(256)", lambda: opscope.zeros(256, device="cuda"), lambda: torch.zeros(256, device="cuda")),
+         ("1-element .item()", lambda: go[0].item(), lambda: gt[0].item())]
+print(f"{'':24s} {'opscope':>10s} {'torch':>10s}  (us per call)")
+for name, fo, ft in small:
+    def per(f, k=2000):
+        s = time.perf_counter()
+        for _ in range(k): f()
+        return (time.perf_counter() - s) / k * 1e6
+    fo(); ft()
+    print(f"{name:24s} {per(fo):10.2f} {per(ft):10.2f}")
+print("opscope memory_allocated", opscope.cuda.memory_allocated(), "reserved", opscope.cuda.memory_reserved())
+EOF
+step "done"
