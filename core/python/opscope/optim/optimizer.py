@@ -47,7 +47,9 @@ _FLOAT_DTYPES = (opscope.float32, opscope.float64)
 def _kernels_apply(params, grads):
     """Whether the opscope._foreach_* / _fused_* kernels take these parameters: CPU float32 /
     float64 tensors with dense (not sparse) gradients of their dtype and sizes."""
-    return all(p.dtype in _FLOAT_DTYPES and p.device.type == "cpu" and g.dtype == p.dtype
+    # is_cpu, not device.type == "cpu": one attribute instead of a Device object per parameter
+    # (0.02 against 0.45 us; this runs for every parameter at every step).
+    return all(p.dtype in _FLOAT_DTYPES and p.is_cpu and g.dtype == p.dtype
                and g.shape == p.shape for p, g in zip(params, grads))
 
 
