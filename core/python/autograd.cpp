@@ -12,6 +12,7 @@
 #include "core/autograd/Engine.h"
 #include "core/autograd/GradMode.h"
 #include "core/autograd/Node.h"
+#include "core/python/futures.h"
 #include "core/python/python_common.h"
 
 namespace opscope::python {
@@ -21,12 +22,15 @@ namespace {
 using autograd::Node;
 
 // Tensor.register_hook's function as a GradHook: called with the GIL; its result replaces the
-// gradient unless it is None; its exception propagates out of backward().
+// gradient unless it is None; its exception propagates out of backward(). An `async def` hook's
+// coroutine is awaited on the async-hook loop; when it fails the gradient passes through unchanged
+// (Note [Async hooks] in futures.cpp).
 autograd::GradHook python_grad_hook(py::object fn) {
   auto holder = std::make_shared<PyCallable>(std::move(fn));
   return [holder](const Tensor& g) -> Tensor {
     py::gil_scoped_acquire gil;
-    py::object r = holder->fn(wrap_obj(g));
+    py::object r = awaited_hook_result(holder->fn(wrap_obj(g)), holder->fn, "tensor hook",
+                                       "the gradient passes through unchanged");
     if (r.is_none()) return Tensor();
     OPSCOPE_CHECK_TYPE(is_tensor(r.ptr()), "hook returned an object of type ",
                        Py_TYPE(r.ptr())->tp_name, "; expected a Tensor or None");
@@ -41,13 +45,35 @@ class PySavedTensorHooks final : public autograd::SavedTensorHooks {
  public:
   PySavedTensorHooks(std::shared_ptr<PyCallable> pack, std::shared_ptr<PyCallable> unpack)
       : pack_(std::move(pack)), unpack_(std::move(unpack)) {}
+  // An `async def` pack that fails keeps the tensor itself (unpack is then skipped); an async
+  // unpack that fails raises: backward cannot go on without the tensor. Note [Async hooks].
   void pack(const Tensor& t) override {
     py::gil_scoped_acquire gil;
-    packed_ = std::make_unique<PyCallable>(pack_->fn(wrap_obj(t)));
+    py::object r = pack_->fn(wrap_obj(t));
+    if (is_coroutine(r)) {
+      std::optional<py::object> awaited =
+          await_hook_coroutine(std::move(r), pack_->fn, "saved tensor pack_hook",
+                               "the tensor is saved as it is, without pack_hook / unpack_hook");
+      if (!awaited) {
+        kept_ = t;
+        return;
+      }
+      r = std::move(*awaited);
+    }
+    packed_ = std::make_unique<PyCallable>(std::move(r));
   }
   Tensor unpack() override {
+    if (kept_.defined()) return kept_;
     py::gil_scoped_acquire gil;
     py::object r = unpack_->fn(packed_->fn);
+    if (is_coroutine(r)) {
+      std::optional<py::object> awaited =
+          await_hook_coroutine(std::move(r), unpack_->fn, "saved tensor unpack_hook",
+                               "backward cannot go on without the tensor");
+      OPSCOPE_CHECK(awaited.has_value(),
+                    "the async saved tensor unpack_hook gave no tensor (see the warning above)");
+      r = std::move(*awaited);
+    }
     OPSCOPE_CHECK_TYPE(is_tensor(r.ptr()),
                        "Output of saved tensor unpack_hook expected to be a Tensor but got result "
                        "of type ",
@@ -58,6 +84,7 @@ class PySavedTensorHooks final : public autograd::SavedTensorHooks {
  private:
   std::shared_ptr<PyCallable> pack_, unpack_;
   std::unique_ptr<PyCallable> packed_;
+  Tensor kept_;  // the tensor itself, when an async pack_hook failed
 };
 
 autograd::variable_list tensors_of(const py::handle& seq, const char* what) {

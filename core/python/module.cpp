@@ -5,6 +5,8 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "core/python/futures.h"
+#include "core/python/gil.h"
 #include "core/python/python_common.h"
 #include "core/runtime/Blas.h"
 #include "core/runtime/Interrupt.h"
@@ -227,5 +229,7 @@ PYBIND11_MODULE(_C, m) {
   init_nodes(m);
   init_profiler(m);
   init_stacks(m);
+  init_futures(m);  // futures.h
+  init_gil(m);      // gil.h
   check_pybind11_calls(m);
 }

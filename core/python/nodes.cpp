@@ -23,6 +23,7 @@
 #include "core/autograd/CopySlices.h"
 #include "core/autograd/Derivatives.h"
 #include "core/autograd/Node.h"
+#include "core/python/futures.h"
 #include "core/python/python_common.h"
 
 namespace opscope::python {
@@ -238,8 +239,10 @@ PyObject* node_register_hook(PyObject* self, PyObject* fn) {
     uint64_t id = checked_node_of(self)->add_post_hook(
         [holder](const variable_list& grad_inputs, const variable_list& grad_outputs) {
           py::gil_scoped_acquire gil;
-          return grads_from_py(holder->fn(grads_to_py(grad_inputs), grads_to_py(grad_outputs)),
-                               holder->fn, grad_inputs);
+          py::object r = holder->fn(grads_to_py(grad_inputs), grads_to_py(grad_outputs));
+          r = awaited_hook_result(std::move(r), holder->fn, "grad_fn hook",  // Note [Async hooks]
+                                  "the gradients pass through unchanged");
+          return grads_from_py(r, holder->fn, grad_inputs);
         });
     return hook_handle(self, id);
   });
@@ -252,7 +255,10 @@ PyObject* node_register_prehook(PyObject* self, PyObject* fn) {
     uint64_t id =
         checked_node_of(self)->add_node_pre_hook([holder](const variable_list& grad_outputs) {
           py::gil_scoped_acquire gil;
-          return grads_from_py(holder->fn(grads_to_py(grad_outputs)), holder->fn, grad_outputs);
+          py::object r = awaited_hook_result(holder->fn(grads_to_py(grad_outputs)), holder->fn,
+                                             "grad_fn prehook",  // Note [Async hooks]
+                                             "the gradients pass through unchanged");
+          return grads_from_py(r, holder->fn, grad_outputs);
         });
     return hook_handle(self, id);
   });

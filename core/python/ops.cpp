@@ -11,6 +11,7 @@
 
 #include "core/autograd/AutogradMeta.h"
 #include "core/python/arg_parser.h"
+#include "core/python/gil.h"
 
 #include <structmember.h>  // after Python.h
 
@@ -58,7 +59,7 @@ PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, Py
     for (const Signature& sig : b.signatures) {
       if (!parse_signature(sig, args, nargs, kwnames, &r, &why)) continue;
       const OperatorHandle& op = r.use_out ? *sig.out_op : sig.op;
-      op.call_boxed(&r.stack);
+      call_op_from_python(op, &r.stack);  // the GIL released for big ones (gil.h)
       if (r.requires_grad && !r.stack.empty() && r.stack[0].is_tensor()) {
         OPSCOPE_CHECK(is_floating(r.stack[0].to_tensor().dtype()),
                       "Only Tensors of floating point and complex dtype can require gradients");

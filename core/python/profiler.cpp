@@ -3,6 +3,7 @@
 // (record_function); and Python hooks on every op call (add_hook).
 #include <pybind11/stl.h>
 
+#include "core/python/futures.h"
 #include "core/python/python_common.h"
 #include "profiler/Hooks.h"
 #include "profiler/Recorder.h"
@@ -211,7 +212,9 @@ profiler::OpHook python_op_hook(py::object fn, bool on_exit) {
         PyOpCall{*c.op, c.step->chosen, c.step->entry, c.step->id, *c.inputs, {}, on_exit, c.threw});
     if (c.outputs) call->outputs = *c.outputs;
     try {
-      holder->fn(py::cast(call));
+      py::object r = holder->fn(py::cast(call));
+      if (is_coroutine(r))  // an async def hook: Note [Async hooks] in futures.cpp
+        await_hook_coroutine(std::move(r), holder->fn, "profiler op hook", "the op goes on");
     } catch (py::error_already_set& e) {
       e.discard_as_unraisable(holder->fn);
     }

@@ -110,4 +110,6 @@ def __getattr__(name):
         return globals()[name]
     if name == "fx":   # opscope.fx (the tracer) loads on first use too
         return __import__("importlib").import_module("opscope.fx")
+    if name == "futures":  # opscope.futures (asyncio, threads) loads on first use too
+        return __import__("importlib").import_module("opscope.futures")
     raise AttributeError(f"module 'opscope' has no attribute '{name}'")
