@@ -497,7 +497,7 @@ std::string StepLog::lines(const Recording& r, const Event& e) {
       const FunctionSchema* schema = e.op.entry().has_schema() ? &e.op.schema() : nullptr;
       out = pad + "[" + std::string(to_string(e.call)) + "] op=[" + e.op.full_name() + "], key=[" +
             std::string(to_string(e.chosen)) + "]  kernel: " + e.entry->kernel.name() + " [" +
-            std::string(to_string(e.entry->provenance)) + "] " + e.entry->site + "\n";
+            std::string(trace_provenance(*e.entry)) + "] " + e.entry->site + "\n";
       out += pad + "    keys: " + keys_str(e.key_set, e.fallthrough, e.chosen) + "\n";
       out += pad + "    args: ";
       for (size_t i = 0; i < args.size(); ++i) {

@@ -232,6 +232,13 @@ class KernelFunction {
     f.autograd_ = true;
     return f;
   }
+  // A kernel written in Python (opscope.library): boxed, and shown in traces with provenance
+  // "python kernel" (trace_provenance in OperatorEntry.h).
+  static KernelFunction python(BoxedKernel k, std::string name) {
+    KernelFunction f = boxed(std::move(k), std::move(name));
+    f.python_ = true;
+    return f;
+  }
   static KernelFunction fallthrough() {
     KernelFunction f;
     f.fallthrough_ = true;
@@ -250,6 +257,7 @@ class KernelFunction {
   bool valid() const { return fallthrough_ || static_cast<bool>(boxed_); }
   bool is_fallthrough() const { return fallthrough_; }
   bool is_autograd() const { return autograd_; }
+  bool is_python() const { return python_; }
   bool has_unboxed() const { return unboxed_ != nullptr; }
   const std::string& name() const { return name_; }
   // typeid of the C++ signature, e.g. Tensor(const Tensor&, const Tensor&); void when boxed-only.
@@ -302,6 +310,7 @@ class KernelFunction {
   const void* source_ = nullptr;
   bool fallthrough_ = false;
   bool autograd_ = false;
+  bool python_ = false;
 };
 
 }  // namespace opscope

@@ -22,6 +22,10 @@ std::string_view to_string(Provenance p) {
   return "?";
 }
 
+std::string_view trace_provenance(const DispatchTableEntry& e) {
+  return e.kernel.is_python() ? "python kernel" : to_string(e.provenance);
+}
+
 OperatorEntry::OperatorEntry(std::string qualified_name, std::string overload)
     : name_(std::move(qualified_name)), overload_(std::move(overload)) {}
 

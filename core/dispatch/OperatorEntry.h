@@ -51,6 +51,12 @@ enum class Provenance : uint8_t {
 // "autograd kernel", "backend fallback", "missing".
 std::string_view to_string(Provenance p);
 
+// How a trace names where a step's kernel came from: the provenance, except that a kernel
+// written in Python (opscope.library) is a "python kernel" whatever key it was registered for.
+// Dumps keep torch's words (a Python kernel is "[kernel]" in _dispatch_dump_table, as in torch).
+struct DispatchTableEntry;
+std::string_view trace_provenance(const DispatchTableEntry& e);
+
 struct KernelRegistration {
   KernelFunction kernel;
   std::string site;  // "core/ops/linear.cpp:42"

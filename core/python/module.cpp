@@ -224,6 +224,7 @@ PYBIND11_MODULE(_C, m) {
   init_ops(m);
   init_interop(m);
   init_dispatch_tools(m);
+  init_python_dispatch(m);
   init_runtime_functions(m);
   init_autograd(m);
   init_nodes(m);

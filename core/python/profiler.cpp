@@ -45,7 +45,7 @@ using profiler::ValueRecord;
 // "site".
 void put_table_entry(py::dict& d, const DispatchTableEntry& e) {
   d["kernel"] = e.kernel.name();
-  d["provenance"] = std::string(to_string(e.provenance));
+  d["provenance"] = std::string(trace_provenance(e));
   d["registered_key"] = std::string(to_string(e.registered_key));
   d["site"] = e.site;
 }
@@ -313,7 +313,7 @@ void init_profiler(py::module_& m) {
       .def_property_readonly("kernel", [](const PyOpCall& c) { return c.entry->kernel.name(); })
       .def_property_readonly(
           "provenance",
-          [](const PyOpCall& c) { return std::string(to_string(c.entry->provenance)); })
+          [](const PyOpCall& c) { return std::string(trace_provenance(*c.entry)); })
       .def_readonly("step", &PyOpCall::step)
       .def_property_readonly("inputs", [](const PyOpCall& c) { return values_of(c.inputs); })
       .def_property_readonly("outputs",

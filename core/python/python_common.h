@@ -173,6 +173,7 @@ void init_ops(py::module_& m);      // schema-derived functions and methods, ops
 void init_indexing();               // Tensor.__getitem__ / __setitem__
 void init_interop(py::module_& m);  // numpy, DLPack, tensor()
 void init_dispatch_tools(py::module_& m);
+void init_python_dispatch(py::module_& m);  // the Python key, opscope.library
 void init_autograd(py::module_& m);  // backward / grad, grad mode, hooks
 void init_nodes(py::module_& m);     // grad_fn objects, custom Functions
 void init_profiler(py::module_& m);  // the trace recorder

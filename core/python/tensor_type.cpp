@@ -17,12 +17,18 @@ PyTypeObject* g_tensor_type = nullptr;
 PyObject* tensor_getitem(PyObject* self, PyObject* index);  // indexing.cpp
 int tensor_setitem(PyObject* self, PyObject* index, PyObject* value);
 
+// python_dispatch.cpp: a subclass object with __torch_dispatch__ gets the Python key; a Python
+// object its TensorImpl kept alive goes back to being owned by Python.
+void on_subclass_object(PyObject* obj);
+void reclaim_pyobj(PyObject* obj);
+
 static PyObject* wrap_as(PyTypeObject* type, Tensor t) {
   PyObject* obj = type->tp_alloc(type, 0);
   if (!obj) return nullptr;
   auto* pt = reinterpret_cast<PyTensor*>(obj);
   new (&pt->value) Tensor(std::move(t));
   pt->value->set_pyobj(obj);
+  if (type != g_tensor_type) on_subclass_object(obj);
   return obj;
 }
 
@@ -30,6 +36,7 @@ PyObject* wrap(Tensor t) {
   if (!t.defined()) Py_RETURN_NONE;
   if (PyObject* existing = t->pyobj()) {
     Py_INCREF(existing);
+    reclaim_pyobj(existing);
     return existing;
   }
   return wrap_as(g_tensor_type, std::move(t));

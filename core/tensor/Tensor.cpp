@@ -1,4 +1,5 @@
 #include "core/tensor/Tensor.h"
+#include "core/runtime/LocalDispatchState.h"
 
 namespace opscope {
 
@@ -78,7 +79,18 @@ Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides,
   return Tensor(make_intrusive<TensorImpl>(*base.impl(), sizes, strides, storage_offset));
 }
 
+// Set by the Python binding: a detach that a __torch_dispatch__ subclass or mode sees, for a tensor
+// with the Python key or while a dispatch mode is active (torch's shallow_copy_and_detach does the
+// same); returns an undefined tensor when Python has nothing to say about t.
+Tensor (*g_python_detach)(const Tensor&) = nullptr;
+
 Tensor make_alias_not_view(const Tensor& t) {
+  if (g_python_detach) {
+    const LocalDispatchKeySet& local = local_dispatch_key_set();
+    if ((t.key_set().has(DispatchKey::Python) || local.included.has(DispatchKey::Python)) &&
+        !local.excluded.has(DispatchKey::Python))
+      if (Tensor r = g_python_detach(t); r.defined()) return r;
+  }
   return Tensor(make_intrusive<TensorImpl>(*t.impl(), t.sizes(), t.strides(), t->storage_offset(),
                                            /*is_view=*/false));
 }

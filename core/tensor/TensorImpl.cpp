@@ -47,7 +47,21 @@ TensorImpl::TensorImpl(const TensorImpl& base, IntArrayRef sizes, IntArrayRef st
   refresh_numel_and_contiguity();
 }
 
-TensorImpl::~TensorImpl() = default;
+// See Note [A Python tensor outlives its Python object] (core/python/python_dispatch.cpp): when
+// set, the binding has made this TensorImpl the owner of its Python object, which dies with it.
+void (*g_release_owned_pyobj)(TensorImpl*) = nullptr;
+
+// Set by the Python binding (core/python/tensor_type.cpp, Note [Python object preservation]):
+// releases the Python object this TensorImpl kept alive after Python let go of it. Core stays
+// Python-free: a TensorImpl only knows that it may own an opaque object, and whom to tell.
+void (*g_release_preserved_pyobj)(TensorImpl*) = nullptr;
+
+TensorImpl::~TensorImpl() {
+  // While Python holds the object, the object holds this TensorImpl: a TensorImpl that dies still
+  // pointing at its object owns it (one of the two preservation schemes below).
+  if (pyobj_ && g_release_owned_pyobj) g_release_owned_pyobj(this);
+  if (pyobj_ && g_release_preserved_pyobj) g_release_preserved_pyobj(this);
+}
 
 void TensorImpl::shallow_copy_from(const TensorImpl& other) {
   storage_ = other.storage_;

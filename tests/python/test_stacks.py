@@ -131,7 +131,7 @@ def test_stack_inside_a_python_kernel():
     runs = layer_runs(s)
     assert is_subsequence(["python", "binding", "dispatcher", "binding", "python"], runs), runs
     assert any(f.file == "core/dispatch/Dispatcher.cpp" and f.line > 0 for f in s)
-    assert any(f.file == "core/python/dispatch_tools.cpp" for f in s)  # the Python-kernel glue
+    assert any(f.file == "core/python/python_dispatch.cpp" for f in s)  # the Python-kernel glue
     assert any(f.name == "test_stack_inside_a_python_kernel" for f in s)
 
 

@@ -89,7 +89,7 @@ def test_a_python_kernel_shows_its_provenance_and_site():
         with opscope.trace() as t:
             opscope.ops.opscope_trace.twice.default(opscope.ones(2))
         op = t.find("opscope_trace::twice")
-        assert op.steps[0].kernel.endswith("<lambda>") and op.steps[0].provenance == "kernel"
+        assert op.steps[0].kernel.endswith("<lambda>") and op.steps[0].provenance == "python kernel"
         assert "test_trace.py:" in op.steps[0].site
         assert [c.name for c in op.children] == ["aten::add.Tensor"]  # the lambda's op, nested
     finally:

@@ -112,4 +112,6 @@ def __getattr__(name):
         return __import__("importlib").import_module("opscope.fx")
     if name == "futures":  # opscope.futures (asyncio, threads) loads on first use too
         return __import__("importlib").import_module("opscope.futures")
+    if name == "library":  # opscope.library (operators from Python) loads on first use too
+        return __import__("importlib").import_module("opscope.library")
     raise AttributeError(f"module 'opscope' has no attribute '{name}'")
