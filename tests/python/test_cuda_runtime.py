@@ -55,9 +55,9 @@ def test_without_a_gpu_the_questions_answer_nothing_here():
 @needs_build
 def test_the_backend_registers_its_kernels_and_its_error_type():
     assert issubclass(cuda.OutOfMemoryError, RuntimeError)
-    table = torch._C._dispatch_dump_table("copy_")
+    table = torch._C._dispatch_dump_table("aten::copy_")
     assert "CUDA" in table and "core/cuda/Copy.cpp" in table
-    assert "core/cuda/Factories.cpp" in torch._C._dispatch_dump_table("zeros")
+    assert "core/cuda/Factories.cpp" in torch._C._dispatch_dump_table("aten::zeros")
 
 
 # --- with a GPU ------------------------------------------------------------------------------------
@@ -253,3 +253,27 @@ def test_seeding_and_rng_state():
     cuda.manual_seed_all(7)
     cuda.set_rng_state(state)
     assert cuda.initial_seed() == 123 and torch.equal(cuda.get_rng_state(), state)
+
+
+@needs_no_gpu
+def test_without_a_gpu_nothing_is_pinned_and_pinning_needs_the_device():
+    x = torch.ones(2)
+    assert x.is_pinned() is False
+    with pytest.raises(RuntimeError, match=NO_GPU):
+        x.pin_memory()
+
+
+@needs_gpu
+def test_pinned_memory_and_non_blocking_copies():
+    x = torch.arange(10.0)
+    p = x.pin_memory()
+    assert p.is_pinned() and not x.is_pinned() and torch.equal(p, x) and p.pin_memory() is p
+    g = p.to("cuda", non_blocking=True)
+    cuda.current_stream().synchronize()
+    assert torch.equal(g.cpu(), x)
+    back = torch.empty(10).pin_memory()
+    back.copy_(g, non_blocking=True)
+    cuda.synchronize()
+    assert torch.equal(back, x)
+    with pytest.raises(RuntimeError, match="only dense CPU tensors can be pinned"):
+        g.pin_memory()

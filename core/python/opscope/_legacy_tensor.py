@@ -125,7 +125,7 @@ _BY_NAME = {"torch." + cls.__name__: cls for cls in _TYPES.values()}
 def type_name(tensor):
     """'torch.FloatTensor' for a float32 CPU tensor: torch's string, kept as is so that code
     comparing `x.type() == 'torch.FloatTensor'` runs unchanged under `import opscope as torch`."""
-    return "torch." + _TYPE_NAMES[_dtype_name(tensor.dtype)]
+    return ("torch.cuda." if tensor.is_cuda else "torch.") + _TYPE_NAMES[_dtype_name(tensor.dtype)]
 
 
 def tensor_type(self, dtype=None, non_blocking=False, **kwargs):
