@@ -132,7 +132,18 @@ static void resize_impl(TensorImpl& t, IntArrayRef sizes, IntArrayRef strides) {
   if (needed > old->nbytes()) {
     OPSCOPE_CHECK(!old->is_external(), "Trying to resize storage that is not resizable");
     auto grown = make_intrusive<StorageImpl>(needed, get_allocator(old->device().type));
-    if (old->nbytes() > 0) std::memcpy(grown->data(), old->data(), old->nbytes());
+    if (old->nbytes() > 0 && old->device().is_cpu()) {
+      std::memcpy(grown->data(), old->data(), old->nbytes());
+    } else if (old->nbytes() > 0) {
+      // Device memory is moved by the device's copy_ kernel: both storages as byte tensors.
+      const auto n = static_cast<int64_t>(old->nbytes());
+      const int64_t one = 1;
+      Tensor from(make_intrusive<TensorImpl>(old, ScalarType::UInt8, IntArrayRef(&n, 1),
+                                             IntArrayRef(&one, 1), 0));
+      Tensor to(make_intrusive<TensorImpl>(grown, ScalarType::UInt8, IntArrayRef(&n, 1),
+                                           IntArrayRef(&one, 1), 0));
+      ops::copy_(to, from);
+    }
     t.set_storage(std::move(grown));
   }
   t.set_geometry(sizes, strides, t.storage_offset());
@@ -270,12 +281,14 @@ void TensorIterator::populate(const TensorIteratorConfig& config) {
                   " is an undefined tensor");
     if (!op.impl) continue;
     op.dtype = op.impl->dtype();
-    // All operands on one device; a 0-d CPU input may join any device (a CPU scalar).
+    // All operands on one device; a 0-d CPU input may join any device (a CPU scalar), and
+    // decides the device only when no other operand does (2 ** cuda_tensor runs on the GPU).
     Device d = op.impl->device();
+    const bool cpu_scalar = d.is_cpu() && op.impl->dim() == 0 && !op.is_output;
     if (!have_device) {
       device_ = d;
-      have_device = true;
-    } else if (!(d == device_) && !(d.is_cpu() && op.impl->dim() == 0 && !op.is_output)) {
+      have_device = !cpu_scalar;
+    } else if (!(d == device_) && !cpu_scalar) {
       throw Error(
           detail::str("Expected all tensors to be on the same device, but found at "
                       "least two devices, ",

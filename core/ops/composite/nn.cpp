@@ -267,7 +267,7 @@ Tensor one_hot(const Tensor& self, int64_t num_classes) {
   if (self.numel() == 0) {
     OPSCOPE_CHECK(num_classes > 0, "Can not infer total number of classes from empty tensor.");
     shape.push_back(num_classes);
-    return ops::empty(shape, self.dtype());
+    return ops::empty(shape, self.dtype(), std::nullopt, self.device());
   }
   OPSCOPE_CHECK(ops::item(ops::min(self)).to_long() >= 0, "Class values must be non-negative.");
   if (num_classes == -1) {
@@ -277,7 +277,7 @@ Tensor one_hot(const Tensor& self, int64_t num_classes) {
                   "Class values must be smaller than num_classes.");
   }
   shape.push_back(num_classes);
-  Tensor ret = ops::zeros(shape, self.dtype());
+  Tensor ret = ops::zeros(shape, self.dtype(), std::nullopt, self.device());  // on self's device
   ops::scatter_(ret, -1, ops::unsqueeze(self, -1), 1);
   return ret;
 }
