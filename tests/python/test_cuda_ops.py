@@ -469,6 +469,9 @@ def test_advanced_indexing(dtype):
     a.masked_fill_(m, 7)
     b.masked_fill_(m.cuda(), 7)
     assert_same(b, a)
+    assert_same(opscope.nonzero(m.cuda()), opscope.nonzero(m))
+    row_mask = m[0, :, :1]  # (5, 1): broadcast against x
+    assert_same(opscope.masked_select(x.cuda(), row_mask.cuda()), opscope.masked_select(x, row_mask))
 
 
 @pytest.mark.parametrize("dtype", [opscope.float32, opscope.bfloat16, opscope.int64])
@@ -515,6 +518,10 @@ def test_nll_cross_entropy(reduction):
         assert_same(F.nll_loss(F.log_softmax(logits.cuda(), 1), target.cuda(), weight=wc,
                                reduction=reduction, ignore_index=-100),
                     F.nll_loss(F.log_softmax(logits, 1), target, weight=w, reduction=reduction))
+    for reduction_ in ("mean", "sum", "none"):
+        p, q = make((4, 6), seed=51), make((6,), seed=52)
+        assert_same(F.mse_loss(p.cuda(), q.cuda().expand(4, 6), reduction=reduction_),
+                    F.mse_loss(p, q.expand(4, 6), reduction=reduction_))
     with pytest.raises(IndexError, match="Target 7 is out of bounds."):
         F.nll_loss(logits.cuda(), opscope.tensor([7, 0, 0, 0, 0, 0]).cuda())
 
@@ -568,6 +575,8 @@ def test_gradients():
                  (5, 2))
     _grads_match(lambda a, b: opscope.cat([a, b], 1).logsumexp(1), (3, 2), (3, 4))
     _grads_match(lambda a: opscope.where(a > 0, a, a * a).clamp(-1, 1), (4, 6))
+
+    _grads_match(lambda a, b: F.mse_loss(a, b), (4, 6), (4, 6))
 
     def ce(a):
         return F.cross_entropy(a, opscope.tensor([1, 0, 3, 2], device=a.device))

@@ -66,6 +66,7 @@ enum class BinaryOp : int {
   Mul, Div, DivTrunc, DivFloor, Pow, Maximum, Minimum, Remainder, Fmod, Atan2,
   BitAnd, BitOr, BitXor, LogicalAnd, LogicalOr, LogicalXor,  // logical: output bool
   LerpScalar,  // a + alpha * (b - a)
+  SquaredDiff,  // (a - b)^2, mse_loss's elementwise part (floating dtypes)
 };
 // out = op(in0, in1), operands of one dtype (the logical ops write bool; integer division by
 // zero gives -1, as on torch's GPU: no error from the device).

@@ -38,6 +38,7 @@ __device__ __forceinline__ A float_binary(BinaryOp op, A a, A b, A alpha) {
     case BinaryOp::Fmod: return fmod(a, b);
     case BinaryOp::Atan2: return atan2(a, b);
     case BinaryOp::LerpScalar: return a + alpha * (b - a);
+    case BinaryOp::SquaredDiff: return (a - b) * (a - b);
     default: return a;
   }
 }

@@ -1,5 +1,6 @@
 // CUDA kernels of the elementwise ops, host side: the unary functions and activations, the
-// arithmetic, bitwise and logical ops, comparisons, where, clamp, maximum / minimum, lerp.
+// arithmetic, bitwise and logical ops, comparisons, where, clamp, maximum / minimum, lerp, and
+// mse_loss (its squared differences, then the mean / sum ops).
 // Each builds the same TensorIterator as its CPU kernel
 // (broadcasting, type promotion, out= resizing, overlap checks) and launches the device loop of
 // core/cuda/kernels/{unary,binary,compare}.cu on the operands; the rows at the end register
@@ -14,6 +15,8 @@
 #include "core/ops/binary.h"
 #include "core/ops/compare.h"
 #include "core/ops/copy.h"
+#include "core/ops/nn.h"
+#include "core/ops/reduce.h"
 #include "core/runtime/ScalarConvert.h"
 
 namespace opscope::cuda {
@@ -448,6 +451,24 @@ static Tensor lerp_tensor_impl(const Tensor& out, const Tensor& self, const Tens
   if (!out.defined()) return result;
   resize_output(out, result.sizes());
   return ops::copy_(out, result);
+}
+
+// mse_loss: (self - target)^2 over the broadcast shape, then the reduction (mean / sum ops).
+static Tensor mse_elementwise(const Tensor& out, const Tensor& self, const Tensor& target) {
+  return simple_binary(BinaryOp::SquaredDiff, out, self, target, "mse_cuda", false, true);
+}
+static Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  Tensor loss = mse_elementwise(Tensor(), self, target);
+  if (reduction == ops::kReductionMean) return ops::mean(loss);
+  if (reduction == ops::kReductionSum) return ops::sum(loss);
+  return loss;
+}
+static Tensor mse_loss_out(const Tensor& self, const Tensor& target, int64_t reduction,
+                           const Tensor& out) {
+  if (reduction == ops::kReductionNone) return mse_elementwise(out, self, target);
+  Tensor loss = mse_elementwise(Tensor(), self, target);
+  if (reduction == ops::kReductionMean) return ops::mean_out(out, loss, std::nullopt);
+  return ops::sum_out(out, loss, std::nullopt);
 }
 
 // --- compare ------------------------------------------------------------------------------
@@ -904,6 +925,8 @@ static Library cuda_elementwise(Library::IMPL, "aten", DispatchKey::CUDA, [](Lib
   m.impl("lerp.Tensor", functional<&lerp_tensor_impl>());
   m.impl("lerp_.Tensor", inplace<&lerp_tensor_impl>());
   m.impl("lerp.Tensor_out", out<&lerp_tensor_impl>());
+  m.impl("mse_loss", fn<&mse_loss>);
+  m.impl("mse_loss.out", fn<&mse_loss_out>);
   // compare
   m.impl("eq.Tensor", fn<&eq_tensor>);
   m.impl("eq.Scalar", fn<&eq_scalar>);

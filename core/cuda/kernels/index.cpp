@@ -1,9 +1,10 @@
 // CUDA kernels of the indexing family, host side: index_select, index_add, gather, scatter /
-// scatter_add, advanced indexing (index.Tensor, _index_put_impl_), masked_fill_, cat (whose
-// inputs are copied into their slices of the result) and tril / triu. Checks and messages follow
-// the CPU kernels (core/ops/cpu/indexing.cpp, scatter_gather.cpp, masked.cpp, shape.cpp). A bad
-// index is found by the kernel (a device flag, read back after the launch) and reported with
-// torch's message by looking the indices over on the host — only on that error path.
+// scatter_add, advanced indexing (index.Tensor, _index_put_impl_), nonzero, masked_select,
+// masked_fill_, cat (whose inputs are copied into their slices of the result) and tril / triu.
+// Checks and messages follow the CPU kernels (core/ops/cpu/indexing.cpp, scatter_gather.cpp,
+// masked.cpp, shape.cpp). A bad index is found by the kernel (a device flag, read back after the
+// launch) and reported with torch's message by looking the indices over on the host — only on
+// that error path.
 #include <algorithm>
 #include <string>
 
@@ -426,6 +427,42 @@ static Tensor _index_put_impl_(const Tensor& self, TensorList indices, const Ten
   return self;
 }
 
+// --- nonzero, masked_select --------------------------------------------------------------------
+
+// The positions of the nonzero elements (n, ndim) int64. Its size depends on the values, so the
+// host needs them anyway (torch synchronizes here too): found on a CPU copy, sent back.
+static Tensor nonzero(const Tensor& self) {
+  CUDAGuard guard(self.device());
+  return ops::to(ops::nonzero(cpu_copy(self)), self.device(), ScalarType::Int64);
+}
+static Tensor nonzero_out(const Tensor& self, const Tensor& out) {
+  OPSCOPE_CHECK(out.dtype() == ScalarType::Int64,
+                "nonzero: Expected out tensor to have scalar type Long but got scalar type",
+                cpp_name(out.dtype()));
+  Tensor r = nonzero(self);
+  resize_output(out, r.sizes());
+  return ops::copy_(out, r);
+}
+
+// self and mask broadcast together; the elements where mask is true, in row-major order: the
+// advanced-indexing kernel with the mask as the index.
+static Tensor masked_select(const Tensor& self, const Tensor& mask) {
+  OPSCOPE_CHECK(mask.dtype() == ScalarType::Bool || mask.dtype() == ScalarType::UInt8,
+                "masked_select: expected BoolTensor or ByteTensor for mask");
+  check_same_device(self, mask, "masked_select");
+  DimVector shape = broadcast_shapes(self.sizes(), mask.sizes());
+  Tensor s = ops::expand(self, shape), m = ops::expand(mask, shape);
+  const Tensor idx[1] = {m};
+  return index(s, TensorList(idx, 1));
+}
+static Tensor masked_select_out(const Tensor& self, const Tensor& mask, const Tensor& out) {
+  Tensor r = masked_select(self, mask);
+  OPSCOPE_CHECK(out.dtype() == self.dtype(), "masked_select(): self and result must have the "
+                "same scalar type");
+  resize_output(out, r.sizes());
+  return ops::copy_(out, r);
+}
+
 // --- masked_fill_ ---------------------------------------------------------------------------
 
 // self = where(mask, value, self), in place (the mask broadcasts to self, not the other way).
@@ -591,6 +628,10 @@ static Library cuda_index(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& 
   m.impl("index.Tensor", fn<&index>);
   m.impl("index.Tensor_out", fn<&index_out>);
   m.impl("_index_put_impl_", fn<&_index_put_impl_>);
+  m.impl("nonzero", fn<&nonzero>);
+  m.impl("nonzero.out", fn<&nonzero_out>);
+  m.impl("masked_select", fn<&masked_select>);
+  m.impl("masked_select.out", fn<&masked_select_out>);
   m.impl("masked_fill_.Scalar", fn<&masked_fill_>);
   m.impl("masked_fill_.Tensor", fn<&masked_fill_tensor_>);
   m.impl("cat", fn<&cat>);
