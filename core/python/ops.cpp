@@ -11,6 +11,7 @@
 
 #include "core/autograd/AutogradMeta.h"
 #include "core/python/arg_parser.h"
+#include "core/python/torch_function.h"
 #include "core/python/gil.h"
 
 #include <structmember.h>  // after Python.h
@@ -22,6 +23,8 @@ namespace {
 struct OpBinding {
   std::string name;     // "add"
   bool method = false;  // installed on Tensor: args[0] is self
+  // Public functions and methods honour __torch_function__; opscope.ops.aten overloads do not.
+  bool torch_function = true;
   std::vector<Signature> signatures;
 };
 
@@ -50,14 +53,29 @@ std::string got_types(PyObject* const* args, size_t nargs, PyObject* kwnames, bo
   return s + ")";
 }
 
+size_t nkw(PyObject* kwnames) {
+  return kwnames ? static_cast<size_t>(PyTuple_GET_SIZE(kwnames)) : 0;
+}
+
 PyObject* op_vectorcall(PyObject* self, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
   OpBinding& b = *reinterpret_cast<PyOp*>(self)->binding;
   size_t nargs = PyVectorcall_NARGS(nargsf);
   return guarded([&]() -> PyObject* {
+    // See Note [The torch function fast path]: exact tensors and numbers cost a few compares.
+    // An overloaded argument sends the call to its __torch_function__ before any parsing (so an
+    // FX Proxy may stand where the schema has an int); a mode alone takes calls that parse.
+    const char* api = b.method ? "torch.Tensor" : "torch";
+    bool to_mode = false;
+    if (b.torch_function && torch_function_possible(args, nargs + nkw(kwnames))) {
+      std::vector<PyObject*> overloaded = overloaded_args(args, nargs, kwnames);
+      if (!overloaded.empty()) return call_torch_function(self, overloaded, args, nargs, kwnames, api);
+      to_mode = torch_function_mode_set();
+    }
     ParseResult r;
     std::string why;
     for (const Signature& sig : b.signatures) {
       if (!parse_signature(sig, args, nargs, kwnames, &r, &why)) continue;
+      if (to_mode) return call_torch_function(self, {}, args, nargs, kwnames, api);
       const OperatorHandle& op = r.use_out ? *sig.out_op : sig.op;
       call_op_from_python(op, &r.stack);  // the GIL released for big ones (gil.h)
       if (r.requires_grad && !r.stack.empty() && r.stack[0].is_tensor()) {
@@ -188,7 +206,7 @@ bool wants_method(const OperatorEntry& e) {
 // One callable for a single overload (opscope.ops.aten.add.Tensor).
 PyObject* op_overload(const std::string& full_name) {
   OperatorHandle h = Dispatcher::singleton().find_by_full_name(full_name);
-  auto* b = new OpBinding{h.schema().name, false, {}};
+  auto* b = new OpBinding{h.schema().name, false, false, {}};
   Signature sig = make_signature(h, false);
   if (!sig.params.empty()) {  // keep the schema's own name ("self") for keyword use
     sig.params[0].name = h.schema().arguments[0].name;
@@ -203,6 +221,7 @@ PyObject* op_overload(const std::string& full_name) {
 
 void init_ops(py::module_& m) {
   init_op_type();
+  init_torch_function(m);
   // opscope.return_types: the named tuple types of ops with named returns (named_result_type).
   PyObject* return_types = PyImport_AddModule("opscope.return_types");
   if (!return_types) throw py::error_already_set();
@@ -216,8 +235,8 @@ void init_ops(py::module_& m) {
   py::module_ functions = m.def_submodule("_VariableFunctions", "Every aten op as a function.");
   PyObject* tensor_dict = g_tensor_type->tp_dict;
   for (auto& [name, handles] : by_name) {
-    auto* fb = new OpBinding{name, false, {}};
-    auto* mb = new OpBinding{name, true, {}};
+    auto* fb = new OpBinding{name, false, true, {}};
+    auto* mb = new OpBinding{name, true, true, {}};
     for (const OperatorHandle& h : handles) {
       if (wants_function(h.entry())) fb->signatures.push_back(make_signature(h, false));
       if (wants_method(h.entry())) mb->signatures.push_back(make_signature(h, true));

@@ -7,9 +7,16 @@
 #include "core/autograd/Node.h"
 #include "core/dispatch/Dispatcher.h"
 #include "core/python/python_common.h"
+#include "core/python/torch_function.h"
 #include "core/ops/TensorIterator.h"
 
 #include <structmember.h>  // after Python.h
+
+namespace opscope {
+// TensorImpl.cpp: called when a TensorImpl that owns its Python object dies (no header, so that
+// setting it costs no rebuild of everything that includes TensorImpl.h).
+extern void (*g_release_preserved_pyobj)(TensorImpl*);
+}  // namespace opscope
 
 namespace opscope::python {
 
@@ -35,6 +42,13 @@ static PyObject* wrap_as(PyTypeObject* type, Tensor t) {
 PyObject* wrap(Tensor t) {
   if (!t.defined()) Py_RETURN_NONE;
   if (PyObject* existing = t->pyobj()) {
+    auto* pt = reinterpret_cast<PyTensor*>(existing);
+    if (__builtin_expect(!pt->value.defined(), 0)) {
+      // Preserved (Note [Python object preservation]): the TensorImpl's reference to the object
+      // becomes the caller's, and the object holds the TensorImpl again.
+      pt->value = std::move(t);
+      return existing;
+    }
     Py_INCREF(existing);
     reclaim_pyobj(existing);
     return existing;
@@ -57,9 +71,60 @@ Tensor wrapped_number(const Scalar& s) {
 namespace {
 
 // --- lifetime ------------------------------------------------------------------------------
+// Note [Python object preservation]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A tensor's Python object can carry state C++ knows nothing of: its class (a Tensor subclass) and
+// its attributes (__dict__). When Python drops its last reference while C++ still holds the
+// TensorImpl (autograd saved it for backward, it is a parameter's .grad, a view's base), that
+// state must survive, and the tensor must come back as the same object: `y.grad_fn._saved_self is
+// x`. As in PyTorch, the object is resurrected in its dealloc and the TensorImpl takes it over:
+//
+//   Python owns the object, the object owns the TensorImpl (PyTensor::value)   -- the usual state
+//     dealloc, TensorImpl shared  ->  Py_INCREF(self); value dropped (left undefined)
+//   the TensorImpl owns the object (pyobj_ set, value undefined)               -- preserved
+//     wrap(t)  ->  value = t; the TensorImpl's reference is handed to the caller
+//     ~TensorImpl  ->  g_release_preserved_pyobj: takes the GIL, Py_DECREF (the object dies)
+//
+// An undefined `value` under a set pyobj_ is what marks the preserved state; nothing else leaves a
+// live object's value undefined. Only objects with state to keep are preserved (a subclass
+// instance, a non-empty __dict__): a plain tensor's object is rebuilt at no loss. Differences from
+// torch 1.13: weak references die when the object is preserved (torch keeps them), and a
+// subclass's __slots__ and __del__ are handled by CPython before our dealloc runs (cleared / run).
+//
+// Caveats (the same as torch's): a reference cycle that goes through C++ is never collected —
+// `x.me = y` where y's graph saved x keeps both alive for good (gc cannot see the graph's
+// reference). And while C++ shares the TensorImpl, the gc does not traverse the object's __dict__:
+// a cycle `x.me = x` must not be cleared by the gc just before the object is preserved; it is
+// collected once C++ lets go. The release runs on whichever thread drops the TensorImpl (an engine
+// thread too: it takes the GIL), and not at all once the interpreter is finalizing.
+bool preservable(PyObject* self, const PyTensor* pt) {
+  if (!pt->value.defined() || pt->value->use_count() <= 1 || pt->value->pyobj() != self)
+    return false;
+  if (Py_TYPE(self) == g_tensor_type && !(pt->dict && PyDict_GET_SIZE(pt->dict) > 0)) return false;
+  return !python_is_going();
+}
+
+void release_preserved_pyobj(TensorImpl* impl) {
+  if (python_is_going()) {  // nothing may touch Python now: the object is let go without a word
+    impl->set_pyobj(nullptr);
+    return;
+  }
+  py::gil_scoped_acquire gil;
+  PyObject* obj = impl->pyobj();
+  if (!obj || reinterpret_cast<PyTensor*>(obj)->value.defined()) return;
+  impl->set_pyobj(nullptr);
+  Py_DECREF(obj);
+}
+
 void tensor_dealloc(PyObject* self) {
   auto* pt = reinterpret_cast<PyTensor*>(self);
   PyTypeObject* type = Py_TYPE(self);
+  if (preservable(self, pt)) {  // Note [Python object preservation]
+    if (pt->weakrefs) PyObject_ClearWeakRefs(self);  // wants the count at 0
+    Py_INCREF(self);
+    Tensor held = std::move(pt->value);  // the object no longer holds it; it may die right here
+    return;
+  }
   PyObject_GC_UnTrack(self);
   if (pt->weakrefs) PyObject_ClearWeakRefs(self);
   Py_CLEAR(pt->dict);
@@ -70,7 +135,10 @@ void tensor_dealloc(PyObject* self) {
 }
 
 int tensor_traverse(PyObject* self, visitproc visit, void* arg) {
-  Py_VISIT(reinterpret_cast<PyTensor*>(self)->dict);
+  // While C++ shares the TensorImpl, the object may be preserved: its __dict__ counts as a root
+  // (Note [Python object preservation]).
+  const auto* pt = reinterpret_cast<const PyTensor*>(self);
+  if (!(pt->value.defined() && pt->value->use_count() > 1)) Py_VISIT(pt->dict);
   Py_VISIT(Py_TYPE(self));
   return 0;
 }
@@ -194,19 +262,19 @@ PyObject* get_layout(PyObject* self, void*) {
 }
 
 PyGetSetDef tensor_getset[] = {
-    {"shape", guard<get_shape>, nullptr, "The size of the tensor, an opscope.Size.", nullptr},
-    {"dtype", guard<get_dtype>, nullptr, "The element type.", nullptr},
-    {"device", guard<get_device>, nullptr, "Where the tensor's memory lives.", nullptr},
-    {"ndim", guard<get_ndim>, nullptr, "Number of dimensions.", nullptr},
-    {"is_cuda", guard<get_is_cuda>, nullptr, nullptr, nullptr},
-    {"is_cpu", guard<get_is_cpu>, nullptr, nullptr, nullptr},
-    {"is_meta", guard<get_is_meta>, nullptr, nullptr, nullptr},
-    {"_version", guard<get_version>, nullptr, "In-place writes so far (shared with views).", nullptr},
-    {"requires_grad", guard<get_requires_grad>, guard<set_requires_grad>, nullptr, nullptr},
-    {"is_leaf", guard<get_is_leaf>, nullptr, nullptr, nullptr},
-    {"grad_fn", guard<get_grad_fn>, nullptr, nullptr, nullptr},
-    {"grad", guard<get_grad>, guard<set_grad>, nullptr, nullptr},
-    {"layout", guard<get_layout>, nullptr, nullptr, nullptr},
+    {"shape", guard<tf_getter<get_shape>>, nullptr, "The size of the tensor, an opscope.Size.", const_cast<char*>("shape")},
+    {"dtype", guard<tf_getter<get_dtype>>, nullptr, "The element type.", const_cast<char*>("dtype")},
+    {"device", guard<tf_getter<get_device>>, nullptr, "Where the tensor's memory lives.", const_cast<char*>("device")},
+    {"ndim", guard<tf_getter<get_ndim>>, nullptr, "Number of dimensions.", const_cast<char*>("ndim")},
+    {"is_cuda", guard<tf_getter<get_is_cuda>>, nullptr, nullptr, const_cast<char*>("is_cuda")},
+    {"is_cpu", guard<tf_getter<get_is_cpu>>, nullptr, nullptr, const_cast<char*>("is_cpu")},
+    {"is_meta", guard<tf_getter<get_is_meta>>, nullptr, nullptr, const_cast<char*>("is_meta")},
+    {"_version", guard<tf_getter<get_version>>, nullptr, "In-place writes so far (shared with views).", const_cast<char*>("_version")},
+    {"requires_grad", guard<tf_getter<get_requires_grad>>, guard<tf_setter<set_requires_grad>>, nullptr, const_cast<char*>("requires_grad")},
+    {"is_leaf", guard<tf_getter<get_is_leaf>>, nullptr, nullptr, const_cast<char*>("is_leaf")},
+    {"grad_fn", guard<tf_getter<get_grad_fn>>, nullptr, nullptr, const_cast<char*>("grad_fn")},
+    {"grad", guard<tf_getter<get_grad>>, guard<tf_setter<set_grad>>, nullptr, const_cast<char*>("grad")},
+    {"layout", guard<tf_getter<get_layout>>, nullptr, nullptr, const_cast<char*>("layout")},
     {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, nullptr, nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr}};
 
@@ -325,26 +393,66 @@ PyObject* m_make_subclass(PyObject*, PyObject* args, PyObject* kwargs) {
   });
 }
 
+// t.as_subclass(cls): a `cls` object for an alias of t (aten::alias: the same memory, and a view
+// in autograd's eyes), as torch does; the default __torch_function__ converts results with it.
+PyObject* m_as_subclass(PyObject* self, PyObject* args, PyObject* kwargs) {
+  return guarded([&]() -> PyObject* {
+    static const char* names[] = {"cls", nullptr};
+    PyObject* cls;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:as_subclass", const_cast<char**>(names),
+                                     &cls))
+      return nullptr;
+    OPSCOPE_CHECK_TYPE(PyType_Check(cls), "cls must be a type (got ", Py_TYPE(cls)->tp_name, ")");
+    OPSCOPE_CHECK(
+        PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), g_tensor_type),
+        "Creating a Tensor subclass from a class that does not inherit from Tensor is not "
+        "possible. Make sure your class inherits from Tensor.");
+    static const auto alias = typed_op<Tensor(const Tensor&)>("aten::alias");
+    return wrap_as(reinterpret_cast<PyTypeObject*>(cls), alias.call(SELF));
+  });
+}
+
+// Tensor's C++ methods by name, for __torch_function__ (see torch_function.h).
+namespace method_name {
+constexpr char size[] = "size";
+constexpr char stride[] = "stride";
+constexpr char dim[] = "dim";
+constexpr char ndimension[] = "ndimension";
+constexpr char numel[] = "numel";
+constexpr char nelement[] = "nelement";
+constexpr char element_size[] = "element_size";
+constexpr char storage_offset[] = "storage_offset";
+constexpr char data_ptr[] = "data_ptr";
+constexpr char is_floating_point[] = "is_floating_point";
+constexpr char is_inference[] = "is_inference";
+constexpr char is_contiguous[] = "is_contiguous";
+constexpr char requires_grad_[] = "requires_grad_";
+constexpr char item[] = "item";
+constexpr char tolist[] = "tolist";
+}  // namespace method_name
+
 PyMethodDef tensor_methods[] = {
-    {"size", method<m_size>(), METH_VARARGS | METH_KEYWORDS, "size(dim=None)"},
-    {"stride", method<m_stride>(), METH_VARARGS | METH_KEYWORDS,
+    {"size", method<tf_varargs<m_size, method_name::size>>(), METH_VARARGS | METH_KEYWORDS, "size(dim=None)"},
+    {"stride", method<tf_varargs<m_stride, method_name::stride>>(), METH_VARARGS | METH_KEYWORDS,
      "stride(dim=None)"},
-    {"dim", method<m_dim>(), METH_NOARGS, nullptr},
-    {"ndimension", method<m_dim>(), METH_NOARGS, nullptr},
-    {"numel", method<m_numel>(), METH_NOARGS, nullptr},
-    {"nelement", method<m_numel>(), METH_NOARGS, nullptr},
-    {"element_size", method<m_element_size>(), METH_NOARGS, nullptr},
-    {"storage_offset", method<m_storage_offset>(), METH_NOARGS, nullptr},
-    {"data_ptr", method<m_data_ptr>(), METH_NOARGS, nullptr},
-    {"is_floating_point", method<m_is_floating_point>(), METH_NOARGS, nullptr},
-    {"is_inference", method<m_is_inference>(), METH_NOARGS,
+    {"dim", method<tf_noargs<m_dim, method_name::dim>>(), METH_NOARGS, nullptr},
+    {"ndimension", method<tf_noargs<m_dim, method_name::ndimension>>(), METH_NOARGS, nullptr},
+    {"numel", method<tf_noargs<m_numel, method_name::numel>>(), METH_NOARGS, nullptr},
+    {"nelement", method<tf_noargs<m_numel, method_name::nelement>>(), METH_NOARGS, nullptr},
+    {"element_size", method<tf_noargs<m_element_size, method_name::element_size>>(), METH_NOARGS, nullptr},
+    {"storage_offset", method<tf_noargs<m_storage_offset, method_name::storage_offset>>(), METH_NOARGS, nullptr},
+    {"data_ptr", method<tf_noargs<m_data_ptr, method_name::data_ptr>>(), METH_NOARGS, nullptr},
+    {"is_floating_point", method<tf_noargs<m_is_floating_point, method_name::is_floating_point>>(), METH_NOARGS, nullptr},
+    {"is_inference", method<tf_noargs<m_is_inference, method_name::is_inference>>(), METH_NOARGS,
      "Whether the tensor was made in inference mode (opscope.inference_mode)."},
-    {"is_contiguous", method<m_is_contiguous>(), METH_VARARGS | METH_KEYWORDS,
+    {"is_contiguous", method<tf_varargs<m_is_contiguous, method_name::is_contiguous>>(), METH_VARARGS | METH_KEYWORDS,
      nullptr},
-    {"requires_grad_", method<m_requires_grad_>(),
+    {"requires_grad_", method<tf_varargs<m_requires_grad_, method_name::requires_grad_>>(),
      METH_VARARGS | METH_KEYWORDS, nullptr},
-    {"item", method<m_item>(), METH_NOARGS, "The value of a one-element tensor as a Python number."},
-    {"tolist", method<m_tolist>(), METH_NOARGS, "The tensor as nested Python lists."},
+    {"item", method<tf_noargs<m_item, method_name::item>>(), METH_NOARGS, "The value of a one-element tensor as a Python number."},
+    {"tolist", method<tf_noargs<m_tolist, method_name::tolist>>(), METH_NOARGS, "The tensor as nested Python lists."},
+    {"as_subclass", method<m_as_subclass>(), METH_VARARGS | METH_KEYWORDS,
+     "as_subclass(cls): this tensor's data as a `cls` object."},
     {"_make_subclass", method<m_make_subclass>(),
      METH_VARARGS | METH_KEYWORDS | METH_STATIC, nullptr},
     {nullptr, nullptr, 0, nullptr}};
@@ -639,7 +747,7 @@ PyObject* sq_item(PyObject* self, Py_ssize_t i) {
     return nullptr;
   }
   PyObject* index = PyLong_FromSsize_t(i);
-  PyObject* r = tensor_getitem(self, index);
+  PyObject* r = tf_getitem<tensor_getitem, tf_name::getitem>(self, index);
   Py_DECREF(index);
   return r;
 }
@@ -667,44 +775,44 @@ void init_tensor_type(py::module_& m) {
       {Py_tp_getset, tensor_getset},
       {Py_tp_methods, tensor_methods},
       {Py_tp_hash, reinterpret_cast<void*>(PyBaseObject_Type.tp_hash)},
-      {Py_tp_richcompare, slot<richcompare>()},
+      {Py_tp_richcompare, slot<tf_richcompare<richcompare>>()},
       {Py_tp_iter, slot<tensor_iter>()},
-      {Py_nb_add, slot<nb_add>()},
-      {Py_nb_subtract, slot<nb_sub>()},
-      {Py_nb_multiply, slot<nb_mul>()},
-      {Py_nb_true_divide, slot<nb_truediv>()},
-      {Py_nb_matrix_multiply, slot<nb_matmul>()},
-      {Py_nb_power, slot<nb_pow>()},
-      {Py_nb_floor_divide, slot<binary_tensor_op<kFloorDivide>>()},
-      {Py_nb_remainder, slot<binary_tensor_op<kRemainder>>()},
-      {Py_nb_lshift, slot<binary_tensor_op<kLeftShift>>()},
-      {Py_nb_rshift, slot<binary_tensor_op<kRightShift>>()},
-      {Py_nb_absolute, slot<nb_abs>()},
-      {Py_nb_inplace_floor_divide, slot<inplace_tensor_op<kFloorDivideInplace>>()},
-      {Py_nb_inplace_remainder, slot<inplace_tensor_op<kRemainderInplace>>()},
-      {Py_nb_inplace_lshift, slot<inplace_tensor_op<kLeftShiftInplace>>()},
-      {Py_nb_inplace_rshift, slot<inplace_tensor_op<kRightShiftInplace>>()},
-      {Py_nb_negative, slot<nb_neg>()},
-      {Py_nb_positive, slot<nb_pos>()},
-      {Py_nb_invert, slot<nb_invert>()},
-      {Py_nb_and, slot<bitwise<kAnd>>()},
-      {Py_nb_or, slot<bitwise<kOr>>()},
-      {Py_nb_xor, slot<bitwise<kXor>>()},
-      {Py_nb_inplace_add, slot<nb_iadd>()},
-      {Py_nb_inplace_subtract, slot<nb_isub>()},
-      {Py_nb_inplace_multiply, slot<nb_imul>()},
-      {Py_nb_inplace_true_divide, slot<nb_itruediv>()},
-      {Py_nb_inplace_and, slot<inplace_tensor_or_scalar<kAndInplace>>()},
-      {Py_nb_inplace_or, slot<inplace_tensor_or_scalar<kOrInplace>>()},
-      {Py_nb_inplace_xor, slot<inplace_tensor_or_scalar<kXorInplace>>()},
-      {Py_nb_inplace_power, slot<nb_ipow>()},
-      {Py_nb_bool, slot<nb_bool>()},
-      {Py_nb_float, slot<nb_float>()},
-      {Py_nb_int, slot<nb_int>()},
-      {Py_nb_index, slot<nb_index>()},
+      {Py_nb_add, slot<tf_binary<nb_add, tf_name::add, tf_name::add>>()},
+      {Py_nb_subtract, slot<tf_binary<nb_sub, tf_name::sub, tf_name::rsub>>()},
+      {Py_nb_multiply, slot<tf_binary<nb_mul, tf_name::mul, tf_name::mul>>()},
+      {Py_nb_true_divide, slot<tf_binary<nb_truediv, tf_name::div, tf_name::rdiv>>()},
+      {Py_nb_matrix_multiply, slot<tf_binary<nb_matmul, tf_name::matmul, tf_name::rmatmul>>()},
+      {Py_nb_power, slot<tf_ternary<nb_pow, tf_name::pow, tf_name::rpow>>()},
+      {Py_nb_floor_divide, slot<tf_binary<binary_tensor_op<kFloorDivide>, tf_name::floordiv, tf_name::rfloordiv>>()},
+      {Py_nb_remainder, slot<tf_binary<binary_tensor_op<kRemainder>, tf_name::remainder, tf_name::rmod>>()},
+      {Py_nb_lshift, slot<tf_binary<binary_tensor_op<kLeftShift>, tf_name::lshift, tf_name::rlshift>>()},
+      {Py_nb_rshift, slot<tf_binary<binary_tensor_op<kRightShift>, tf_name::rshift, tf_name::rrshift>>()},
+      {Py_nb_absolute, slot<tf_unary<nb_abs, tf_name::abs>>()},
+      {Py_nb_inplace_floor_divide, slot<tf_binary<inplace_tensor_op<kFloorDivideInplace>, tf_name::ifloordiv, tf_name::ifloordiv>>()},
+      {Py_nb_inplace_remainder, slot<tf_binary<inplace_tensor_op<kRemainderInplace>, tf_name::imod, tf_name::imod>>()},
+      {Py_nb_inplace_lshift, slot<tf_binary<inplace_tensor_op<kLeftShiftInplace>, tf_name::ilshift, tf_name::ilshift>>()},
+      {Py_nb_inplace_rshift, slot<tf_binary<inplace_tensor_op<kRightShiftInplace>, tf_name::irshift, tf_name::irshift>>()},
+      {Py_nb_negative, slot<tf_unary<nb_neg, tf_name::neg>>()},
+      {Py_nb_positive, slot<tf_unary<nb_pos, tf_name::pos>>()},
+      {Py_nb_invert, slot<tf_unary<nb_invert, tf_name::invert>>()},
+      {Py_nb_and, slot<tf_binary<bitwise<kAnd>, tf_name::and_, tf_name::rand_>>()},
+      {Py_nb_or, slot<tf_binary<bitwise<kOr>, tf_name::or_, tf_name::ror_>>()},
+      {Py_nb_xor, slot<tf_binary<bitwise<kXor>, tf_name::xor_, tf_name::rxor_>>()},
+      {Py_nb_inplace_add, slot<tf_binary<nb_iadd, tf_name::iadd, tf_name::iadd>>()},
+      {Py_nb_inplace_subtract, slot<tf_binary<nb_isub, tf_name::isub, tf_name::isub>>()},
+      {Py_nb_inplace_multiply, slot<tf_binary<nb_imul, tf_name::imul, tf_name::imul>>()},
+      {Py_nb_inplace_true_divide, slot<tf_binary<nb_itruediv, tf_name::idiv, tf_name::idiv>>()},
+      {Py_nb_inplace_and, slot<tf_binary<inplace_tensor_or_scalar<kAndInplace>, tf_name::iand, tf_name::iand>>()},
+      {Py_nb_inplace_or, slot<tf_binary<inplace_tensor_or_scalar<kOrInplace>, tf_name::ior, tf_name::ior>>()},
+      {Py_nb_inplace_xor, slot<tf_binary<inplace_tensor_or_scalar<kXorInplace>, tf_name::ixor, tf_name::ixor>>()},
+      {Py_nb_inplace_power, slot<tf_ternary<nb_ipow, tf_name::ipow, tf_name::ipow>>()},
+      {Py_nb_bool, slot<tf_predicate<nb_bool, tf_name::bool_>>()},
+      {Py_nb_float, slot<tf_unary<nb_float, tf_name::float_>>()},
+      {Py_nb_int, slot<tf_unary<nb_int, tf_name::int_>>()},
+      {Py_nb_index, slot<tf_unary<nb_index, tf_name::index>>()},
       {Py_mp_length, slot<mp_length>()},
-      {Py_mp_subscript, slot<tensor_getitem>()},
-      {Py_mp_ass_subscript, slot<tensor_setitem>()},
+      {Py_mp_subscript, slot<tf_getitem<tensor_getitem, tf_name::getitem>>()},
+      {Py_mp_ass_subscript, slot<tf_setitem<tensor_setitem, tf_name::setitem>>()},
       {Py_sq_item, slot<sq_item>()},
       {Py_tp_doc, const_cast<char*>("A multi-dimensional array of one dtype on one device.")},
       {0, nullptr}};
@@ -713,6 +821,7 @@ void init_tensor_type(py::module_& m) {
   g_tensor_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&spec));
   if (!g_tensor_type) throw py::error_already_set();
   m.add_object("Tensor", reinterpret_cast<PyObject*>(g_tensor_type));
+  g_release_preserved_pyobj = release_preserved_pyobj;
 }
 
 }  // namespace opscope::python

@@ -101,6 +101,13 @@ def as_tensor(data, dtype=None, device=None):
     return opscope.tensor(data, dtype=dtype)
 
 
+# Every public function here honours __torch_function__ as the C++ ops do (as_tensor takes no
+# tensor-like argument: torch leaves it out too). See opscope/overrides.py.
+for _name in ("unique", "unique_consecutive", "norm", "nonzero"):
+    globals()[_name] = _C._torch_function_wrapper(globals()[_name])
+del _name
+
+
 def _install():
     """opscope.unique ... and the Tensor methods that torch also writes in Python."""
     for name in __all__:
@@ -120,6 +127,8 @@ def _install():
 
     for name, method in [("norm", tensor_norm), ("unique", tensor_unique), ("nonzero", tensor_nonzero),
                          ("unique_consecutive", tensor_unique_consecutive)]:
-        method.__name__ = method.__qualname__ = name
+        method.__name__ = name
+        method.__qualname__ = "Tensor." + name
+        method.__module__ = "opscope._tensor"
         method.__doc__ = f"See opscope.{name}."
-        setattr(opscope.Tensor, name, method)
+        setattr(opscope.Tensor, name, _C._torch_function_wrapper(method))

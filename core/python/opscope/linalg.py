@@ -87,7 +87,10 @@ def _deprecated(name, op):
         return op(*args, **kwargs)
 
     call.__name__ = call.__qualname__ = name
-    return call
+    # The Python-defined function takes part in __torch_function__ like the op it wraps.
+    wrapper = _C._torch_function_wrapper(call)
+    wrapper._torch_builtin = True  # torch.cholesky / qr are C++ functions: arguments as called
+    return wrapper
 
 
 def _install():

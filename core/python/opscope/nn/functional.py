@@ -835,3 +835,29 @@ def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
 def adaptive_max_pool1d(input, output_size, return_indices=False):
     out = adaptive_max_pool1d_with_indices(input, output_size)
     return out if return_indices else out[0]
+
+
+# Every public function here honours __torch_function__ as the C++ ops do: a call with a Tensor
+# subclass or another tensor-like argument (an FX Proxy), or under a TorchFunctionMode, goes to its
+# __torch_function__ with the public function as func. See opscope/overrides.py.
+# The ones torch 1.13 writes in C++ (torch._C._nn.linear, ...) hand their arguments to an override
+# as called, exact tensors not among the types; the others as torch's Python functions do.
+_TORCH_BUILTINS = {
+    "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "celu_", "conv1d", "conv2d",
+    "conv_transpose1d", "conv_transpose2d", "elu_", "gelu", "hardtanh_", "leaky_relu_", "linear",
+    "logsigmoid", "one_hot", "pad", "relu_", "selu_", "softplus",
+}
+
+
+def _honour_torch_function():
+    import types
+    for name in __all__:
+        f = globals().get(name)
+        if isinstance(f, types.FunctionType):
+            wrapper = _C._torch_function_wrapper(f)
+            if name in _TORCH_BUILTINS:
+                wrapper._torch_builtin = True
+            globals()[name] = wrapper
+
+
+_honour_torch_function()

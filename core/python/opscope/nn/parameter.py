@@ -14,6 +14,9 @@ class Parameter(opscope.Tensor):
     (True, True)
     """
 
+    # As torch's: ops on a Parameter skip __torch_function__ and return plain tensors.
+    __torch_function__ = opscope._C._disabled_torch_function_impl
+
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
             data = opscope.empty(0)
