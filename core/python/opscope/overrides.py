@@ -23,7 +23,6 @@ called relu
 import collections
 import contextlib
 import functools
-import inspect
 import types
 import warnings
 
@@ -100,6 +99,7 @@ def handle_torch_function(public_api, relevant_args, *args, **kwargs):
 
 @functools.lru_cache(None)
 def _signature(fn):
+    import inspect  # here: inspect is a tenth of `import opscope`, and only overrides need it
     try:
         return inspect.signature(fn)
     except (TypeError, ValueError):
@@ -285,7 +285,7 @@ def _get_overridable_functions():
                     continue
                 private = name.startswith("_") or name.endswith("_") or not name[0].islower()
             func = getattr(ns, name, None)
-            if func is None or isinstance(func, types.ModuleType) or inspect.isclass(func):
+            if func is None or isinstance(func, (types.ModuleType, type)):
                 continue
             if is_tensor and (name == "__weakref__" or getattr(object, name, None) == func):
                 continue
@@ -336,6 +336,7 @@ def is_tensor_method_or_property(func):
 
 def _dummy_for(func):
     """A stand-in with func's parameters that returns -1 (get_testing_overrides)."""
+    import inspect
     try:
         sig = inspect.signature(func)
     except (TypeError, ValueError):
