@@ -311,6 +311,8 @@ def _subclass(lib):
     out["tensor_tf_bound"] = _tname(m.Tensor.__torch_function__)
     out["as_subclass_not_tensor"] = _outcome(lambda: m.ones(1).as_subclass(int))
     out["convert_nested_kept"] = _tname(m.ones(2).as_subclass(Sub).tolist())
+    grad_sub = m.arange(4.).reshape(2, 2).requires_grad_().as_subclass(Sub)
+    out["repr"] = [repr(m.ones(2).as_subclass(Sub)), repr(grad_sub * 2), repr(m.nn.Parameter(m.ones(1)))]
     return out
 
 

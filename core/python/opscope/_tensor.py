@@ -23,7 +23,16 @@ def _repr(self, *, tensor_contents=None):
         requires_grad=self.requires_grad,
         grad_fn_name=type(self.grad_fn).__name__ if self.grad_fn is not None else None,
         is_leaf=self.is_leaf,
+        tensor_name=_print_name(type(self)),
     )
+
+
+def _print_name(cls):
+    """What torch's repr opens with: tensor( for a Tensor or Parameter, a subclass's own name."""
+    if cls is Tensor:
+        return "tensor"
+    from opscope.nn.parameter import Parameter
+    return "tensor" if cls is Parameter else cls.__name__
 
 
 def _format(self, spec):
