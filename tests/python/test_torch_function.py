@@ -120,6 +120,10 @@ def test_overridable_functions_cover_what_opscope_has():
     testing = torch.overrides.get_testing_overrides()
     assert testing[torch.add](torch.ones(1), torch.ones(1)) == -1
     assert "input" in inspect.signature(testing[torch.nn.functional.relu]).parameters
+    # The ops' stand-ins take the op's parameters (read from its schema), as torch's lambdas do.
+    add = inspect.signature(testing[torch.add])
+    assert list(add.parameters)[:3] == ["input", "other", "alpha"]
+    assert add.parameters["alpha"].default == 1
 
 
 def test_tensor_like_type_overrides_the_api():
@@ -225,3 +229,9 @@ def test_seed_proxy_walkthrough_when_fx_is_there():
     assert not isinstance(torch.relu, torch._C.ScriptMethod)
     assert torch.overrides.is_tensor_method_or_property(torch.Tensor.view)
     assert not torch.overrides.is_tensor_method_or_property(torch.relu)
+
+
+def test_docstring_examples_run():
+    import doctest
+    failures, tried = doctest.testmod(torch.overrides)
+    assert tried >= 8 and failures == 0

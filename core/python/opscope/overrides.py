@@ -334,13 +334,55 @@ def is_tensor_method_or_property(func):
     return func in _get_tensor_methods() or getattr(func, "__name__", None) == "__get__"
 
 
+def _schema_signature(func):
+    """The parameters of an op's first overload as an inspect.Signature, read from its doc
+    ("add(Tensor input, Tensor other, *, Number alpha, Tensor out)" and the schema line under it,
+    whose defaults say which parameters may be left out); None when the doc has no such lines."""
+    import ast
+    import inspect
+    lines = (getattr(func, "__doc__", None) or "").splitlines()
+    if len(lines) < 2 or "(" not in lines[0] or "schema:" not in lines[1]:
+        return None
+    display = lines[0][lines[0].index("(") + 1:lines[0].rindex(")")]
+    schema = lines[1][lines[1].index("(") + 1:lines[1].rindex(")")]
+    defaults = {}
+    for arg in schema.split(", "):
+        if "=" in arg:
+            name = arg[:arg.index("=")].rsplit(" ", 1)[-1]
+            try:
+                defaults[name] = ast.literal_eval(arg[arg.index("=") + 1:])
+            except (ValueError, SyntaxError):
+                defaults[name] = None
+    params, kind = [], inspect.Parameter.POSITIONAL_OR_KEYWORD
+    if is_tensor_method_or_property(func) and not display.startswith("Tensor self"):
+        params.append(inspect.Parameter("self", kind))
+    for arg in filter(None, display.split(", ")):
+        if arg == "*":
+            kind = inspect.Parameter.KEYWORD_ONLY
+            continue
+        name = arg.rsplit(" ", 1)[-1]
+        optional = name == "out" or name in defaults or (name == "input" and "self" in defaults)
+        default = defaults.get(name) if optional else inspect.Parameter.empty
+        if kind is inspect.Parameter.POSITIONAL_OR_KEYWORD and params and \
+                params[-1].default is not inspect.Parameter.empty and default is inspect.Parameter.empty:
+            default = None  # keep the order legal: a required one after an optional one
+        try:
+            params.append(inspect.Parameter(name, kind, default=default))
+        except ValueError:  # a Python keyword as a name (uniform_'s `from`): no signature
+            return None
+    try:
+        return inspect.Signature(params)
+    except ValueError:
+        return None
+
+
 def _dummy_for(func):
     """A stand-in with func's parameters that returns -1 (get_testing_overrides)."""
     import inspect
     try:
         sig = inspect.signature(func)
     except (TypeError, ValueError):
-        sig = None
+        sig = _schema_signature(func)
 
     def dummy(*args, **kwargs):
         return -1
