@@ -277,3 +277,14 @@ def test_pinned_memory_and_non_blocking_copies():
     assert torch.equal(back, x)
     with pytest.raises(RuntimeError, match="only dense CPU tensors can be pinned"):
         g.pin_memory()
+
+
+@needs_gpu
+def test_the_profiler_counts_device_memory_as_cuda_memory():
+    with torch.profiler.profile(profile_memory=True) as prof:
+        x = torch.zeros(1000, device="cuda")  # 4000 bytes asked for
+    events = [e for e in prof.events() if e.name == "aten::zeros"]
+    assert events and events[0].cuda_memory_usage == 4000 and events[0].cpu_memory_usage == 0
+    records = events[0].memory_records
+    assert records and all(r.device == "cuda:0" for r in records)
+    del x

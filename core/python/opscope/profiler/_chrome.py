@@ -93,7 +93,11 @@ def _memory(events, origin_ns, pid):
     records = sorted((r for e in events for r in e.memory_records), key=lambda r: r.t_ns)
     out = []
     for r in records:
-        args = {"Device Type": 0, "Device Id": -1, "Addr": r.ptr, "Bytes": r.signed_bytes,
+        # torch's device types: 0 CPU, 1 CUDA (Device Id: the GPU's index; -1 for the CPU)
+        cuda = r.device.startswith("cuda")
+        args = {"Device Type": 1 if cuda else 0,
+                "Device Id": int(r.device.partition(":")[2] or 0) if cuda else -1,
+                "Addr": r.ptr, "Bytes": r.signed_bytes,
                 "Total Allocated": r.total_bytes, "Total Reserved": r.total_bytes}
         out.append({"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": MEMORY_EVENT_NAME,
                     "pid": pid, "tid": r.thread, "ts": _ts((r.t_ns - origin_ns) / 1e3),

@@ -212,17 +212,25 @@ class _Builder:
                 loose.append(rec)
                 continue
             owner.memory_records.append(rec)
-            owner.self_cpu_memory_usage += rec.signed_bytes
+            if rec.device.startswith("cuda"):  # device memory (the CUDA caching allocator)
+                owner.self_cuda_memory_usage += rec.signed_bytes
+            else:
+                owner.self_cpu_memory_usage += rec.signed_bytes
         for e in reversed(self.events):  # children before parents
             e.cpu_memory_usage = e.self_cpu_memory_usage + sum(c.cpu_memory_usage
                                                                for c in e.cpu_children)
+            e.cuda_memory_usage = e.self_cuda_memory_usage + sum(c.cuda_memory_usage
+                                                                 for c in e.cpu_children)
         for rec in loose:
             t = self._us(rec.t_ns)
             e = FunctionEvent(len(self.events) + 1, MEMORY_EVENT_NAME, rec.thread, t, t,
                               item=rec)
             e.trace_name = None  # not a slice of the timeline
             e.memory_records.append(rec)
-            e.cpu_memory_usage = e.self_cpu_memory_usage = rec.signed_bytes
+            if rec.device.startswith("cuda"):
+                e.cuda_memory_usage = e.self_cuda_memory_usage = rec.signed_bytes
+            else:
+                e.cpu_memory_usage = e.self_cpu_memory_usage = rec.signed_bytes
             self.events.append(e)
 
 
