@@ -20,7 +20,8 @@ turns the graph back into Python code that runs::
     print(gm.code)               # def forward(self, x): linear = self.linear(x); ...
     gm(opscope.randn(2, 4))      # the same values as MLP()(...)
 
-Files: node.py (Node, map_arg), graph.py (Graph, code generation, printing), proxy.py (Proxy,
+Files: node.py (Node, map_arg), graph.py (Graph, printing, lint), _codegen.py (the generated
+forward), proxy.py (Proxy,
 the recording value), _symbolic_trace.py (Tracer, symbolic_trace, wrap), graph_module.py
 (GraphModule), interpreter.py (Interpreter, Transformer), subgraph_rewriter.py (replace_pattern),
 passes/ (ShapeProp).

@@ -81,7 +81,7 @@ def _assign_attr(from_obj, to_module, target):
 
 def _format_import_block(globals_):
     """Import statements that bind each global of generated code (for unpickling)."""
-    from opscope.fx.graph import _custom_builtins
+    from opscope.fx._codegen import _custom_builtins
     custom_imports = {"inf": "from math import inf", "nan": "from math import nan",
                       "NoneType": "NoneType = type(None)", "opscope": "import opscope",
                       "device": "from opscope import device"}

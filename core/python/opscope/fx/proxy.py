@@ -16,7 +16,8 @@ import dis
 import inspect
 import operator
 
-from opscope.fx.graph import Graph, magic_methods, reflectable_magic_methods
+from opscope.fx._codegen import magic_methods, reflectable_magic_methods
+from opscope.fx.graph import Graph
 from opscope.fx.node import Node, _base_types, map_aggregate
 
 __all__ = ["TracerBase", "GraphAppendingTracer", "TraceError", "Proxy", "Attribute",
