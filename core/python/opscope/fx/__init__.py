@@ -21,10 +21,9 @@ turns the graph back into Python code that runs::
     gm(opscope.randn(2, 4))      # the same values as MLP()(...)
 
 Files: node.py (Node, map_arg), graph.py (Graph, printing, lint), _codegen.py (the generated
-forward), proxy.py (Proxy,
-the recording value), _symbolic_trace.py (Tracer, symbolic_trace, wrap), graph_module.py
-(GraphModule), interpreter.py (Interpreter, Transformer), subgraph_rewriter.py (replace_pattern),
-passes/ (ShapeProp).
+forward), proxy.py (Proxy, the recording value), _symbolic_trace.py (Tracer, symbolic_trace,
+wrap), graph_module.py (GraphModule), interpreter.py (Interpreter, Transformer),
+subgraph_rewriter.py (replace_pattern), passes/ (ShapeProp).
 """
 from opscope.fx.graph import CodeGen, Graph
 from opscope.fx.graph_module import GraphModule
