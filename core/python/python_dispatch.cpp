@@ -250,7 +250,10 @@ bool has_torch_dispatch(PyTypeObject* type) {
 // torch (PyObject preservation), such an object is resurrected in its dealloc: the TensorImpl then
 // owns the Python object, and the object's own Tensor handle is borrowed (uncounted). When Python
 // finds the object again (wrap), ownership flips back; when the TensorImpl dies first, it releases
-// the object (g_release_owned_pyobj). Only classes with __torch_dispatch__ get this dealloc.
+// the object (g_release_owned_pyobj). Only classes with __torch_dispatch__ get this dealloc: it
+// runs before CPython's subtype_dealloc, which clears a subclass's __slots__ (LoggingTensor keeps
+// `elem` in one) before the base dealloc — where Note [Python object preservation]
+// (tensor_type.cpp) keeps every other tensor object with state.
 std::mutex g_owned_mutex;
 std::unordered_set<TensorImpl*> g_owned;  // TensorImpls that own their Python object
 destructor g_subtype_dealloc = nullptr;   // the dealloc the patched classes had
@@ -426,7 +429,7 @@ void init_python_dispatch(py::module_& m) {
   static RegistrationHandle fallback = Dispatcher::singleton().register_fallback(
       DispatchKey::Python,
       KernelFunction::boxed(python_fallback, "opscope::python::python_fallback"),
-      "core/python/python_dispatch.cpp");
+      site_of(std::source_location::current()));
   g_release_owned_pyobj = release_owned_pyobj;
   g_python_detach = python_detach;
 

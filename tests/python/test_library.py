@@ -191,3 +191,13 @@ def test_bad_dispatch_key_and_callable():
         lib.define("k(Tensor x) -> Tensor", alias_analysis="PURE")
     with pytest.raises(RuntimeError, match="Cannot define an operator inside of a TORCH_LIBRARY_IMPL block"):
         library.Library("opscope_lib_g", "IMPL").define("z(Tensor x) -> Tensor")
+
+
+def test_impl_takes_an_op_overload():
+    lib = library.Library("opscope_lib_h", "DEF")
+    lib.define("neg2(Tensor x) -> Tensor")
+    op = opscope.ops.opscope_lib_h.neg2.default
+    lib.impl(op, lambda x: -x, "CPU")
+    assert op(opscope.ones(2)).tolist() == [-1.0, -1.0]
+    with pytest.raises(RuntimeError, match="impl should be passed either a name or an OpOverload"):
+        lib.impl(3, lambda x: x, "CPU")

@@ -357,6 +357,15 @@ def test_wrapper_subclass_geometry():
         opscope.Tensor._make_wrapper_subclass(int, (2,))
 
 
+def test_the_docstring_examples_run():
+    import doctest
+    import opscope.library
+    import opscope.utils._python_dispatch
+    for module in (sys.modules["opscope.ops"], opscope.library, opscope.utils._python_dispatch):
+        failures, tried = doctest.testmod(module)
+        assert failures == 0 and tried > 0, module.__name__
+
+
 # --- traces ------------------------------------------------------------------------------------
 
 def test_the_trace_shows_the_python_key_step_its_handler_and_the_ops_it_ran():
@@ -370,6 +379,7 @@ def test_the_trace_shows_the_python_key_step_its_handler_and_the_ops_it_ran():
     assert "mm[Python]" in labels
     python_step = mm.steps[labels.index("mm[Python]")]
     assert python_step.provenance == "backend fallback" and python_step.kernel == "opscope::python::python_fallback"
+    assert python_step.site.startswith("core/python/python_dispatch.cpp:")
     scope, = [c for c in mm.children if isinstance(c, opscope.profiler.ScopeRecord)]
     assert scope.name == "Log.__torch_dispatch__"
     inner, = scope.children

@@ -11,8 +11,9 @@ the Python key. Either way the op arrives, below autograd, at the Python key's k
 ...     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
 ...         print(func)
 ...         return func(*args, **(kwargs or {}))
+>>> a, b = opscope.ones(2, 3), opscope.ones(3, 4)
 >>> with Log():
-...     _ = opscope.mm(opscope.ones(2, 3), opscope.ones(3, 4))
+...     _ = opscope.mm(a, b)
 aten.mm.default
 
 Handlers run in torch's order: the innermost mode first (popped while it runs, so the ops it calls
