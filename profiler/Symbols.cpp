@@ -317,6 +317,11 @@ std::optional<Layer> layer_of_source(std::string_view file) {
       {"core/autograd/", Layer::Autograd}, {"core/ops/", Layer::Kernel},
       {"core/runtime/", Layer::Runtime},   {"core/tensor/", Layer::Runtime},
       {"profiler/", Layer::Profiler},
+      // The CUDA backend: its bindings, its kernels, and the rest (CUDAGuard, CUDAStream,
+      // CUDAEvent, CUDACachingAllocator) is the device runtime; first match wins.
+      {"core/cuda/python/", Layer::Binding}, {"core/cuda/kernels/", Layer::Kernel},
+      {"core/cuda/Copy", Layer::Kernel},     {"core/cuda/copy_kernels", Layer::Kernel},
+      {"core/cuda/Factories", Layer::Kernel}, {"core/cuda/", Layer::Runtime},
   };
   for (const auto& [folder, layer] : kFolders)
     if (file.starts_with(folder)) return layer;
@@ -329,7 +334,10 @@ bool is_opscope_module(std::string_view module) {
 }
 
 Layer layer_of_module(std::string_view module) {
-  if (module.starts_with("libopenblas") || module.starts_with("libblas")) return Layer::Blas;
+  if (module.starts_with("libopenblas") || module.starts_with("libblas") ||
+      module.starts_with("libcublas"))  // cuBLAS and cuBLASLt: the GPU's BLAS
+    return Layer::Blas;
+  if (module.starts_with("libcudart") || module.starts_with("libcuda.so")) return Layer::Runtime;
   if (module.starts_with("python3") || module.starts_with("libpython")) return Layer::CPython;
   static constexpr std::string_view kSystem[] = {"libc.so", "libstdc++", "libgcc_s",   "libgomp",
                                                  "libm.so", "ld-linux",  "libpthread", "libdl.so"};
@@ -348,6 +356,9 @@ std::optional<Layer> layer_of_name(std::string_view function) {
       {"opscope::ops::", Layer::Kernel},
       {"opscope::profiler::", Layer::Profiler},
       {"opscope::blas::", Layer::Runtime},
+      {"opscope::cuda::CUDA", Layer::Runtime},  // CUDAGuard, CUDAStream, CUDAEvent, ...
+      {"opscope::cuda::DeviceCachingAllocator", Layer::Runtime},
+      {"opscope::cuda::", Layer::Kernel},
       {"opscope::Dispatcher", Layer::Dispatcher},
       {"opscope::OperatorEntry", Layer::Dispatcher},
       {"opscope::KernelFunction", Layer::Dispatcher},
