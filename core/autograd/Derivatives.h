@@ -147,6 +147,7 @@ class BackwardContext {
   Tensor result(size_t i = 0) const;  // output i, as saved
   IntArrayRef sizes(Arg a) const;     // of tensor argument a
   ScalarType dtype(Arg a) const;      // of tensor argument a
+  Device device() const;              // where the forward ran (its first output's device)
   // Whether the gradient of tensor argument a is needed (its next edge is valid).
   bool needs(Arg a) const;
   // A Tensor[] argument a: how many tensors, element k's sizes and dtype, whether its gradient is

@@ -52,6 +52,9 @@ IntArrayRef BackwardContext::sizes(Arg a) const {
 ScalarType BackwardContext::dtype(Arg a) const {
   return node_.dtypes_[position(a)];
 }
+Device BackwardContext::device() const {
+  return node_.num_inputs() > 0 ? node_.input_metadata(0).device : Device(DeviceType::CPU);
+}
 bool BackwardContext::needs(Arg a) const {
   return needs_at(position(a));
 }

@@ -64,9 +64,9 @@ inline Tensor unreduce(Tensor g, IntArrayRef sizes, const std::vector<int64_t>& 
   return ops::expand(g, sizes);
 }
 
-// A fresh zero tensor of tensor argument a's shape and dtype.
+// A fresh zero tensor of tensor argument a's shape and dtype, on the device the forward ran on.
 inline Tensor zeros_like_arg(C c, Arg a) {
-  return ops::zeros(c.sizes(a), c.dtype(a));
+  return ops::zeros(c.sizes(a), c.dtype(a), std::nullopt, c.device());
 }
 
 // Where a reduction's result came from: 1 at the elements equal to it (the max, say), divided
