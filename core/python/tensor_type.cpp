@@ -23,6 +23,8 @@ namespace opscope::python {
 PyTypeObject* g_tensor_type = nullptr;
 PyObject* tensor_getitem(PyObject* self, PyObject* index);  // indexing.cpp
 int tensor_setitem(PyObject* self, PyObject* index, PyObject* value);
+bool is_storageless(const Tensor& t);    // python_dispatch.cpp: a wrapper subclass's tensor
+Scalar dispatched_item(const Tensor& t);  // its value, through _local_scalar_dense when watched
 
 // python_dispatch.cpp: a subclass object with __torch_dispatch__ gets the Python key; a Python
 // object its TensorImpl kept alive goes back to being owned by Python.
@@ -319,6 +321,10 @@ PyObject* m_storage_offset(PyObject* self, PyObject*) {
   return PyLong_FromLongLong(SELF->storage_offset());
 }
 PyObject* m_data_ptr(PyObject* self, PyObject*) {
+  // A wrapper subclass has no storage: torch's data_ptr() is then the offset from a null
+  // storage (0 for the wrapper itself, storage_offset * itemsize for a view of it).
+  if (is_storageless(SELF))
+    return PyLong_FromLongLong(SELF->storage_offset() * static_cast<int64_t>(SELF->itemsize()));
   return PyLong_FromVoidPtr(SELF.data());
 }
 PyObject* m_is_inference(PyObject* self, PyObject*) {
@@ -328,8 +334,47 @@ PyObject* m_is_inference(PyObject* self, PyObject*) {
 PyObject* m_is_floating_point(PyObject* self, PyObject*) {
   return PyBool_FromLong(is_floating(SELF.dtype()));
 }
+// Whether a 4-D tensor's strides are those of NHWC order (torch's channels-last contiguity):
+// C varies fastest, then W, H, N; dims of size 1 may have any stride.
+bool is_channels_last_contiguous(const Tensor& t) {
+  if (t.dim() != 4) return false;
+  int64_t expected = 1;
+  for (int d : {1, 3, 2, 0}) {
+    if (t.size(d) == 1) continue;
+    if (t.stride(d) != expected) return false;
+    expected *= t.size(d);
+  }
+  return true;
+}
+
+// t.is_contiguous(*, memory_format=opscope.contiguous_format)
 PyObject* m_is_contiguous(PyObject* self, PyObject* args, PyObject* kw) {
-  return PyBool_FromLong(SELF.is_contiguous());
+  return guarded([&]() -> PyObject* {
+    Py_ssize_t nargs = args ? PyTuple_GET_SIZE(args) : 0;
+    if (nargs)
+      throw TypeError("is_contiguous() takes 0 positional arguments but " +
+                      std::to_string(nargs) + (nargs == 1 ? " was" : " were") + " given");
+    PyObject* format = nullptr;
+    PyObject *key, *value_obj;
+    for (Py_ssize_t pos = 0; kw && PyDict_Next(kw, &pos, &key, &value_obj);) {
+      if (unpack_utf8(key) != "memory_format")
+        throw TypeError("is_contiguous() got an unexpected keyword argument '" +
+                        unpack_utf8(key) + "'");
+      format = value_obj;
+    }
+    int64_t value = 0;  // contiguous_format; preserve_format reads as it (torch's default case)
+    if (format) {
+      py::handle h(format);
+      if (!py::hasattr(h, "_opscope_enum") ||
+          std::string_view(Py_TYPE(format)->tp_name) != "memory_format")
+        throw TypeError(std::string("is_contiguous(): argument 'memory_format' must be "
+                                    "torch.memory_format, not ") + Py_TYPE(format)->tp_name);
+      value = h.attr("_opscope_enum").cast<int64_t>();
+    }
+    constexpr int64_t kChannelsLast = 2;  // opscope/_enums.py
+    return PyBool_FromLong(value == kChannelsLast ? is_channels_last_contiguous(SELF)
+                                                  : SELF.is_contiguous());
+  });
 }
 PyObject* m_requires_grad_(PyObject* self, PyObject* args, PyObject* kwargs) {
   return guarded([&]() -> PyObject* {
@@ -350,7 +395,7 @@ PyObject* m_item(PyObject* self, PyObject*) {
   return guarded([&]() -> PyObject* {
     OPSCOPE_CHECK_VALUE(SELF.numel() == 1,
                         "only one element tensors can be converted to Python scalars");
-    return scalar_to_py(read_element(SELF, 0));
+    return scalar_to_py(dispatched_item(SELF));
   });
 }
 
@@ -369,7 +414,11 @@ PyObject* tolist_rec(const Tensor& t, int64_t dim, int64_t offset) {
   return list;
 }
 PyObject* m_tolist(PyObject* self, PyObject*) {
-  return guarded([&] { return tolist_rec(SELF, 0, 0); });
+  return guarded([&] {
+    OPSCOPE_CHECK(!SELF.key_set().has(DispatchKey::Python),
+                  ".tolist() is not supported for tensor subclasses.");
+    return tolist_rec(SELF, 0, 0);
+  });
 }
 
 // Tensor._make_subclass(cls, data, require_grad=False): a new `cls` object aliasing `data`
@@ -673,7 +722,7 @@ constexpr char kRightShiftInplace[] = "aten::bitwise_right_shift_.Tensor";
 Scalar single_value(PyObject* self, const char* what) {
   const Tensor& t = SELF;
   OPSCOPE_CHECK(t.numel() == 1, what);
-  return read_element(t, 0);
+  return dispatched_item(t);
 }
 int nb_bool(PyObject* self) {
   PyObject* r = guarded([&]() -> PyObject* {
@@ -703,7 +752,7 @@ PyObject* nb_index(PyObject* self) {
   return guarded([&]() -> PyObject* {
     OPSCOPE_CHECK_TYPE(is_integral(SELF.dtype(), true) && SELF.numel() == 1,
                        "only integer tensors of a single element can be converted to an index");
-    return PyLong_FromLongLong(read_element(SELF, 0).to_long());
+    return PyLong_FromLongLong(dispatched_item(SELF).to_long());
   });
 }
 

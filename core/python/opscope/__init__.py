@@ -91,11 +91,27 @@ def is_tensor(obj):
 
 def numel(input):
     """Number of elements of a tensor."""
+    if type(input) is not Tensor and _C._has_torch_function_unary(input):
+        from opscope.overrides import handle_torch_function
+        return handle_torch_function(numel, (input,), input)
     return input.numel()
 
 
 def is_floating_point(input):
+    """True for a tensor of a floating point dtype."""
+    if type(input) is not Tensor and _C._has_torch_function_unary(input):
+        from opscope.overrides import handle_torch_function
+        return handle_torch_function(is_floating_point, (input,), input)
     return input.is_floating_point()
+
+
+def _assert(condition, message):
+    """`assert condition, message` as a function, so that a traced program (opscope.fx) can
+    record it; a Proxy condition reaches its __torch_function__, as with torch._assert."""
+    if type(condition) is not Tensor and _C._has_torch_function((condition,)):
+        from opscope.overrides import handle_torch_function
+        return handle_torch_function(_assert, (condition,), condition, message)
+    assert condition, message
 
 
 def __getattr__(name):
