@@ -129,7 +129,7 @@ void launch_bernoulli(DT dt, void* data, int64_t n, double p, uint64_t seed, uin
 void launch_random_range(DT dt, void* data, int64_t n, uint64_t range, int64_t base,
                          uint64_t seed, uint64_t offset, void* stream);
 
-// --- indexing and shape (index.cu) ------------------------------------------------------------------------
+// --- indexing and shape (index.cu) ------------------------------------------------------------
 
 // A tensor as an index kernel reads it: data, sizes and element strides, up to kMaxDims dims.
 struct TensorArg {

@@ -23,7 +23,8 @@ __device__ __forceinline__ T block_reduce(T v, T* shared, F combine) {
   shared[threadIdx.x] = v;
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s) shared[threadIdx.x] = combine(shared[threadIdx.x], shared[threadIdx.x + s]);
+    if (threadIdx.x < s)
+      shared[threadIdx.x] = combine(shared[threadIdx.x], shared[threadIdx.x + s]);
     __syncthreads();
   }
   T r = shared[0];

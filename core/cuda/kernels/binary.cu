@@ -1,6 +1,7 @@
 // CUDA kernels of the binary elementwise ops: add / sub (alpha), mul, div (true, trunc, floor),
-// pow, maximum / minimum, remainder, fmod, atan2, the bitwise and logical ops and lerp. Operands share one dtype (the host side promoted
-// them); 16-bit floats compute in float and round once, as torch's CUDA kernels.
+// pow, maximum / minimum, remainder, fmod, atan2, the bitwise and logical ops, lerp, mse_loss's
+// squared difference. Operands share one dtype (the host side promoted them); 16-bit floats
+// compute in float and round once, as torch's CUDA kernels.
 #include "core/cuda/kernels/Loops.cuh"
 
 namespace opscope::cuda {

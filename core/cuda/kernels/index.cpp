@@ -408,7 +408,8 @@ static Tensor _index_put_impl_(const Tensor& self, TensorList indices, const Ten
   OPSCOPE_CHECK(values.dtype() == self.dtype(), "Index put requires the source and destination "
                 "dtypes match, got ", cpp_name(self.dtype()), " for the destination and ",
                 cpp_name(values.dtype()), " for the source.");
-  Tensor v = values.device() == self.device() ? values : ops::to(values, self.device(), values.dtype());
+  Tensor v = values.device() == self.device() ? values
+                                               : ops::to(values, self.device(), values.dtype());
   if (p.first < 0) {
     if (accumulate) return ops::add_(self, v);
     return ops::copy_(self, v);
@@ -556,7 +557,8 @@ static Tensor cat_into(TensorList tensors, int64_t dim, const Tensor* out_arg) {
       // The slice of out this input fills: out's view with size n along d, shifted by offset.
       DimVector vs(out.sizes().begin(), out.sizes().end());
       vs[static_cast<size_t>(d)] = n;
-      Tensor slice = make_view(out, vs, out.strides(), out->storage_offset() + offset * out.stride(d));
+      Tensor slice =
+          make_view(out, vs, out.strides(), out->storage_offset() + offset * out.stride(d));
       if (x.dtype() == out.dtype()) {
         launch_strided_copy(dt_of(out.dtype()), make_tensor_arg(slice), make_tensor_arg(x),
                             current_stream_ptr());

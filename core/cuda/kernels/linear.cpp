@@ -133,7 +133,8 @@ void gemm(const Tensor& c, const Tensor& a, const Tensor& b, double alpha, doubl
     float* pc = static_cast<float*>(c.data());
     if (!batched) {
       check_cublas(cublasSgemm(h, B.op, A.op, m, n, k, &al, pb, lda, pa, ldb, &be, pc, ldc),
-                   "cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)");
+                   "cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, "
+                   "ldc)");
     } else {
       check_cublas(cublasSgemmStridedBatched(h, B.op, A.op, m, n, k, &al, pb, lda, B.batch_stride,
                                              pa, ldb, A.batch_stride, &be, pc, ldc, stride_c,
@@ -147,7 +148,8 @@ void gemm(const Tensor& c, const Tensor& a, const Tensor& b, double alpha, doubl
     double* pc = static_cast<double*>(c.data());
     if (!batched) {
       check_cublas(cublasDgemm(h, B.op, A.op, m, n, k, &alpha, pb, lda, pa, ldb, &beta, pc, ldc),
-                   "cublasDgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)");
+                   "cublasDgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, "
+                   "ldc)");
     } else {
       check_cublas(cublasDgemmStridedBatched(h, B.op, A.op, m, n, k, &alpha, pb, lda,
                                              B.batch_stride, pa, ldb, A.batch_stride, &beta, pc,

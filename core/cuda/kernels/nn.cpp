@@ -143,7 +143,8 @@ Tensor random_fill(const Tensor& self, std::optional<Generator> gen, Launch&& la
   if (self.numel() == 0) return self;
   Generator g = pick_generator(gen, self.device());
   auto [seed, offset] = g->reserve(static_cast<uint64_t>(self.numel()));
-  Tensor target = self.is_contiguous() ? self : make_empty(self.sizes(), self.dtype(), self.device());
+  Tensor target =
+      self.is_contiguous() ? self : make_empty(self.sizes(), self.dtype(), self.device());
   launch(target, seed, offset);
   if (!target.is_same(self)) ops::copy_(self, target);
   return self;
@@ -295,7 +296,9 @@ static void nll_loss_forward_impl(const Tensor& output, const Tensor& total_weig
   Tensor x = contiguous_or_self(self);
   Tensor t = contiguous_or_self(target);
   Tensor w = contiguous_or_self(weight);
-  Tensor out = output.is_contiguous() ? output : make_empty(output.sizes(), output.dtype(), output.device());
+  Tensor out = output.is_contiguous()
+                   ? output
+                   : make_empty(output.sizes(), output.dtype(), output.device());
   DeviceFlag bad(self.device());
   launch_nll_loss(dt_of(self.dtype()), x.data(), t.data_ptr<int64_t>(),
                   w.defined() ? w.data() : nullptr, out.data(), total_weight.data(), n, n_classes,

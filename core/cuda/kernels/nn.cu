@@ -40,11 +40,13 @@ void softmax_launch(bool log, const void* in, void* out, int64_t rows, int64_t c
   using A = acc_t<In>;
   const RowLaunch l = row_launch(rows, cols);
   if (log) {
-    softmax_rows_kernel<true, In, Out><<<l.grid, l.block, l.block * sizeof(A), as_stream(stream)>>>(
-        static_cast<const In*>(in), static_cast<Out*>(out), rows, cols);
+    softmax_rows_kernel<true, In, Out><<<l.grid, l.block, l.block * sizeof(A),
+                                         as_stream(stream)>>>(static_cast<const In*>(in),
+                                                              static_cast<Out*>(out), rows, cols);
   } else {
-    softmax_rows_kernel<false, In, Out><<<l.grid, l.block, l.block * sizeof(A), as_stream(stream)>>>(
-        static_cast<const In*>(in), static_cast<Out*>(out), rows, cols);
+    softmax_rows_kernel<false, In, Out><<<l.grid, l.block, l.block * sizeof(A),
+                                          as_stream(stream)>>>(static_cast<const In*>(in),
+                                                               static_cast<Out*>(out), rows, cols);
   }
 }
 

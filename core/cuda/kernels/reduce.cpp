@@ -47,7 +47,8 @@ Rows as_rows(const Tensor& self, uint64_t mask, bool keepdim) {
     }
   }
   bool identity = true;
-  for (size_t i = 0; i < perm.size(); ++i) identity = identity && perm[i] == static_cast<int64_t>(i);
+  for (size_t i = 0; i < perm.size(); ++i)
+    identity = identity && perm[i] == static_cast<int64_t>(i);
   Tensor p = identity ? self : ops::permute(self, perm);
   r.input = p.is_contiguous() ? p : ops::contiguous(p);
   r.out_shape = cpu::reduced_shape(self.sizes(), mask, keepdim);

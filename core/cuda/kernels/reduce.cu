@@ -45,8 +45,8 @@ struct ReduceFns {
   }
   __device__ A combine(A a, A b) const {
     switch (op) {
-      case ReduceOp::Prod:
-      case ReduceOp::All: return op == ReduceOp::All ? ((a != A(0) && b != A(0)) ? A(1) : A(0)) : a * b;
+      case ReduceOp::Prod: return a * b;
+      case ReduceOp::All: return (a != A(0) && b != A(0)) ? A(1) : A(0);
       case ReduceOp::Max:
       case ReduceOp::NormInf: return nan_max(a, b);
       case ReduceOp::Min:

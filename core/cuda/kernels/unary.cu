@@ -70,7 +70,8 @@ struct IntUnary {
     switch (op) {
       case UnaryOp::Neg: return static_cast<T>(U(0) - static_cast<U>(x));
       case UnaryOp::Abs:
-        if constexpr (std::is_signed_v<T>) return x < 0 ? static_cast<T>(U(0) - static_cast<U>(x)) : x;
+        if constexpr (std::is_signed_v<T>)
+          return x < 0 ? static_cast<T>(U(0) - static_cast<U>(x)) : x;
         return x;
       case UnaryOp::Sign:
         if constexpr (std::is_signed_v<T>) return static_cast<T>((T(0) < x) - (x < T(0)));
