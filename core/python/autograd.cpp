@@ -12,6 +12,7 @@
 #include "core/autograd/Engine.h"
 #include "core/autograd/GradMode.h"
 #include "core/autograd/Node.h"
+#include "core/python/crossing.h"
 #include "core/python/futures.h"
 #include "core/python/python_common.h"
 
@@ -28,7 +29,7 @@ using autograd::Node;
 autograd::GradHook python_grad_hook(py::object fn) {
   auto holder = std::make_shared<PyCallable>(std::move(fn));
   return [holder](const Tensor& g) -> Tensor {
-    py::gil_scoped_acquire gil;
+    CallIntoPython gil("tensor hook", holder->fn);  // takes the GIL (crossing.h)
     py::object r = awaited_hook_result(holder->fn(wrap_obj(g)), holder->fn, "tensor hook",
                                        "the gradient passes through unchanged");
     if (r.is_none()) return Tensor();
@@ -48,7 +49,7 @@ class PySavedTensorHooks final : public autograd::SavedTensorHooks {
   // An `async def` pack that fails keeps the tensor itself (unpack is then skipped); an async
   // unpack that fails raises: backward cannot go on without the tensor. Note [Async hooks].
   void pack(const Tensor& t) override {
-    py::gil_scoped_acquire gil;
+    CallIntoPython gil("saved tensor pack_hook", pack_->fn);  // takes the GIL
     py::object r = pack_->fn(wrap_obj(t));
     if (is_coroutine(r)) {
       std::optional<py::object> awaited =
@@ -64,7 +65,7 @@ class PySavedTensorHooks final : public autograd::SavedTensorHooks {
   }
   Tensor unpack() override {
     if (kept_.defined()) return kept_;
-    py::gil_scoped_acquire gil;
+    CallIntoPython gil("saved tensor unpack_hook", unpack_->fn);  // takes the GIL
     py::object r = unpack_->fn(packed_->fn);
     if (is_coroutine(r)) {
       std::optional<py::object> awaited =
@@ -203,6 +204,9 @@ void init_autograd(py::module_& m) {
         unwrap(t.ptr())->shallow_copy_from(*unwrap(data.ptr()).impl());
       },
       "Tensor.data = other: this tensor takes other's memory, shape and dtype.");
+  m.def(
+      "_python_crossings", [] { return CallIntoPython::active(); },
+      "This thread's C++ -> Python crossings now running, outermost first (crossing.h).");
   m.def(
       "_view_base",
       [](py::handle t) -> py::object {

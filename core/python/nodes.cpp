@@ -23,6 +23,7 @@
 #include "core/autograd/CopySlices.h"
 #include "core/autograd/Derivatives.h"
 #include "core/autograd/Node.h"
+#include "core/python/crossing.h"
 #include "core/python/futures.h"
 #include "core/python/python_common.h"
 
@@ -68,7 +69,7 @@ class PyFunctionNode final : public Node {
 };
 
 variable_list PyFunctionNode::apply(variable_list&& grads) {
-  py::gil_scoped_acquire gil;
+  CallIntoPython gil("custom Function backward", ctx_, name_);  // takes the GIL (crossing.h)
   py::tuple args(grads.size());
   for (size_t i = 0; i < grads.size(); ++i)
     args[i] = output_is_tensor[i] && grads[i].defined() ? wrap_obj(grads[i]) : py::none();
@@ -238,7 +239,7 @@ PyObject* node_register_hook(PyObject* self, PyObject* fn) {
     auto holder = std::make_shared<PyCallable>(py::reinterpret_borrow<py::object>(fn));
     uint64_t id = checked_node_of(self)->add_post_hook(
         [holder](const variable_list& grad_inputs, const variable_list& grad_outputs) {
-          py::gil_scoped_acquire gil;
+          CallIntoPython gil("grad_fn hook", holder->fn);  // takes the GIL
           py::object r = holder->fn(grads_to_py(grad_inputs), grads_to_py(grad_outputs));
           r = awaited_hook_result(std::move(r), holder->fn, "grad_fn hook",  // Note [Async hooks]
                                   "the gradients pass through unchanged");
@@ -254,7 +255,7 @@ PyObject* node_register_prehook(PyObject* self, PyObject* fn) {
     auto holder = std::make_shared<PyCallable>(py::reinterpret_borrow<py::object>(fn));
     uint64_t id =
         checked_node_of(self)->add_node_pre_hook([holder](const variable_list& grad_outputs) {
-          py::gil_scoped_acquire gil;
+          CallIntoPython gil("grad_fn prehook", holder->fn);  // takes the GIL
           py::object r = awaited_hook_result(holder->fn(grads_to_py(grad_outputs)), holder->fn,
                                              "grad_fn prehook",  // Note [Async hooks]
                                              "the gradients pass through unchanged");

@@ -161,6 +161,8 @@ def _header(item):
                 f'<small>· {ops} ops</small>')
     if k == "pass":
         return f"◀ {escape(item.summary(timed=False))}"
+    if getattr(item, "crossing", False):  # C++ called Python (core/python/crossing.h)
+        return f"⇢ {escape(item.name)} <small>· {ops} ops</small>"
     return f"▣ record_function {escape(item.name)} <small>· {ops} ops</small>"
 
 
@@ -453,7 +455,7 @@ def stack_table(stack, full=False):
     from opscope.profiler import _stack as S
     frames = stack.frames
     rows = S.table_rows(frames, full)
-    marks = S.crossings(frames)
+    marks = S.crossings(frames, getattr(stack, "python_crossings", ()))
     out = ['<table class="os-stack"><thead><tr><th class="os-num">#</th>'
            f'<th>{_left("frame")}</th><th>{_left("file:line")}</th><th>{_left("layer")}</th>'
            '</tr></thead>'

@@ -94,9 +94,12 @@ class Stack:
     ``frames`` (a list of Frame), ``len()``, indexing and iteration; ``str()`` is ``table()``.
     """
 
-    def __init__(self, raw):
+    def __init__(self, raw, python_crossings=()):
         self._raw = raw
         self._frames = None
+        # The C++ → Python crossings running when it was taken, outermost first (crossing.h):
+        # "C++ → Python: tensor hook double_it · GIL acquired, was released".
+        self.python_crossings = list(python_crossings)
 
     @classmethod
     def from_frames(cls, frames):
@@ -154,7 +157,7 @@ class Stack:
         from opscope.profiler._textview import TextView, text_width
         width = text_width(width)
         rows = table_rows(self.frames, full)
-        marks = crossings(self.frames)
+        marks = crossings(self.frames, self.python_crossings)
         return TextView(_render(rows, marks, width), html=lambda: self._repr_html_())
 
     # --- views: the HTML table is _html.stack_html ---
@@ -174,7 +177,7 @@ def stack():
 
     Works anywhere: at top level, inside a hook the autograd engine calls, inside a Python kernel
     the dispatcher calls — the C++ frames between show how the call got there."""
-    return Stack(_C._capture_stack(1))
+    return Stack(_C._capture_stack(1), _C._python_crossings())
 
 
 # --- names ---------------------------------------------------------------------------------------
@@ -402,19 +405,41 @@ def table_rows(frames, full=False):
 _rows = table_rows
 
 
-def crossings(frames):
+# The files whose call sites take the GIL through CallIntoPython (core/python/crossing.h).
+_CROSSING_SITES = ("core/python/nodes.cpp", "core/python/autograd.cpp")
+
+
+def crossings(frames, python_crossings=()):
     """{k: label} for each change of language: frame k is the outermost frame of the inner (callee)
     side, so the table draws the line just below it. Walks from the outermost frame in; frames of
-    no language (libc) do not count."""
-    marks, current = {}, None
+    no language (libc) do not count.
+
+    `python_crossings` (Stack.python_crossings, outermost first) name the C++ → Python marks whose
+    C++ side is a hook / custom Function call site, innermost with innermost, with the hook and
+    the GIL's state: "C++ → Python: tensor hook double_it · GIL acquired, was released"."""
+    marks, current, sites = {}, None, []
     for k in range(len(frames) - 1, -1, -1):
         lang = _LANGUAGE.get(frames[k].layer)
         if lang is None:
             continue
         if current is not None and lang != current:
             marks[k] = _CROSSING.get((current, lang), f"{current} → {lang}")
+            if (current, lang) == ("C++", "Python") and _is_crossing_site(frames, k + 1):
+                sites.append(k)
         current = lang
+    # sites: outermost first, as python_crossings; match them from the innermost.
+    for k, label in zip(reversed(sites), reversed(list(python_crossings))):
+        marks[k] = label
     return marks
+
+
+def _is_crossing_site(frames, k):
+    """Whether the C++ frames from k outwards (up to the next Python frame) hold a crossing site."""
+    while k < len(frames) and _LANGUAGE.get(frames[k].layer) != "Python":
+        if (frames[k].file or "").endswith(_CROSSING_SITES):
+            return True
+        k += 1
+    return False
 
 
 def _fit(text, n, left=False):
@@ -545,10 +570,27 @@ def _render(rows, marks, width):
             lines.append(f"{i.ljust(w_index)}  {name.ljust(w_name)}  "
                          f"{elide_path(loc, w_loc).ljust(w_loc)}  {layer}")
         if row[2] in marks and row is not rows[-1]:
-            label = f"── {marks[row[2]]} "
-            rule = "─" * max(0, width - w_index - 2 - len(label))
-            lines.append(" " * (w_index + 2) + label + rule)
+            lines.extend(_mark_lines(marks[row[2]], w_index + 2, width))
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _mark_lines(text, indent, width):
+    """A boundary mark, "── C++ → Python ─────", in `width` columns from `indent`; a long one
+    (a crossing's hook and GIL state) breaks at its " · " onto lines of its own."""
+    room = max(8, width - indent)
+    label = f"── {text} "
+    if len(label) <= room:
+        return [" " * indent + label + "─" * (room - len(label))]
+    parts = text.split(" · ")
+    out, line = [], "── " + parts[0]
+    for part in parts[1:]:
+        if len(line) + 3 + len(part) <= room:
+            line += " · " + part
+        else:
+            out.append(line)
+            line = "   · " + part
+    out.append(line)
+    return [" " * indent + _fit(x, room).rstrip() for x in out]
 
 
 # The fewest columns a frame's name gets beside file:line (else the table stacks them).

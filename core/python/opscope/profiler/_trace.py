@@ -231,18 +231,28 @@ class OpRecord(_Timed):
         return f"<op {self.summary()}>"
 
 
+# The name of the scope C++ opens where it calls Python (core/python/crossing.h) starts so.
+CROSSING_PREFIX = "C++ → Python: "
+
+
 class ScopeRecord(_Timed):
-    """A user scope: ``with opscope.profiler.record_function("name"):``, with what ran inside."""
+    """A user scope: ``with opscope.profiler.record_function("name"):``, with what ran inside.
+
+    Also a C++ → Python crossing (``crossing`` is True): a hook, a custom Function's backward or a
+    saved-tensor hook that C++ called, named with the GIL's state —
+    "C++ → Python: tensor hook double_it · GIL acquired, was released" (core/python/crossing.h)."""
 
     def __init__(self, e, parent):
         super().__init__(e, parent)
         self.name = e["name"]
         self.id = e["scope"]
+        self.crossing = self.name.startswith(CROSSING_PREFIX)
 
     def summary(self, timed=True):
         """scope "train step": 12 ops · 1.2 ms"""
         n = sum(1 for item in self.walk() if isinstance(item, OpRecord))
-        text = f'scope "{self.name}": {n} op{"s" if n != 1 else ""}'
+        ops = f'{n} op{"s" if n != 1 else ""}'
+        text = f"{self.name}: {ops}" if self.crossing else f'scope "{self.name}": {ops}'
         return text + (f" · {_duration_str(self.duration_ns)}" if timed else "")
 
     def __repr__(self):

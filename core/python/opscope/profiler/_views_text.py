@@ -181,6 +181,8 @@ def _header(item):
             segments.append((V.sequence_str(item.sequence_nr), "muted"))
     elif k == "pass":
         segments = [("◀ ", "backward"), (item.summary(timed=False), "backward")]
+    elif getattr(item, "crossing", False):  # C++ called Python (crossing.h)
+        segments = [("⇢ ", "scope"), (item.name, "scope")]
     else:
         segments = [("▣ record_function ", "scope"), (item.name, "scope")]
     return segments, (V.duration_str(item.duration_ns), "time")
