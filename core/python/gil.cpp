@@ -64,25 +64,31 @@ class ReleasedGil {
 }  // namespace
 
 bool worth_releasing_gil(const OperatorHandle& op, const Stack& stack) {
+  const int64_t threshold = g_release_elements.load(std::memory_order_relaxed);
+  if (threshold < 0) return false;
   int64_t elements = 0;
   bool any_tensor = false;
-  int64_t factory_size = 0;
+  const IValue* size = nullptr;  // the first int[]: a factory's size when no tensor is given
   for (const IValue& v : stack) {
-    if (v.is_tensor()) {
-      const Tensor& t = v.to_tensor();
-      if (t.defined()) elements += t->numel();
-      any_tensor = true;
-    } else if (v.is_tensor_list()) {
-      for (const Tensor& t : v.to_tensor_list())
-        if (t.defined()) elements += t->numel();
-      any_tensor = true;
-    } else if (v.tag() == IValue::Tag::IntList && factory_size == 0) {
-      factory_size = product(v.to_int_list());
+    switch (v.tag()) {
+      case IValue::Tag::Tensor:
+        if (const Tensor& t = v.to_tensor(); t.defined()) elements += t->numel();
+        any_tensor = true;
+        break;
+      case IValue::Tag::TensorList:
+        for (const Tensor& t : v.to_tensor_list())
+          if (t.defined()) elements += t->numel();
+        any_tensor = true;
+        break;
+      case IValue::Tag::IntList:
+        if (!size) size = &v;
+        break;
+      default:
+        break;
     }
   }
-  if (!any_tensor) elements = factory_size;
-  return elements >= g_release_elements.load(std::memory_order_relaxed) &&
-         !op.schema().is_view();
+  if (!any_tensor && size) elements = product(size->to_int_list());
+  return elements >= threshold && !op.schema().is_view();
 }
 
 int64_t gil_release_elements() {
@@ -120,7 +126,7 @@ void init_gil(py::module_& m) {
 }
 
 void call_op_from_python(const OperatorHandle& op, Stack* stack) {
-  if (g_release_elements.load(std::memory_order_relaxed) < 0 || !worth_releasing_gil(op, *stack)) {
+  if (!worth_releasing_gil(op, *stack)) {
     op.call_boxed(stack);
     return;
   }

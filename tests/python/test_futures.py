@@ -374,7 +374,7 @@ def test_top_level_await_in_ipython():
 def test_async_grad_fn_hooks():
     async def post(grad_inputs, grad_outputs):
         await asyncio.sleep(0)
-        return tuple(g * 10 for g in grad_inputs)
+        return tuple(None if g is None else g * 10 for g in grad_inputs)
 
     async def pre(grad_outputs):
         raise ValueError("pre failed")
