@@ -18,6 +18,8 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("relu(Tensor self) -> Tensor");
   m.def("relu_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
   m.def("relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  // grad_output, self (broadcast) -> grad_output where self > threshold, else 0
+  m.def("threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", kNone);
   m.def("gelu(Tensor self, *, str approximate=\"none\") -> Tensor", Variants::None);
   m.def("gelu_(Tensor(a!) self, *, str approximate=\"none\") -> Tensor(a!)", Variants::None);
   m.def("gelu.out(Tensor self, *, str approximate=\"none\", Tensor(a!) out) -> Tensor(a!)",
@@ -40,6 +42,11 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, "
       "int ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> "
       "(Tensor(a!), Tensor(b!))",
+      kNone);
+  // grad_output ((N) for none on a batch, else ()), self (N,C) or (C), target -> self's shape
+  m.def(
+      "nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, "
+      "int reduction, int ignore_index, Tensor total_weight) -> Tensor",
       kNone);
   m.def(
       "nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, "

@@ -54,6 +54,14 @@ inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, const Tensor&, con
 inline constexpr Op<std::tuple<Tensor, Tensor>(Out, Out, const Tensor&, const Tensor&,
                                                const Tensor&, int64_t, int64_t)>
     nll_loss_forward_out{"aten::nll_loss_forward.output"};
+// nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight,
+//                   int reduction, int ignore_index, Tensor total_weight) -> Tensor
+// d nll_loss / d self, self's shape: -weight[target[n]] * grad_output (grad_output[n] for
+// reduction none on a batch; divided by total_weight for the mean) at [n, target[n]], 0 elsewhere
+// and on ignored rows.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&, int64_t,
+                           int64_t, const Tensor&)>
+    nll_loss_backward{"aten::nll_loss_backward"};
 // nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index)
 //     -> (Tensor output, Tensor total_weight)
 // self (N,C,H,W), target (N,H,W) int64 -> output (N,H,W) for reduction none, () otherwise.
@@ -184,6 +192,11 @@ inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<const Scalar&>)> 
 // --- relu ----------------------------------------------------------------------------------------
 // relu(Tensor self) -> Tensor
 inline constexpr Op<Tensor(const Tensor&)> relu{"aten::relu"};
+
+// threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
+// grad_output where self > threshold, 0 elsewhere (broadcast): relu's gradient from its result.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Scalar&)> threshold_backward{
+    "aten::threshold_backward"};
 
 // --- softplus ------------------------------------------------------------------------------------
 // softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor

@@ -225,6 +225,15 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> "
       "Tensor(a!)",
       kFunction);
+  // grad_output, output (the forward's result) [*s] -> the input's gradient [*s]
+  m.def(
+      "_softmax_backward_data(Tensor grad_output, Tensor output, int dim, "
+      "ScalarType input_dtype) -> Tensor",
+      kFunction);
+  m.def(
+      "_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, "
+      "ScalarType input_dtype) -> Tensor",
+      kFunction);
 
   // Aliases (kernels in core/ops/composite/aliases.cpp): torch.special's logsumexp, softmax and
   // log_softmax.

@@ -148,5 +148,12 @@ inline constexpr Op<Tensor(const Tensor&, int64_t, bool)> _log_softmax{"aten::_l
 // _log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(Out, const Tensor&, int64_t, bool)> _log_softmax_out{
     "aten::_log_softmax.out"};
+// _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype)
+// output * (grad_output - sum(grad_output * output, dim)): softmax's input gradient from its
+// result. _log_softmax_backward_data: grad_output - exp(output) * sum(grad_output, dim).
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, int64_t, ScalarType)>
+    _softmax_backward_data{"aten::_softmax_backward_data"};
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, int64_t, ScalarType)>
+    _log_softmax_backward_data{"aten::_log_softmax_backward_data"};
 
 }  // namespace opscope::ops

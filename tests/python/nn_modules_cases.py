@@ -225,11 +225,11 @@ c = [x.training for x in m.modules()]
 result = [a, b, c, r is m]
 """,
     "train with a non-bool": "nn.Linear(2, 2).train('yes')",
-    "zero_grad zeroes by default (torch 1.13)": """
+    "zero_grad zeroes with set_to_none=False": """
 m = nn.Linear(2, 1)
 m(torch.ones(3, 2)).sum().backward()
 before = [p.grad.tolist() for p in m.parameters()]
-m.zero_grad()
+m.zero_grad(set_to_none=False)
 after = [p.grad.tolist() for p in m.parameters()]
 m(torch.ones(3, 2)).sum().backward()
 m.zero_grad(set_to_none=True)

@@ -66,6 +66,8 @@ CASES = [
     ("tanh", lambda a: a.tanh(), [(2, 3)], False, True),
     ("sigmoid", lambda a: a.sigmoid(), [(2, 3)], False, True),
     ("relu", lambda a: a.relu(), [(2, 3)], False, False),
+    ("threshold_backward", lambda g, x: opscope.ops.aten.threshold_backward(g, x, 0.1), [(2, 3), (2, 3)],
+     False, True),
     ("abs", lambda a: a.abs(), [(2, 3)], False, False),
     ("sin", lambda a: a.sin(), [(2, 3)], False, True),
     ("cos", lambda a: a.cos(), [(2, 3)], False, True),

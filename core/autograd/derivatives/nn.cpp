@@ -5,6 +5,7 @@
 #include "core/ops/binary.h"
 #include "core/ops/compare.h"
 #include "core/ops/copy.h"
+#include "core/ops/factories.h"
 #include "core/ops/indexing.h"
 #include "core/ops/nn.h"
 #include "core/ops/reduce.h"
@@ -49,12 +50,23 @@ variable_list convolution_formula(const BackwardContext& c, const variable_list&
 std::vector<Derivative> nn_derivatives() {
   using namespace formulas;
   return {
-      // relu(Tensor self) -> Tensor: 1 where result > 0
+      // relu(Tensor self) -> Tensor: g where result > 0, as torch's threshold_backward(grad,
+      //   result, 0)
       {.op = "relu", .node = "ReluBackward0", .inputs = {"self"}, .save_result = true,
        .formula = [](C c, G g) -> variable_list {
-         return {ops::mul(g[0], ops::gt(c.result(), Scalar(0)))};
+         return {ops::threshold_backward(g[0], c.result(), Scalar(0))};
        },
        .inplace = {"relu_"}},
+      // threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor:
+      //   linear in grad_output (the same mask); piecewise constant in self
+      {.op = "threshold_backward", .node = "ThresholdBackwardBackward0",
+       .inputs = {"grad_output", "self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {c.needs("grad_output")
+                     ? ops::threshold_backward(g[0], c.arg("self"), c.value("threshold").to_scalar())
+                     : Tensor(),
+                 c.needs("self") ? ops::zeros_like(g[0]) : Tensor()};
+       }},
       // gelu(Tensor self, *, str approximate="none") -> Tensor
       //   none: Phi(x) + x phi(x); tanh: d/dx 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
       {.op = "gelu", .node = "GeluBackward0", .inputs = {"self"}, .save = {"self"},
@@ -96,11 +108,15 @@ std::vector<Derivative> nn_derivatives() {
       //                  int ignore_index) -> (Tensor output, Tensor total_weight)
       //   self (N,C) or (C), target (N) or (); d/dself[n, target[n]] = -weight[target[n]] * g
       //   (divided by the total weight for the mean), 0 for ignored targets
+      //   nll_loss_backward as torch's; under create_graph the same from differentiable ops
       {.op = "nll_loss_forward", .node = "NllLossBackward0", .inputs = {"self"},
-       .save = {"target", "weight"},
+       .save = {"self", "target", "weight"}, .save_result = true,
        .formula = [](C c, G g) -> variable_list {
          Tensor target = c.arg("target"), weight = c.arg("weight");
          int64_t reduction = c.value("reduction").to_int(), ignore = c.value("ignore_index").to_int();
+         if (!grad_mode_enabled())
+           return {ops::nll_loss_backward(g[0], c.arg("self"), target, weight, reduction, ignore,
+                                          c.result(1))};
          int64_t classes = c.sizes("self").back();
          Tensor valid = ops::ne(target, Scalar(ignore));
          Tensor safe = ops::where(valid, target, Scalar(int64_t{0}));

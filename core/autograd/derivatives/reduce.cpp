@@ -3,6 +3,7 @@
 // extremes, or through the scan or softmax it came from.
 #include <cmath>
 
+#include "core/autograd/GradMode.h"
 #include "core/autograd/derivatives/common.h"
 #include "core/ops/binary.h"
 #include "core/ops/compare.h"
@@ -112,18 +113,25 @@ std::vector<Derivative> reduce_derivatives() {
          return {ops::div(full, Scalar(count(c.sizes("self"), dims)))};
        }},
       // _softmax(Tensor self, int dim, bool half_to_float) -> Tensor:
-      //   result * (g - sum(g * result, dim))
+      //   result * (g - sum(g * result, dim)): _softmax_backward_data as torch's; under
+      //   create_graph the same from differentiable ops
       {.op = "_softmax", .node = "SoftmaxBackward0", .inputs = {"self"}, .save_result = true,
        .formula = [](C c, G g) -> variable_list {
          Tensor y = c.result();
+         if (!grad_mode_enabled())
+           return {ops::_softmax_backward_data(g[0], y, c.value("dim").to_int(), c.dtype("self"))};
          int64_t dims[1] = {c.value("dim").to_int()};
          Tensor s = ops::sum(ops::mul(g[0], y), IntArrayRef(dims, 1), true, std::nullopt);
          return {ops::mul(y, ops::sub(g[0], s))};
        }},
       // _log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor:
-      //   g - exp(result) * sum(g, dim)
+      //   g - exp(result) * sum(g, dim): _log_softmax_backward_data as torch's; under
+      //   create_graph the same from differentiable ops
       {.op = "_log_softmax", .node = "LogSoftmaxBackward0", .inputs = {"self"}, .save_result = true,
        .formula = [](C c, G g) -> variable_list {
+         if (!grad_mode_enabled())
+           return {ops::_log_softmax_backward_data(g[0], c.result(), c.value("dim").to_int(),
+                                                   c.dtype("self"))};
          int64_t dims[1] = {c.value("dim").to_int()};
          Tensor s = ops::sum(g[0], IntArrayRef(dims, 1), true, std::nullopt);
          return {ops::sub(g[0], ops::mul(ops::exp(c.result()), s))};

@@ -1,13 +1,14 @@
-// CPU kernels of the activations (see core/ops/nn.h): relu (clamp_min, as PyTorch), gelu, silu
-// and softplus, float-only functions of self's own dtype over the unary loops (unary_loops.h).
-// Each is one `*_impl(out, self, ...)`, registered at the end of the file in its functional /
-// in-place / out= forms (core/ops/KernelForms.h).
+// CPU kernels of the activations (see core/ops/nn.h): relu (clamp_min, as PyTorch) and its
+// gradient threshold_backward; gelu, silu and softplus, float-only functions of self's own dtype
+// over the unary loops (unary_loops.h). Each of these is one `*_impl(out, self, ...)`, registered
+// at the end of the file in its functional / in-place / out= forms (core/ops/KernelForms.h).
 #include <cmath>
 #include <string_view>
 
 #include "core/dispatch/Library.h"
 #include "core/ops/KernelForms.h"
 #include "core/ops/compare.h"
+#include "core/ops/cpu/Loops.h"
 #include "core/ops/cpu/unary_loops.h"
 
 namespace opscope::cpu {
@@ -94,9 +95,21 @@ Tensor softplus_impl(const Tensor& out, const Tensor& self, const Scalar& beta,
       params);
 }
 
+// grad_output, self (broadcast) -> grad_output where self > threshold, 0 elsewhere: relu's
+// gradient read off its result (a NaN in self passes the gradient, as torch's).
+Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {
+  TensorIterator iter = TensorIterator::binary_op(Tensor(), grad_output, self);
+  dispatch_dtype_if(iter.common_dtype(), "threshold_cpu", kAllButBool, [&]<typename T>() {
+    const T t = threshold.to<T>();
+    cpu_kernel(iter, [t](T g, T x) -> T { return x <= t ? T(0) : g; });
+  });
+  return iter.output();
+}
+
 static Library cpu_activation(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
   m.impl("relu", fn<&relu>);
   m.impl("relu_", fn<&relu_>);
+  m.impl("threshold_backward", fn<&threshold_backward>);
   m.impl("gelu", functional<&gelu_impl>());
   m.impl("gelu_", inplace<&gelu_impl>());
   m.impl("gelu.out", out<&gelu_impl>());

@@ -1,11 +1,12 @@
 // CPU kernels of the losses (declared in core/ops/nn.cpp, registered
-// at the end of this file): nll_loss_forward,
+// at the end of this file): nll_loss_forward (+ backward),
 // nll_loss2d_forward, mse_loss, smooth_l1_loss (+ backward), huber_loss (+ backward),
 // binary_cross_entropy.
 //
 // Checks follow torch 1.13 (LossNLL.cpp, LossNLL2d.cpp, Loss.cpp) in order and wording. The
 // reduced nll losses sum in torch's cascade (Note [Cascade sum]) so that results agree with torch
 // to the last bit in float32.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -558,9 +559,89 @@ std::tuple<Tensor, Tensor> nll_loss2d_forward_output(const Tensor& self, const T
   return {output, total_weight};
 }
 
+namespace {
+
+template <typename T, typename Target>
+void nll_loss_backward_frame(const Tensor& grad_input, const Tensor& grad_output,
+                             const Tensor& target, const Tensor& weight, int64_t reduction,
+                             int64_t ignore_index, const Tensor& total_weight) {
+  const bool batched = grad_input.dim() == 2;
+  const int64_t n_classes = grad_input.size(-1), batch = batched ? grad_input.size(0) : 1;
+  const Tensor target_c = contiguous_or_self(target), weight_c = contiguous_or_self(weight);
+  const Target* tgt = target_c.data_ptr<Target>();
+  const T* w = weight.defined() ? weight_c.data_ptr<T>() : nullptr;
+  T* gi = grad_input.data_ptr<T>();  // contiguous
+  std::fill_n(gi, grad_input.numel(), T(0));
+  const bool per_row = reduction == ops::kReductionNone && batched;
+  const Tensor grad_c = contiguous_or_self(grad_output);
+  const T* go = grad_c.data_ptr<T>();
+  // reduced: one gradient for every row, divided by the total weight for the mean
+  acc_type_t<T> g = 0;
+  if (!per_row) {
+    g = acc_type_t<T>(go[0]);
+    if (reduction == ops::kReductionMean) g /= acc_type_t<T>(*total_weight.data_ptr<T>());
+  }
+  for (int64_t i = 0; i < batch; ++i) {
+    const auto t = static_cast<int64_t>(tgt[i]);
+    if (t == ignore_index) continue;
+    OPSCOPE_CHECK_INDEX(t >= 0 && t < n_classes, "Target ", t, " is out of bounds.");
+    const acc_type_t<T> wt = w != nullptr ? acc_type_t<T>(w[t]) : acc_type_t<T>(1);
+    gi[i * n_classes + t] = static_cast<T>(-wt * (per_row ? acc_type_t<T>(go[i]) : g));
+  }
+}
+
+}  // namespace
+
+// grad_output ((N) for reduction none on a batch, () otherwise), self (N,C) or (C), target (N)
+// or (), total_weight () -> d loss / d self: -weight[t] * grad at [n, t = target[n]], zeros
+// elsewhere; the mean divides by total_weight (0 / 0 gives NaN on the rows that count, as torch)
+Tensor nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                         const Tensor& weight, int64_t reduction, int64_t ignore_index,
+                         const Tensor& total_weight) {
+  OPSCOPE_CHECK(self.dim() > 0 && self.dim() <= 2, "input tensor should be 1D or 2D");
+  OPSCOPE_CHECK(target.dim() <= 1,
+                "0D or 1D target tensor expected, multi-target not supported");
+  const bool no_batch_dim = self.dim() == 1 && target.dim() == 0;
+  OPSCOPE_CHECK(no_batch_dim || self.size(0) == target.size(0),
+                "size mismatch (got input: ", shape_str(self.sizes()),
+                ", target: ", shape_str(target.sizes()), ")");
+  OPSCOPE_CHECK(total_weight.numel() == 1,
+                "expected total_weight to be a single element tensor, got: ",
+                shape_str(total_weight.sizes()), " (", total_weight.numel(), " elements)");
+  OPSCOPE_CHECK(!weight.defined() || weight.numel() == self.size(-1),
+                "weight tensor should be defined either for all or no classes");
+  if (reduction == ops::kReductionNone && self.dim() == 2) {
+    const int64_t nframe = self.size(0);
+    OPSCOPE_CHECK(grad_output.dim() == 1 && grad_output.size(0) == nframe,
+                  "Expected a tensor of dimension 1 and tensor.size[0] == ", nframe,
+                  " but got: dimension ", grad_output.dim(), " and tensor.size[0] = ",
+                  grad_output.dim() > 0 ? grad_output.size(0) : 1);
+  } else {
+    OPSCOPE_CHECK(grad_output.dim() <= 1 && grad_output.numel() == 1,
+                  "Expected a single element grad_output tensor, but got: ",
+                  shape_str(grad_output.sizes()));
+  }
+  Tensor grad_input = make_empty(self.sizes(), self.dtype());
+  dispatch_float_bf16(self.dtype(), "nll_loss_backward_out_frame", [&]<typename T>() {
+    check_read_as(self.dtype(), grad_output.dtype());
+    check_read_as(self.dtype(), total_weight.dtype());
+    if (weight.defined()) check_read_as(self.dtype(), weight.dtype());
+    if (target.dtype() == ScalarType::UInt8) {
+      nll_loss_backward_frame<T, uint8_t>(grad_input, grad_output, target, weight, reduction,
+                                          ignore_index, total_weight);
+    } else {
+      check_read_as(ScalarType::Int64, target.dtype());
+      nll_loss_backward_frame<T, int64_t>(grad_input, grad_output, target, weight, reduction,
+                                          ignore_index, total_weight);
+    }
+  });
+  return grad_input;
+}
+
 static Library cpu_loss(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
   m.impl("nll_loss_forward", fn<&nll_loss_forward>);
   m.impl("nll_loss_forward.output", fn<&nll_loss_forward_output>);
+  m.impl("nll_loss_backward", fn<&nll_loss_backward>);
   m.impl("nll_loss2d_forward", fn<&nll_loss2d_forward>);
   m.impl("nll_loss2d_forward.output", fn<&nll_loss2d_forward_output>);
   m.impl("smooth_l1_loss", fn<&smooth_l1_loss>);

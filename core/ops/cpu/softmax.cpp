@@ -1,4 +1,5 @@
-// CPU kernels of _softmax and _log_softmax (declared in core/ops/reduce.cpp; softmax.int and
+// CPU kernels of _softmax and _log_softmax and their gradients _softmax_backward_data and
+// _log_softmax_backward_data (declared in core/ops/reduce.cpp; softmax.int and
 // log_softmax.int are CompositeImplicitAutograd over these, as in torch 1.13).
 //
 // softmax(x)_k = exp(x_k - m) / sum_j exp(x_j - m) and log_softmax(x)_k = x_k - m -
@@ -13,6 +14,7 @@
 // selects (we never read FP exception flags).
 #pragma GCC optimize("no-trapping-math", "fp-contract=fast")
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -146,7 +148,118 @@ Tensor softmax_impl(const Tensor& self, int64_t dim, bool half_to_float) {
   return out;
 }
 
+// The input gradient of one contiguous row from its output y and gradient g: y (g - sum(g y))
+// for softmax, g - exp(y) sum(g) for log_softmax. Two vector passes.
+template <typename T, bool IsLog>
+OPSCOPE_FMA_CLONES void softmax_backward_row(const T* g, const T* y, T* gi, int64_t n) {
+  T s = 0;
+  if constexpr (IsLog) {
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) s += g[i];
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) gi[i] = g[i] - exp_of<T>(y[i]) * s;
+  } else {
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) s += g[i] * y[i];
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) gi[i] = y[i] * (g[i] - s);
+  }
+}
+
+// R rows of w elements, row r at offset r * I: the same, the sums taken element by element.
+template <typename T, bool IsLog>
+OPSCOPE_FMA_CLONES void softmax_backward_columns(const T* g, const T* y, T* gi, int64_t R,
+                                                 int64_t I, int64_t w, T* s) {
+  for (int64_t j = 0; j < w; ++j) s[j] = 0;
+  for (int64_t r = 0; r < R; ++r) {
+    const T *gr = g + r * I, *yr = y + r * I;
+#pragma omp simd
+    for (int64_t j = 0; j < w; ++j) s[j] += IsLog ? gr[j] : gr[j] * yr[j];
+  }
+  for (int64_t r = 0; r < R; ++r) {
+    const T *gr = g + r * I, *yr = y + r * I;
+    T* out = gi + r * I;
+#pragma omp simd
+    for (int64_t j = 0; j < w; ++j) {
+      if constexpr (IsLog) {
+        out[j] = gr[j] - exp_of<T>(yr[j]) * s[j];
+      } else {
+        out[j] = yr[j] * (gr[j] - s[j]);
+      }
+    }
+  }
+}
+
+template <typename T, bool IsLog>
+void softmax_backward_kernel(const T* g, const T* y, T* gi, int64_t O, int64_t R, int64_t I) {
+  if (I == 1) {
+    parallel_for(0, O, std::max<int64_t>(1, kGrainSize / R), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o)
+        softmax_backward_row<T, IsLog>(g + o * R, y + o * R, gi + o * R, R);
+    });
+    return;
+  }
+  const int64_t kTile = 256, tiles = (I + kTile - 1) / kTile;
+  parallel_for(0, O * tiles, std::max<int64_t>(1, kGrainSize / (R * std::min(I, kTile))),
+               [&](int64_t b, int64_t e) {
+                 std::vector<T> s(kTile);
+                 for (int64_t t = b; t < e; ++t) {
+                   int64_t o = t / tiles, i0 = (t % tiles) * kTile;
+                   int64_t off = o * R * I + i0;
+                   softmax_backward_columns<T, IsLog>(g + off, y + off, gi + off, R, I,
+                                                      std::min(kTile, I - i0), s.data());
+                 }
+               });
+}
+
+// grad_output, output [*s] (output read as grad_output's dtype) -> the input's gradient [*s]
+template <bool IsLog>
+Tensor softmax_backward_impl(const Tensor& grad_output, const Tensor& output, int64_t dim,
+                             ScalarType input_dtype) {
+  ScalarType t = grad_output.dtype();
+  OPSCOPE_CHECK(t == input_dtype, "expected scalar type ", cpp_name(t), " but found ",
+                cpp_name(input_dtype));
+  IntArrayRef gs = grad_output.sizes(), ys = output.sizes();
+  OPSCOPE_CHECK(std::equal(gs.begin(), gs.end(), ys.begin(), ys.end()), "grad_output and output must have the "
+                "same shape, got ", shape_str(grad_output.sizes()), " and ",
+                shape_str(output.sizes()));
+  int64_t d = wrap_dim(dim, grad_output.dim());
+  if (grad_output.numel() == 0) return make_empty(grad_output.sizes(), t);
+  bool last = grad_output.dim() == 0 || d == grad_output.dim() - 1;
+  OPSCOPE_CHECK(t == ScalarType::Float32 || t == ScalarType::Float64 || t == ScalarType::BFloat16,
+                "\"", IsLog ? "log_" : "", "softmax_backward_", last ? "lastdim_" : "",
+                "kernel_impl\" not implemented for '", cpp_name(t), "'");
+  if (t == ScalarType::BFloat16) {
+    Tensor f = softmax_backward_impl<IsLog>(ops::to(grad_output, ScalarType::Float32),
+                                            ops::to(output, ScalarType::Float32), dim,
+                                            ScalarType::Float32);
+    return ops::to(f, t);
+  }
+  Tensor g = contiguous_if_needed(grad_output);
+  Tensor y = contiguous_if_needed(output.dtype() == t ? output : ops::to(output, t));
+  Tensor gi = make_empty(grad_output.sizes(), t);
+  int64_t O = 1, R = 1, I = 1;
+  for (int64_t k = 0; k < g.dim(); ++k) (k < d ? O : k == d ? R : I) *= g.size(k);
+  if (t == ScalarType::Float32) {
+    softmax_backward_kernel<float, IsLog>(g.data_ptr<float>(), y.data_ptr<float>(),
+                                          gi.data_ptr<float>(), O, R, I);
+  } else {
+    softmax_backward_kernel<double, IsLog>(g.data_ptr<double>(), y.data_ptr<double>(),
+                                           gi.data_ptr<double>(), O, R, I);
+  }
+  return gi;
+}
+
 }  // namespace
+
+Tensor _softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim,
+                              ScalarType input_dtype) {
+  return softmax_backward_impl<false>(grad_output, output, dim, input_dtype);
+}
+Tensor _log_softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim,
+                                  ScalarType input_dtype) {
+  return softmax_backward_impl<true>(grad_output, output, dim, input_dtype);
+}
 
 Tensor _softmax(const Tensor& self, int64_t dim, bool half_to_float) {
   return softmax_impl<false>(self, dim, half_to_float);
@@ -166,6 +279,8 @@ static Library cpu_softmax(Library::IMPL, "aten", DispatchKey::CPU, [](Library& 
   m.impl("_softmax.out", fn<&_softmax_out>);
   m.impl("_log_softmax", fn<&_log_softmax>);
   m.impl("_log_softmax.out", fn<&_log_softmax_out>);
+  m.impl("_softmax_backward_data", fn<&_softmax_backward_data>);
+  m.impl("_log_softmax_backward_data", fn<&_log_softmax_backward_data>);
 });
 
 }  // namespace opscope::cpu

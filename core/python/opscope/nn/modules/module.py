@@ -740,9 +740,13 @@ class Module:
             p.requires_grad_(requires_grad)
         return self
 
-    def zero_grad(self, set_to_none=False):
-        """Zeroes every parameter's gradient (or sets it to None): torch 1.13's default is to
-        zero."""
+    def zero_grad(self, set_to_none=True):
+        """Clears every parameter's gradient: with ``set_to_none=True``, the default, sets it to
+        None; with False detaches it from any graph and fills it with zeros.
+
+        The default is torch 2.x's, as Optimizer.zero_grad's, not torch 1.13's (False): after it
+        ``p.grad`` reads None, and a parameter the next step leaves unused keeps no gradient.
+        Pass ``set_to_none=False`` for 1.13's behaviour."""
         for p in self.parameters():
             if p.grad is not None:
                 if set_to_none:

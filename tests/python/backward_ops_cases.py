@@ -1,0 +1,67 @@
+"""Training steps whose backward is traced op by op, shared by the recording script
+(make_torch_reference_backward_ops.py, run with torch) and test_backward_ops.py (run with
+opscope): a small MLP (Linear, ReLU, log_softmax + nll_loss), the same with cross_entropy, and
+softmax. `backward_ops(torch, case)` runs one step under the library's profiler and returns, in
+the order the engine ran them, each autograd node's name with the ops it called directly.
+
+torch's profiler nests by time, and at microsecond resolution it hangs some ops under the wrong
+parent (t's transpose and as_strided beside it, TBackward0's t under the AddmmBackward0 before
+it); ops that are another op's children in torch (transpose, as_strided, resolve_conj) or the
+engine's (AccumulateGrad's detach) are left out, and the test compares the node order, the exact
+lists of the nodes whose ops do not move, and the whole step's ops as a multiset."""
+
+PREFIX = "autograd::engine::evaluate_function: "
+# ops run inside other ops (t -> transpose -> as_strided) or by the engine itself
+INNER = {"aten::transpose", "aten::as_strided", "aten::resolve_conj", "aten::detach", "detach"}
+# nodes whose op lists torch's profiler keeps in place: compared exactly
+EXACT = {"NllLossBackward0", "LogSoftmaxBackward0", "SoftmaxBackward0", "ReluBackward0",
+         "MulBackward0", "SumBackward0"}
+
+
+def mlp_step(torch, loss):
+    torch.manual_seed(0)
+    F = torch.nn.functional
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))
+    x = torch.randn(5, 8)
+    target = torch.tensor([0, 3, 1, 2, 3])
+
+    def run():
+        out = model(x)
+        if loss == "cross_entropy":
+            value = F.cross_entropy(out, target)
+        elif loss == "nll_loss":
+            value = F.nll_loss(F.log_softmax(out, dim=1), target)
+        else:  # softmax, then a weighted sum
+            value = (F.softmax(out, dim=1) * torch.arange(4.0)).sum()
+        value.backward()
+    return run
+
+
+CASES = ["nll_loss", "cross_entropy", "softmax"]
+
+
+def saved_names(torch):
+    """{node: sorted _saved_* attribute names} of relu, log_softmax, softmax and nll_loss."""
+    torch.manual_seed(0)
+    F = torch.nn.functional
+    x = torch.randn(3, 4, requires_grad=True)
+    nodes = [F.relu(x), F.log_softmax(x, 1), F.softmax(x, 1),
+             F.nll_loss(x, torch.tensor([0, 3, 1]), weight=torch.ones(4))]
+    return {y.grad_fn.name(): sorted(a for a in dir(y.grad_fn) if a.startswith("_saved_"))
+            for y in nodes}
+
+
+def backward_ops(torch, case):
+    """[[node, [op, ...]], ...] for one training step's backward."""
+    run = mlp_step(torch, case)
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+        run()
+    out = []
+    for e in prof.events():
+        if not e.name.startswith(PREFIX):
+            continue
+        node = e.name[len(PREFIX):]
+        body = [c for c in e.cpu_children if c.name == node]
+        ops = [c.name for b in body for c in b.cpu_children if c.name not in INNER]
+        out.append([node, ops])
+    return out

@@ -1,0 +1,30 @@
+"""Op-table samples (see tests/python/test_op_table.py) for the gradient ops a training step's
+backward calls (test_backward_ops.py checks them in depth): relu's threshold_backward, softmax's
+and log_softmax's backward from their result, nll_loss_backward from nll_loss_forward's total
+weight."""
+import opscope
+from reference_cases import matrix
+
+
+def _softmax_out():
+    return opscope.softmax(matrix(2, 3) / 4, 1)
+
+
+def _total_weight():
+    return opscope.ops.aten.nll_loss_forward(matrix(2, 3), opscope.tensor([2, 0]), None, 1,
+                                             -100)[1]
+
+
+OVERRIDES = {
+    "aten::threshold_backward": {"grad_output": lambda: matrix(2, 3),
+                                 "self": lambda: matrix(2, 3) - 3, "threshold": 0},
+    "aten::_softmax_backward_data": {"grad_output": lambda: matrix(2, 3), "output": _softmax_out,
+                                     "dim": 1, "input_dtype": opscope.float32},
+    "aten::_log_softmax_backward_data": {"grad_output": lambda: matrix(2, 3),
+                                         "output": lambda: _softmax_out().log(), "dim": 1,
+                                         "input_dtype": opscope.float32},
+    "aten::nll_loss_backward": {"grad_output": lambda: opscope.tensor(1.0),
+                                "target": lambda: opscope.tensor([2, 0]), "weight": None,
+                                "reduction": 1, "ignore_index": -100,
+                                "total_weight": _total_weight},
+}
