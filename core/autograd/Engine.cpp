@@ -317,7 +317,10 @@ std::vector<Edge> root_edges(const variable_list& roots, variable_list& grads) {
                   " of tensors does not require grad and does not have a grad_fn");
     if (!grads[i].defined()) {
       OPSCOPE_CHECK(r.numel() == 1, "grad can be implicitly created only for scalar outputs");
-      grads[i] = ops::ones(r.sizes(), r.dtype(), std::nullopt, r.device());
+      // ones_like, as torch's engine: a subclass output seeds with its own kind of tensor, and a
+      // mode sees ones_like (contiguous, torch's LEGACY_CONTIGUOUS_MEMORY_FORMAT).
+      grads[i] = ops::ones_like(r, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                                ops::kContiguousFormat);
     }
     edges.push_back(std::move(e));
   }

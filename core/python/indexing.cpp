@@ -30,6 +30,8 @@
 
 namespace opscope::python {
 
+Scalar dispatched_item(const Tensor& t);  // python_dispatch.cpp: through _local_scalar_dense
+
 namespace {
 
 using OptInt = std::optional<int64_t>;
@@ -265,11 +267,11 @@ Sliced apply_slicing(const Tensor& self, PyObject* index) {
     } else if (is_tensor(it)) {
       const Tensor& t = unwrap(it);
       if (is_int_scalar_tensor(t)) {
-        select(item(t).to_long());
+        select(dispatched_item(t).to_long());
       } else if (t.dim() == 0 && is_mask(t)) {
         result = ops.unsqueeze.call(result, dim);
         s.viewed = true;
-        record(bool_index(item(t).to_bool()));
+        record(bool_index(dispatched_item(t).to_bool()));
       } else {
         record(t);
       }

@@ -18,6 +18,9 @@
 
 namespace opscope::python {
 
+bool is_storageless(const Tensor& t);    // python_dispatch.cpp: a wrapper subclass's tensor
+Scalar dispatched_item(const Tensor& t);  // its value, through _local_scalar_dense when watched
+
 // --- scalars -------------------------------------------------------------------------------
 int64_t unpack_long(PyObject* integer) {
   int overflow = 0;
@@ -66,7 +69,7 @@ bool to_scalar(PyObject* o, Scalar* out, bool allow_tensor) {
   }
   if (is_tensor(o)) {
     if (!allow_tensor || unwrap(o).numel() != 1 || unwrap(o).dim() != 0) return false;
-    *out = read_element(unwrap(o), 0);
+    *out = dispatched_item(unwrap(o));  // a subclass or mode sees _local_scalar_dense
     return true;
   }
   if (PyComplex_Check(o)) refuse_complex(o);
@@ -169,6 +172,9 @@ ScalarType scalar_type_of_numpy(const py::dtype& d) {
 
 py::object to_numpy(py::handle self_obj, bool check_grad = true) {
   const Tensor& t = unwrap(self_obj.ptr());
+  // A __torch_dispatch__ subclass's values are its own business (a wrapper has none here).
+  OPSCOPE_CHECK(!t.key_set().has(DispatchKey::Python),
+                ".numpy() is not supported for tensor subclasses.");
   OPSCOPE_CHECK(!check_grad || !t->requires_grad(),
                 "Can't call numpy() on Tensor that requires "
                 "grad. Use tensor.detach().numpy() instead.");
@@ -423,6 +429,8 @@ py::object to_dlpack(py::handle self_obj, py::object stream) {
   const Tensor& t = unwrap(self_obj.ptr());
   OPSCOPE_CHECK(!t->requires_grad(),
                 "Can't export tensors that require gradient, use tensor.detach()");
+  OPSCOPE_CHECK(!is_storageless(t),
+                "Cannot access data pointer of Tensor that doesn't have storage");
   auto* owner = new DLPackOwner{
       t, {t.sizes().begin(), t.sizes().end()}, {t.strides().begin(), t.strides().end()}, {}};
   DLTensor& dl = owner->managed.dl_tensor;
@@ -517,6 +525,9 @@ void init_interop(py::module_& m) {
   // For printing: no requires_grad check, bfloat16 widened to a float32 copy.
   m.def("_numpy_for_print", [](py::handle self) -> py::object {
     const Tensor& t = unwrap(tensor_self(self, "_numpy_for_print").ptr());
+    // A __torch_dispatch__ subclass is read through ops on it, which it answers.
+    if (t.key_set().has(DispatchKey::Python))
+      return py::module_::import("opscope._tensor_str").attr("values_through_ops")(self);
     if (t.dtype() != ScalarType::BFloat16) return to_numpy(self, false);
     py::array_t<float> out(std::vector<py::ssize_t>(t.sizes().begin(), t.sizes().end()));
     float* dst = out.mutable_data();

@@ -24,6 +24,9 @@
 
 #include "core/autograd/AutogradMeta.h"
 #include "core/dispatch/Library.h"
+#include "core/dispatch/Observer.h"
+#include "core/ops/TensorIterator.h"
+#include "core/ops/utility.h"
 #include "core/python/arg_parser.h"
 #include "core/runtime/LocalDispatchState.h"
 
@@ -350,6 +353,52 @@ KernelFunction python_kernel(py::function f, std::string name) {
       std::move(name));
 }
 
+// Storage-less tensors: torch 1.13's wrapper subclass has no storage, so its data_ptr() is 0 and
+// every read of its values goes through the dispatcher (the subclass answers) or raises. opscope
+// has no storage-less TensorImpl, so a wrapper gets bytes no one reads through the Python API
+// (kernels run under no_dispatch() read these bytes, never freed memory), and the data pointers
+// of such blocks are kept here to tell a wrapper (and its views) from a tensor with real data.
+std::mutex g_storageless_mutex;
+std::unordered_set<const void*> g_storageless;
+
+Tensor storageless_tensor(IntArrayRef sizes, IntArrayRef strides, int64_t offset, ScalarType st,
+                          Device dev) {
+  size_t itemsize = element_size(st);
+  int64_t nbytes = storage_nbytes(sizes, strides, itemsize, offset);
+  Tensor bytes = make_empty({nbytes / static_cast<int64_t>(itemsize)}, st, dev);
+  void* data = bytes->storage()->data();
+  if (data) {
+    std::lock_guard<std::mutex> lock(g_storageless_mutex);
+    g_storageless.insert(data);
+  }
+  // The release forgets the block before `bytes` (captured) gives it back to the allocator.
+  auto storage = make_intrusive<StorageImpl>(data, static_cast<size_t>(nbytes), dev,
+                                             [bytes, data]() mutable {
+                                               std::lock_guard<std::mutex> lock(g_storageless_mutex);
+                                               g_storageless.erase(data);
+                                             });
+  return Tensor(make_intrusive<TensorImpl>(std::move(storage), st, sizes, strides, offset));
+}
+
+}  // namespace
+
+bool is_storageless(const Tensor& t) {
+  if (!t.key_set().has(DispatchKey::Python)) return false;  // only wrappers are storage-less
+  const void* data = t->storage()->data();
+  std::lock_guard<std::mutex> lock(g_storageless_mutex);
+  return data && g_storageless.count(data);
+}
+
+Scalar dispatched_item(const Tensor& t) {
+  // Nobody to see it (no subclass, mode or observer): read the element, as the kernel would.
+  if (!detail::dispatch_observed() && !t.key_set().has(DispatchKey::Python) &&
+      !local_dispatch_key_set().included.has(DispatchKey::Python))
+    return read_element(t, 0);
+  return ops::item(t);
+}
+
+namespace {
+
 // Tensor._make_wrapper_subclass(cls, size, *, strides=None, storage_offset=None, dtype=None,
 // device=None, requires_grad=False, ...): a `cls` object with the given geometry for a
 // __torch_dispatch__ subclass that keeps its data elsewhere (in its own fields). torch's other
@@ -393,12 +442,7 @@ py::object make_wrapper_subclass(py::handle cls, py::handle size, const py::kwar
   initialize_device(dev);
   py::object rg = get("requires_grad");
   bool requires_grad = !rg.is_none() && rg.cast<bool>();
-  // The wrapper has storage of its own (opscope has no storage-less tensors): code that reads a
-  // wrapper's data without dispatch (under no_dispatch()) reads these bytes, never freed memory.
-  int64_t elements = storage_nbytes(sizes, strides, element_size(st), offset) /
-                     static_cast<int64_t>(element_size(st));
-  Tensor t = make_empty({elements}, st, dev);
-  t->set_geometry(sizes, strides, offset);
+  Tensor t = storageless_tensor(sizes, strides, offset, st, dev);
   ExcludeDispatchKeyGuard no_python(DispatchKey::Python);  // no detach for a mode to see
   py::object make_subclass =
       py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(g_tensor_type))

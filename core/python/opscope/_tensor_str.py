@@ -434,3 +434,46 @@ def format_parameter(values, *, dtype_name, requires_grad=True, **kwargs):
     return "Parameter containing:\n" + format_tensor(
         values, dtype_name=dtype_name, requires_grad=requires_grad, **kwargs
     )
+
+
+# ---------------------------------------------------------------------------
+# Values of a __torch_dispatch__ subclass
+# ---------------------------------------------------------------------------
+
+
+def values_through_ops(tensor):
+    """The values of a tensor with a ``__torch_dispatch__`` subclass, read through ops on it.
+
+    Such a tensor keeps its data where its class says (a wrapper made with
+    ``Tensor._make_wrapper_subclass`` has none of its own), so, as torch's
+    printing does, the values come from ops that the subclass answers: ``unbind``
+    (or ``select`` for the rows a summary shows) down to single elements, then
+    ``item()`` (``aten::_local_scalar_dense``) on each. Elements a summary hides
+    are left at zero. Returns a NumPy array of the tensor's shape for
+    ``format_tensor``.
+    """
+    import numpy as np  # noqa: PLC0415
+    import opscope  # noqa: PLC0415
+
+    dtype_name = str(tensor.dtype)[len("torch."):]
+    out = np.zeros(tuple(tensor.shape), dtype=np.float32 if dtype_name == "bfloat16" else dtype_name)
+    if out.size == 0:
+        return out
+    summarize = out.size > PRINT_OPTIONS.threshold
+    with opscope.no_grad():
+        _read_through_ops(tensor, out, (), summarize, PRINT_OPTIONS.edgeitems)
+    return out
+
+
+def _read_through_ops(tensor, out, at, summarize, edgeitems):
+    """Fill ``out[at]`` with the values of ``tensor``, one dimension at a time."""
+    if tensor.dim() == 0:
+        out[at] = tensor.item()
+        return
+    n = tensor.shape[0]
+    if summarize and n > 2 * edgeitems:
+        for i in [*range(edgeitems), *range(n - edgeitems, n)]:
+            _read_through_ops(tensor[i], out, at + (i,), summarize, edgeitems)
+    else:
+        for i, row in enumerate(tensor.unbind(0)):
+            _read_through_ops(row, out, at + (i,), summarize, edgeitems)

@@ -22,7 +22,7 @@ the table), as in torch.
 Differences from torch 1.13, on purpose:
 - Times are microseconds with nanoseconds kept (torch: whole microseconds).
 - Keys are the ops opscope runs: no aten::resolve_conj / aten::to / aten::detach that torch's
-  kernels call inside; backward's seed gradient is aten::ones (torch: ones_like, fill_).
+  kernels call inside (backward's seed gradient is aten::ones_like, as torch's).
 - A backward node's "autograd::engine::evaluate_function: X" and "X" share one span (opscope
   times the node's run once), so the first has no self time; "X" has no input shapes.
 - Stacks are the Python frames of the stack opscope captured for the op (at its BLAS call or its
