@@ -1,0 +1,28 @@
+// Launchers of the gradient kernels a training step's backward calls (backward.cu; host side in
+// backward.cpp): relu's threshold_backward, softmax's and log_softmax's backward from their
+// result, nll_loss_backward. Plain arguments only, as Launch.h's (whose DT and ElementwiseArgs
+// they use), so nvcc never parses an opscope header.
+#pragma once
+
+#include "core/cuda/kernels/Launch.h"
+
+namespace opscope::cuda {
+
+// out = in1 <= threshold ? 0 : in0 over a built TensorIterator (out, grad_output, self; one dtype,
+// every dtype but bool).
+void launch_threshold_backward(const ElementwiseArgs& args, double threshold, void* stream);
+
+// grad_input of contiguous [rows, cols] blocks (the softmax dim last), from grad_output and the
+// forward's output, one block per row: out * (g - sum(g * out)) or, log, g - exp(out) * sum(g).
+void launch_softmax_backward_rows(bool log, DT dt, const void* grad_output, const void* output,
+                                  void* grad_input, int64_t rows, int64_t cols, void* stream);
+
+// grad_input [n, c] (contiguous, zeroed by the caller): -weight[t] * g at [i, t = target[i]] for
+// targets other than ignore_index; g = grad_output[i] when per_row, else grad_output[0], divided
+// by total_weight[0] when mean. A target outside [0, c) sets *bad = target + 1.
+void launch_nll_loss_backward(DT dt, const void* grad_output, const int64_t* target,
+                              const void* weight, const void* total_weight, void* grad_input,
+                              int64_t n, int64_t c, bool per_row, bool mean, int64_t ignore_index,
+                              int64_t* bad, void* stream);
+
+}  // namespace opscope::cuda

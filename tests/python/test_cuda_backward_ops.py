@@ -1,0 +1,101 @@
+"""CUDA kernels of the gradient ops a training step's backward calls (core/cuda/kernels/backward.cu,
+backward.cpp): threshold_backward, _softmax_backward_data, _log_softmax_backward_data and
+nll_loss_backward, against opscope's CPU kernels on the same inputs (which test_backward_ops.py
+checks against NumPy and torch 1.13), and a small MLP's gradients on both devices.
+
+Without a GPU (or without the CUDA backend) every test skips with the reason.
+"""
+import numpy as np
+import pytest
+
+import opscope
+import opscope.nn.functional as F
+
+pytestmark = pytest.mark.skipif(not opscope.cuda.is_available(),
+                                reason="needs a CUDA GPU (and the CUDA backend built)")
+
+aten = opscope.ops.aten
+FLOATS = [opscope.float32, opscope.float64, opscope.bfloat16]
+TOL = {opscope.float32: 1e-5, opscope.float64: 1e-12, opscope.bfloat16: 2e-2,
+       opscope.int64: 0}
+
+
+def make(shape, dtype=opscope.float32, seed=0):
+    r = np.random.default_rng(seed)
+    if dtype == opscope.int64:
+        return opscope.tensor(r.integers(-3, 3, size=shape))
+    return opscope.tensor(r.standard_normal(shape)).to(dtype)
+
+
+def same(gpu, cpu, dtype):
+    assert gpu.device.type == "cuda" and gpu.dtype == cpu.dtype
+    assert tuple(gpu.shape) == tuple(cpu.shape)
+    g = gpu.cpu().to(opscope.float64).numpy()
+    c = cpu.to(opscope.float64).numpy()
+    np.testing.assert_allclose(g, c, rtol=TOL[dtype], atol=TOL[dtype])
+
+
+@pytest.mark.parametrize("dtype", FLOATS + [opscope.int64])
+@pytest.mark.parametrize("shape", [(7,), (4, 5), (0, 3)])
+def test_threshold_backward(dtype, shape):
+    g, x = make(shape, dtype, 1), make(shape, dtype, 2)
+    for th in (0, 0.5):
+        same(aten.threshold_backward(g.cuda(), x.cuda(), th), aten.threshold_backward(g, x, th),
+             dtype)
+    if len(shape) == 2:  # non-contiguous, broadcast
+        same(aten.threshold_backward(g.cuda().t(), x.cuda().t(), 0),
+             aten.threshold_backward(g.t(), x.t(), 0), dtype)
+        same(aten.threshold_backward(g.cuda(), x[0].cuda(), 0),
+             aten.threshold_backward(g, x[0], 0), dtype)
+
+
+@pytest.mark.parametrize("log", [False, True])
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape,dim", [((5,), 0), ((4, 9), 1), ((4, 9), 0), ((2, 3, 300), 2),
+                                       ((2, 5, 3), 1), ((0, 4), 1)])
+def test_softmax_backward_data(log, dtype, shape, dim):
+    x, g = make(shape, opscope.float64, 3), make(shape, opscope.float64, 4)
+    y = (F.log_softmax if log else F.softmax)(x, dim).to(dtype)
+    g = g.to(dtype)
+    op = aten._log_softmax_backward_data if log else aten._softmax_backward_data
+    same(op(g.cuda(), y.cuda(), dim, dtype), op(g, y, dim, dtype), dtype)
+
+
+@pytest.mark.parametrize("reduction", [0, 1, 2])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("batch", [None, 0, 6])
+@pytest.mark.parametrize("dtype", [opscope.float32, opscope.float64])
+def test_nll_loss_backward(reduction, weighted, batch, dtype):
+    c = 5
+    x = make((c,) if batch is None else (batch, c), dtype, 5)
+    r = np.random.default_rng(6)
+    target = opscope.tensor(r.integers(0, c, size=() if batch is None else (batch,)))
+    if batch:
+        target[2] = -100
+    w = opscope.tensor(r.random(c) + 0.5).to(dtype) if weighted else None
+    out, total = aten.nll_loss_forward(x, target, w, reduction, -100)
+    go = make(tuple(out.shape), dtype, 7)
+    cpu = aten.nll_loss_backward(go, x, target, w, reduction, -100, total)
+    gpu = aten.nll_loss_backward(go.cuda(), x.cuda(), target.cuda(),
+                                 None if w is None else w.cuda(), reduction, -100, total.cuda())
+    same(gpu, cpu, dtype)
+    with pytest.raises(IndexError, match="Target 9 is out of bounds."):
+        bad = opscope.full(tuple(target.shape), 9, dtype=opscope.int64)
+        aten.nll_loss_backward(go.cuda(), x.cuda(), bad.cuda(), None, reduction, -100,
+                               total.cuda())
+
+
+def test_mlp_gradients_match_cpu():
+    opscope.manual_seed(0)
+    model = opscope.nn.Sequential(opscope.nn.Linear(8, 16), opscope.nn.ReLU(),
+                                  opscope.nn.Linear(16, 4)).double()
+    x, target = make((6, 8), opscope.float64, 8), opscope.tensor([0, 3, 1, 2, 3, 0])
+    grads = {}
+    for device in ("cpu", "cuda"):
+        model.to(device)
+        model.zero_grad()
+        out = model(x.to(device))
+        (F.cross_entropy(out, target.to(device)) + F.softmax(out, 1)[:, 0].sum()).backward()
+        grads[device] = [p.grad.cpu() for p in model.parameters()]
+    for g, c in zip(grads["cuda"], grads["cpu"]):
+        np.testing.assert_allclose(g.numpy(), c.numpy(), rtol=1e-10, atol=1e-12)
