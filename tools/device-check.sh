@@ -81,7 +81,7 @@ grep -E "opscope|SLEEF|Stacks|Error|error" "$OUT/configure.log" | head -20
 [ $rc -eq 0 ] || { tail -30 "$OUT/configure.log"; exit 1; }
 
 step "build"
-timeout "${BUILD_TIMEOUT:-400}" cmake --build "$BUILD" -j"$(nproc)" --target opscope_python \
+timeout "${BUILD_TIMEOUT:-400}" cmake --build "$BUILD" -j"$(nproc)" --target opscope_python -- -k 0 \
   > "$OUT/build.log" 2>&1
 rc=$?
 grep -E "error|warning: " "$OUT/build.log" | head -30

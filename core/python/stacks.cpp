@@ -3,8 +3,8 @@
 //
 // Semantically this file tells a capture which Python frames the calling thread stands in, and
 // later what they were (function, file, line). In implementation terms it reads CPython 3.11's
-// frame stack directly — tstate->cframe, one _PyCFrame per activation of the eval loop, each with
-// its _PyInterpreterFrame chain (Include/internal/pycore_frame.h) — keeping a reference to each
+// frame stack directly (3.12's too) — tstate->cframe, one _PyCFrame per activation of the eval
+// loop, each with its _PyInterpreterFrame chain (Include/internal/pycore_frame.h) — keeping a reference to each
 // frame's code object and its instruction offset. See Note [Where the Python frames go] in
 // profiler/Stack.cpp for how the frames are placed among the C++ ones.
 #include <dlfcn.h>
@@ -28,9 +28,9 @@
 #include <internal/pycore_frame.h>
 #undef Py_BUILD_CORE
 
-static_assert(PY_MAJOR_VERSION == 3 && PY_MINOR_VERSION == 11,
-              "stacks.cpp reads CPython 3.11's frames: see Note [Where the Python frames go] in "
-              "profiler/Stack.cpp");
+static_assert(PY_MAJOR_VERSION == 3 && (PY_MINOR_VERSION == 11 || PY_MINOR_VERSION == 12),
+              "stacks.cpp reads CPython 3.11's and 3.12's frames: see Note [Where the Python "
+              "frames go] in profiler/Stack.cpp");
 
 namespace opscope::python {
 namespace {
@@ -53,11 +53,18 @@ void capture_frames(std::vector<PythonFrameRef>& frames, std::vector<uintptr_t>&
     auto anchor = reinterpret_cast<uintptr_t>(cf);
     activations.push_back(anchor);
     for (_PyInterpreterFrame* f = cf->current_frame; f != nullptr; f = f->previous) {
+#if PY_MINOR_VERSION >= 12
+      // 3.12 links each activation's frames to the previous one's through an entry frame that
+      // lives on the C stack: the end of this activation.
+      if (f->owner == FRAME_OWNED_BY_CSTACK) break;
+#endif
       if (!_PyFrame_IsIncomplete(f)) {
         auto offset = static_cast<int32_t>(_PyInterpreterFrame_LASTI(f) * sizeof(_Py_CODEUNIT));
         frames.push_back({Py_NewRef(reinterpret_cast<PyObject*>(f->f_code)), offset, anchor, 0});
       }
+#if PY_MINOR_VERSION == 11
       if (f->is_entry) break;  // the frame this activation started with
+#endif
     }
   }
   if (!held) PyGILState_Release(gil);

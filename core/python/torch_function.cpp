@@ -197,8 +197,8 @@ bool handle_torch_function_setter(PyObject* self, const char* name, PyObject* va
   if (value) collect(overloaded, value);
   PyObject* r = guarded([&]() -> PyObject* {
     py::object func = tensor_attribute(name).attr(value ? "__set__" : "__delete__");
-    py::tuple args = value ? py::make_tuple(py::handle(self), py::handle(value))
-                           : py::make_tuple(py::handle(self));
+    py::tuple args = value ? py::tuple(py::make_tuple(py::handle(self), py::handle(value)))
+                           : py::tuple(py::make_tuple(py::handle(self)));
     std::string api = std::string("torch.Tensor.") + name;
     return dispatch_torch_function(func.ptr(), overloaded, args.ptr(), nullptr, api.c_str());
   });
@@ -239,9 +239,10 @@ bool handle_torch_function_operator(const char* name, PyObject* self, PyObject* 
   if (overloaded.empty() && !t_mode) return false;
   *result = guarded([&]() -> PyObject* {
     py::object func = tensor_attribute(name);
-    py::tuple args = b   ? py::make_tuple(py::handle(self), py::handle(a), py::handle(b))
-                     : a ? py::make_tuple(py::handle(self), py::handle(a))
-                         : py::make_tuple(py::handle(self));
+    // (py::tuple around each: pybind11 3's make_tuple gives tuples typed by their length)
+    py::tuple args = b   ? py::tuple(py::make_tuple(py::handle(self), py::handle(a), py::handle(b)))
+                     : a ? py::tuple(py::make_tuple(py::handle(self), py::handle(a)))
+                         : py::tuple(py::make_tuple(py::handle(self)));
     return dispatch_torch_function(func.ptr(), overloaded, args.ptr(), nullptr, "torch.Tensor");
   });
   if (!*result && not_implemented && PyErr_ExceptionMatches(PyExc_TypeError)) {
