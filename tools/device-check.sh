@@ -97,9 +97,12 @@ g++ -std=c++20 -O1 -I. -I"$PREFIX/usr/include" "$OUT/main.cpp" core/cuda/host/*.
   tests/cpp/test_cuda_allocator.cpp -o "$OUT/test_cuda_allocator" && "$OUT/test_cuda_allocator" 2>&1 | tail -3
 
 step "Python CUDA tests"
-"$PY" -m pytest -q -x -p no:cacheprovider tests/python/test_cuda_runtime.py \
+# Every failure, one line each (the whole log in $OUT/pytest.log).
+timeout "${TEST_TIMEOUT:-240}" "$PY" -m pytest -q -rf -p no:cacheprovider \
+  tests/python/test_cuda_runtime.py \
   $(ls tests/python/test_cuda_*.py | grep -v -e test_cuda_runtime -e test_cuda_namespace) \
-  2>&1 | tail -25
+  > "$OUT/pytest.log" 2>&1
+grep -E "^(FAILED|ERROR)|passed|failed" "$OUT/pytest.log" | cut -c1-220 | tail -40
 
 step "GPU vs torch"
 "$PY" - <<'EOF'
@@ -150,4 +153,7 @@ for name, fo, ft in small:
     print(f"{name:24s} {per(fo):10.2f} {per(ft):10.2f}")
 print("opscope memory_allocated", opscope.cuda.memory_allocated(), "reserved", opscope.cuda.memory_reserved())
 EOF
+step "kernels: opscope vs torch (tests/bench/bench_cuda.py --quick)"
+timeout "${BENCH_TIMEOUT:-120}" "$PY" tests/bench/bench_cuda.py --quick 2>&1 | tail -30
+
 step "done"
