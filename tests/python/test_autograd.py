@@ -143,6 +143,7 @@ CASES = [
         a, opscope.tensor([0, 2, 1]), weight=opscope.tensor([1.0, 2.0, 0.5, 1.0], dtype=F64),
         ignore_index=1, reduction="sum"), [(3, 4)], False, True),
     ("nll_loss none", lambda a: F.nll_loss(a, opscope.tensor([3, 0]), reduction="none"), [(2, 4)], False, True),
+    ("nll_loss2d", lambda a: F.nll_loss(a, opscope.tensor([[[1, 0], [2, 1]]])), [(1, 3, 2, 2)], False, True),
     ("mse_loss", lambda a, b: F.mse_loss(a, b), [(2, 3), (2, 3)], False, True),
     ("binary_cross_entropy", lambda a: F.binary_cross_entropy(
         a.sigmoid(), opscope.tensor([[0.0, 1.0, 0.5], [1.0, 0.2, 0.0]], dtype=F64)), [(2, 3)], False, True),

@@ -31,7 +31,7 @@ def T(a, dtype=opscope.float64):
 
 
 def N(t):
-    return t.to(opscope.float64).numpy()
+    return t.detach().to(opscope.float64).numpy()
 
 
 def strided(a, dtype=opscope.float64):
@@ -216,6 +216,26 @@ def test_gradcheck_of_the_formulas():
     assert gradcheck(lambda a: F.nll_loss(a[0], target[1]), (x,))  # (C) input, () target
 
 
+@pytest.mark.parametrize("reduction", list(REDUCTIONS))
+def test_nll_loss2d_gradient(reduction):
+    """4-d inputs (nll_loss2d_forward): the gradient is the 2-d one's with every pixel a row."""
+    x = T(RNG.standard_normal((2, 3, 4, 5))).requires_grad_(True)
+    target = opscope.tensor(RNG.integers(0, 3, size=(2, 4, 5)))
+    target[0, 1, 2] = 1
+    target[1, 0, 0] = 1  # ignored (ignore_index=1 below), as is [0, 1, 2]
+    w = T(RNG.random(3) + 0.5)
+    loss = F.nll_loss(x, target, weight=w, reduction=reduction, ignore_index=1)
+    assert loss.grad_fn.name() == "NllLoss2DBackward0"
+    go = T(RNG.standard_normal(tuple(loss.shape)))
+    loss.backward(go)
+    rows = N(x).transpose(0, 2, 3, 1).reshape(-1, 3)
+    expected = np_nll_backward(N(go).reshape(-1) if reduction == "none" else N(go), rows.shape,
+                               target.numpy().reshape(-1), N(w), reduction, 1)
+    np.testing.assert_allclose(N(x.grad), expected.reshape(2, 4, 5, 3).transpose(0, 3, 1, 2),
+                               rtol=1e-12, atol=1e-12)
+    assert gradcheck(lambda a: F.cross_entropy(a, target, weight=w, reduction=reduction), (x,))
+
+
 def test_create_graph_still_differentiates_the_gradients():
     """Under create_graph the formulas build differentiable graphs (second derivatives)."""
     x = T(RNG.standard_normal((3, 4))).requires_grad_(True)
@@ -226,6 +246,13 @@ def test_create_graph_still_differentiates_the_gradients():
         (g,) = opscope.autograd.grad(loss, a, create_graph=True)
         return (g * g).sum()
     assert gradcheck(grad_norm, (x,))
+    x4 = T(RNG.standard_normal((2, 3, 2, 2))).requires_grad_(True)
+    t4 = opscope.tensor(RNG.integers(0, 3, size=(2, 2, 2)))
+
+    def grad_norm_2d(a):
+        (g,) = opscope.autograd.grad(F.cross_entropy(a, t4), a, create_graph=True)
+        return (g * g).sum()
+    assert gradcheck(grad_norm_2d, (x4,))
     # relu's threshold_backward is differentiable in its gradient (ThresholdBackwardBackward0)
     y = F.relu(x)
     (g,) = opscope.autograd.grad(y, x, T(np.ones((3, 4))).requires_grad_(True), create_graph=True)

@@ -28,6 +28,22 @@ variable_list pointwise_loss_grads(formulas::C c, Tensor d) {
   return {c.needs("self") ? d : Tensor(), c.needs("target") ? ops::neg(d) : Tensor()};
 }
 
+// nll_loss's gradient from differentiable ops (create_graph), classes last: -weight[t] * g at
+// each target's class (divided by the total weight for the mean), 0 for ignored targets.
+Tensor nll_grad_composite(formulas::C c, const Tensor& g, int64_t classes) {
+  Tensor target = c.arg("target"), weight = c.arg("weight");
+  int64_t reduction = c.value("reduction").to_int(), ignore = c.value("ignore_index").to_int();
+  Tensor valid = ops::ne(target, Scalar(ignore));
+  Tensor safe = ops::where(valid, target, Scalar(int64_t{0}));
+  Tensor coef = ops::to(valid, c.dtype("self"));
+  if (weight.defined())
+    coef = ops::mul(coef, ops::view(ops::index_select(weight, 0, ops::reshape(safe, {-1})),
+                                    safe.sizes()));
+  if (reduction == 1) coef = ops::div(coef, ops::sum(coef, ops::OptScalarType{}));
+  coef = ops::mul(coef, g);
+  return ops::neg(ops::mul(ops::one_hot(safe, classes), ops::unsqueeze(coef, -1)));
+}
+
 }  // namespace
 
 // convolution's and _convolution's formula: convolution_backward for the inputs that need one
@@ -117,16 +133,32 @@ std::vector<Derivative> nn_derivatives() {
          if (!grad_mode_enabled())
            return {ops::nll_loss_backward(g[0], c.arg("self"), target, weight, reduction, ignore,
                                           c.result(1))};
-         int64_t classes = c.sizes("self").back();
-         Tensor valid = ops::ne(target, Scalar(ignore));
-         Tensor safe = ops::where(valid, target, Scalar(int64_t{0}));
-         Tensor coef = ops::to(valid, c.dtype("self"));
-         if (weight.defined())
-           coef = ops::mul(coef, ops::view(ops::index_select(weight, 0, ops::reshape(safe, {-1})),
-                                           safe.sizes()));
-         if (reduction == 1) coef = ops::div(coef, ops::sum(coef, ops::OptScalarType{}));
-         coef = ops::mul(coef, g[0]);
-         return {ops::neg(ops::mul(ops::one_hot(safe, classes), ops::unsqueeze(coef, -1)))};
+         return {nll_grad_composite(c, g[0], c.sizes("self").back())};
+       },
+       .outputs = 1},
+      // nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction,
+      //                    int ignore_index) -> (Tensor output, Tensor total_weight)
+      //   self (N,C,H,W), target (N,H,W): nll_loss_forward's gradient with every pixel a row
+      //   (nll_loss_backward over (N*H*W, C), classes moved back to dim 1)
+      {.op = "nll_loss2d_forward", .node = "NllLoss2DBackward0", .inputs = {"self"},
+       .save = {"self", "target", "weight"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         auto s = c.sizes("self");
+         const int64_t n = s[0], classes = s[1], h = s[2], w = s[3];
+         Tensor target = c.arg("target"), weight = c.arg("weight");
+         int64_t reduction = c.value("reduction").to_int(), ignore = c.value("ignore_index").to_int();
+         Tensor rows;  // (N, H, W, C)
+         if (!grad_mode_enabled()) {
+           Tensor go = reduction == ops::kReductionNone ? ops::reshape(g[0], {-1}) : g[0];
+           Tensor shape_of = ops::empty({n * h * w, classes}, c.dtype("self"), std::nullopt,
+                                        c.arg("self").device());
+           rows = ops::view(ops::nll_loss_backward(go, shape_of, ops::reshape(target, {-1}),
+                                                   weight, reduction, ignore, c.result(1)),
+                            {n, h, w, classes});
+         } else {
+           rows = nll_grad_composite(c, g[0], classes);
+         }
+         return {ops::permute(rows, {0, 3, 1, 2})};
        },
        .outputs = 1},
       // mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor: 2 (self - target)
