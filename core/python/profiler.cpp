@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "core/python/futures.h"
+#include "core/python/crossing.h"
 #include "core/python/python_common.h"
 #include "profiler/Hooks.h"
 #include "profiler/Recorder.h"
@@ -207,7 +208,8 @@ profiler::OpHook python_op_hook(py::object fn, bool on_exit) {
   if (fn.is_none()) return {};
   auto holder = std::make_shared<PyCallable>(std::move(fn));
   return [holder, on_exit](const profiler::OpCall& c) {
-    py::gil_scoped_acquire gil;
+    CallIntoPython gil(on_exit ? "profiler on_exit hook" : "profiler on_enter hook",
+                       holder->fn);  // takes the GIL (crossing.h)
     auto call = std::make_shared<PyOpCall>(
         PyOpCall{*c.op, c.step->chosen, c.step->entry, c.step->id, *c.inputs, {}, on_exit, c.threw});
     if (c.outputs) call->outputs = *c.outputs;

@@ -141,3 +141,21 @@ def test_saved_tensor_hooks_cross():
     pack = next(item for item, _ in crossings_of(t) if "pack_hook" in item.name
                 and "unpack" not in item.name)
     assert pack.name.endswith("· GIL held")
+
+
+def test_profiler_op_hooks_cross():
+    def on_enter(call):
+        if call.name == "aten::sin":
+            opscope.ones(1)  # an op the hook runs sits inside its crossing
+
+    h = prof.add_hook(on_enter=on_enter)
+    try:
+        with opscope.trace() as t:
+            opscope.randn(3).sin()
+    finally:
+        h.remove()
+    found = crossings_of(t)
+    assert [item.name for item, _ in found] == [
+        "C++ → Python: profiler on_enter hook test_profiler_op_hooks_cross.<locals>.on_enter"
+        " · GIL held"] * 2
+    assert [[c.name for c in item.children] for item, _ in found] == [[], ["aten::ones"]]
