@@ -478,6 +478,13 @@ void init_python_dispatch(py::module_& m) {
   g_python_detach = python_detach;
 
   m.def(
+      "_has_storage",
+      [](py::handle t) {
+        OPSCOPE_CHECK_TYPE(is_tensor(t.ptr()), "_has_storage(): expected a Tensor");
+        return !is_storageless(unwrap(t.ptr()));
+      },
+      "Whether the tensor has storage: False for a wrapper subclass (_make_wrapper_subclass).");
+  m.def(
       "_disabled_torch_dispatch_impl",
       [](py::object func, py::object types, py::object args, py::object kwargs) {
         ExcludeDispatchKeyGuard no_python(

@@ -160,6 +160,15 @@ def _rebuild_from_type_v2(func, new_type, args, state):
     return ret
 
 
+def _rebuild_wrapper_subclass(cls, dtype, size, stride, storage_offset, layout, device,
+                              requires_grad):
+    """A wrapper subclass of the given geometry (torch._utils._rebuild_wrapper_subclass); its
+    attributes follow from _rebuild_from_type_v2's state."""
+    return opscope.Tensor._make_wrapper_subclass(
+        cls, size, strides=stride, storage_offset=storage_offset, dtype=dtype, device=device,
+        requires_grad=requires_grad)
+
+
 def _get_layout(name):
     return getattr(opscope, name.split(".")[-1])
 
@@ -171,6 +180,7 @@ def _globals_table():
         (("torch._utils", "_rebuild_tensor_v2"), _rebuild_tensor_v2),
         (("torch._utils", "_rebuild_tensor"), _rebuild_tensor),
         (("torch._utils", "_rebuild_parameter"), _rebuild_parameter),
+        (("torch._utils", "_rebuild_wrapper_subclass"), _rebuild_wrapper_subclass),
         (("torch._utils", "_rebuild_parameter_with_state"), _rebuild_parameter_with_state),
         (("torch._tensor", "_rebuild_from_type_v2"), _rebuild_from_type_v2),
         (("torch.serialization", "_get_layout"), _get_layout),
@@ -199,7 +209,8 @@ del _key, _obj
 _WEIGHTS_ONLY_GLOBALS = {("collections", "OrderedDict"): collections.OrderedDict}
 _WEIGHTS_ONLY_GLOBALS.update(
     (k, v) for k, v in _TORCH_GLOBALS.items()
-    if k[1] not in ("device", "_rebuild_from_type_v2", "_rebuild_parameter_with_state"))
+    if k[1] not in ("device", "_rebuild_from_type_v2", "_rebuild_parameter_with_state",
+                    "_rebuild_wrapper_subclass"))
 
 
 def _torch_global(module, name):
@@ -333,6 +344,18 @@ class _Reductions:
                     (tensor.detach(), tensor.requires_grad, collections.OrderedDict()))
         if tensor.is_meta:
             raise RuntimeError("opscope.save cannot save a meta tensor: it has no data")
+        if not opscope._C._has_storage(tensor):
+            # A wrapper subclass (Tensor._make_wrapper_subclass) has no data of its own: as torch,
+            # its geometry and its attributes (where its data is) are saved.
+            if tensor.data_ptr() != 0:
+                raise NotImplementedError(
+                    "python bindings to nullptr storage (e.g., from torch.Tensor._make_wrapper_"
+                    "subclass) are currently unsafe and thus disabled.  See https://github.com/"
+                    "pytorch/pytorch/issues/61669 for more details")
+            args = (type(tensor), tensor.dtype, tuple(tensor.shape), tensor.stride(),
+                    tensor.storage_offset(), None, tensor.device, tensor.requires_grad)
+            return (_rebuild_from_type_v2,
+                    (_rebuild_wrapper_subclass, type(tensor), args, tensor.__getstate__()))
         args = (self.storages.ref(tensor), tensor.storage_offset(), tuple(tensor.shape),
                 tensor.stride(), tensor.requires_grad, collections.OrderedDict())
         if type(tensor) is opscope.Tensor:
