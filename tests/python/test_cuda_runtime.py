@@ -60,6 +60,23 @@ def test_the_backend_registers_its_kernels_and_its_error_type():
     assert "core/cuda/Factories.cpp" in torch._C._dispatch_dump_table("aten::zeros")
 
 
+@needs_build
+def test_tf32_switches_reach_the_cublas_products():
+    import opscope.backends
+    assert torch.backends.cuda.is_built()
+    assert not torch._C._get_cublas_allow_tf32()  # off by default, as torch >= 1.12
+    try:
+        torch.backends.cuda.matmul.allow_tf32 = True
+        assert torch._C._get_cublas_allow_tf32()
+        opscope.backends.set_float32_matmul_precision("highest")
+        assert not torch._C._get_cublas_allow_tf32()
+        opscope.backends.set_float32_matmul_precision("medium")
+        assert torch._C._get_cublas_allow_tf32()
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = False
+    assert not torch._C._get_cublas_allow_tf32()
+
+
 # --- with a GPU ------------------------------------------------------------------------------------
 def _cpu_reference(shape, dtype, seed=0):
     rng = np.random.default_rng(seed)

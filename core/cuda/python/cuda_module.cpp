@@ -11,6 +11,7 @@
 #include "core/cuda/CUDAFunctions.h"
 #include "core/cuda/CUDAGuard.h"
 #include "core/cuda/CUDAStream.h"
+#include "core/cuda/kernels/Blas.h"
 #include "core/ops/copy.h"
 #include "core/python/python_common.h"
 #include "core/runtime/Generator.h"
@@ -81,6 +82,10 @@ void init_cuda(py::module_& m) {
     }
   });
 
+  m.def("_set_cublas_allow_tf32", [](bool allow) { set_allow_tf32(allow); },
+        "Whether float32 products on cuBLAS may use TF32 (opscope.backends.cuda.matmul"
+        ".allow_tf32 and set_float32_matmul_precision set it).");
+  m.def("_get_cublas_allow_tf32", [] { return allow_tf32(); });
   m.def("_cuda_getDeviceCount", [] { return device_count(); },
         "Visible CUDA devices; 0 without a driver or GPU.");
   m.def("_cuda_init", [] { device_count_ensure_non_zero(); },

@@ -71,6 +71,15 @@ def set_float32_matmul_precision(precision):
                       "setFloat32MatmulPrecision call has no effect.")
         return
     _matmul_precision = precision
+    _tell_cublas()
+
+
+def _tell_cublas():
+    """Passes the precision to the CUDA backend's products, when there is one (TF32 allowed
+    unless 'highest')."""
+    from opscope import _C
+    if hasattr(_C, "_set_cublas_allow_tf32"):
+        _C._set_cublas_allow_tf32(_matmul_precision != "highest")
 
 
 def get_float32_matmul_precision():

@@ -1,5 +1,5 @@
-"""``opscope.backends.cuda``: torch.backends.cuda's switches. is_built() is False (this build has
-no CUDA backend); ``matmul.allow_tf32`` is the float32 matmul precision seen as a bool, as in
+"""``opscope.backends.cuda``: torch.backends.cuda's switches. is_built() says whether the CUDA
+backend is compiled in; ``matmul.allow_tf32`` is the float32 matmul precision seen as a bool, as in
 torch: True once set_float32_matmul_precision('high') or ('medium'), and setting it sets that
 precision."""
 
@@ -8,8 +8,9 @@ from opscope.backends import _check_bool
 
 
 def is_built():
-    """False: opscope is built without a CUDA backend."""
-    return False
+    """Whether this opscope was built with its CUDA backend (OPSCOPE_CUDA=ON)."""
+    from opscope import _C
+    return hasattr(_C, "_cuda_getDeviceCount")
 
 
 class cuBLASModule:
@@ -28,6 +29,7 @@ class cuBLASModule:
         if name == "allow_tf32":
             _check_bool(value, "set_allow_tf32_cublas")
             _backends._matmul_precision = "high" if value else "highest"
+            _backends._tell_cublas()
         elif name == "allow_fp16_reduced_precision_reduction":
             cuBLASModule._fp16_reduction = _check_bool(value, "set_allow_fp16_reduction_cublas")
         else:
