@@ -43,8 +43,7 @@ int64_t product(const std::vector<int64_t>& sizes) {
   int64_t n = 1;
   for (int64_t s : sizes) {
     if (s <= 0) return 0;
-    if (n > (int64_t(1) << 40) / s) return int64_t(1) << 40;  // big enough; never overflows
-    n *= s;
+    if (__builtin_mul_overflow(n, s, &n)) return INT64_MAX;  // big enough
   }
   return n;
 }
