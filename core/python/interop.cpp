@@ -337,6 +337,17 @@ py::object tensor_from_data(py::handle data, py::object dtype, py::object device
   initialize_device(dev);
   OPSCOPE_CHECK(dev.is_cpu() || dev.is_cuda(), "tensor(): no ", dev.str(),
                 " backend in this build");
+  if (is_tensor(data.ptr()) && unwrap(data.ptr()).key_set().has(DispatchKey::Python)) {
+    // A __torch_dispatch__ subclass is copied through ops it answers (detach, then _to_copy),
+    // as torch's tensor(t) does: it keeps its kind and its dtype and device unless given.
+    const Tensor& t = unwrap(data.ptr());
+    py::object copy = py::handle(data).attr("detach")().attr("to")(
+        py::arg("device") = device.is_none() ? py::str(t.device().str()) : device,
+        py::arg("dtype") = dtype.is_none() ? py::handle(data).attr("dtype") : dtype,
+        py::arg("copy") = true);
+    if (requires_grad) copy.attr("requires_grad_")(true);
+    return copy;
+  }
   Tensor out;
   if (py::isinstance<py::array>(data) && !want) {
     // Copy of the array with its own dtype.

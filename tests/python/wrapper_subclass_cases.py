@@ -93,6 +93,8 @@ CASES = {
     # a wrapper where torch reads a number from a tensor
     "as_index": lambda t, env: t.arange(3.0)[env.L(t.tensor(1))].tolist(),
     "as_scalar_argument": lambda t, env: t.ones(2).add(1, alpha=env.L(t.tensor(2.0))).tolist(),
+    "tensor_of_a_wrapper": lambda t, env: (lambda r: [type(r).__name__, r.elem.tolist(), r.requires_grad])(
+        t.tensor(env.L(t.tensor([1.5, 2.0])), dtype=t.float64, requires_grad=True)),
     # printing an Unwrapping tensor (torch prints these; see the test for LoggingTensor)
     "repr_0d": lambda t, env: repr(env.U(t.tensor(2.5))),
     "repr_int_2d": lambda t, env: repr(env.U(t.tensor([[1, 2], [3, 4]]))),
