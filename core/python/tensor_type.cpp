@@ -6,6 +6,7 @@
 #include "core/autograd/AutogradMeta.h"
 #include "core/autograd/Node.h"
 #include "core/dispatch/Dispatcher.h"
+#include "core/python/gil.h"
 #include "core/python/python_common.h"
 #include "core/python/torch_function.h"
 #include "core/ops/TensorIterator.h"
@@ -535,7 +536,8 @@ PyObject* binary(PyObject* a, PyObject* b, F&& f) {
   return guarded([&]() -> PyObject* {
     Tensor ta, tb;
     if (!operand(a, &ta) || !operand(b, &tb)) Py_RETURN_NOTIMPLEMENTED;
-    return wrap(f(ta, tb, is_tensor(a)));
+    bool left_is_tensor = is_tensor(a);
+    return wrap(call_releasing_gil_for({&ta, &tb}, [&] { return f(ta, tb, left_is_tensor); }));
   });
 }
 
@@ -572,7 +574,10 @@ PyObject* nb_truediv(PyObject* a, PyObject* b) {
 PyObject* nb_matmul(PyObject* a, PyObject* b) {
   static const auto matmul = op<TT>("aten::matmul");
   if (!is_tensor(a) || !is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
-  return guarded([&] { return wrap(matmul.call(unwrap(a), unwrap(b))); });
+  return guarded([&] {
+    const Tensor &x = unwrap(a), &y = unwrap(b);
+    return wrap(call_releasing_gil_for({&x, &y}, [&] { return matmul.call(x, y); }));
+  });
 }
 PyObject* nb_pow(PyObject* a, PyObject* b, PyObject* mod) {
   static const auto pow_tt = op<TT>("aten::pow.Tensor_Tensor");
@@ -660,7 +665,8 @@ PyObject* inplace(PyObject* a, PyObject* b, F&& f) {
   return guarded([&]() -> PyObject* {
     Tensor tb;
     if (!operand(b, &tb)) Py_RETURN_NOTIMPLEMENTED;
-    f(unwrap(a), tb);
+    const Tensor& ta = unwrap(a);
+    call_releasing_gil_for({&ta, &tb}, [&] { f(ta, tb); });
     Py_INCREF(a);
     return a;
   });
