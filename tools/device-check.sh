@@ -96,16 +96,41 @@ printf '#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN\n#include <doctest/doctest.h>
 g++ -std=c++20 -O1 -I. -I"$PREFIX/usr/include" "$OUT/main.cpp" core/cuda/host/*.cpp \
   tests/cpp/test_cuda_allocator.cpp -o "$OUT/test_cuda_allocator" && "$OUT/test_cuda_allocator" 2>&1 | tail -3
 
-step "Python CUDA tests"
-# Every failure, one line each (the whole log in $OUT/pytest.log).
-timeout "${TEST_TIMEOUT:-240}" "$PY" -m pytest -q -rf -p no:cacheprovider \
-  tests/python/test_cuda_runtime.py \
-  $(ls tests/python/test_cuda_*.py | grep -v -e test_cuda_runtime -e test_cuda_namespace) \
-  > "$OUT/pytest.log" 2>&1
-grep -E "^(FAILED|ERROR)|passed|failed" "$OUT/pytest.log" | cut -c1-220 | tail -40
+step "smoke: each probe in its own process, so a crash names its step"
+probe() {
+  echo "--- $1"
+  timeout 90 "$PY" -X faulthandler -c "$2" > "$OUT/probe.log" 2>&1
+  local rc=$?
+  tail -12 "$OUT/probe.log"
+  echo "rc=$rc"
+  # A crash: its C++ stack, from cuda-gdb (the lent machine has it and no gdb).
+  if [ $rc -ge 128 ] && [ $rc -ne 137 ] && command -v cuda-gdb > /dev/null; then
+    timeout 120 cuda-gdb -q -batch -ex run -ex bt --args "$PY" -c "$2" 2>&1 \
+      | grep -E "^#|signal" | cut -c1-220 | head -25
+  fi
+}
+probe "python" "pass"
+probe "numpy" "import numpy; print(numpy.__version__)"
+probe "torch" "import torch; print(torch.cuda.is_available())"
+probe "opscope on the CPU" "import opscope; print(opscope.ones(2).sum().item())"
+probe "numpy then opscope, printing" "import numpy, opscope; print(opscope.ones(2))"
+probe "opscope on the GPU" "import opscope; print(opscope.cuda.is_available(), opscope.cuda.device_count()); x = opscope.ones(3, device='cuda'); print((x + x).cpu().tolist(), x)"
+probe "opscope then torch" "import opscope, torch; print(torch.ones(2, device='cuda').sum().item(), opscope.ones(2, device='cuda').sum().item())"
+probe "torch then opscope" "import torch, opscope; print(opscope.ones(2, device='cuda').sum().item(), torch.ones(2, device='cuda').sum().item())"
+
+step "Python CUDA tests, one process per file"
+# Every failure, one line each (each file's whole log in $OUT/pytest-<file>.log).
+for f in tests/python/test_cuda_runtime.py \
+    $(ls tests/python/test_cuda_*.py | grep -v -e test_cuda_runtime -e test_cuda_namespace); do
+  log="$OUT/pytest-$(basename "$f" .py).log"
+  timeout "${TEST_TIMEOUT:-120}" "$PY" -X faulthandler -m pytest -q -rf -p no:cacheprovider "$f" \
+    > "$log" 2>&1
+  echo "--- $f: rc=$?"
+  grep -E "^(FAILED|ERROR)|passed|failed|Fatal Python|File \"" "$log" | cut -c1-200 | head -30
+done
 
 step "GPU vs torch"
-"$PY" - <<'EOF'
+timeout 90 "$PY" -X faulthandler - <<'EOF'
 # Host overhead and bandwidth of the runtime's pieces, opscope and torch in one process.
 import time
 import opscope, torch
