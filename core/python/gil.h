@@ -25,21 +25,28 @@ void call_op_from_python(const OperatorHandle& op, Stack* stack);
 // The threshold in force (kReleaseGilElements unless changed; -1: never release).
 int64_t gil_release_elements();
 
-// For callers of typed ops (the number-protocol slots: a @ b, a + b): f() with the GIL released
-// when the tensor operands have gil_release_elements() elements or more in all. The operands are
-// not views' metadata ops: the caller knows its op does real work.
-template <typename F>
-decltype(auto) call_releasing_gil_for(std::initializer_list<const Tensor*> operands, F&& f) {
-  int64_t threshold = gil_release_elements(), elements = 0;
-  for (const Tensor* t : operands)
-    if (t && t->defined()) elements += (*t)->numel();
-  if (threshold < 0 || elements < threshold) return f();
-  struct Released {
-    PyThreadState* state = PyEval_SaveThread();
-    ~Released() { PyEval_RestoreThread(state); }
-  } no_gil;
-  return f();
-}
+// For callers of typed ops (the number-protocol slots: a @ b, a + b): `ReleaseGilFor
+// no_gil({&a, &b});` releases the GIL until the end of its scope when the tensor operands have
+// gil_release_elements() elements or more in all. The operands are not views' metadata ops: the
+// caller knows its op does real work.
+class ReleaseGilFor {
+ public:
+  explicit ReleaseGilFor(std::initializer_list<const Tensor*> operands) {
+    int64_t threshold = gil_release_elements(), elements = 0;
+    for (const Tensor* t : operands)
+      if (t && t->defined()) elements += (*t)->numel();
+    if (threshold >= 0 && elements >= threshold) state_ = PyEval_SaveThread();
+  }
+  ~ReleaseGilFor() {
+    if (state_) PyEval_RestoreThread(state_);
+  }
+  ReleaseGilFor(const ReleaseGilFor&) = delete;
+  ReleaseGilFor& operator=(const ReleaseGilFor&) = delete;
+
+ private:
+  PyThreadState* state_ = nullptr;
+};
+
 
 // opscope._C._gil_release_probe (tests).
 void init_gil(pybind11::module_& m);

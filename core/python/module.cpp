@@ -63,7 +63,10 @@ bool settle_interrupt() noexcept {
 // dispatcher. See Note [Every entry from Python is guarded] (python_common.h).
 namespace {
 
-PyCFunctionWithKeywords g_pybind11_dispatcher = nullptr;
+// pybind11's dispatcher, and its calling convention: (self, args, kwargs) up to pybind11 2.x,
+// (self, args, nargs, kwnames) — METH_FASTCALL — from pybind11 3.
+PyCFunction g_pybind11_dispatcher = nullptr;
+int g_pybind11_flags = 0;
 
 PyObject* checked_pybind11_call(PyObject* self, PyObject* args, PyObject* kwargs) {
   if (!enter_from_python()) return nullptr;
@@ -73,14 +76,32 @@ PyObject* checked_pybind11_call(PyObject* self, PyObject* args, PyObject* kwargs
     while (PyDict_Next(kwargs, &pos, &key, &value))
       if (PyUnicode_Check(key) && !PyUnicode_AsUTF8(key)) return nullptr;
   }
-  return g_pybind11_dispatcher(self, args, kwargs);
+  return reinterpret_cast<PyCFunctionWithKeywords>(
+      reinterpret_cast<void (*)()>(g_pybind11_dispatcher))(self, args, kwargs);
+}
+
+PyObject* checked_pybind11_fastcall(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                                    PyObject* kwnames) {
+  if (!enter_from_python()) return nullptr;
+  for (Py_ssize_t k = 0; kwnames && k < PyTuple_GET_SIZE(kwnames); ++k) {
+    PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+    if (PyUnicode_Check(key) && !PyUnicode_AsUTF8(key)) return nullptr;
+  }
+  using Fast = PyObject* (*)(PyObject*, PyObject* const*, Py_ssize_t, PyObject*);
+  return reinterpret_cast<Fast>(reinterpret_cast<void (*)()>(g_pybind11_dispatcher))(
+      self, args, nargs, kwnames);
 }
 
 void check_calls_of(PyObject* fn) {
   if (!fn || !PyCFunction_Check(fn)) return;
   PyMethodDef* def = reinterpret_cast<PyCFunctionObject*>(fn)->m_ml;
-  if (def->ml_meth == reinterpret_cast<PyCFunction>(g_pybind11_dispatcher))
-    def->ml_meth = reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&checked_pybind11_call));
+  if (def->ml_meth != g_pybind11_dispatcher || def->ml_flags != g_pybind11_flags) return;
+  if (def->ml_flags & METH_FASTCALL)
+    def->ml_meth = reinterpret_cast<PyCFunction>(
+        reinterpret_cast<void (*)()>(&checked_pybind11_fastcall));
+  else
+    def->ml_meth = reinterpret_cast<PyCFunction>(
+        reinterpret_cast<void (*)()>(&checked_pybind11_call));
 }
 
 // Whether a type or module belongs to opscope._C (types and modules from elsewhere are left alone).
@@ -128,8 +149,13 @@ void check_calls_under(PyObject* o, std::unordered_set<PyObject*>& seen) {
 // See Note [pybind11's calls with unencodable keyword names].
 void check_pybind11_calls(py::module_& m) {
   py::cpp_function probe([] {});
-  g_pybind11_dispatcher = reinterpret_cast<PyCFunctionWithKeywords>(
-      reinterpret_cast<void (*)()>(reinterpret_cast<PyCFunctionObject*>(probe.ptr())->m_ml->ml_meth));
+  const PyMethodDef* def = reinterpret_cast<PyCFunctionObject*>(probe.ptr())->m_ml;
+  g_pybind11_dispatcher = def->ml_meth;
+  g_pybind11_flags = def->ml_flags;
+  // Only the two conventions above are known: for another, leave pybind11's functions as they are.
+  if (g_pybind11_flags != (METH_VARARGS | METH_KEYWORDS) &&
+      g_pybind11_flags != (METH_FASTCALL | METH_KEYWORDS))
+    return;
   std::unordered_set<PyObject*> seen;
   check_calls_under(m.ptr(), seen);
 }

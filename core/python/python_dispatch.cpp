@@ -390,8 +390,10 @@ bool is_storageless(const Tensor& t) {
 }
 
 Scalar dispatched_item(const Tensor& t) {
-  // Nobody to see it (no subclass, mode or observer): read the element, as the kernel would.
-  if (!detail::dispatch_observed() && !t.key_set().has(DispatchKey::Python) &&
+  // Nobody to see it (no subclass, mode or observer) and in host memory: read the element, as
+  // the CPU kernel would. A GPU tensor's element comes through its backend's kernel (a copy).
+  if (t.device().is_cpu() && !detail::dispatch_observed() &&
+      !t.key_set().has(DispatchKey::Python) &&
       !local_dispatch_key_set().included.has(DispatchKey::Python))
     return read_element(t, 0);
   return ops::item(t);

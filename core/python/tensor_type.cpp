@@ -537,7 +537,12 @@ PyObject* binary(PyObject* a, PyObject* b, F&& f) {
     Tensor ta, tb;
     if (!operand(a, &ta) || !operand(b, &tb)) Py_RETURN_NOTIMPLEMENTED;
     bool left_is_tensor = is_tensor(a);
-    return wrap(call_releasing_gil_for({&ta, &tb}, [&] { return f(ta, tb, left_is_tensor); }));
+    Tensor result;
+    {
+      ReleaseGilFor no_gil({&ta, &tb});
+      result = f(ta, tb, left_is_tensor);
+    }
+    return wrap(std::move(result));
   });
 }
 
@@ -576,7 +581,12 @@ PyObject* nb_matmul(PyObject* a, PyObject* b) {
   if (!is_tensor(a) || !is_tensor(b)) Py_RETURN_NOTIMPLEMENTED;
   return guarded([&] {
     const Tensor &x = unwrap(a), &y = unwrap(b);
-    return wrap(call_releasing_gil_for({&x, &y}, [&] { return matmul.call(x, y); }));
+    Tensor result;
+    {
+      ReleaseGilFor no_gil({&x, &y});
+      result = matmul.call(x, y);
+    }
+    return wrap(std::move(result));
   });
 }
 PyObject* nb_pow(PyObject* a, PyObject* b, PyObject* mod) {
@@ -666,7 +676,10 @@ PyObject* inplace(PyObject* a, PyObject* b, F&& f) {
     Tensor tb;
     if (!operand(b, &tb)) Py_RETURN_NOTIMPLEMENTED;
     const Tensor& ta = unwrap(a);
-    call_releasing_gil_for({&ta, &tb}, [&] { f(ta, tb); });
+    {
+      ReleaseGilFor no_gil({&ta, &tb});
+      f(ta, tb);
+    }
     Py_INCREF(a);
     return a;
   });

@@ -301,7 +301,18 @@ PyObject* is_torch_function_enabled_py(PyObject*, PyObject*) {
 PyObject* is_torch_function_mode_enabled_py(PyObject*, PyObject*) {
   return PyBool_FromLong(t_mode != nullptr);
 }
+// A mode without __torch_function__ would make every later call fail (torch 1.13 takes it and
+// breaks the session so): refused here with a TypeError instead.
+bool refuse_non_mode(PyObject* mode) {
+  if (PyObject_HasAttrString(mode, "__torch_function__")) return false;
+  PyErr_Format(PyExc_TypeError,
+               "a torch function mode must have a __torch_function__ method, got '%s'",
+               Py_TYPE(mode)->tp_name);
+  return true;
+}
+
 PyObject* set_torch_function_mode_py(PyObject*, PyObject* mode) {
+  if (mode != Py_None && refuse_non_mode(mode)) return nullptr;
   if (mode == Py_None) {
     set_mode(nullptr);
   } else {
@@ -311,6 +322,7 @@ PyObject* set_torch_function_mode_py(PyObject*, PyObject* mode) {
   Py_RETURN_NONE;
 }
 PyObject* push_on_torch_function_stack_py(PyObject*, PyObject* mode) {
+  if (refuse_non_mode(mode)) return nullptr;
   Py_INCREF(mode);
   t_stack.push_back(mode);
   Py_RETURN_NONE;

@@ -47,7 +47,7 @@ def test_segfault_in_a_kernel_reports_the_cpp_and_python_stacks(opscope_exe, env
     assert frames[0].startswith("  #0  ") and "[libc]" in frames[0], frames[0]
     # The way down: the binding's op call, the dispatcher, the Python kernel, ctypes.
     assert any("Dispatcher::dispatch_boxed" in f and "[dispatcher]" in f for f in frames), cpp
-    assert any("python_kernel" in f and "core/python/dispatch_tools.cpp" in f for f in frames)
+    assert any("python_kernel" in f and "core/python/python_dispatch.cpp" in f for f in frames)
     assert any(f.rstrip().endswith("_ctypes.cpython-311-x86_64-linux-gnu.so") for f in frames)
     assert any(" main  repl/main.cpp:" in f for f in frames), cpp
     # Then faulthandler's Python frames, innermost first.
