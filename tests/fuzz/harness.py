@@ -42,6 +42,17 @@ FATAL_KINDS = ("crash", "abort", "exit", "hang", "SystemError", "BaseException")
 READY_TIMEOUT = 120.0
 
 
+
+_SCRATCH = []
+
+
+def scratch_dir():
+    """The folder fuzzed calls run in: what they write (opscope.save('sum', ...)) lands there,
+    not in the checkout."""
+    if not _SCRATCH:
+        _SCRATCH.append(tempfile.mkdtemp(prefix="opscope-fuzz-"))
+    return _SCRATCH[0]
+
 class WorkerDied(Exception):
     pass
 
@@ -59,7 +70,7 @@ class Worker:
         env = dict(os.environ, FUZZ_ANNOUNCE=self.announce.name, **(extra_env or {}))
         self.proc = subprocess.Popen(
             [PYTHON, WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
-            env=env, start_new_session=True)
+            env=env, start_new_session=True, cwd=scratch_dir())
         self.pending = None  # id of the case sent and not answered yet
         self._buf = b""
         self.ready = False
@@ -230,7 +241,7 @@ def run_plain(code, timeout):
         path = f.name
     try:
         p = subprocess.run([PYTHON, path], capture_output=True, text=True, timeout=timeout,
-                           start_new_session=True)
+                           start_new_session=True, cwd=scratch_dir())
     except subprocess.TimeoutExpired:
         return "hang"
     finally:
@@ -383,7 +394,7 @@ def native_stack(code, timeout=120, frames=12):
         out = subprocess.run(
             ["gdb", "-batch", "-nx", "-ex", "set pagination off", "-ex", "run", "-ex", "bt",
              "--args", PYTHON, path], capture_output=True, text=True, timeout=timeout,
-            env=dict(os.environ, PYTHONFAULTHANDLER=""))
+            env=dict(os.environ, PYTHONFAULTHANDLER=""), cwd=scratch_dir())
     except (OSError, subprocess.TimeoutExpired):
         return ""
     finally:
