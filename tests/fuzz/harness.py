@@ -41,8 +41,6 @@ CORPUS = os.path.join(HERE, "corpus")
 FATAL_KINDS = ("crash", "abort", "exit", "hang", "SystemError", "BaseException")
 READY_TIMEOUT = 120.0
 
-
-
 _SCRATCH = []
 
 
