@@ -35,6 +35,19 @@ print(sent, flush=True)
 """
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _python_sigint_handler():
+    """Python's SIGINT handler, and ours over it, for this module's tests.
+
+    A job started in the background by a non-interactive shell inherits SIGINT ignored; Python
+    then leaves it ignored and opscope's import does not install its handler over SIG_IGN, so no
+    SIGINT sent here would arrive. Put the handlers a terminal-started process has in place."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    opscope._C._install_interrupt_handler()
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 class _Killer:
     """A child process that sends SIGINT to this process `delay` seconds from now."""
 

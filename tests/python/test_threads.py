@@ -138,8 +138,11 @@ def run_child(body, timeout, on_ready=None):
     env = dict(os.environ, CHILD_TIMEOUT=str(timeout), PYTHONUNBUFFERED="1",
                PYTHONPATH=os.pathsep.join(p for p in [os.path.join(ROOT, "core", "python"),
                                                       os.environ.get("PYTHONPATH", "")] if p))
+    # SIGINT back to its default in the child, as a terminal gives it: a job started in the
+    # background by a non-interactive shell (as CI may run us) passes SIGINT on ignored.
     proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # Both pipes are read by threads (a full pipe would block the child); stdout's lines also go
     # to a queue for on_ready.
     out, err, lines = [], [], queue.Queue()
