@@ -2,7 +2,12 @@
 JupyterLab apply (tests/views/sanitizers.py runs the real one under Node), then read as a page
 without our style sheet shows it. Nothing may glue together, tables and charts must survive as
 readable elements, and every line the trusted view shows must still be there."""
+import json
+import os
 import re
+import shutil
+import subprocess
+import tempfile
 from html import unescape
 
 import pytest
@@ -101,3 +106,190 @@ def test_failed_op_says_where_and_why(views):
     assert "RuntimeError" in text
     tree = t.tree(width=80)
     assert "threw at" in tree and "RuntimeError" in tree
+
+
+# --- nbconvert's sanitizer (nbviewer, `jupyter nbconvert --sanitize-html`, render.py) ------------
+# Unlike the front ends' sanitize-html, it keeps <style> but empties an SVG image's src and drops
+# the `open` and `hidden` attributes (see Note [Charts that survive sanitizing] in _html.py).
+# What a reader sees there is read from the exporter's real page.
+
+class _Visible:
+    """The text a page shows without a click, as lines: no element marked `hidden`, no fold's
+    body unless the fold is open (or `open_folds`), an <img> as nothing (its picture is not
+    text). ``fold(word)``: the text of the fold whose summary has `word`, opened."""
+
+    def __init__(self, element, open_folds=False):
+        self.open_folds = open_folds
+        self.lines = [""]
+        self._walk(element)
+        self.lines = [line.rstrip() for line in self.lines if line.strip()]
+
+    def _walk(self, e):
+        if not isinstance(e.tag, str) or e.get("hidden") is not None or e.tag in (
+                "style", "script"):
+            return
+        closed = e.tag == "details" and e.get("open") is None and not self.open_folds
+        block = e.tag in ("div", "p", "li", "pre", "details", "summary", "tr", "table", "ul")
+        if block:
+            self.lines.append("")
+        if e.text:
+            self._text(e.text, e.tag == "pre")
+        for child in e:
+            if not (closed and child.tag != "summary"):
+                self._walk(child)
+            if child.tail:
+                self._text(child.tail, e.tag == "pre")
+        if block:
+            self.lines.append("")
+
+    def _text(self, text, pre):
+        parts = text.split("\n") if pre else [" ".join(text.split())]
+        self.lines[-1] += parts[0]
+        self.lines.extend(parts[1:])
+
+    def text(self):
+        return "\n".join(self.lines)
+
+
+def _nbconvert(bundles, sanitize=True):
+    """Each mime bundle as a display_data output in one notebook, exported to HTML by nbconvert
+    (sanitized as nbviewer does): [the lxml element of each output]."""
+    nbformat = pytest.importorskip("nbformat")
+    exporters = pytest.importorskip("nbconvert")
+    lxml_html = pytest.importorskip("lxml.html")
+    from traitlets.config import Config
+    nb = nbformat.v4.new_notebook()
+    for b in bundles:
+        cell = nbformat.v4.new_code_cell("view")
+        cell.outputs = [nbformat.v4.new_output("display_data", data=b)]
+        nb.cells.append(cell)
+    c = Config()
+    c.HTMLExporter.sanitize_html = sanitize
+    page, _ = exporters.HTMLExporter(config=c).from_notebook_node(nb)
+    outputs = lxml_html.fromstring(page).xpath('//*[@data-mime-type]')
+    assert len(outputs) == len(bundles)
+    return page, outputs
+
+
+@pytest.fixture(scope="module")
+def exported():
+    """{name: (view, sanitized output element)} for the graph, the profile and the trace of a
+    training step, as nbconvert's sanitized page holds them."""
+    chosen = {"graph": programs.graph(), "profile": programs.profile(),
+              "step": programs.training_step()}
+    _, outputs = _nbconvert([v._repr_mimebundle_() for v in chosen.values()])
+    return {name: (v, out) for (name, v), out in zip(chosen.items(), outputs)}
+
+
+def _timeline_lines(trace):
+    """The names of the top-level calls, as the timeline's text names them."""
+    from opscope.profiler import _views as V
+    return list(dict.fromkeys(V.item_label(b.item) for b in V.bars(trace) if b.depth == 0))
+
+
+def test_nbconvert_shows_the_graph_as_text_where_it_drops_the_image(exported):
+    g, out = exported["graph"]
+    html = lxml_tostring(out)
+    assert 'src=""' in html   # the SVG image is gone: what stands for it must be text
+    seen = _Visible(out).text()
+    for node in g.nodes:
+        assert node.name in seen, node.name
+    # the tree, line by line, as str(g) prints it
+    for line in str(g).splitlines():
+        assert line in seen.splitlines(), line
+
+
+def test_nbconvert_keeps_an_open_timeline_readable(exported):
+    p, out = exported["profile"]
+    seen = _Visible(out).text().splitlines()
+    recorded = p._finished[0]
+    assert any(line.startswith("timeline: ") for line in seen)
+    assert any(line.startswith("memory: peak ") for line in seen)
+    assert any(line.startswith("thread ") for line in seen)
+    for name in _timeline_lines(recorded):
+        assert any(re.match(rf"^.   {re.escape(name)}\b.* [\d.]+ (ns|µs|ms|s) +[█▏]", line)
+                   for line in seen), name
+
+
+def test_nbconvert_timeline_fold_opens_onto_the_calls(exported):
+    t, out = exported["step"]
+    folds = [d for d in out.iter("details")
+             if "timeline" in "".join(d.find("summary").itertext())]
+    assert len(folds) == 1
+    seen = _Visible(folds[0], open_folds=True).text()
+    for name in _timeline_lines(t):
+        assert re.search(rf"^.   {re.escape(name)}\b", seen, re.M), name
+    assert "memory: peak" in seen
+
+
+@pytest.mark.parametrize("mode", sanitizers.MODES)
+def test_where_the_image_stays_its_text_stays_hidden(mode):
+    views = [programs.graph(), programs.profile()]
+    clean = sanitizers.sanitize([programs.html_of(v) for v in views], mode)
+    for html in clean:
+        alts = re.findall(r'<pre class="os-text os-alt"[^>]*>', html)
+        assert alts and all(" hidden" in a for a in alts), alts
+        assert '<img src="data:image/svg+xml,' in html
+
+
+def lxml_tostring(element):
+    import lxml.html
+    return lxml.html.tostring(element, encoding="unicode")
+
+
+# --- the same pages laid out by Chromium (skipped without it) -----------------------------------
+
+_CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")
+                  if shutil.which(n)), None)
+
+# Per output: the text a reader sees (innerText: no hidden element, no shut fold's body, no
+# display:none), and its images drawn and shown broken.
+_PROBE = """<script>window.addEventListener('load', () => {
+  const out = [...document.querySelectorAll('[data-mime-type="text/html"]')].map((o) => ({
+    text: o.innerText,
+    drawn: [...o.querySelectorAll('img')].filter((i) => i.offsetParent && i.naturalWidth > 0)
+      .length,
+    broken: [...o.querySelectorAll('img')].filter((i) => i.offsetParent && !i.naturalWidth)
+      .length}));
+  document.body.innerHTML = '<pre id="probe"></pre>';
+  document.getElementById('probe').textContent = JSON.stringify(out);
+});</script>"""
+
+
+def _laid_out(page):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "page.html")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(page.replace("</body>", _PROBE + "</body>"))
+        dom = subprocess.run([_CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                              "--window-size=1000,900",
+                              "--dump-dom", "file://" + path],
+                             capture_output=True, text=True, timeout=120).stdout
+    start = dom.index('<pre id="probe">') + len('<pre id="probe">')
+    return json.loads(unescape(dom[start:dom.index("</pre>", start)]))
+
+
+@pytest.mark.skipif(_CHROMIUM is None, reason="Chromium is not installed (setup.sh --views)")
+def test_nbconvert_pages_in_chromium():
+    g, p = programs.graph(), programs.profile()
+    bundles = [g._repr_mimebundle_(), p._repr_mimebundle_()]
+    # one page (one Chromium run): the sanitized export, then the trusted outputs
+    _, outputs = _nbconvert(bundles, sanitize=False)
+    page = _nbconvert(bundles, sanitize=True)[0].replace(
+        "</body>", "".join(lxml_tostring(o) for o in outputs) + "</body>")
+    seen = _laid_out(page)
+    untrusted, trusted = seen[:2], seen[2:]
+    # trusted: the pictures, and their text is not shown twice
+    assert [o["drawn"] for o in trusted] == [1, 1] and not any(o["broken"] for o in trusted)
+    assert "thread " not in trusted[1]["text"]
+    assert trusted[0]["text"].count("MseLossBackward0") == 0   # the tree is folded "as text"
+    # sanitized: no broken image shown; the graph's tree and the timeline's lines instead
+    assert not any(o["broken"] for o in untrusted), untrusted
+    graph_text = untrusted[0]["text"]
+    for node in g.nodes:
+        assert node.name in graph_text, node.name
+    assert "as text" not in graph_text      # the fold holding the same text is not shown
+    lines = untrusted[1]["text"].splitlines()
+    assert any(line.startswith("thread ") for line in lines)
+    for name in _timeline_lines(p._finished[0]):
+        assert any(re.match(rf"^.   {re.escape(name)}\b", line) for line in lines), name

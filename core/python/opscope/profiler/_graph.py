@@ -137,7 +137,8 @@ class Graph:
             if len(seen) >= max_nodes:
                 self.truncated = True
                 break
-            node = _Node(len(seen), f.name(), "leaf" if f.name() == "AccumulateGrad" else "fn")
+            name = type(f).__name__  # "AccumulateGrad" (name() is torch's "torch::autograd::...")
+            node = _Node(len(seen), name, "leaf" if name == "AccumulateGrad" else "fn")
             seen[id(f)] = (node, f)
             self.nodes.append(node)
             if node.kind == "leaf":
@@ -251,18 +252,21 @@ class Graph:
     def _repr_html_(self):
         """The graph as an image (an SVG document in a data URI: an untrusted notebook's
         sanitizer removes inline <svg>, see Note [Views without their style sheet] in
-        _css.py), the legend, and the text form folded below; the text alone without dot."""
+        _css.py), the legend, and the text form folded below; the text alone without dot.
+        Where nbconvert's sanitizer empties the image, the text shows in its place (Note
+        [Charts that survive sanitizing] in _html.py)."""
         from opscope.profiler import _html, _svg
         head = (f'<div class="os-title"><b>autograd graph</b> · {len(self.nodes)} nodes · '
                 f'root {escape(self.root)}</div>')
-        text = f'<pre class="os-text">{escape(str(self))}</pre>'
+        text = str(self)
         try:
             image = _svg.img(self._standalone_svg(), f"the autograd graph of {self.root}")
-            body = (f'<div class="os-graph">{image}</div>{_LEGEND}'
-                    f'{_html._fold("as text", text, "os-section")}')
         except (RuntimeError, OSError, subprocess.SubprocessError):
-            body = text
-        return _html.view(head + body)
+            return _html.view(head + f'<pre class="os-text">{escape(text)}</pre>')
+        folded = _html._fold("as text", f'<pre class="os-text">{escape(text)}</pre>',
+                             "os-section")
+        return _html.view(head + _html.with_fallback(
+            text, f'<div class="os-graph">{image}</div>{_LEGEND}{folded}'))
 
     def _standalone_svg(self):
         """dot's SVG without its XML prolog, DOCTYPE and comments (an image's document)."""

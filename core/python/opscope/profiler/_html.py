@@ -30,14 +30,14 @@ t.save(path) writes it.
 import json
 from html import escape
 
-from opscope.profiler import _svg
+from opscope.profiler import _chart_text, _svg
 from opscope.profiler import _views as V
 from opscope.profiler._css import CSS, LAYER_COLORS
 from opscope.profiler._trace import OpRecord, gc_paused
 
 __all__ = ["view", "page", "trace_html", "trace_bundle", "trace_json", "stack_html",
            "stack_table", "key_averages_html", "key_averages_body", "text_html", "bundle",
-           "TRACE_MIME", "OUTPUT_BUDGET"]
+           "with_fallback", "timeline_chart", "TRACE_MIME", "OUTPUT_BUDGET"]
 
 TRACE_MIME = "application/vnd.opscope.trace+json"
 
@@ -59,10 +59,46 @@ _MARK_HTML = {"chosen": "<b>{}</b>", "fallthrough": "<em>{}↓</em>", "excluded"
               "below": "{}"}
 
 
+# Note [Charts that survive sanitizing]: every front end shows a view's text/html, trusted or
+# not (classic Notebook and nbconvert rank it above image/svg+xml and image/png; JupyterLab
+# picks the first *safe* renderer for an untrusted output, and its HTML renderer is the safe
+# one: it sanitizes), so another mime type in the bundle would never be shown: the HTML itself
+# must degrade. Two sanitizers treat it differently:
+#   - classic Notebook and JupyterLab (sanitize-html) drop <style> and keep <img> of SVG data
+#     URIs, <details open> and the `hidden` attribute;
+#   - nbconvert's --sanitize-html (nbviewer, notebooks/render.py; lxml's Cleaner) keeps <style>
+#     but empties an SVG image's src (an SVG may hold script) and drops every attribute not on
+#     its list: `open` (a fold that starts open is shut) and `hidden`.
+# So each chart comes with its text (the graph's tree, the timeline as text lines: _chart_text)
+# in a <pre hidden> placed first in an .os-chart block: where `hidden` stays, the picture
+# shows; where lxml removed it, the text shows and the rule below hides what follows it (the
+# emptied image, the legend of its colours, a fold that would hold the same) — a rule that
+# only lxml's output reaches, as only there does the style sheet outlive `hidden`. A fold that
+# starts open holds its chart with the text outside it, so nbconvert's shut fold hides nothing.
+_SANITIZED_CSS = ".opscope .os-alt:not([hidden])~*{display:none}"
+
+
 def view(body, classes=""):
     """`body` in a themed, self-contained block (its own style sheet)."""
     extra = f" {classes}" if classes else ""
-    return f'<div class="opscope{extra}"><style>{CSS}</style>{body}</div>'
+    return f'<div class="opscope{extra}"><style>{CSS}{_SANITIZED_CSS}</style>{body}</div>'
+
+
+def with_fallback(text, rich):
+    """`rich` (a chart, its legend, a fold) after `text` hidden: the text shows instead where a
+    sanitizer drops the chart (see Note [Charts that survive sanitizing])."""
+    return (f'<div class="os-chart"><pre class="os-text os-alt" hidden>{escape(text)}</pre>'
+            f'{rich}</div>')
+
+
+def timeline_chart(trace, name, svg, opened=False):
+    """The timeline's chart in a fold named `name`, with its text for sanitized pages."""
+    alt = _alt(svg)
+    text = _chart_text.timeline_text(trace, alt)
+    image = _svg.img(svg, alt)
+    if opened:  # nbconvert's sanitizer shuts it: the text stays outside
+        return with_fallback(text, _fold(name, image, "os-section", True))
+    return _fold(name, with_fallback(text, image), "os-section")
 
 
 def page(title, body, dark=None):
@@ -362,7 +398,7 @@ def trace_body(trace, open_all=False, width=960, budget=None):
     chart = _svg.timeline_svg(trace, width, memory=True)
     if chart:
         name = "timeline and memory" if getattr(trace, "memory_events", None) else "timeline"
-        out.append(_fold(name, _svg.img(chart, _alt(chart)), "os-section", open_all))
+        out.append(timeline_chart(trace, name, chart, open_all))
     out.append(_legend())
     return "".join(out)
 

@@ -288,7 +288,7 @@ class profile:
         chart = _svg.timeline_svg(recorded, memory=True)
         if chart:
             name = "timeline and memory" if recorded.memory_events else "timeline"
-            parts.append(_html._fold(name, _svg.img(chart, name), "os-section", True))
+            parts.append(_html.timeline_chart(recorded, name, chart, opened=True))
         return _html.view("".join(parts))
 
     def _repr_mimebundle_(self, include=None, exclude=None):
