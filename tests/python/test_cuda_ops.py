@@ -259,9 +259,9 @@ def test_empty_and_zero_dim():
 def test_missing_kernel_message():
     """An op without a CUDA kernel says so in torch's words (the dispatcher's message)."""
     x = opscope.ones(3, device="cuda")
-    with pytest.raises(NotImplementedError, match="Could not run 'aten::cumsum' with arguments "
+    with pytest.raises(NotImplementedError, match="Could not run 'aten::take' with arguments "
                                                   "from the 'CUDA' backend"):
-        opscope.cumsum(x, 0)
+        opscope.take(x, opscope.zeros(1, dtype=opscope.int64, device="cuda"))
 
 
 # --- reductions -------------------------------------------------------------------------------------
