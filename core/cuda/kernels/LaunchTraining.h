@@ -144,4 +144,19 @@ void launch_avg_pool2d_backward(DT dt, const void* grad_output, void* grad_input
                                 const PoolGeom& g, bool count_include_pad,
                                 int64_t divisor_override, void* stream);
 
+// --- 2-D convolution (conv.cu): im2col / col2im around cuBLAS products -------------------------
+
+// A convolution's geometry: input (N, C, H, W) and output (N, O, OH, OW) contiguous, a kh x kw
+// window of stride (sh, sw), zero padding (ph, pw), taps (dh, dw) apart.
+struct ConvGeom {
+  int64_t N, C, H, W, OH, OW;
+  int64_t kh, kw, sh, sw, ph, pw, dh, dw;
+};
+// col (N, C * kh * kw, OH * OW)[n, (c * kh + i) * kw + j, oh * OW + ow] = the input element the
+// tap (i, j) of window (oh, ow) reads, 0 in the padding.
+void launch_im2col(DT dt, const void* x, void* col, const ConvGeom& g, void* stream);
+// The adjoint of im2col: dx (N, C, H, W)[n, c, h, w] = the sum of the col elements that read it
+// (a gather per input element: no atomics, a fixed order).
+void launch_col2im(DT dt, const void* col, void* dx, const ConvGeom& g, void* stream);
+
 }  // namespace opscope::cuda
