@@ -1,5 +1,6 @@
 """HTML views for notebooks: self-contained (a small inline style sheet from _css.py, charts as
-<img> of SVG documents from _svg.py), no JavaScript, no network; folding with <details>. They
+<img> of SVG documents from _svg.py, each with its text for pages whose sanitizer drops it: see
+Note [Charts that survive sanitizing]), no JavaScript, no network; folding with <details>. They
 say what the text views say (_views_text.py, _stack.py) and read the data through the same
 helpers (_views.py).
 
