@@ -12,10 +12,10 @@
 // contract], core/autograd/Node.cpp) and its state made by zeros_like share one. Other layouts
 // are run on contiguous copies and the written ones copied back: right, not fast.
 //
-// The element loops are plain functions of raw pointers and a range (no throw; cloned for AVX2,
-// see OPSCOPE_VECTOR_CLONES in core/ops/cpu/Loops.h), split over threads by parallel_for. The
-// file is compiled with -fno-math-errno (core/CMakeLists.txt), so the loops taking a root
-// vectorize.
+// The element loops are plain functions of raw pointers and a range (no throw; cloned for
+// AVX-512 and AVX2, see OPTIM_CLONES below), split over threads by parallel_for. The file is
+// compiled with -fno-math-errno (core/CMakeLists.txt), so the loops taking a root vectorize, and
+// with -ffp-contract=off, so that every clone rounds alike (no fused multiply-adds in one only).
 #include <array>
 #include <cmath>
 #include <string>
@@ -32,6 +32,15 @@
 namespace opscope::cpu {
 
 namespace {
+
+// OPSCOPE_VECTOR_CLONES (core/ops/cpu/Loops.h) plus an AVX-512 clone: Adam's and RMSprop's roots
+// and divisions bound their loops on one thread, and 16-lane units do twice the 8-lane work per
+// instruction where the CPU has full-width ones. See Note [Adam's one division].
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define OPTIM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define OPTIM_CLONES
+#endif
 
 
 // --- the lists and their layouts -------------------------------------------------------------
@@ -100,7 +109,7 @@ void on_dtype(ScalarType t, const F& f) {
 enum class Arith { Add, Mul, Div, Max, Sub };
 
 template <typename T>
-OPSCOPE_VECTOR_CLONES void scalar_loop(T* x, int64_t b, int64_t e, Arith op, T s) {
+OPTIM_CLONES void scalar_loop(T* x, int64_t b, int64_t e, Arith op, T s) {
   switch (op) {
     case Arith::Add:
 #pragma omp simd
@@ -125,7 +134,7 @@ OPSCOPE_VECTOR_CLONES void scalar_loop(T* x, int64_t b, int64_t e, Arith op, T s
 
 // x = x op (alpha * y) for Add / Sub; x = x op y otherwise.
 template <typename T>
-OPSCOPE_VECTOR_CLONES void list_loop(T* x, const T* y, int64_t b, int64_t e, Arith op, T alpha) {
+OPTIM_CLONES void list_loop(T* x, const T* y, int64_t b, int64_t e, Arith op, T alpha) {
   switch (op) {
     case Arith::Add:
       if (alpha == T(1)) {
@@ -157,7 +166,7 @@ OPSCOPE_VECTOR_CLONES void list_loop(T* x, const T* y, int64_t b, int64_t e, Ari
 
 // x = x + v * y * z (mul) or x + v * y / z (div)
 template <typename T>
-OPSCOPE_VECTOR_CLONES void addc_loop(T* x, const T* y, const T* z, int64_t b, int64_t e, bool div,
+OPTIM_CLONES void addc_loop(T* x, const T* y, const T* z, int64_t b, int64_t e, bool div,
                                      T v) {
   if (div) {
 #pragma omp simd
@@ -170,7 +179,7 @@ OPSCOPE_VECTOR_CLONES void addc_loop(T* x, const T* y, const T* z, int64_t b, in
 
 // x = lerp(x, y, w), torch's two-sided formula (exact at w = 0 and w = 1)
 template <typename T>
-OPSCOPE_VECTOR_CLONES void lerp_loop(T* x, const T* y, int64_t b, int64_t e, T w) {
+OPTIM_CLONES void lerp_loop(T* x, const T* y, int64_t b, int64_t e, T w) {
   if (std::abs(w) < T(0.5)) {
 #pragma omp simd
     for (int64_t k = b; k < e; ++k) x[k] = x[k] + w * (y[k] - x[k]);
@@ -183,7 +192,7 @@ OPSCOPE_VECTOR_CLONES void lerp_loop(T* x, const T* y, int64_t b, int64_t e, T w
 enum class Unary { Sqrt, Neg, Zero };
 
 template <typename T>
-OPSCOPE_VECTOR_CLONES void unary_loop(T* x, int64_t b, int64_t e, Unary op) {
+OPTIM_CLONES void unary_loop(T* x, int64_t b, int64_t e, Unary op) {
   switch (op) {
     case Unary::Sqrt:
 #pragma omp simd
@@ -404,7 +413,7 @@ struct SgdArgs {
 // The options are copied into locals first: read through `a` inside the loop, they might alias
 // the arrays written (same element type), and the loop would neither vectorize nor hoist them.
 template <typename T>
-OPSCOPE_VECTOR_CLONES void sgd_loop(T* __restrict p, const T* __restrict g, T* __restrict buf,
+OPTIM_CLONES void sgd_loop(T* __restrict p, const T* __restrict g, T* __restrict buf,
                                     int64_t b, int64_t e, const SgdArgs<T>& a) {
   const T sign = a.maximize ? T(-1) : T(1), keep = T(1) - a.dampening;
   const T wd = a.weight_decay, mom = a.momentum, lr = a.lr;
@@ -471,7 +480,13 @@ void fused_sgd_(TensorList self, TensorList grads, TensorList momentum_buffer_li
 // With AVX2 the division unit is the loop's bottleneck (sqrt + 2 divisions per 8 floats): the
 // second division cost ~25% of the step on one thread (measured 1.3-1.4x a memcpy of the bytes
 // moved with both divisions, 1.0-1.2x with one; without any, 0.8x; in the step benchmark the
-// kernel went from 1.3x to 1.1x a memcpy, the loaded 2-core VM). The fused path already
+// kernel went from 1.3x to 1.1x a memcpy, the loaded 2-core VM). With one division left the
+// AVX2 loop still ran 1.17x a memcpy of the bytes moved (RMSprop 1.25x) on one thread of a Zen 5
+// (stand-alone copy of the loop, 203530 floats, best of 30): the AVX-512 clone's 16-lane roots
+// and divisions take it to 0.77x (RMSprop 0.76x); in L1 (4096 floats) 0.29 -> 0.16 ns an
+// element. Roots and quotients are correctly rounded at any width and the file has no
+// contraction into fused multiply-adds, so every clone gives the same bits (checked against
+// NumPy's float32 evaluation of the formula in test_optim_kernels_exact.py). The fused path already
 // rounds differently from torch 1.13's tensor-by-tensor ops (its products and sums are not
 // torch's fused multiply-adds: 90% of float32 elements differ by a few ulps after five steps),
 // so its contract is torch's values to rounding, which this keeps.
@@ -482,7 +497,7 @@ struct AdamArgs {
 };
 
 template <typename T>
-OPSCOPE_VECTOR_CLONES void adam_loop(T* __restrict p, T* __restrict m, T* __restrict v,
+OPTIM_CLONES void adam_loop(T* __restrict p, T* __restrict m, T* __restrict v,
                                      T* __restrict vmax, const T* __restrict g, int64_t b,
                                      int64_t e, const AdamArgs<T>& a) {
   // Locals, not reads through `a` (see sgd_loop).
@@ -584,7 +599,7 @@ struct RmspropArgs {
 };
 
 template <typename T, bool Centered, bool Momentum>
-OPSCOPE_VECTOR_CLONES void rmsprop_loop(T* __restrict p, const T* __restrict g, T* __restrict sq,
+OPTIM_CLONES void rmsprop_loop(T* __restrict p, const T* __restrict g, T* __restrict sq,
                                         T* __restrict ga, T* __restrict buf, int64_t b,
                                         int64_t e, const RmspropArgs<T>& a) {
   const T sign = a.maximize ? T(-1) : T(1), wd = a.weight_decay, lr = a.lr, eps = a.eps;
