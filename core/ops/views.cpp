@@ -19,6 +19,9 @@ static Library view_ops(Library::FRAGMENT, "aten", [](Library& m) {
 
   // Views built directly.
   m.def("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", Variants::Method);
+  // The same memory read as another dtype. No derivative entry (torch: not differentiable), so
+  // the result has no grad_fn and does not require grad.
+  m.def("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", Variants::Method);
   m.def("_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)",
         Variants::None);
   m.def("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", Variants::None);

@@ -155,8 +155,14 @@ void node_dealloc(PyObject* self) {
   Py_DECREF(type);
 }
 
+// name() as torch's: its own C++ nodes keep their namespace ("torch::autograd::AccumulateGrad"),
+// generated and Python nodes are the class name. type(fn).__name__ is the class name for all.
 PyObject* node_name(PyObject* self, PyObject*) {
-  return guarded([&] { return PyUnicode_FromString(checked_node_of(self)->name().c_str()); });
+  return guarded([&] {
+    const std::string& name = checked_node_of(self)->name();
+    const bool cpp_node = name == "AccumulateGrad" || name == "CopySlices" || name == "GraphRoot";
+    return PyUnicode_FromString(cpp_node ? ("torch::autograd::" + name).c_str() : name.c_str());
+  });
 }
 
 PyObject* node_sequence_nr(PyObject* self, PyObject*) {
@@ -304,7 +310,7 @@ PyObject* node_getattro(PyObject* self, PyObject* name) {
 }
 
 PyMethodDef node_methods[] = {
-    {"name", method<node_name>(), METH_NOARGS, "The node's class name, e.g. 'MulBackward0'."},
+    {"name", method<node_name>(), METH_NOARGS, "torch's name of the node: 'MulBackward0', 'torch::autograd::AccumulateGrad'."},
     {"_sequence_nr", method<node_sequence_nr>(), METH_NOARGS,
      "Creation order: links a backward node to the forward op that recorded it."},
     {"register_hook", method<node_register_hook>(), METH_O,

@@ -328,6 +328,12 @@ PyObject* m_data_ptr(PyObject* self, PyObject*) {
     return PyLong_FromLongLong(SELF->storage_offset() * static_cast<int64_t>(SELF->itemsize()));
   return PyLong_FromVoidPtr(SELF.data());
 }
+// The bytes of the tensor's whole storage (opscope/storage.py views it from its element 0).
+PyObject* m_storage_nbytes(PyObject* self, PyObject*) {
+  OPSCOPE_CHECK(!is_storageless(SELF),
+                "Cannot access storage of a tensor that has no storage (a wrapper subclass)");
+  return PyLong_FromSize_t(SELF->storage()->nbytes());
+}
 PyObject* m_is_inference(PyObject* self, PyObject*) {
   return PyBool_FromLong(SELF->is_inference());
 }
@@ -492,6 +498,7 @@ PyMethodDef tensor_methods[] = {
     {"element_size", method<tf_noargs<m_element_size, method_name::element_size>>(), METH_NOARGS, nullptr},
     {"storage_offset", method<tf_noargs<m_storage_offset, method_name::storage_offset>>(), METH_NOARGS, nullptr},
     {"data_ptr", method<tf_noargs<m_data_ptr, method_name::data_ptr>>(), METH_NOARGS, nullptr},
+    {"_storage_nbytes", method<m_storage_nbytes>(), METH_NOARGS, "Bytes of the tensor's storage."},
     {"is_floating_point", method<tf_noargs<m_is_floating_point, method_name::is_floating_point>>(), METH_NOARGS, nullptr},
     {"is_inference", method<tf_noargs<m_is_inference, method_name::is_inference>>(), METH_NOARGS,
      "Whether the tensor was made in inference mode (opscope.inference_mode)."},

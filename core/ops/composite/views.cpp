@@ -149,6 +149,55 @@ Tensor view(const Tensor& self, IntArrayRef size) {
   return alias_with_sizes_and_strides(self, inferred, *stride);
 }
 
+// A view of self's memory read as `dtype` (geometry in its elements): a view made as usual (same
+// storage, version counter and base), which then takes the dtype and geometry of a tensor over
+// the same storage.
+static Tensor make_dtype_view(const Tensor& self, ScalarType dtype, IntArrayRef sizes,
+                              IntArrayRef strides, int64_t offset) {
+  Tensor v = make_view(self, sizes, strides, offset);
+  v->shallow_copy_from(TensorImpl(self->storage(), dtype, sizes, strides, offset));
+  v->add_keys(self.key_set());  // keys beyond backend and autograd (Python) stay
+  return v;
+}
+
+// torch's checks and messages (aten/src/ATen/native/TensorConversions.cpp, view_dtype).
+static Tensor view_dtype(const Tensor& self, ScalarType dtype) {
+  const int64_t from = static_cast<int64_t>(self->itemsize());
+  const int64_t to = static_cast<int64_t>(element_size(dtype));
+  if (from == to)
+    return make_dtype_view(self, dtype, self.sizes(), self.strides(), self->storage_offset());
+  const auto what = [&] {
+    return detail::str("to view ", cpp_name(self.dtype()), " as ", cpp_name(dtype),
+                       " (different element sizes)");
+  };
+  OPSCOPE_CHECK(self.dim() != 0, "self.dim() cannot be 0 ", what());
+  const int64_t last = self.dim() - 1;
+  OPSCOPE_CHECK(self.stride(last) == 1, "self.stride(-1) must be 1 ", what(), ", but got ",
+                self.stride(last));
+  DimVector sizes(self.sizes()), strides(self.strides());
+  int64_t offset = self->storage_offset();
+  if (from > to) {  // smaller elements: more of them
+    const int64_t ratio = from / to;
+    for (int64_t d = 0; d < last; ++d) strides[d] *= ratio;
+    sizes[last] *= ratio;
+    offset *= ratio;
+  } else {
+    const int64_t ratio = to / from;
+    OPSCOPE_CHECK(sizes[last] % ratio == 0, "self.size(-1) must be divisible by ", ratio, " ",
+                  what(), ", but got ", sizes[last]);
+    OPSCOPE_CHECK(offset % ratio == 0, "self.storage_offset() must be divisible by ", ratio, " ",
+                  what(), ", but got ", offset);
+    for (int64_t d = 0; d < last; ++d) {
+      OPSCOPE_CHECK(strides[d] % ratio == 0, "self.stride(", d, ") must be divisible by ", ratio,
+                    " ", what(), ", but got ", strides[d]);
+      strides[d] /= ratio;
+    }
+    sizes[last] /= ratio;
+    offset /= ratio;
+  }
+  return make_dtype_view(self, dtype, sizes, strides, offset);
+}
+
 Tensor _reshape_alias(const Tensor& self, IntArrayRef size, IntArrayRef stride) {
   // reshape calls this with strides compute_stride found; a user calling
   // opscope.ops.aten._reshape_alias may pass any, so they are checked like as_strided's.
@@ -599,6 +648,7 @@ Tensor unfold_backward(const Tensor& grad_in, IntArrayRef input_sizes, int64_t d
 static Library composite_explicit_views(
     Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
       m.impl("view", fn<&view>);
+      m.impl("view.dtype", fn<&view_dtype>);
       m.impl("_reshape_alias", fn<&_reshape_alias>);
       m.impl("_unsafe_view", fn<&_unsafe_view>);
       m.impl("alias", fn<&alias>);

@@ -71,6 +71,10 @@ _functional._install()
 
 from opscope import _legacy_tensor  # noqa: E402  (FloatTensor ..., Tensor.type: torch's legacy types)
 _legacy_tensor._install()
+from opscope import storage  # noqa: E402  (x.storage(), TypedStorage, FloatStorage ...)
+from opscope.storage import TypedStorage, UntypedStorage, is_storage  # noqa: E402,F401
+globals().update(storage.LEGACY_CLASSES)
+storage._install()
 from opscope import backends, special  # noqa: E402,F401
 from opscope.backends import (  # noqa: E402,F401  (the flags torch keeps in at::Context)
     are_deterministic_algorithms_enabled, get_deterministic_debug_mode, get_float32_matmul_precision,
