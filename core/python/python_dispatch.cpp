@@ -13,6 +13,8 @@
 //
 // A kernel registered from Python (opscope.library.Library.impl) is the same conversion around
 // the user's function, marked as a Python kernel so traces show it with provenance "python kernel".
+// Both calls into Python are C++ → Python crossings (crossing.h): a trace shows a scope
+// "C++ → Python: __torch_dispatch__ aten::mm · GIL held" (or "python kernel twice") around them.
 //
 // In implementation terms: a Dispatcher fallback for DispatchKey::Python, a TLS switch for modes,
 // hooks that core/tensor calls (a detach Python sees, and the release of a Python object a
@@ -28,6 +30,7 @@
 #include "core/ops/TensorIterator.h"
 #include "core/ops/utility.h"
 #include "core/python/arg_parser.h"
+#include "core/python/crossing.h"
 #include "core/runtime/LocalDispatchState.h"
 
 namespace opscope {
@@ -217,7 +220,8 @@ bool dispatch_to_python(const OperatorHandle& op, Stack* stack) {
 void python_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) {
   bool handled;
   {
-    py::gil_scoped_acquire gil;
+    // Python chooses the handler (a mode or a subclass): the crossing is named after the op.
+    CallIntoPython gil("__torch_dispatch__", py::handle(), op.full_name());  // takes the GIL
     handled = dispatch_to_python(op, stack);
   }
   // Nothing in Python for this call (a tensor that kept the key but not its Python object, say):
@@ -229,7 +233,7 @@ void python_fallback(const OperatorHandle& op, DispatchKeySet ks, Stack* stack) 
 
 Tensor python_detach(const Tensor& t) {
   if (python_is_going()) return Tensor();
-  py::gil_scoped_acquire gil;
+  CallIntoPython gil("__torch_dispatch__", py::handle(), "aten::detach");  // takes the GIL
   static const OperatorHandle detach = Dispatcher::singleton().find_by_full_name("aten::detach");
   Stack stack{t};
   if (!dispatch_to_python(detach, &stack)) return Tensor();
@@ -347,7 +351,7 @@ KernelFunction python_kernel(py::function f, std::string name) {
   auto shared = std::make_shared<PyCallable>(std::move(f));
   return KernelFunction::python(
       [shared](const OperatorHandle& op, DispatchKeySet, Stack* stack) {
-        py::gil_scoped_acquire gil;
+        CallIntoPython gil("python kernel", shared->fn);  // takes the GIL (crossing.h)
         call_python_boxed(op, stack, shared->fn);
       },
       std::move(name));

@@ -75,7 +75,9 @@ def test_a_defined_op_runs_shows_its_site_and_goes_with_its_library():
         op.default(opscope.ones(2))
     step = t.find("opscope_lib_a::scale").steps[-1]
     assert step.provenance == "python kernel" and step.label == "scale[CPU]"
-    assert [c.name for c in t.find("opscope_lib_a::scale").children] == ["aten::mul.Tensor"]
+    crossing, = t.find("opscope_lib_a::scale").children  # C++ → Python: python kernel <lambda>
+    assert crossing.crossing and crossing.name.endswith("<lambda> · GIL held")
+    assert [c.name for c in crossing.children] == ["aten::mul.Tensor"]
     del lib, op
     gc.collect()
     with pytest.raises(AttributeError, match="'_OpNamespace' 'opscope_lib_a' object has no attribute 'scale'"):

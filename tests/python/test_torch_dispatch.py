@@ -387,7 +387,9 @@ def test_the_trace_shows_the_python_key_step_its_handler_and_the_ops_it_ran():
     python_step = mm.steps[labels.index("mm[Python]")]
     assert python_step.provenance == "backend fallback" and python_step.kernel == "opscope::python::python_fallback"
     assert python_step.site.startswith("core/python/python_dispatch.cpp:")
-    scope, = [c for c in mm.children if isinstance(c, opscope.profiler.ScopeRecord)]
+    crossing, = [c for c in mm.children if isinstance(c, opscope.profiler.ScopeRecord)]
+    assert crossing.name == "C++ → Python: __torch_dispatch__ aten::mm · GIL held"  # crossing.h
+    scope, = crossing.children
     assert scope.name == "Log.__torch_dispatch__"
     inner, = scope.children
     assert inner.name == "aten::mm" and [s.label for s in inner.steps] == ["mm[CPU]"]

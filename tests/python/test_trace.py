@@ -91,7 +91,9 @@ def test_a_python_kernel_shows_its_provenance_and_site():
         op = t.find("opscope_trace::twice")
         assert op.steps[0].kernel.endswith("<lambda>") and op.steps[0].provenance == "python kernel"
         assert "test_trace.py:" in op.steps[0].site
-        assert [c.name for c in op.children] == ["aten::add.Tensor"]  # the lambda's op, nested
+        crossing, = op.children  # C++ → Python: python kernel <lambda> (crossing.h)
+        assert crossing.crossing and crossing.name.endswith("<lambda> · GIL held")
+        assert [c.name for c in crossing.children] == ["aten::add.Tensor"]  # the lambda's op, nested
     finally:
         h.remove()
         d.remove()

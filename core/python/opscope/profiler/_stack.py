@@ -406,7 +406,8 @@ _rows = table_rows
 
 
 # The files whose call sites take the GIL through CallIntoPython (core/python/crossing.h).
-_CROSSING_SITES = ("core/python/nodes.cpp", "core/python/autograd.cpp")
+_CROSSING_SITES = ("core/python/nodes.cpp", "core/python/autograd.cpp", "core/python/profiler.cpp",
+                   "core/python/python_dispatch.cpp")
 
 
 def crossings(frames, python_crossings=()):
