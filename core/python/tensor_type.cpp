@@ -328,11 +328,20 @@ PyObject* m_data_ptr(PyObject* self, PyObject*) {
     return PyLong_FromLongLong(SELF->storage_offset() * static_cast<int64_t>(SELF->itemsize()));
   return PyLong_FromVoidPtr(SELF.data());
 }
-// The bytes of the tensor's whole storage (opscope/storage.py views it from its element 0).
-PyObject* m_storage_nbytes(PyObject* self, PyObject*) {
+// The tensor's whole storage as a 1-D tensor from element 0, read as `dtype` (its own when None):
+// what opscope/storage.py holds. Made directly, not by ops (torch's x.storage() runs none, so
+// neither does a trace of it); outside autograd, not a view.
+PyObject* m_storage_flat(PyObject* self, PyObject* dtype) {
   OPSCOPE_CHECK(!is_storageless(SELF),
                 "Cannot access storage of a tensor that has no storage (a wrapper subclass)");
-  return PyLong_FromSize_t(SELF->storage()->nbytes());
+  OPSCOPE_CHECK_TYPE(dtype == Py_None || is_dtype_object(dtype),
+                     "_storage_flat(): expected a dtype or None, got ", Py_TYPE(dtype)->tp_name);
+  const ScalarType t = dtype == Py_None ? SELF.dtype() : dtype_of_object(dtype);
+  const Storage& storage = SELF->storage();
+  const int64_t n = static_cast<int64_t>(storage->nbytes() / element_size(t));
+  const int64_t one = 1;
+  return wrap(Tensor(make_intrusive<TensorImpl>(storage, t, IntArrayRef(&n, 1),
+                                                IntArrayRef(&one, 1), 0)));
 }
 PyObject* m_is_inference(PyObject* self, PyObject*) {
   return PyBool_FromLong(SELF->is_inference());
@@ -498,7 +507,8 @@ PyMethodDef tensor_methods[] = {
     {"element_size", method<tf_noargs<m_element_size, method_name::element_size>>(), METH_NOARGS, nullptr},
     {"storage_offset", method<tf_noargs<m_storage_offset, method_name::storage_offset>>(), METH_NOARGS, nullptr},
     {"data_ptr", method<tf_noargs<m_data_ptr, method_name::data_ptr>>(), METH_NOARGS, nullptr},
-    {"_storage_nbytes", method<m_storage_nbytes>(), METH_NOARGS, "Bytes of the tensor's storage."},
+    {"_storage_flat", method<m_storage_flat>(), METH_O,
+     "_storage_flat(dtype): the whole storage as a 1-D tensor of dtype (None: the tensor's)."},
     {"is_floating_point", method<tf_noargs<m_is_floating_point, method_name::is_floating_point>>(), METH_NOARGS, nullptr},
     {"is_inference", method<tf_noargs<m_is_inference, method_name::is_inference>>(), METH_NOARGS,
      "Whether the tensor was made in inference mode (opscope.inference_mode)."},

@@ -7,7 +7,9 @@ torch 2) is an ``UntypedStorage``, the same memory as bytes. Views share their b
 every tensor over it. As in torch, each call makes a new storage object over the same memory.
 
 A storage here is a Python object holding a 1-D tensor over all of the memory (element 0 on,
-stride 1): indexing, filling and copying are ops on it, so they run on the memory's device.
+stride 1), made without running an op: torch's storages run none, so a trace of ``x.storage()[0]``
+shows none. On the CPU, elements are read and written through NumPy's view of that memory; on a
+GPU (and for bfloat16, which NumPy lacks) through ops on the tensor, as torch copies there too.
 
 >>> import opscope
 >>> x = opscope.arange(6.).view(2, 3)[:, 1:]
@@ -26,10 +28,7 @@ __all__ = ["TypedStorage", "UntypedStorage"]
 
 def _flat(tensor, dtype=None):
     """A 1-D tensor over all of tensor's storage, outside autograd, read as `dtype`."""
-    t = tensor.detach()
-    n = t._storage_nbytes() // t.element_size()
-    flat = t.as_strided((n,), (1,), 0)
-    return flat if dtype is None or dtype == flat.dtype else flat.view(dtype)
+    return tensor._storage_flat(dtype)
 
 
 def _check_index(idx, size):
@@ -52,6 +51,12 @@ class _StorageBase:
     """What both storages share; `_data` is the 1-D tensor over all of the memory."""
 
     __slots__ = ("_data",)
+
+    def _array(self):
+        """NumPy's view of the memory (no op runs), or None where ops must do it (GPU, bf16)."""
+        if self._data.device.type != "cpu" or self._data.dtype == opscope.bfloat16:
+            return None
+        return self._data.numpy()
 
     def __len__(self):
         return self._data.numel()
@@ -88,11 +93,27 @@ class _StorageBase:
         return iter(self.tolist())
 
     def tolist(self):
-        return self._data.tolist()
+        a = self._array()
+        return a.tolist() if a is not None else self._data.tolist()
 
     def fill_(self, value):
-        self._data.fill_(value)
+        a = self._array()
+        if a is not None:
+            a.fill(value)
+        else:
+            self._data.fill_(value)
         return self
+
+    def _get(self, idx):
+        a = self._array()
+        return a[idx].item() if a is not None else self._data[idx].item()
+
+    def _set(self, idx, value):
+        a = self._array()
+        if a is not None:
+            a[idx] = value
+        else:
+            self._data[idx] = value
 
     def _wrap(self, data):
         out = object.__new__(type(self))
@@ -130,6 +151,14 @@ class _StorageBase:
     __repr__ = __str__
 
 
+def _copy(dst, src, non_blocking):
+    a, b = dst._array(), src._array()
+    if a is not None and b is not None:
+        a[...] = b
+    else:
+        dst._data.copy_(src._data, non_blocking)
+
+
 class UntypedStorage(_StorageBase):
     """Bytes: ``UntypedStorage(n)`` (uninitialized), ``UntypedStorage([1, 2])``, or a tensor's
     ``_storage()``. Indexing reads and writes bytes; a slice is a storage over those bytes."""
@@ -158,19 +187,18 @@ class UntypedStorage(_StorageBase):
                 raise RuntimeError(f"Trying to slice with a step of {step}, but only a step of 1 "
                                    "is supported")
             return self._wrap(self._data[start:max(start, stop)])
-        return self._data[_check_index(idx, len(self))].item()
+        return self._get(_check_index(idx, len(self)))
 
     def __setitem__(self, idx, value):
-        self._data[idx if isinstance(idx, slice) else _check_index(idx, len(self))] = value
+        self._set(idx if isinstance(idx, slice) else _check_index(idx, len(self)), value)
 
     def copy_(self, source, non_blocking=False):
-        src = source._data if isinstance(source, _StorageBase) else None
-        if src is None:
+        if not isinstance(source, _StorageBase):
             raise TypeError(f"copy_(): expected a storage, got {type(source).__name__}")
-        src = src if src.dtype == opscope.uint8 else src.view(opscope.uint8)
-        if src.numel() != self._data.numel():
-            raise RuntimeError(f"size mismatch, {self.nbytes()} bytes vs {src.numel()} bytes")
-        self._data.copy_(src, non_blocking)
+        src = source.untyped() if isinstance(source, TypedStorage) else source
+        if len(src) != len(self):
+            raise RuntimeError(f"size mismatch, {self.nbytes()} bytes vs {src.nbytes()} bytes")
+        _copy(self, src, non_blocking)
         return self
 
     def type(self):
@@ -217,8 +245,7 @@ class TypedStorage(_StorageBase):
     def untyped(self):
         """The same memory as bytes."""
         out = object.__new__(UntypedStorage)
-        out._data = self._data.view(opscope.uint8) if self._data.numel() else \
-            opscope.empty(0, dtype=opscope.uint8, device=self.device)
+        out._data = self._data._storage_flat(opscope.uint8)
         return out
 
     _untyped = untyped
@@ -226,10 +253,10 @@ class TypedStorage(_StorageBase):
     def __getitem__(self, idx):
         if isinstance(idx, slice):
             raise RuntimeError("slices are only supported in UntypedStorage.__getitem__")
-        return self._data[_check_index(idx, len(self))].item()
+        return self._get(_check_index(idx, len(self)))
 
     def __setitem__(self, idx, value):
-        self._data[idx if isinstance(idx, slice) else _check_index(idx, len(self))] = value
+        self._set(idx if isinstance(idx, slice) else _check_index(idx, len(self)), value)
 
     def copy_(self, source, non_blocking=False):
         if not isinstance(source, _StorageBase):
@@ -239,7 +266,7 @@ class TypedStorage(_StorageBase):
         if isinstance(source, UntypedStorage):
             self.untyped().copy_(source, non_blocking)
         else:
-            self._data.copy_(source._data, non_blocking)
+            _copy(self, source, non_blocking)  # converts, as torch's does
         return self
 
     def _to(self, dtype):
@@ -306,8 +333,9 @@ def _install():
 
     def is_set_to(self, tensor):
         """True when both tensors have the same storage, offset, sizes and strides."""
-        return (self._storage_nbytes() == tensor._storage_nbytes()
-                and self.data_ptr() == tensor.data_ptr() and self.dtype == tensor.dtype
-                and self.size() == tensor.size() and self.stride() == tensor.stride()
-                and self.storage().data_ptr() == tensor.storage().data_ptr())
+        mine, theirs = self._storage(), tensor._storage()
+        return (mine.data_ptr() == theirs.data_ptr() and mine.nbytes() == theirs.nbytes()
+                and self.storage_offset() == tensor.storage_offset()
+                and self.dtype == tensor.dtype and self.device == tensor.device
+                and self.size() == tensor.size() and self.stride() == tensor.stride())
     Tensor.is_set_to = _method(is_set_to, "is_set_to")
