@@ -178,13 +178,13 @@ def test_view_dtype_is_not_differentiable():
 
 def test_reading_and_writing_a_storage_runs_no_op():
     # torch's storages run no aten op; a trace of them must not teach otherwise
-    x = opscope.arange(6.)
+    x, zeros = opscope.arange(6.), opscope.zeros(6)
     with opscope.trace() as t:
         s = x.storage()
         s[1], s.tolist(), len(s), s.data_ptr()
         s[2] = 5
         s.fill_(1)
         s.untyped().tolist()
-        x._storage().copy_(opscope.zeros(6).storage())
+        x._storage().copy_(zeros.storage())
     assert [op.name for op in t.ops] == []
     assert x.tolist() == [0.0] * 6
