@@ -1,6 +1,7 @@
 // C++ → Python crossings, made visible: every place where C++ calls Python (a tensor or grad_fn
-// hook, a custom Function's backward, a saved-tensor hook) takes the GIL through CallIntoPython,
-// which notes the crossing for the trace and the stack views.
+// hook, a custom Function's backward, a saved-tensor hook, a profiler callback, the Python key's
+// __torch_dispatch__ and opscope.library's Python kernels in python_dispatch.cpp) takes the GIL
+// through CallIntoPython, which notes the crossing for the trace and the stack views.
 //
 // Semantically, the lecture's stack marks Python → C++ where a Python call enters the binding;
 // this is the other direction. A trace shows each crossing as a scope under the op or backward
