@@ -113,24 +113,32 @@ void TensorIterator::serial_for_each_impl(Loop2d loop, int64_t begin, int64_t en
 // other way (a.t() + b, a channels-last tensor against a contiguous one) then steps a whole row
 // per element along dim 0, touching a new cache line each time; walked row after row, each line
 // is evicted before its next element is used, so every element costs a line from memory — ~5x
-// the contiguous op in PyTorch and here. Walked in square tiles instead (kTile x kTile elements),
-// every line fetched is used whole before the tile moves on: a 2-D elementwise loop over a large
-// 2-D space with such an input goes tile by tile, threads taking bands of tiles along dim 1. Each
-// such input (up to two) is first transposed, reading along its own fast dim, into a row-major
-// buffer (8x8 blocks in AVX2 registers where the CPU has it), so that the op itself runs its
-// vectorized contiguous loop instead of a scalar strided one, and writes its output in runs. The
-// next tile's rows of each such input are prefetched while this one is copied: they are lines
-// a whole input row apart, which the hardware prefetchers do not follow. Only elementwise walks
-// (no output broadcast along a dim: a reduction's accumulation order stays the plain walk's).
+// the contiguous op in PyTorch and here. Walked in tiles instead, every line fetched is used
+// whole before the tile moves on: a 2-D elementwise loop over a large 2-D space with such an
+// input goes tile by tile, threads taking bands of kTileRows along dim 1. Each such input (up to
+// two) is first transposed, reading runs of kTileRows elements along its own fast dim, into a
+// row-major buffer (8x8 blocks in AVX2 registers where the CPU has it), so that the op itself
+// runs its vectorized contiguous loop instead of a scalar strided one. A tile spans a whole
+// dim 0 where its copy stays within L2 (kTileRowBytes a row): the op then reads and writes its
+// other operands as one sequential block of kTileRows rows, which the hardware prefetchers
+// follow, in long rows (few calls of its row loop). Only elementwise walks (no output broadcast
+// along a dim: a reduction's accumulation order stays the plain walk's).
 //
-// Tile size, measured on (2048, 2048) float32 `a + b.t()` (out of cache; the operands in huge
-// pages): 64 x 64 ran 4.2x the contiguous op, 128 x 128 3.2x, 128 x 512 and 256 x 256 no better;
-// 128 x 128 with prefetch 3.0x. Longer runs on one side mean shorter ones on the other (the rows
-// of the input across the grain are the columns of the output), so the tile stays square. A
-// tile's copy is 64 KB for float32 (L2): the copy is read back once, row by row.
+// The copy's rows are kTilePad bytes longer than the data: with a power-of-two row length the
+// 8 rows an 8x8 block writes, and the rows the op reads side by side with its other operands'
+// (a power-of-two stride too at 2048 columns), fall in the same few cache sets and evict each
+// other. Measured on float32 `a + b.t()` in a stand-alone copy of this loop (Zen 5, loaded
+// 2-core VM, best of 60 rounds), against the contiguous op: 128 x 128 tiles with the next
+// tile's rows prefetched (the previous layout) ran 2.3x at (2048, 2048) and 2.3x at (400, 512);
+// padded, 1.9x / 1.6x; 64 x 2048 padded, 1.8-1.9x / 1.6x, the op on 64 x 512 pieces of the
+// band 1.6x slower alone than on whole rows at 2048 columns (16 interleaved streams against one).
+// A software prefetch of the next tile no longer helped.
 namespace {
 
-constexpr int64_t kTile = 128;
+constexpr int64_t kTileRows = 64;          // tile extent along dim 1
+constexpr int64_t kTileRowBytes = 8192;    // along dim 0: up to this many bytes of each copy row
+constexpr int64_t kTilePad = 64;           // bytes after each row of a tile copy: see the Note
+constexpr int64_t kTileBytes = kTileRows * (kTileRowBytes + kTilePad);  // one tile copy, at most
 constexpr int64_t kTiledMinEdge = 64;      // both dims at least this, so that runs are long
 constexpr int64_t kTiledMinNumel = 16384;  // below this the space fits in cache anyway
 
@@ -150,15 +158,16 @@ bool TensorIterator::wants_tiles() const {
 }
 
 // Copies a tile (n0 x n1 elements of Size bytes, strides s0 / s1 in bytes) of an input across
-// the grain into buf, row-major (dim 0 fastest), reading the input along its own fast dim. The
-// element size is a template argument so that each copy is one load and one store.
+// the grain into buf, row-major (dim 0 fastest, rows bs bytes apart), reading the input along its
+// own fast dim. The element size is a template argument so that each copy is one load and one
+// store.
 template <int64_t Size>
-static void gather_tile_scalar(char* buf, const char* src, int64_t s0, int64_t s1, int64_t n0,
-                               int64_t n1) {
+static void gather_tile_scalar(char* buf, int64_t bs, const char* src, int64_t s0, int64_t s1,
+                               int64_t n0, int64_t n1) {
   for (int64_t i = 0; i < n0; ++i) {
     const char* from = src + i * s0;
     char* to = buf + i * Size;
-    for (int64_t r = 0; r < n1; ++r) std::memcpy(to + r * n0 * Size, from + r * s1, Size);
+    for (int64_t r = 0; r < n1; ++r) std::memcpy(to + r * bs, from + r * s1, Size);
   }
 }
 
@@ -178,11 +187,15 @@ OPSCOPE_TARGET_AVX2 static inline __m256 load_halves(const char* lo, const char*
 
 OPSCOPE_TARGET_AVX2 static void transpose8x8(char* to, int64_t to_stride, const char* from,
                                              int64_t from_stride) {
+  // Both loops unrolled by pragma: at -O2 GCC keeps them rolled and r[] on the stack, a store
+  // and a reload per register (a + b.t() 1.7x -> 1.9x the contiguous op at (400, 512)).
   __m256 r[8];  // r[k]: [row k | row k + 4], columns 0-3; r[k + 4]: the same, columns 4-7
+#pragma GCC unroll 4
   for (int k = 0; k < 4; ++k) {
     r[k] = load_halves(from + k * from_stride, from + (k + 4) * from_stride);
     r[k + 4] = load_halves(from + k * from_stride + 16, from + (k + 4) * from_stride + 16);
   }
+#pragma GCC unroll 2
   for (int h = 0; h < 8; h += 4) {  // output rows h..h+3: columns h..h+3 of the input
     const __m256 t0 = _mm256_unpacklo_ps(r[h], r[h + 1]), t1 = _mm256_unpackhi_ps(r[h], r[h + 1]);
     const __m256 t2 = _mm256_unpacklo_ps(r[h + 2], r[h + 3]);
@@ -213,29 +226,29 @@ OPSCOPE_TARGET_AVX2 static void transpose4x4(char* to, int64_t to_stride, const 
 }
 
 // Block b x b (b = 32 / Size) at (i, r): input rows i.. (dim 0 index), each read along r (dim 1),
-// written as buffer rows r.. (n0 elements apart), each along i.
+// written as buffer rows r.. (bs bytes apart), each along i.
 template <int64_t Size>
-OPSCOPE_TARGET_AVX2 static void gather_tile_avx2(char* buf, const char* src, int64_t s0,
-                                                 int64_t n0, int64_t n1) {
+OPSCOPE_TARGET_AVX2 static void gather_tile_avx2(char* buf, int64_t bs, const char* src,
+                                                 int64_t s0, int64_t n0, int64_t n1) {
   constexpr int64_t b = 32 / Size;
   const int64_t m0 = n0 - n0 % b, m1 = n1 - n1 % b;
   for (int64_t i = 0; i < m0; i += b) {
     for (int64_t r = 0; r < m1; r += b) {
-      char* to = buf + (r * n0 + i) * Size;
+      char* to = buf + r * bs + i * Size;
       const char* from = src + i * s0 + r * Size;
       if constexpr (Size == 4) {
-        transpose8x8(to, n0 * Size, from, s0);
+        transpose8x8(to, bs, from, s0);
       } else {
-        transpose4x4(to, n0 * Size, from, s0);
+        transpose4x4(to, bs, from, s0);
       }
     }
   }
   if (m1 < n1)  // the last n1 % b buffer rows
-    gather_tile_scalar<Size>(buf + m1 * n0 * Size, src + m1 * Size, s0, Size, n0, n1 - m1);
+    gather_tile_scalar<Size>(buf + m1 * bs, bs, src + m1 * Size, s0, Size, n0, n1 - m1);
   if (m0 < n0)  // the last n0 % b elements of the other buffer rows
     for (int64_t r = 0; r < m1; ++r)
       for (int64_t i = m0; i < n0; ++i)
-        std::memcpy(buf + (r * n0 + i) * Size, src + i * s0 + r * Size, Size);
+        std::memcpy(buf + r * bs + i * Size, src + i * s0 + r * Size, Size);
 }
 
 static bool cpu_has_avx2() {
@@ -245,27 +258,20 @@ static bool cpu_has_avx2() {
 #endif
 
 // Input across the grain here means s1 == size (see tiled_for_each).
-static void gather_tile(char* buf, const char* src, int64_t s0, int64_t n0, int64_t n1,
-                        int64_t size) {
+static void gather_tile(char* buf, int64_t bs, const char* src, int64_t s0, int64_t n0,
+                        int64_t n1, int64_t size) {
 #ifdef OPSCOPE_HAS_AVX2_TILES
   if ((size == 4 || size == 8) && cpu_has_avx2()) {
-    if (size == 4) return gather_tile_avx2<4>(buf, src, s0, n0, n1);
-    return gather_tile_avx2<8>(buf, src, s0, n0, n1);
+    if (size == 4) return gather_tile_avx2<4>(buf, bs, src, s0, n0, n1);
+    return gather_tile_avx2<8>(buf, bs, src, s0, n0, n1);
   }
 #endif
   switch (size) {
-    case 1: return gather_tile_scalar<1>(buf, src, s0, size, n0, n1);
-    case 2: return gather_tile_scalar<2>(buf, src, s0, size, n0, n1);
-    case 4: return gather_tile_scalar<4>(buf, src, s0, size, n0, n1);
-    default: return gather_tile_scalar<8>(buf, src, s0, size, n0, n1);  // across[]: 1-8 bytes
+    case 1: return gather_tile_scalar<1>(buf, bs, src, s0, size, n0, n1);
+    case 2: return gather_tile_scalar<2>(buf, bs, src, s0, size, n0, n1);
+    case 4: return gather_tile_scalar<4>(buf, bs, src, s0, size, n0, n1);
+    default: return gather_tile_scalar<8>(buf, bs, src, s0, size, n0, n1);  // across[]: 1-8 bytes
   }
-}
-
-// Asks for the lines of n0 input rows (s0 bytes apart) of n1 elements of `size` bytes each.
-static void prefetch_rows(const char* src, int64_t s0, int64_t n0, int64_t n1, int64_t size) {
-  const int64_t bytes = n1 * size;
-  for (int64_t i = 0; i < n0; ++i)
-    for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(src + i * s0 + b);
 }
 
 void TensorIterator::tiled_for_each(Loop2d loop, int64_t grain_size) const {
@@ -273,43 +279,50 @@ void TensorIterator::tiled_for_each(Loop2d loop, int64_t grain_size) const {
   const int64_t n0 = shape_[0], n1 = shape_[1];
   int64_t strides[2 * kMaxOperands];
   bool across[kMaxOperands];
+  int copies = 0;          // inputs across the grain copied (the first two)
+  int64_t widest = 1;      // their largest element size
   for (int k = 0; k < nt; ++k) {
     strides[k] = ops_[k].stride_bytes[0];
     strides[nt + k] = ops_[k].stride_bytes[1];
     // Inputs across the grain run from a row-major copy of the tile (elements of 1-8 bytes).
     const int64_t size = static_cast<int64_t>(element_size(ops_[k].dtype));
     across[k] = k >= num_outputs_ && strides[nt + k] == size && strides[k] != 0 &&
-                std::abs(strides[k]) > size && size <= 8;
+                std::abs(strides[k]) > size && size <= 8 && copies < 2;
+    if (across[k]) {
+      ++copies;
+      widest = std::max(widest, size);
+    }
   }
-  const int64_t bands = (n1 + kTile - 1) / kTile;
-  const int64_t band_grain = std::max<int64_t>(1, grain_size / (n0 * kTile));
+  // Tiles of kTileRows x tile_cols: a whole dim 0 where the copies stay within L2; squarer where
+  // nothing is copied (an input across the grain read in place, strided or of 16-byte elements).
+  const int64_t tile_cols = std::min(n0, copies ? kTileRowBytes / copies / widest : 128);
+  const int64_t bands = (n1 + kTileRows - 1) / kTileRows;
+  const int64_t band_grain = std::max<int64_t>(1, grain_size / (n0 * kTileRows));
   parallel_for(0, bands, band_grain, [&](int64_t first, int64_t last) {
     char* data[kMaxOperands];
     int64_t tile_strides[2 * kMaxOperands];
     std::copy(strides, strides + 2 * nt, tile_strides);
-    // Two tile copies of up to 8-byte elements: 256 KB, too much for a thread's stack; kept
-    // per thread (a fresh allocation would be fresh pages, faulted in on every call).
+    // Two tile copies of up to 528 KB, far too much for a thread's stack; kept per thread (a
+    // fresh allocation would be fresh pages, faulted in on every call).
     thread_local std::unique_ptr<char[]> bufs;
-    if (!bufs) bufs.reset(new char[2 * kTile * kTile * 8 + 64]);
+    if (!bufs) bufs.reset(new char[2 * kTileBytes + 64]);
     char* const buf0 = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(bufs.get()) + 63) &
                                                ~uintptr_t{63});
     for (int64_t band = first; band < last; ++band) {
-      const int64_t j0 = band * kTile, rows = std::min(kTile, n1 - j0);
-      for (int64_t i0 = 0; i0 < n0; i0 += kTile) {
-        const int64_t cols = std::min(kTile, n0 - i0);
+      const int64_t j0 = band * kTileRows, rows = std::min(kTileRows, n1 - j0);
+      for (int64_t i0 = 0; i0 < n0; i0 += tile_cols) {
+        const int64_t cols = std::min(tile_cols, n0 - i0);
         int used = 0;
         for (int k = 0; k < nt; ++k) {
           data[k] = ops_[k].data + i0 * strides[k] + j0 * strides[nt + k];
-          if (!across[k] || used == 2) continue;
+          if (!across[k]) continue;
           const int64_t size = strides[nt + k];
-          if (i0 + kTile < n0)
-            prefetch_rows(data[k] + kTile * strides[k], strides[k],
-                          std::min(kTile, n0 - i0 - kTile), rows, size);
-          char* buf = buf0 + used++ * kTile * kTile * 8;
-          gather_tile(buf, data[k], strides[k], cols, rows, size);
+          char* buf = buf0 + used++ * kTileBytes;
+          const int64_t row_bytes = cols * size + kTilePad;
+          gather_tile(buf, row_bytes, data[k], strides[k], cols, rows, size);
           data[k] = buf;
           tile_strides[k] = size;
-          tile_strides[nt + k] = cols * size;
+          tile_strides[nt + k] = row_bytes;
         }
         loop.fn(loop.ctx, nt, data, tile_strides, cols, rows);
         for (int k = 0; k < nt; ++k) {  // back to the operand's own strides for the next tile
