@@ -10,6 +10,7 @@
 
 #include "core/cuda/kernels/KernelUtil.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/runtime/ScalarConvert.h"
 #include "core/ops/KernelForms.h"
 #include "core/ops/binary.h"
@@ -28,7 +29,16 @@ void check_index_dtype(const Tensor& index, const char* name, bool allow_int32) 
                 " for index");
 }
 
-Tensor cpu_copy(const Tensor& t) { return ops::to(t, Device(DeviceType::CPU), t.dtype()); }
+// t as `dtype` on `device` (t itself when it is already): torch's t.to(device, dtype), through
+// the to.dtype_layout handle. Not ops::to(t, device, dtype): to.device's C++ handle takes a
+// Device where its kernel takes std::optional<Device>, so that call throws "Tried to access
+// operator aten::to.device with a wrong C++ signature" (core/ops/copy.h).
+Tensor to_on(const Tensor& t, Device device, ScalarType dtype) {
+  return ops::to(t, std::optional<ScalarType>(dtype), std::nullopt, std::optional<Device>(device),
+                 std::nullopt);
+}
+
+Tensor cpu_copy(const Tensor& t) { return to_on(t, Device(DeviceType::CPU), t.dtype()); }
 
 // The first index in `index` (any shape, int32 / int64) outside [-size, size), from a host copy.
 int64_t first_bad(const Tensor& index, int64_t size, bool negative_ok) {
@@ -126,47 +136,6 @@ static Tensor index_add_out(const Tensor& self, int64_t dim, const Tensor& index
 
 namespace {
 
-int64_t size_at(const Tensor& t, int64_t d) { return t.dim() == 0 ? 1 : t.size(d); }
-
-// The checks torch's gather / scatter make on dims and sizes (as the CPU kernels word them).
-void check_gather_shapes(const Tensor& self, int64_t dim, const Tensor& index) {
-  OPSCOPE_CHECK(index.dtype() == ScalarType::Int64, "gather(): Expected dtype int64 for index");
-  OPSCOPE_CHECK(std::max<int64_t>(index.dim(), 1) == std::max<int64_t>(self.dim(), 1),
-                "Index tensor must have the same number of dimensions as input tensor");
-  for (int64_t d = 0; d < std::max<int64_t>(self.dim(), 1); ++d)
-    OPSCOPE_CHECK(d == dim || size_at(index, d) <= size_at(self, d),
-                  "Size does not match at dimension ", d, " expected index ",
-                  shape_str(index.sizes()), " to be smaller than self ", shape_str(self.sizes()),
-                  " apart from dimension ", dim);
-}
-
-void check_scatter_shapes(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  OPSCOPE_CHECK(index.dtype() == ScalarType::Int64, "scatter(): Expected dtype int64 for index");
-  if (src.defined())
-    OPSCOPE_CHECK(self.dtype() == src.dtype(),
-                  "scatter(): Expected self.dtype to be equal to src.dtype");
-  const int64_t nd = std::max<int64_t>(self.dim(), 1);
-  OPSCOPE_CHECK(std::max<int64_t>(index.dim(), 1) == nd,
-                "Index tensor must have the same number of dimensions as self tensor");
-  if (src.defined())
-    OPSCOPE_CHECK(std::max<int64_t>(src.dim(), 1) == nd,
-                  "Index tensor must have the same number of dimensions as src tensor");
-  if (index.numel() == 0) return;
-  bool ok = true;
-  for (int64_t d = 0; d < nd; ++d) {
-    if (d != dim && size_at(index, d) > size_at(self, d)) ok = false;
-    if (src.defined() && size_at(index, d) > size_at(src, d)) ok = false;
-  }
-  if (ok) return;
-  if (src.defined())
-    throw Error(detail::str("Expected index ", shape_str(index.sizes()),
-                            " to be smaller than self ", shape_str(self.sizes()),
-                            " apart from dimension ", dim, " and to be smaller size than src ",
-                            shape_str(src.sizes())));
-  throw Error(detail::str("Expected index ", shape_str(index.sizes()), " to be smaller than self ",
-                          shape_str(self.sizes()), " apart from dimension ", dim));
-}
-
 Tensor as_1d(const Tensor& t) { return t.dim() == 0 ? ops::view(t, {1}) : t; }
 
 }  // namespace
@@ -174,7 +143,7 @@ Tensor as_1d(const Tensor& t) { return t.dim() == 0 ? ops::view(t, {1}) : t; }
 static Tensor gather_out(const Tensor& self, int64_t dim, const Tensor& index,
                          bool /*sparse_grad*/, const Tensor& out) {
   dim = wrap_dim(dim, self.dim());
-  check_gather_shapes(self, dim, index);
+  checks::gather_shapes(self, dim, index);
   check_same_device(self, index, "gather");
   CUDAGuard guard(self.device());
   OPSCOPE_CHECK(out.dtype() == self.dtype(), "gather(): Expected self.dtype to be equal to "
@@ -201,7 +170,7 @@ static Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index,
                            const Tensor& src, const Scalar* value, int reduce,
                            const char* name) {
   dim = wrap_dim(dim, self.dim());
-  check_scatter_shapes(self, dim, index, value ? Tensor() : src);
+  checks::scatter_shapes(self, dim, index, value ? Tensor() : src);
   check_same_device(self, index, name);
   if (!value) check_same_device(self, src, name);
   CUDAGuard guard(self.device());
@@ -280,7 +249,7 @@ Plan make_plan(const Tensor& self, TensorList indices) {
                             shape_str(self.sizes()), " at index ", at + j);
       }
       Tensor nz = ops::nonzero(cpu_copy(t));  // (n, t.dim()) on the host
-      Tensor nzd = ops::to(nz, self.device(), ScalarType::Int64);
+      Tensor nzd = to_on(nz, self.device(), ScalarType::Int64);
       for (int64_t j = 0; j < t.dim(); ++j) p.per_dim.push_back(ops::select(nzd, 1, j));
       continue;
     }
@@ -290,7 +259,7 @@ Plan make_plan(const Tensor& self, TensorList indices) {
     if (t.device() != self.device()) {
       OPSCOPE_CHECK(t.device().is_cpu(), "indices should be either on cpu or on the same device "
                     "as the indexed tensor (", self.device().str(), ")");
-      p.per_dim.push_back(ops::to(t, self.device(), ScalarType::Int64));
+      p.per_dim.push_back(to_on(t, self.device(), ScalarType::Int64));
       continue;
     }
     p.per_dim.push_back(t.dtype() == ScalarType::Int64 ? t : ops::to(t, ScalarType::Int64));
@@ -409,7 +378,7 @@ static Tensor _index_put_impl_(const Tensor& self, TensorList indices, const Ten
                 "dtypes match, got ", cpp_name(self.dtype()), " for the destination and ",
                 cpp_name(values.dtype()), " for the source.");
   Tensor v = values.device() == self.device() ? values
-                                               : ops::to(values, self.device(), values.dtype());
+                                               : to_on(values, self.device(), values.dtype());
   if (p.first < 0) {
     if (accumulate) return ops::add_(self, v);
     return ops::copy_(self, v);
@@ -434,7 +403,7 @@ static Tensor _index_put_impl_(const Tensor& self, TensorList indices, const Ten
 // host needs them anyway (torch synchronizes here too): found on a CPU copy, sent back.
 static Tensor nonzero(const Tensor& self) {
   CUDAGuard guard(self.device());
-  return ops::to(ops::nonzero(cpu_copy(self)), self.device(), ScalarType::Int64);
+  return to_on(ops::nonzero(cpu_copy(self)), self.device(), ScalarType::Int64);
 }
 static Tensor nonzero_out(const Tensor& self, const Tensor& out) {
   OPSCOPE_CHECK(out.dtype() == ScalarType::Int64,

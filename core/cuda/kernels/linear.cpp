@@ -23,6 +23,7 @@
 #include "core/cuda/kernels/Blas.h"
 #include "core/cuda/kernels/KernelUtil.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/runtime/ScalarConvert.h"
 #include "core/ops/binary.h"
 #include "core/ops/copy.h"
@@ -220,53 +221,11 @@ void check_same_devices(std::initializer_list<const Tensor*> ts, const char* nam
 
 void resize_out(const Tensor& out, IntArrayRef sizes) { resize_output(out, sizes); }
 
-void check_out_dtype(const Tensor& out, ScalarType expected) {
-  OPSCOPE_CHECK(out.dtype() == expected, "Expected out tensor to have dtype ",
-                typemeta_name(expected), ", but got ", typemeta_name(out.dtype()), " instead");
-}
-
+// mm's checks (core/ops/arg_checks.h), then one dtype for both before cuBLAS.
 void check_mm_args(const Tensor& self, const Tensor& mat2) {
-  OPSCOPE_CHECK(self.dim() == 2, "self must be a matrix");
-  OPSCOPE_CHECK(mat2.dim() == 2, "mat2 must be a matrix");
-  OPSCOPE_CHECK(self.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (",
-                self.size(0), "x", self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
+  checks::mm_args(self, mat2);
   OPSCOPE_CHECK(self.dtype() == mat2.dtype(), "expected scalar type ", cpp_name(self.dtype()),
                 " but found ", cpp_name(mat2.dtype()));
-}
-
-void check_addmm_args(const Tensor& self, const Tensor& mat1, const Tensor& mat2) {
-  OPSCOPE_CHECK(self.dtype() == mat2.dtype(), "self and mat2 must have the same dtype");
-  OPSCOPE_CHECK(mat1.dtype() == mat2.dtype(), "mat1 and mat2 must have the same dtype");
-  OPSCOPE_CHECK(mat1.dim() == 2, "mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
-  OPSCOPE_CHECK(mat2.dim() == 2, "mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
-  OPSCOPE_CHECK(mat1.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (",
-                mat1.size(0), "x", mat1.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
-}
-
-void check_bmm_args(const Tensor& batch1, const Tensor& batch2) {
-  OPSCOPE_CHECK(batch1.dim() == 3, "batch1 must be a 3D tensor");
-  OPSCOPE_CHECK(batch2.dim() == 3, "batch2 must be a 3D tensor");
-  int64_t bs = batch1.size(0), contraction = batch1.size(2);
-  OPSCOPE_CHECK(batch2.size(0) == bs && batch2.size(1) == contraction,
-                "Expected size for first two dimensions of batch2 tensor to be: [", bs, ", ",
-                contraction, "] but got: [", batch2.size(0), ", ", batch2.size(1), "].");
-}
-
-void check_mv_args(const Tensor& self, const Tensor& vec) {
-  OPSCOPE_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions");
-  OPSCOPE_CHECK(self.dim() == 2 && vec.dim() == 1, "vector + matrix @ vector expected, got 1, ",
-                self.dim(), ", ", vec.dim());
-  OPSCOPE_CHECK(self.size(1) == vec.size(0), "size mismatch, got ", self.size(0), ", ",
-                self.size(0), "x", self.size(1), ",", vec.size(0));
-}
-
-void check_inplace(const Tensor& self, IntArrayRef sizes, ScalarType dtype) {
-  OPSCOPE_CHECK(std::ranges::equal(self.sizes(), sizes), "Bad in-place call: input tensor size ",
-                shape_str(self.sizes()), " and output tensor size ", shape_str(sizes),
-                " should match");
-  OPSCOPE_CHECK(self.dtype() == dtype, "Bad in-place call: input tensor dtype ",
-                typemeta_name(self.dtype()), " and output tensor dtype ", typemeta_name(dtype),
-                " should match");
 }
 
 Tensor expand_size(const Tensor& self, IntArrayRef sizes) {
@@ -303,7 +262,7 @@ static Tensor mm_out(const Tensor& self, const Tensor& mat2, const Tensor& out) 
   check_mm_args(self, mat2);
   check_same_devices({&self, &mat2, &out}, "mm");
   CUDAGuard guard(self.device());
-  check_out_dtype(out, self.dtype());
+  checks::out_dtype(out, self.dtype());
   resize_out(out, std::array<int64_t, 2>{self.size(0), mat2.size(1)});
   addmm_impl(out, out, self, mat2, 0, 1, false, "addmm_cuda");
   return out;
@@ -311,7 +270,7 @@ static Tensor mm_out(const Tensor& self, const Tensor& mat2, const Tensor& out) 
 
 static Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2,
                     const Scalar& beta, const Scalar& alpha) {
-  check_addmm_args(self, mat1, mat2);
+  checks::addmm_args(self, mat1, mat2);
   check_same_devices({&self, &mat1, &mat2}, "addmm");
   CUDAGuard guard(self.device());
   std::array<int64_t, 2> sizes{mat1.size(0), mat2.size(1)};
@@ -321,11 +280,11 @@ static Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2,
 }
 static Tensor addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2,
                         const Scalar& beta, const Scalar& alpha, const Tensor& out) {
-  check_addmm_args(self, mat1, mat2);
+  checks::addmm_args(self, mat1, mat2);
   check_same_devices({&self, &mat1, &mat2, &out}, "addmm");
   CUDAGuard guard(self.device());
   std::array<int64_t, 2> sizes{mat1.size(0), mat2.size(1)};
-  check_out_dtype(out, self.dtype());
+  checks::out_dtype(out, self.dtype());
   resize_out(out, sizes);
   addmm_impl(out, self.is_same(out) ? out : expand_size(self, sizes), mat1, mat2, beta, alpha,
              false, "addmm_cuda");
@@ -333,10 +292,11 @@ static Tensor addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& ma
 }
 static Tensor addmm_(const Tensor& self, const Tensor& mat1, const Tensor& mat2,
                      const Scalar& beta, const Scalar& alpha) {
-  check_addmm_args(self, mat1, mat2);
+  checks::addmm_args(self, mat1, mat2);
   check_same_devices({&self, &mat1, &mat2}, "addmm");
   CUDAGuard guard(self.device());
-  check_inplace(self, std::array<int64_t, 2>{mat1.size(0), mat2.size(1)}, self.dtype());
+  checks::inplace_result(self, std::array<int64_t, 2>{mat1.size(0), mat2.size(1)},
+                         self.dtype());
   addmm_impl(self, self, mat1, mat2, beta, alpha, false, "addmm_cuda");
   return self;
 }
@@ -346,7 +306,7 @@ static DimVector baddbmm_sizes(const Tensor& batch1, const Tensor& batch2) {
 }
 
 static Tensor bmm(const Tensor& self, const Tensor& mat2) {
-  check_bmm_args(self, mat2);
+  checks::bmm_args(self, mat2);
   check_same_devices({&self, &mat2}, "bmm");
   CUDAGuard guard(self.device());
   Tensor result = make_empty(baddbmm_sizes(self, mat2), mat2.dtype(), mat2.device());
@@ -354,10 +314,10 @@ static Tensor bmm(const Tensor& self, const Tensor& mat2) {
   return result;
 }
 static Tensor bmm_out(const Tensor& self, const Tensor& mat2, const Tensor& out) {
-  check_bmm_args(self, mat2);
+  checks::bmm_args(self, mat2);
   check_same_devices({&self, &mat2, &out}, "bmm");
   CUDAGuard guard(self.device());
-  check_out_dtype(out, mat2.dtype());
+  checks::out_dtype(out, mat2.dtype());
   resize_out(out, baddbmm_sizes(self, mat2));
   addmm_impl(out, out, self, mat2, 0, 1, true, "bmm_cuda");
   return out;
@@ -365,7 +325,7 @@ static Tensor bmm_out(const Tensor& self, const Tensor& mat2, const Tensor& out)
 static Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
                       const Scalar& beta, const Scalar& alpha) {
   Tensor b_self = expand_size(self, baddbmm_sizes(batch1, batch2));
-  check_bmm_args(batch1, batch2);
+  checks::bmm_args(batch1, batch2);
   check_same_devices({&self, &batch1, &batch2}, "baddbmm");
   CUDAGuard guard(self.device());
   Tensor result = make_empty(baddbmm_sizes(batch1, batch2), batch2.dtype(), batch2.device());
@@ -375,10 +335,10 @@ static Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& ba
 static Tensor baddbmm_out(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
                           const Scalar& beta, const Scalar& alpha, const Tensor& out) {
   Tensor b_self = expand_size(self, baddbmm_sizes(batch1, batch2));
-  check_bmm_args(batch1, batch2);
+  checks::bmm_args(batch1, batch2);
   check_same_devices({&self, &batch1, &batch2, &out}, "baddbmm");
   CUDAGuard guard(self.device());
-  check_out_dtype(out, batch2.dtype());
+  checks::out_dtype(out, batch2.dtype());
   resize_out(out, baddbmm_sizes(batch1, batch2));
   addmm_impl(out, self.is_same(out) ? out : b_self, batch1, batch2, beta, alpha, true,
              "baddbmm_cuda");
@@ -387,10 +347,10 @@ static Tensor baddbmm_out(const Tensor& self, const Tensor& batch1, const Tensor
 static Tensor baddbmm_(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
                        const Scalar& beta, const Scalar& alpha) {
   expand_size(self, baddbmm_sizes(batch1, batch2));
-  check_bmm_args(batch1, batch2);
+  checks::bmm_args(batch1, batch2);
   check_same_devices({&self, &batch1, &batch2}, "baddbmm");
   CUDAGuard guard(self.device());
-  check_inplace(self, baddbmm_sizes(batch1, batch2), batch2.dtype());
+  checks::inplace_result(self, baddbmm_sizes(batch1, batch2), batch2.dtype());
   addmm_impl(self, self, batch1, batch2, beta, alpha, true, "baddbmm_cuda");
   return self;
 }
@@ -405,30 +365,21 @@ static Tensor addmv_into(const Tensor& result, const Tensor& self, const Tensor&
   return result;
 }
 static Tensor mv(const Tensor& self, const Tensor& vec) {
-  check_mv_args(self, vec);
+  checks::mv_args(self, vec);
   check_same_devices({&self, &vec}, "mv");
   Tensor result = make_empty(std::array<int64_t, 1>{self.size(0)}, self.dtype(), self.device());
   return addmv_into(result, result, self, vec, 0, 1);
 }
 static Tensor mv_out(const Tensor& self, const Tensor& vec, const Tensor& out) {
-  check_mv_args(self, vec);
+  checks::mv_args(self, vec);
   check_same_devices({&self, &vec, &out}, "mv");
-  check_out_dtype(out, vec.dtype());
+  checks::out_dtype(out, vec.dtype());
   resize_out(out, std::array<int64_t, 1>{self.size(0)});
   return addmv_into(out, out, self, vec, 0, 1);
 }
-static void check_addmv_args(const Tensor& self, const Tensor& mat, const Tensor& vec) {
-  OPSCOPE_CHECK(mat.dim() == 2 && vec.dim() == 1 && self.dim() <= 1,
-                "vector + matrix @ vector expected, got ", self.dim(), ", ", mat.dim(), ", ",
-                vec.dim());
-  if (mat.size(1) == vec.size(0) && (mat.size(0) == self.numel() || self.numel() == 1)) return;
-  OPSCOPE_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions");
-  OPSCOPE_CHECK(false, "size mismatch, got ", self.size(0), ", ", mat.size(0), "x", mat.size(1),
-                ",", vec.size(0));
-}
 static Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
                     const Scalar& alpha) {
-  check_addmv_args(self, mat, vec);
+  checks::addmv_args(self, mat, vec);
   check_same_devices({&self, &mat, &vec}, "addmv");
   std::array<int64_t, 1> sizes{mat.size(0)};
   Tensor result = make_empty(sizes, vec.dtype(), vec.device());
@@ -436,34 +387,26 @@ static Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, co
 }
 static Tensor addmv_out(const Tensor& self, const Tensor& mat, const Tensor& vec,
                         const Scalar& beta, const Scalar& alpha, const Tensor& out) {
-  check_addmv_args(self, mat, vec);
+  checks::addmv_args(self, mat, vec);
   check_same_devices({&self, &mat, &vec, &out}, "addmv");
   std::array<int64_t, 1> sizes{mat.size(0)};
-  check_out_dtype(out, vec.dtype());
+  checks::out_dtype(out, vec.dtype());
   resize_out(out, sizes);
   return addmv_into(out, self.is_same(out) ? out : expand_size(self, sizes), mat, vec, beta,
                     alpha);
 }
 static Tensor addmv_(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
                      const Scalar& alpha) {
-  check_addmv_args(self, mat, vec);
+  checks::addmv_args(self, mat, vec);
   check_same_devices({&self, &mat, &vec}, "addmv");
-  check_inplace(self, std::array<int64_t, 1>{mat.size(0)}, vec.dtype());
+  checks::inplace_result(self, std::array<int64_t, 1>{mat.size(0)}, vec.dtype());
   return addmv_into(self, self, mat, vec, beta, alpha);
 }
 
 // dot: a (1, K) row times a (K, 1) column into a 0-d result; float / double through cublasSdot /
 // cublasDdot, writing the result on the device.
 static Tensor dot(const Tensor& self, const Tensor& tensor) {
-  OPSCOPE_CHECK(self.dim() == 1 && tensor.dim() == 1, "1D tensors expected, but got ",
-                self.dim(), "D and ", tensor.dim(), "D tensors");
-  OPSCOPE_CHECK(self.dtype() == tensor.dtype(),
-                "dot : expected both vectors to have same dtype, but found ",
-                cpp_name(self.dtype()), " and ", cpp_name(tensor.dtype()));
-  OPSCOPE_CHECK(self.numel() == tensor.numel(), "inconsistent tensor size, expected tensor [",
-                self.numel(), "] and src [", tensor.numel(),
-                "] to have the same number of elements, but got ", self.numel(), " and ",
-                tensor.numel(), " elements respectively");
+  checks::dot_args(self, tensor);
   check_same_devices({&self, &tensor}, "dot");
   CUDAGuard guard(self.device());
   const ScalarType t = self.dtype();

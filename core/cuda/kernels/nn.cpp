@@ -9,6 +9,7 @@
 
 #include "core/cuda/kernels/KernelUtil.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/ops/copy.h"
 #include "core/ops/factories.h"
 #include "core/ops/nn.h"
@@ -48,29 +49,9 @@ static std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
                                                             IntArrayRef normalized_shape,
                                                             const Tensor& weight,
                                                             const Tensor& bias, double eps) {
-  const auto normalized_ndim = static_cast<int64_t>(normalized_shape.size());
-  OPSCOPE_CHECK(normalized_ndim >= 1,
-                "Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
-                "least one element, but got normalized_shape = ",
-                shape_str(normalized_shape));
-  OPSCOPE_CHECK(!weight.defined() || std::ranges::equal(weight.sizes(), normalized_shape),
-                "Expected weight to be of same shape as normalized_shape, but got weight of "
-                "shape ",
-                shape_str(weight.sizes()), " and normalized_shape = ", shape_str(normalized_shape));
-  OPSCOPE_CHECK(!bias.defined() || std::ranges::equal(bias.sizes(), normalized_shape),
-                "Expected bias to be of same shape as normalized_shape, but got bias of shape ",
-                shape_str(bias.sizes()), " and normalized_shape = ", shape_str(normalized_shape));
+  const auto [M, N] = checks::layer_norm_inputs(input, normalized_shape, weight, bias);
   const int64_t input_ndim = input.dim();
-  IntArrayRef input_shape = input.sizes();
-  if (input_ndim < normalized_ndim ||
-      !std::ranges::equal(input_shape.last(static_cast<size_t>(normalized_ndim)),
-                          normalized_shape)) {
-    std::string expected = "[*";
-    for (int64_t s : normalized_shape) expected += ", " + std::to_string(s);
-    throw Error(detail::str("Given normalized_shape=", shape_str(normalized_shape),
-                            ", expected input with shape ", expected, "], but got input of size",
-                            shape_str(input_shape)));
-  }
+  const int64_t axis = input_ndim - static_cast<int64_t>(normalized_shape.size());
   check_float(input, "LayerNormKernelImpl");
   if (weight.defined()) {
     check_same_device(input, weight, "native_layer_norm");
@@ -83,9 +64,6 @@ static std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
                   " but found ", cpp_name(bias.dtype()));
   }
   CUDAGuard guard(input.device());
-  const int64_t axis = input_ndim - normalized_ndim;
-  int64_t M = 1, N = 1;
-  for (int64_t i = 0; i < input_ndim; ++i) (i < axis ? M : N) *= input_shape[i];
   const Tensor X = contiguous_or_self(input);
   const Tensor gamma = contiguous_or_self(weight);
   const Tensor beta = contiguous_or_self(bias);

@@ -22,6 +22,7 @@
 // them, accumulating in float.)
 #include "core/ops/linear.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/factory_util.h"
 #include "core/ops/cpu/gemm.h"
@@ -47,12 +48,6 @@ void check_read_as(ScalarType expected, ScalarType found) {
 // The dtypes torch's kernel `name` has (all but bool; opscope adds float16).
 void check_supported(ScalarType t, std::string_view name) {
   OPSCOPE_CHECK(t != ScalarType::Bool, "\"", name, "\" not implemented for '", cpp_name(t), "'");
-}
-
-// A structured out= kernel's dtype check.
-void check_out_dtype(const Tensor& out, ScalarType expected) {
-  OPSCOPE_CHECK(out.dtype() == expected, "Expected out tensor to have dtype ",
-                typemeta_name(expected), ", but got ", typemeta_name(out.dtype()), " instead");
 }
 
 // torch's resize_output: an out= tensor of another shape takes the result's shape (contiguous),
@@ -106,23 +101,6 @@ void addmm_impl(const Tensor& result, const Tensor& self, const Tensor& m1, cons
                    to_acc<T>(beta));
     }
   });
-}
-
-void check_mm_args(const Tensor& self, const Tensor& mat2) {
-  OPSCOPE_CHECK(self.dim() == 2, "self must be a matrix");
-  OPSCOPE_CHECK(mat2.dim() == 2, "mat2 must be a matrix");
-  OPSCOPE_CHECK(self.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (",
-                self.size(0), "x", self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
-}
-
-// The checks of torch's mv, which adds into a fresh (M) vector through addmv: so the first dim
-// torch's message reports is always 1.
-void check_mv_args(const Tensor& self, const Tensor& vec) {
-  OPSCOPE_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions");
-  OPSCOPE_CHECK(self.dim() == 2 && vec.dim() == 1, "vector + matrix @ vector expected, got 1, ",
-                self.dim(), ", ", vec.dim());
-  OPSCOPE_CHECK(self.size(1) == vec.size(0), "size mismatch, got ", self.size(0), ", ",
-                self.size(0), "x", self.size(1), ",", vec.size(0));
 }
 
 // result (M) = beta * self + alpha * mat (M,K) · vec (K): torch's addmv_out_cpu. self is (M)
@@ -241,59 +219,6 @@ void bmm_impl(const Tensor& result, const Tensor& batch1, const Tensor& batch2, 
   });
 }
 
-void check_bmm_args(const Tensor& batch1, const Tensor& batch2) {
-  OPSCOPE_CHECK(batch1.dim() == 3, "batch1 must be a 3D tensor");
-  OPSCOPE_CHECK(batch2.dim() == 3, "batch2 must be a 3D tensor");
-  int64_t bs = batch1.size(0), contraction = batch1.size(2);
-  OPSCOPE_CHECK(batch2.size(0) == bs && batch2.size(1) == contraction,
-                "Expected size for first two dimensions of batch2 tensor to be: [", bs, ", ",
-                contraction, "] but got: [", batch2.size(0), ", ", batch2.size(1), "].");
-}
-
-void check_dot_args(const Tensor& self, const Tensor& other) {
-  OPSCOPE_CHECK(self.dim() == 1 && other.dim() == 1, "1D tensors expected, but got ", self.dim(),
-                "D and ", other.dim(), "D tensors");
-  OPSCOPE_CHECK(self.dtype() == other.dtype(),
-                "dot : expected both vectors to have same dtype, but found ",
-                cpp_name(self.dtype()), " and ", cpp_name(other.dtype()));
-  OPSCOPE_CHECK(self.numel() == other.numel(), "inconsistent tensor size, expected tensor [",
-                self.numel(), "] and src [", other.numel(),
-                "] to have the same number of elements, but got ", self.numel(), " and ",
-                other.numel(), " elements respectively");
-}
-
-// The checks of torch's structured addmm (ADDMM_META), before self is expanded.
-void check_addmm_args(const Tensor& self, const Tensor& mat1, const Tensor& mat2) {
-  OPSCOPE_CHECK(self.dtype() == mat2.dtype(), "self and mat2 must have the same dtype");
-  OPSCOPE_CHECK(mat1.dtype() == mat2.dtype(), "mat1 and mat2 must have the same dtype");
-  OPSCOPE_CHECK(mat1.dim() == 2, "mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
-  OPSCOPE_CHECK(mat2.dim() == 2, "mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
-  OPSCOPE_CHECK(mat1.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (",
-                mat1.size(0), "x", mat1.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
-}
-
-// The checks of torch's structured addmv: self is a vector of M or 1 elements (or 0-d).
-void check_addmv_args(const Tensor& self, const Tensor& mat, const Tensor& vec) {
-  OPSCOPE_CHECK(mat.dim() == 2 && vec.dim() == 1 && self.dim() <= 1,
-                "vector + matrix @ vector expected, got ", self.dim(), ", ", mat.dim(), ", ",
-                vec.dim());
-  if (mat.size(1) == vec.size(0) && (mat.size(0) == self.numel() || self.numel() == 1)) return;
-  OPSCOPE_CHECK_INDEX(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions");
-  OPSCOPE_CHECK(false, "size mismatch, got ", self.size(0), ", ", mat.size(0), "x", mat.size(1),
-                ",", vec.size(0));
-}
-
-// A structured in-place op's check: self is the output, so it must have the result's shape and
-// dtype already.
-void check_inplace(const Tensor& self, IntArrayRef sizes, ScalarType dtype) {
-  OPSCOPE_CHECK(std::ranges::equal(self.sizes(), sizes), "Bad in-place call: input tensor size ",
-                shape_str(self.sizes()), " and output tensor size ", shape_str(sizes),
-                " should match");
-  OPSCOPE_CHECK(self.dtype() == dtype, "Bad in-place call: input tensor dtype ",
-                typemeta_name(self.dtype()), " and output tensor dtype ", typemeta_name(dtype),
-                " should match");
-}
-
 // torch's expand_size: self as the given shape (expand's errors), itself when it has it.
 Tensor expand_size(const Tensor& self, IntArrayRef sizes) {
   return std::ranges::equal(self.sizes(), sizes) ? self : ops::expand(self, sizes);
@@ -310,7 +235,7 @@ std::array<int64_t, 3> baddbmm_sizes(const Tensor& batch1, const Tensor& batch2)
 
 // self (K), tensor (K) -> ()
 Tensor dot(const Tensor& self, const Tensor& tensor) {
-  check_dot_args(self, tensor);
+  checks::dot_args(self, tensor);
   ScalarType R = self.dtype();
   check_supported(R, "dot");
   Tensor result = make_empty({}, R, self.device());
@@ -362,15 +287,15 @@ Tensor vdot_out(const Tensor& self, const Tensor& other, const Tensor& out) {
 
 // self (M,K), vec (K) -> (M)
 Tensor mv(const Tensor& self, const Tensor& vec) {
-  check_mv_args(self, vec);
+  checks::mv_args(self, vec);
   Tensor result = make_empty(std::array<int64_t, 1>{self.size(0)}, self.dtype(), self.device());
   addmv_impl(result, result, self, vec, 0, 1);
   return result;
 }
 
 Tensor mv_out(const Tensor& self, const Tensor& vec, const Tensor& out) {
-  check_mv_args(self, vec);
-  check_out_dtype(out, vec.dtype());  // torch's addmv sets its output from vec's options
+  checks::mv_args(self, vec);
+  checks::out_dtype(out, vec.dtype());  // torch's addmv sets its output from vec's options
   resize_out(out, std::array<int64_t, 1>{self.size(0)});
   addmv_impl(out, out, self, vec, 0, 1);
   return out;
@@ -378,7 +303,7 @@ Tensor mv_out(const Tensor& self, const Tensor& vec, const Tensor& out) {
 
 // self (M,K), mat2 (K,N) -> (M,N)
 Tensor mm(const Tensor& self, const Tensor& mat2) {
-  check_mm_args(self, mat2);
+  checks::mm_args(self, mat2);
   Tensor result =
       make_empty(std::array<int64_t, 2>{self.size(0), mat2.size(1)}, self.dtype(), self.device());
   addmm_impl(result, result, self, mat2, 0, 1);
@@ -386,8 +311,8 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
 }
 
 Tensor mm_out(const Tensor& self, const Tensor& mat2, const Tensor& out) {
-  check_mm_args(self, mat2);
-  check_out_dtype(out, self.dtype());
+  checks::mm_args(self, mat2);
+  checks::out_dtype(out, self.dtype());
   resize_out(out, std::array<int64_t, 2>{self.size(0), mat2.size(1)});
   addmm_impl(out, out, self, mat2, 0, 1);
   return out;
@@ -395,7 +320,7 @@ Tensor mm_out(const Tensor& self, const Tensor& mat2, const Tensor& out) {
 
 // self (B,M,K), mat2 (B,K,N) -> (B,M,N) in mat2's dtype
 Tensor bmm(const Tensor& self, const Tensor& mat2) {
-  check_bmm_args(self, mat2);
+  checks::bmm_args(self, mat2);
   Tensor result = make_empty(std::array<int64_t, 3>{self.size(0), self.size(1), mat2.size(2)},
                              mat2.dtype(), mat2.device());
   bmm_impl(result, self, mat2, 0, 1, /*is_bmm=*/true);
@@ -403,8 +328,8 @@ Tensor bmm(const Tensor& self, const Tensor& mat2) {
 }
 
 Tensor bmm_out(const Tensor& self, const Tensor& mat2, const Tensor& out) {
-  check_bmm_args(self, mat2);
-  check_out_dtype(out, mat2.dtype());
+  checks::bmm_args(self, mat2);
+  checks::out_dtype(out, mat2.dtype());
   resize_out(out, std::array<int64_t, 3>{self.size(0), self.size(1), mat2.size(2)});
   bmm_impl(out, self, mat2, 0, 1, /*is_bmm=*/true);
   return out;
@@ -413,7 +338,7 @@ Tensor bmm_out(const Tensor& self, const Tensor& mat2, const Tensor& out) {
 // self broadcastable to (M,N), mat1 (M,K), mat2 (K,N) -> beta * self + alpha * mat1 · mat2 (M,N)
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
              const Scalar& alpha) {
-  check_addmm_args(self, mat1, mat2);
+  checks::addmm_args(self, mat1, mat2);
   std::array<int64_t, 2> sizes{mat1.size(0), mat2.size(1)};
   Tensor result = make_empty(sizes, self.dtype(), self.device());
   addmm_impl(result, expand_size(self, sizes), mat1, mat2, beta, alpha);
@@ -422,9 +347,9 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
 
 Tensor addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
                  const Scalar& alpha, const Tensor& out) {
-  check_addmm_args(self, mat1, mat2);
+  checks::addmm_args(self, mat1, mat2);
   std::array<int64_t, 2> sizes{mat1.size(0), mat2.size(1)};
-  check_out_dtype(out, self.dtype());
+  checks::out_dtype(out, self.dtype());
   resize_out(out, sizes);
   addmm_impl(out, self.is_same(out) ? out : expand_size(self, sizes), mat1, mat2, beta, alpha);
   return out;
@@ -433,8 +358,9 @@ Tensor addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& mat2, con
 // self (M,N) += ...: self is the result.
 Tensor addmm_(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
               const Scalar& alpha) {
-  check_addmm_args(self, mat1, mat2);
-  check_inplace(self, std::array<int64_t, 2>{mat1.size(0), mat2.size(1)}, self.dtype());
+  checks::addmm_args(self, mat1, mat2);
+  checks::inplace_result(self, std::array<int64_t, 2>{mat1.size(0), mat2.size(1)},
+                         self.dtype());
   addmm_impl(self, self, mat1, mat2, beta, alpha);
   return self;
 }
@@ -442,7 +368,7 @@ Tensor addmm_(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const 
 // self (M) or (1) or (), mat (M,K), vec (K) -> beta * self + alpha * mat · vec (M), vec's dtype
 Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
              const Scalar& alpha) {
-  check_addmv_args(self, mat, vec);
+  checks::addmv_args(self, mat, vec);
   std::array<int64_t, 1> sizes{mat.size(0)};
   Tensor result = make_empty(sizes, vec.dtype(), vec.device());
   addmv_impl(result, expand_size(self, sizes), mat, vec, beta, alpha);
@@ -451,9 +377,9 @@ Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Sca
 
 Tensor addmv_out(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
                  const Scalar& alpha, const Tensor& out) {
-  check_addmv_args(self, mat, vec);
+  checks::addmv_args(self, mat, vec);
   std::array<int64_t, 1> sizes{mat.size(0)};
-  check_out_dtype(out, vec.dtype());
+  checks::out_dtype(out, vec.dtype());
   resize_out(out, sizes);
   addmv_impl(out, self.is_same(out) ? out : expand_size(self, sizes), mat, vec, beta, alpha);
   return out;
@@ -461,8 +387,8 @@ Tensor addmv_out(const Tensor& self, const Tensor& mat, const Tensor& vec, const
 
 Tensor addmv_(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
               const Scalar& alpha) {
-  check_addmv_args(self, mat, vec);
-  check_inplace(self, std::array<int64_t, 1>{mat.size(0)}, vec.dtype());
+  checks::addmv_args(self, mat, vec);
+  checks::inplace_result(self, std::array<int64_t, 1>{mat.size(0)}, vec.dtype());
   addmv_impl(self, self, mat, vec, beta, alpha);
   return self;
 }
@@ -471,7 +397,7 @@ Tensor addmv_(const Tensor& self, const Tensor& mat, const Tensor& vec, const Sc
 Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
                const Scalar& alpha) {
   Tensor b_self = expand_size(self, baddbmm_sizes(batch1, batch2));  // torch expands first
-  check_bmm_args(batch1, batch2);
+  checks::bmm_args(batch1, batch2);
   Tensor result = make_empty(baddbmm_sizes(batch1, batch2), batch2.dtype(), batch2.device());
   if (!is_zero(beta)) ops::copy_(result, b_self);
   bmm_impl(result, batch1, batch2, beta, alpha, /*is_bmm=*/false);
@@ -481,8 +407,8 @@ Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, c
 Tensor baddbmm_out(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
                    const Scalar& beta, const Scalar& alpha, const Tensor& out) {
   Tensor b_self = expand_size(self, baddbmm_sizes(batch1, batch2));
-  check_bmm_args(batch1, batch2);
-  check_out_dtype(out, batch2.dtype());
+  checks::bmm_args(batch1, batch2);
+  checks::out_dtype(out, batch2.dtype());
   resize_out(out, baddbmm_sizes(batch1, batch2));
   if (!is_zero(beta) && !self.is_same(out)) ops::copy_(out, b_self);
   bmm_impl(out, batch1, batch2, beta, alpha, /*is_bmm=*/false);
@@ -492,8 +418,8 @@ Tensor baddbmm_out(const Tensor& self, const Tensor& batch1, const Tensor& batch
 Tensor baddbmm_(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
                 const Scalar& alpha) {
   expand_size(self, baddbmm_sizes(batch1, batch2));
-  check_bmm_args(batch1, batch2);
-  check_inplace(self, baddbmm_sizes(batch1, batch2), batch2.dtype());
+  checks::bmm_args(batch1, batch2);
+  checks::inplace_result(self, baddbmm_sizes(batch1, batch2), batch2.dtype());
   bmm_impl(self, batch1, batch2, beta, alpha, /*is_bmm=*/false);
   return self;
 }

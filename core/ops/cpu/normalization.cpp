@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
 #include "core/ops/nn.h"
@@ -27,39 +28,6 @@ namespace {
 void check_read_as(ScalarType expected, ScalarType found) {
   OPSCOPE_CHECK(expected == found, "expected scalar type ", cpp_name(expected), " but found ",
                 cpp_name(found));
-}
-
-// torch's _check_layer_norm_inputs -> (M, N).
-std::pair<int64_t, int64_t> check_layer_norm_inputs(const Tensor& input,
-                                                    IntArrayRef normalized_shape,
-                                                    const Tensor& weight, const Tensor& bias) {
-  const auto normalized_ndim = static_cast<int64_t>(normalized_shape.size());
-  OPSCOPE_CHECK(normalized_ndim >= 1,
-                "Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
-                "least one element, but got normalized_shape = ",
-                shape_str(normalized_shape));
-  OPSCOPE_CHECK(!weight.defined() || std::ranges::equal(weight.sizes(), normalized_shape),
-                "Expected weight to be of same shape as normalized_shape, but got weight of "
-                "shape ",
-                shape_str(weight.sizes()), " and normalized_shape = ", shape_str(normalized_shape));
-  OPSCOPE_CHECK(!bias.defined() || std::ranges::equal(bias.sizes(), normalized_shape),
-                "Expected bias to be of same shape as normalized_shape, but got bias of shape ",
-                shape_str(bias.sizes()), " and normalized_shape = ", shape_str(normalized_shape));
-  const int64_t input_ndim = input.dim();
-  IntArrayRef input_shape = input.sizes();
-  if (input_ndim < normalized_ndim ||
-      !std::ranges::equal(input_shape.last(static_cast<size_t>(normalized_ndim)),
-                          normalized_shape)) {
-    std::string expected = "[*";
-    for (int64_t s : normalized_shape) expected += ", " + std::to_string(s);
-    throw Error(detail::str("Given normalized_shape=", shape_str(normalized_shape),
-                            ", expected input with shape ", expected, "], but got input of size",
-                            shape_str(input_shape)));
-  }
-  const int64_t axis = input_ndim - normalized_ndim;
-  int64_t M = 1, N = 1;
-  for (int64_t i = 0; i < input_ndim; ++i) (i < axis ? M : N) *= input_shape[i];
-  return {M, N};
 }
 
 // One row: x (N) -> y (N), its mean and rstd. gamma / beta may be null.
@@ -109,7 +77,7 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
                                                      IntArrayRef normalized_shape,
                                                      const Tensor& weight, const Tensor& bias,
                                                      double eps) {
-  const auto [M, N] = check_layer_norm_inputs(input, normalized_shape, weight, bias);
+  const auto [M, N] = checks::layer_norm_inputs(input, normalized_shape, weight, bias);
   const Tensor X = contiguous_or_self(input);
   const Tensor gamma = contiguous_or_self(weight);
   const Tensor beta = contiguous_or_self(bias);

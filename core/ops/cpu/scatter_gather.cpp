@@ -11,6 +11,7 @@
 
 #include "core/ops/copy.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/ops/KernelForms.h"
 #include "core/ops/cpu/index_util.h"
 #include "core/ops/indexing.h"
@@ -102,45 +103,6 @@ void for_each_line(const Lines& l, bool serial_within_line, F&& f) {
   throw_out_of_bounds(size, dim, size);
 }
 
-// The checks torch's gather / scatter make on dims and sizes.
-void check_gather_shapes(const Tensor& self, int64_t dim, const Tensor& index) {
-  OPSCOPE_CHECK(index.dtype() == ScalarType::Int64, "gather(): Expected dtype int64 for index");
-  OPSCOPE_CHECK(std::max<int64_t>(index.dim(), 1) == std::max<int64_t>(self.dim(), 1),
-                "Index tensor must have the same number of dimensions as input tensor");
-  for (int64_t d = 0; d < std::max<int64_t>(self.dim(), 1); ++d)
-    OPSCOPE_CHECK(d == dim || size_at(index, d) <= size_at(self, d),
-                  "Size does not match at dimension ", d, " expected index ",
-                  shape_str(index.sizes()), " to be smaller than self ", shape_str(self.sizes()),
-                  " apart from dimension ", dim);
-}
-
-void check_scatter_shapes(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  OPSCOPE_CHECK(index.dtype() == ScalarType::Int64, "scatter(): Expected dtype int64 for index");
-  if (src.defined())
-    OPSCOPE_CHECK(self.dtype() == src.dtype(),
-                  "scatter(): Expected self.dtype to be equal to src.dtype");
-  int64_t nd = std::max<int64_t>(self.dim(), 1);
-  OPSCOPE_CHECK(std::max<int64_t>(index.dim(), 1) == nd,
-                "Index tensor must have the same number of dimensions as self tensor");
-  if (src.defined())
-    OPSCOPE_CHECK(std::max<int64_t>(src.dim(), 1) == nd,
-                  "Index tensor must have the same number of dimensions as src tensor");
-  if (index.numel() == 0) return;
-  bool ok = true;
-  for (int64_t d = 0; d < nd; ++d) {
-    if (d != dim && size_at(index, d) > size_at(self, d)) ok = false;
-    if (src.defined() && size_at(index, d) > size_at(src, d)) ok = false;
-  }
-  if (ok) return;
-  if (src.defined())
-    throw Error(detail::str("Expected index ", shape_str(index.sizes()),
-                            " to be smaller than self ", shape_str(self.sizes()),
-                            " apart from dimension ", dim, " and to be smaller size than src ",
-                            shape_str(src.sizes())));
-  throw Error(detail::str("Expected index ", shape_str(index.sizes()), " to be smaller than self ",
-                          shape_str(self.sizes()), " apart from dimension ", dim));
-}
-
 template <typename T>
 T combine(Reduce r, T a, T b) {
   using A = acc_type_t<T>;
@@ -156,7 +118,7 @@ T combine(Reduce r, T a, T b) {
 Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                     const Scalar* value, Reduce reduce, const char* name) {
   dim = wrap_dim(dim, self.dim());
-  check_scatter_shapes(self, dim, index, src);
+  checks::scatter_shapes(self, dim, index, src);
   if (index.numel() == 0) return self;
   Lines l = make_lines(self, dim, index, src);
   const int64_t* idx = index.data_ptr<int64_t>();
@@ -206,7 +168,7 @@ Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index, const 
 Tensor gather_out(const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/,
                   const Tensor& out) {
   dim = wrap_dim(dim, self.dim());
-  check_gather_shapes(self, dim, index);
+  checks::gather_shapes(self, dim, index);
   OPSCOPE_CHECK(out.dtype() == self.dtype(), "gather(): Expected out tensor to have dtype ",
                 cpp_name(self.dtype()), ", but got ", cpp_name(out.dtype()), " instead");
   resize_output(out, index.sizes());
