@@ -5,6 +5,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "core/cuda/host/CachingAllocator.h"  // cuda::OutOfMemoryError (every build)
 #include "core/python/futures.h"
 #include "core/python/gil.h"
 #include "core/python/python_common.h"
@@ -32,6 +33,15 @@ void set_python_error() noexcept {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const NotImplementedError& e) {
     PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const cuda::OutOfMemoryError& e) {
+    // The CUDA caching allocator's error: opscope.cuda.OutOfMemoryError (a RuntimeError), as
+    // torch.cuda.OutOfMemoryError. The class is only looked up when one is raised.
+    PyObject* module = PyImport_ImportModule("opscope.cuda");
+    PyObject* cls = module ? PyObject_GetAttrString(module, "OutOfMemoryError") : nullptr;
+    Py_XDECREF(module);
+    PyErr_Clear();
+    PyErr_SetString(cls ? cls : PyExc_RuntimeError, e.what());
+    Py_XDECREF(cls);
   } catch (const Interrupted&) {
     // A loop stopped for a SIGINT: Python's handler says what to raise (KeyboardInterrupt, or a
     // user's signal.signal handler's exception). See Note [Interrupting long ops].

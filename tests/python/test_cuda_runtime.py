@@ -24,6 +24,9 @@ needs_no_gpu = pytest.mark.skipif(not compiled or has_gpu,
                                   reason="needs a CUDA build on a machine without a GPU")
 needs_gpu = pytest.mark.skipif(not has_gpu, reason="no CUDA GPU visible")
 
+if has_gpu:  # a crash prints its C++ frames too, before faulthandler's Python ones
+    torch._C._cuda_reportFatalSignals()
+
 NO_GPU = r"^(Found no NVIDIA driver on your system|No CUDA GPUs are available|CUDA driver " \
          r"initialization failed)"
 DTYPES = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
@@ -78,6 +81,62 @@ def test_tf32_switches_reach_the_cublas_products():
 
 
 # --- with a GPU ------------------------------------------------------------------------------------
+# First, each way a call can fail with CUDA initialised, one test each: a Python exception, never
+# a crash. On the lent H200 (2026-11-26, Python 3.12, pybind11 3.1, GCC 13) the CUDA test files
+# died of SIGSEGV at an IndexError (x[0] of an empty CPU tensor), at mm's shape error on CUDA
+# tensors and at _CudaDeviceProperties' name / repr, none of which crash here (nor under a fake
+# device, valgrind-clean): these name the first one that does there.
+def _index_empty_cpu():
+    torch.zeros(0, 3)[0]
+
+
+def _index_cuda():
+    torch.zeros(2, 3, device="cuda")[5]
+
+
+def _mm_shapes():
+    a = torch.ones(2, 3, device="cuda")
+    torch.mm(a, a)
+
+
+def _iterator_cast():
+    torch.zeros(2, dtype=torch.int64, device="cuda").add_(torch.ones(2, device="cuda"))
+
+
+def _missing_kernel():
+    torch.ops.aten.take(torch.ones(2, device="cuda"), torch.zeros(1, dtype=torch.int64))
+
+
+def _bad_argument():
+    torch.ones(2, device="cuda").sum(dim="x")
+
+
+@needs_gpu
+@pytest.mark.parametrize("call,error", [
+    (_index_empty_cpu, IndexError), (_index_cuda, IndexError), (_mm_shapes, RuntimeError),
+    (_iterator_cast, RuntimeError), (_missing_kernel, NotImplementedError),
+    (_bad_argument, TypeError)], ids=lambda v: getattr(v, "__name__", "").strip("_"))
+def test_errors_with_cuda_initialised_are_python_exceptions(call, error):
+    assert cuda.is_initialized() or cuda.init() is None
+    with pytest.raises(error):
+        call()
+
+
+@needs_gpu
+def test_device_properties_object():
+    props = cuda.get_device_properties(0)
+    name = props.name
+    assert isinstance(name, str) and name
+    text = repr(props)
+    assert text.startswith("_CudaDeviceProperties(name='" + name + "'")
+    again = cuda.get_device_properties(0)
+    assert again.name == name and repr(again) == text
+    del again
+    import gc
+    gc.collect()
+    assert props.name == name
+
+
 def _cpu_reference(shape, dtype, seed=0):
     rng = np.random.default_rng(seed)
     values = rng.standard_normal(shape) * 50

@@ -15,6 +15,7 @@
 #include "core/ops/copy.h"
 #include "core/python/python_common.h"
 #include "core/runtime/Generator.h"
+#include "profiler/FatalSignal.h"
 
 namespace opscope::python {
 
@@ -71,16 +72,8 @@ void seed_devices(bool all, const std::function<void(int)>& f) {
 }  // namespace
 
 void init_cuda(py::module_& m) {
-  // opscope.cuda.OutOfMemoryError for the caching allocator's error (a RuntimeError there).
-  py::register_exception_translator([](std::exception_ptr p) {
-    if (!p) return;
-    try {
-      std::rethrow_exception(p);
-    } catch (const cuda::OutOfMemoryError& e) {
-      py::object cls = py::module_::import("opscope.cuda").attr("OutOfMemoryError");
-      PyErr_SetString(cls.ptr(), e.what());
-    }
-  });
+  // The caching allocator's cuda::OutOfMemoryError becomes opscope.cuda.OutOfMemoryError in
+  // set_python_error (core/python/module.cpp), for every entry from Python alike.
 
   m.def("_set_cublas_allow_tf32", [](bool allow) { set_allow_tf32(allow); },
         "Whether float32 products on cuBLAS may use TF32 (opscope.backends.cuda.matmul"
@@ -100,6 +93,12 @@ void init_cuda(py::module_& m) {
     device_synchronize();
   });
   m.def("_cuda_getArchFlags", [] { return std::string(OPSCOPE_CUDA_ARCH_LIST); });
+  m.def(
+      "_cuda_reportFatalSignals", [] { profiler::install_fatal_signal_handler(2); },
+      "From now on a SIGSEGV / SIGABRT ... prints the C++ stack of the crashing thread, named, "
+      "before Python's faulthandler prints its frames (profiler/FatalSignal.h): the CUDA test "
+      "files turn it on when a GPU is present, so that a crash on a lent GPU machine, where no "
+      "debugger may be at hand, names its C++ frame.");
   m.def("_cuda_memGetInfo", [](int device) {
     CUDAGuard guard(index_or_current(device));
     size_t free_bytes = 0, total = 0;

@@ -1,0 +1,264 @@
+// A fake CUDA device, to run opscope's CUDA host code on a machine without a GPU: a shared
+// library preloaded ahead of the CUDA runtime and cuBLAS (LD_PRELOAD), answering the calls
+// core/cuda/ makes. tests/python/test_cuda_fake_device.py builds it and runs a CUDA build of
+// opscope over it.
+//
+// Semantically it is one device, cuda:0 ("Fake CUDA device", sm_90, 80 GiB). Its memory is an
+// address range the host cannot touch (PROT_NONE), backed by a shadow mapping that only the
+// copy and memset entry points use: host code that dereferences a device pointer faults, as it
+// does beside a real GPU. Copies and memsets are real, so values that only travel (H2D, D2H,
+// D2D, fill by memset) come back intact; kernel launches and cuBLAS products are accepted and do
+// nothing, so computed values are garbage. What the fake checks is the host side: no crash, the
+// right errors (out of memory past FAKECUDA_SPAN_GB, default 64), the right calls.
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <sys/mman.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <set>
+
+namespace {
+size_t kSpan = size_t(1) << 36;  // 64 GiB of address space, reserved, not committed (FAKECUDA_SPAN_GB)
+char* g_dev = nullptr;
+char* g_shadow = nullptr;
+std::atomic<size_t> g_next{0};
+std::mutex g_mutex;
+std::set<void*> g_pinned;
+thread_local int t_device = 0;
+std::atomic<uintptr_t> g_handles{0x1000};
+
+void init() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (const char* gb = getenv("FAKECUDA_SPAN_GB")) kSpan = size_t(atoi(gb)) << 30;
+    g_dev = static_cast<char*>(
+        mmap(nullptr, kSpan, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+    g_shadow = static_cast<char*>(mmap(nullptr, kSpan, PROT_READ | PROT_WRITE,
+                                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+    if (g_dev == MAP_FAILED || g_shadow == MAP_FAILED) abort();
+    if (getenv("FAKECUDA_VERBOSE")) fprintf(stderr, "fakecuda: device at %p\n", (void*)g_dev);
+  });
+}
+bool on_device(const void* p) {
+  init();
+  auto c = static_cast<const char*>(p);
+  return c >= g_dev && c < g_dev + kSpan;
+}
+void* host_view(const void* p) {
+  if (on_device(p)) return g_shadow + (static_cast<const char*>(p) - g_dev);
+  return const_cast<void*>(p);
+}
+template <typename T>
+T fake_handle() {
+  return reinterpret_cast<T>(g_handles.fetch_add(16));
+}
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  *count = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int* v) {
+  *v = 13000;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* d) {
+  *d = t_device;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int d) {
+  if (d != 0) return cudaErrorInvalidDevice;
+  t_device = d;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
+  if (d != 0) return cudaErrorInvalidDevice;
+  std::memset(p, 0, sizeof *p);
+  std::strcpy(p->name, "Fake CUDA device");
+  p->major = 9;
+  p->minor = 0;
+  p->totalGlobalMem = size_t(80) << 30;
+  p->multiProcessorCount = 132;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr, int) {
+  *value = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
+  *total = size_t(80) << 30;
+  *free_bytes = *total - g_next.load();
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+cudaError_t cudaGetLastError() { return cudaSuccess; }
+cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
+
+cudaError_t cudaMalloc(void** p, size_t size) {
+  init();
+  size_t n = (size + 511) & ~size_t(511);
+  if (n == 0) n = 512;
+  if (size > kSpan || g_next.load() + n > kSpan) return cudaErrorMemoryAllocation;
+  size_t at = g_next.fetch_add(n);
+  if (at + n > kSpan) return cudaErrorMemoryAllocation;
+  *p = g_dev + at;
+  return cudaSuccess;
+}
+cudaError_t cudaFree(void* p) {
+  if (p && !on_device(p)) return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+cudaError_t cudaHostAlloc(void** p, size_t size, unsigned int) {
+  *p = malloc(size ? size : 1);
+  std::lock_guard lock(g_mutex);
+  g_pinned.insert(*p);
+  return cudaSuccess;
+}
+cudaError_t cudaFreeHost(void* p) {
+  {
+    std::lock_guard lock(g_mutex);
+    g_pinned.erase(p);
+  }
+  free(p);
+  return cudaSuccess;
+}
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* p) {
+  std::memset(a, 0, sizeof *a);
+  if (on_device(p)) {
+    a->type = cudaMemoryTypeDevice;
+    a->device = 0;
+    a->devicePointer = const_cast<void*>(p);
+    return cudaSuccess;
+  }
+  std::lock_guard lock(g_mutex);
+  a->type = g_pinned.count(const_cast<void*>(p)) ? cudaMemoryTypeHost : cudaMemoryTypeUnregistered;
+  a->device = -2;
+  a->hostPointer = const_cast<void*>(p);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, cudaMemcpyKind) {
+  if (n) std::memmove(host_view(dst), host_view(src), n);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind k, cudaStream_t) {
+  return cudaMemcpy(dst, src, n, k);
+}
+cudaError_t cudaMemcpyPeerAsync(void* dst, int, const void* src, int, size_t n, cudaStream_t) {
+  return cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice);
+}
+cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t) {
+  if (n) std::memset(host_view(p), v, n);
+  return cudaSuccess;
+}
+cudaError_t cudaMemset(void* p, int v, size_t n) { return cudaMemsetAsync(p, v, n, nullptr); }
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned int, int) {
+  *s = fake_handle<cudaStream_t>();
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  *least = 0;
+  *greatest = -5;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t, int* p) {
+  *p = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return cudaSuccess; }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned int) {
+  *e = fake_handle<cudaEvent_t>();
+  return cudaSuccess;
+}
+cudaError_t cudaEventCreate(cudaEvent_t* e) { return cudaEventCreateWithFlags(e, 0); }
+cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t, cudaEvent_t) {
+  *ms = 0;
+  return cudaSuccess;
+}
+
+// Kernel launches: accepted, not run.
+cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, size_t, cudaStream_t) {
+  return cudaSuccess;
+}
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t*, const void*, void**) {
+  return cudaSuccess;
+}
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void*) {
+  std::memset(a, 0, sizeof *a);
+  a->maxThreadsPerBlock = 1024;
+  return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, const void*, int, size_t) {
+  *n = 8;
+  return cudaSuccess;
+}
+
+// cuBLAS: a handle, and products that do nothing.
+cublasStatus_t cublasCreate_v2(cublasHandle_t* h) {
+  *h = fake_handle<cublasHandle_t>();
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasDestroy_v2(cublasHandle_t) { return CUBLAS_STATUS_SUCCESS; }
+cublasStatus_t cublasSetStream_v2(cublasHandle_t, cudaStream_t) { return CUBLAS_STATUS_SUCCESS; }
+cublasStatus_t cublasSetMathMode(cublasHandle_t, cublasMath_t) { return CUBLAS_STATUS_SUCCESS; }
+cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t, cublasPointerMode_t) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasSgemm_v2(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                              const float*, const float*, int, const float*, int, const float*,
+                              float*, int) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasDgemm_v2(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                              const double*, const double*, int, const double*, int,
+                              const double*, double*, int) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t, cublasOperation_t, cublasOperation_t, int,
+                                         int, int, const float*, const float*, int, long long,
+                                         const float*, int, long long, const float*, float*, int,
+                                         long long, int) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasDgemmStridedBatched(cublasHandle_t, cublasOperation_t, cublasOperation_t, int,
+                                         int, int, const double*, const double*, int, long long,
+                                         const double*, int, long long, const double*, double*,
+                                         int, long long, int) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasGemmEx(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                            const void*, const void*, cudaDataType, int, const void*, cudaDataType,
+                            int, const void*, void*, cudaDataType, int, cublasComputeType_t,
+                            cublasGemmAlgo_t) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t, cublasOperation_t, cublasOperation_t,
+                                          int, int, int, const void*, const void*, cudaDataType,
+                                          int, long long, const void*, cudaDataType, int,
+                                          long long, const void*, void*, cudaDataType, int,
+                                          long long, int, cublasComputeType_t, cublasGemmAlgo_t) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasSdot_v2(cublasHandle_t, int, const float*, int, const float*, int, float*) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasDdot_v2(cublasHandle_t, int, const double*, int, const double*, int,
+                             double*) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+}  // extern "C"
