@@ -13,6 +13,8 @@ import opscope.nn.functional as F
 
 pytestmark = pytest.mark.skipif(not opscope.cuda.is_available(),
                                 reason="needs a CUDA GPU (and the CUDA backend built)")
+if opscope.cuda.is_available():  # a crash prints its C++ frames too, before faulthandler's
+    opscope._C._cuda_reportFatalSignals()
 
 aten = opscope.ops.aten
 FLOATS = [opscope.float32, opscope.float64, opscope.bfloat16]

@@ -22,6 +22,8 @@ import opscope.nn.functional as F
 
 pytestmark = pytest.mark.skipif(not opscope.cuda.is_available(),
                                 reason="needs a CUDA GPU (and the CUDA backend built)")
+if opscope.cuda.is_available():  # a crash prints its C++ frames too, before faulthandler's
+    opscope._C._cuda_reportFatalSignals()
 
 FLOATS = [opscope.float32, opscope.float64, opscope.float16, opscope.bfloat16]
 # How close the GPU must come to the CPU kernel: the 16-bit dtypes round differently when the
