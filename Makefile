@@ -72,6 +72,26 @@ notebooks: build
 test-sanitize: setup
 	@bash tests/sanitize/run.sh
 
+# The CUDA backend (core/cuda/, README "CUDA") built in its own folder, $(CUDA_BUILD_DIR), with
+# OPSCOPE_CUDA=ON (needs nvcc, not a GPU), then its C++ tests and each tests/python/test_cuda_*.py
+# in a process of its own (a crash in one file does not hide the others). Without a GPU the
+# device tests skip and the summary says why. Not part of `make test`. CUDA_CMAKE_ARGS adds
+# options at the first configure (another Python: -DOPSCOPE_PYTHON_VERSION=3.12 ...).
+CUDA_BUILD_DIR ?= build-cuda
+CUDA_CMAKE_ARGS ?=
+.PHONY: test-cuda
+test-cuda: setup
+	@test -f $(CUDA_BUILD_DIR)/CMakeCache.txt || cmake -S . -B $(CUDA_BUILD_DIR) \
+	  -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DPython_EXECUTABLE=$(PYTHON) -DOPSCOPE_CUDA=ON \
+	  $(CUDA_CMAKE_ARGS)
+	cmake --build $(CUDA_BUILD_DIR) -j$(JOBS)
+	ctest --test-dir $(CUDA_BUILD_DIR) --output-on-failure -R cuda
+	@status=0; for f in tests/python/test_cuda_*.py; do \
+	  echo "== $$f"; \
+	  PYTHONPATH=$(CURDIR)/core/python:$(abspath $(CUDA_BUILD_DIR))/python \
+	    $(PYTHON) -X faulthandler -m pytest -q -rs -p no:cacheprovider $$f || status=1; \
+	done; exit $$status
+
 # Every tests/bench/bench_*.py in turn (BENCH=ops runs only bench_ops.py).
 BENCH ?= *
 bench: build
