@@ -132,7 +132,9 @@ void TensorIterator::serial_for_each_impl(Loop2d loop, int64_t begin, int64_t en
 // tile's rows prefetched (the previous layout) ran 2.3x at (2048, 2048) and 2.3x at (400, 512);
 // padded, 1.9x / 1.6x; 64 x 2048 padded, 1.8-1.9x / 1.6x, the op on 64 x 512 pieces of the
 // band 1.6x slower alone than on whole rows at 2048 columns (16 interleaved streams against one).
-// A software prefetch of the next tile no longer helped.
+// A software prefetch of the next tile, or of the rows 16-64 ahead within one, no longer helped.
+// In bench_ops.py --only layouts (1 thread, same VM): (400, 500) 2.1-2.3x -> 1.7x, (2048, 2048)
+// 2.3-3.0x -> 1.6-2.1x (best of 15, the spread from run to run on the shared machine).
 namespace {
 
 constexpr int64_t kTileRows = 64;          // tile extent along dim 1
