@@ -104,6 +104,7 @@ OVERRIDES = {
     "aten::vdot.out": {"self": lambda: matrix(3), "other": lambda: matrix(3)},
     "aten::matmul": {"other": lambda: matrix(3, 4)},
     "aten::unflatten.int": {"dim": 1},
+    "aten::view.dtype": {"dtype": opscope.int32},  # same element size: any geometry
     "aten::select_backward": {"grad_output": lambda: matrix(3), "input_sizes": [2, 3], "dim": 0, "index": 1},
     "aten::slice_backward": {"grad_output": lambda: matrix(2, 2), "input_sizes": [2, 5], "dim": 1, "start": 1,
                              "end": 5, "step": 2},

@@ -333,6 +333,9 @@ def _install():
 
     def is_set_to(self, tensor):
         """True when both tensors have the same storage, offset, sizes and strides."""
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"is_set_to(): argument 'tensor' (position 1) must be Tensor, not "
+                            f"{type(tensor).__name__}")
         mine, theirs = self._storage(), tensor._storage()
         return (mine.data_ptr() == theirs.data_ptr() and mine.nbytes() == theirs.nbytes()
                 and self.storage_offset() == tensor.storage_offset()
