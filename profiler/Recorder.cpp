@@ -144,6 +144,12 @@ uint32_t TraceRecorder::keep_values(const Stack& stack) {
   auto begin = static_cast<uint32_t>(recording_.values.size());
   for (const IValue& v : stack) {
     ValueRecord& r = recording_.values.emplace_back();
+    if (v.tag() == IValue::Tag::TensorList) {
+      r.list_text = v.str();
+      r.keys = detail::keys_of(v);
+      r.value = IValue(std::vector<Tensor>{});
+      continue;
+    }
     if (!v.is_tensor()) {
       r.value = v;
       continue;
@@ -463,7 +469,7 @@ std::string keys_str(DispatchKeySet ks, DispatchKeySet fallthrough = {},
 
 // An argument as IValue::str() gives it: "f32[2, 3]" for a tensor, "None", the value's text.
 std::string value_str(const Recording& r, const ValueRecord& v) {
-  if (!v.is_tensor) return v.value.str();
+  if (!v.is_tensor) return v.str();
   if (!v.defined) return "None";
   std::vector<int64_t> sizes(v.ndim);
   for (uint32_t d = 0; d < v.ndim; ++d) sizes[d] = r.dims[v.dims_begin + d];
@@ -491,7 +497,9 @@ std::string StepLog::lines(const Recording& r, const Event& e) {
           const ValueRecord& v = r.values[i];
           args.push_back(value_str(r, v));
           // A tensor list's keys: its tensors'.
-          arg_keys.push_back(v.is_tensor ? v.keys : detail::keys_of(v.value));
+          arg_keys.push_back(v.is_tensor || v.value.tag() == IValue::Tag::TensorList
+                                 ? v.keys
+                                 : detail::keys_of(v.value));
         }
       }
       const FunctionSchema* schema = e.op.entry().has_schema() ? &e.op.schema() : nullptr;

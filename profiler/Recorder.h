@@ -44,8 +44,15 @@ struct ValueRecord {
   Device device;
   uint32_t ndim = 0;
   uint32_t dims_begin = 0;  // the sizes, then the strides: 2 * ndim entries of Recording::dims
-  DispatchKeySet keys;      // the tensor's own key set
+  DispatchKeySet keys;      // the tensor's own key set; a tensor list's: its tensors'
   IValue value;             // non-tensors: the value itself (printed only when a view asks)
+  // A tensor list keeps its text instead of its tensors (`value` is then an empty list): a trace
+  // must not keep an op's tensors alive — a recorded training loop would hold every step's
+  // gradients (the optimizer's _fused_sgd_ takes them as lists) until the trace is read.
+  std::string list_text;
+  std::string str() const {  // non-tensors: what IValue::str() gives
+    return value.tag() == IValue::Tag::TensorList ? list_text : value.str();
+  }
 };
 
 enum class EventKind : uint8_t {

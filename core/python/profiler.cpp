@@ -60,7 +60,7 @@ py::tuple dims_to_py(const profiler::Recording& r, uint32_t begin, uint32_t n) {
 py::object value_to_py(const profiler::Recording& r, const ValueRecord& v) {
   py::dict d;
   if (!v.is_tensor) {
-    d["value"] = v.value.str();
+    d["value"] = v.str();
     return d;
   }
   if (!v.defined) return py::none();

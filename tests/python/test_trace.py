@@ -121,3 +121,22 @@ def test_errors_are_recorded_and_the_trace_stays_usable():
     assert t.roots[-1].name == "aten::ones" and not t.roots[-1].threw
     with pytest.raises(KeyError, match="no call of aten::bmm was recorded"):
         t.find("aten::bmm")
+
+
+def test_a_trace_keeps_no_tensor_alive():
+    # A recorded training loop must not hold its steps' tensors until the trace is read: tensor
+    # lists (the optimizer's _fused_sgd_ / _foreach_* take gradients so) are kept as their text.
+    def current():
+        return opscope._C._allocator_stats()["current_bytes"]
+
+    before = current()
+    with opscope.trace() as t:
+        for _ in range(5):
+            parts = [opscope.ones(1000, 100), opscope.ones(1000, 100)]
+            joined = opscope.cat(parts)
+            opscope._foreach_add_(parts, 1.0)
+            del parts, joined
+        during = current()
+    assert during - before < 400_000 * 2, (before, during)  # no more than one step's tensors live
+    cat = next(op for op in t.ops if op.name == "aten::cat")
+    assert "f32[1000, 100]" in str(cat) and "f32[1000, 100], f32[1000, 100]" in str(t)
