@@ -108,6 +108,9 @@ class _StorageBase:
         a = self._array()
         return a[idx].item() if a is not None else self._data[idx].item()
 
+    def __setitem__(self, idx, value):
+        self._set(idx if isinstance(idx, slice) else _check_index(idx, len(self)), value)
+
     def _set(self, idx, value):
         a = self._array()
         if a is not None:
@@ -151,6 +154,11 @@ class _StorageBase:
     __repr__ = __str__
 
 
+def _check_storage(source):
+    if not isinstance(source, _StorageBase):
+        raise TypeError(f"copy_(): expected a storage, got {type(source).__name__}")
+
+
 def _copy(dst, src, non_blocking):
     a, b = dst._array(), src._array()
     if a is not None and b is not None:
@@ -189,12 +197,8 @@ class UntypedStorage(_StorageBase):
             return self._wrap(self._data[start:max(start, stop)])
         return self._get(_check_index(idx, len(self)))
 
-    def __setitem__(self, idx, value):
-        self._set(idx if isinstance(idx, slice) else _check_index(idx, len(self)), value)
-
     def copy_(self, source, non_blocking=False):
-        if not isinstance(source, _StorageBase):
-            raise TypeError(f"copy_(): expected a storage, got {type(source).__name__}")
+        _check_storage(source)
         src = source.untyped() if isinstance(source, TypedStorage) else source
         if len(src) != len(self):
             raise RuntimeError(f"size mismatch, {self.nbytes()} bytes vs {src.nbytes()} bytes")
@@ -255,12 +259,8 @@ class TypedStorage(_StorageBase):
             raise RuntimeError("slices are only supported in UntypedStorage.__getitem__")
         return self._get(_check_index(idx, len(self)))
 
-    def __setitem__(self, idx, value):
-        self._set(idx if isinstance(idx, slice) else _check_index(idx, len(self)), value)
-
     def copy_(self, source, non_blocking=False):
-        if not isinstance(source, _StorageBase):
-            raise TypeError(f"copy_(): expected a storage, got {type(source).__name__}")
+        _check_storage(source)
         if len(source) != len(self) and not isinstance(source, UntypedStorage):
             raise RuntimeError(f"size mismatch, {len(self)} vs {len(source)}")
         if isinstance(source, UntypedStorage):
