@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/ops/TensorIterator.h"  // get_overlap_status
 #include "core/runtime/Exception.h"
 #include "core/runtime/ScalarConvert.h"  // typemeta_name
 
@@ -157,6 +158,200 @@ std::pair<int64_t, int64_t> layer_norm_inputs(const Tensor& input, IntArrayRef n
   int64_t M = 1, N = 1;
   for (int64_t i = 0; i < input_ndim; ++i) (i < axis ? M : N) *= input_shape[i];
   return {M, N};
+}
+
+// --- batch norm -------------------------------------------------------------------------------
+
+void batch_norm_args(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                     const Tensor& running_mean, const Tensor& running_var, bool training) {
+  const int64_t C = input.size(1);
+  OPSCOPE_CHECK(training || (running_mean.defined() && running_var.defined()),
+                "running_mean must be defined in evaluation mode");
+  const ScalarType dtype = input.dtype();
+  OPSCOPE_CHECK(dtype == ScalarType::Float32 || dtype == ScalarType::Float64,
+                "\"batch_norm\" not implemented for '", cpp_name(dtype), "'");
+  for (const Tensor* t : {&weight, &bias, &running_mean, &running_var}) {
+    if (!t->defined()) continue;
+    OPSCOPE_CHECK(t->dtype() == dtype, "expected scalar type ", cpp_name(dtype), " but found ",
+                  cpp_name(t->dtype()));
+    OPSCOPE_CHECK(t->numel() == C, "expected a tensor of ", C, " elements (one per channel), got ",
+                  shape_str(t->sizes()));
+  }
+}
+
+std::tuple<int64_t, int64_t, int64_t> batch_norm_backward_args(
+    const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+    const Tensor& save_mean, const Tensor& save_invstd, bool train, IntArrayRef output_mask,
+    const char* kernel) {
+  OPSCOPE_CHECK(output_mask.size() == 3, "native_batch_norm_backward: output_mask needs 3 values");
+  const int64_t N = input.size(0), C = input.size(1);
+  const int64_t S = C > 0 && N > 0 ? input.numel() / (N * C) : 0;
+  const ScalarType dtype = input.dtype();
+  OPSCOPE_CHECK(dtype == ScalarType::Float32 || dtype == ScalarType::Float64, "\"", kernel,
+                "\" not implemented for '", cpp_name(dtype), "'");
+  const Tensor& stat_mean = train ? save_mean : running_mean;
+  const Tensor& stat_var = train ? save_invstd : running_var;
+  OPSCOPE_CHECK(stat_mean.defined() && stat_var.defined(),
+                train ? "save_mean and save_invstd must be defined in training mode"
+                      : "running_mean must be defined in evaluation mode");
+  return {N, C, S};
+}
+
+// --- convolution ------------------------------------------------------------------------------
+
+void conv_dtypes(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  OPSCOPE_CHECK(weight.dtype() == input.dtype(), "expected scalar type ", cpp_name(input.dtype()),
+                " but found ", cpp_name(weight.dtype()));
+  OPSCOPE_CHECK(!bias.defined() || bias.dtype() == input.dtype(), "expected scalar type ",
+                cpp_name(input.dtype()), " but found ", cpp_name(bias.dtype()));
+}
+
+void conv2d_kernel_size(IntArrayRef kernel_size, const Tensor& weight) {
+  OPSCOPE_CHECK(kernel_size.size() == 2 && weight.dim() == 4 &&
+                    kernel_size[0] == weight.size(2) && kernel_size[1] == weight.size(3),
+                "expected kernel_size of 2 values equal to the weight's last two sizes, got "
+                "kernel_size=", shape_str(kernel_size), " and weight of size ",
+                shape_str(weight.sizes()));
+}
+
+void conv_args(const Tensor& input, const Tensor& weight, int64_t spatial, IntArrayRef stride,
+               IntArrayRef padding, IntArrayRef dilation, IntArrayRef output_padding,
+               int64_t groups, bool transposed) {
+  const auto list = [&](const char* what, IntArrayRef v, bool may_be_empty) {
+    OPSCOPE_CHECK((may_be_empty && v.empty()) || v.size() == 1 ||
+                      v.size() == static_cast<size_t>(spatial),
+                  "expected ", what, " to be a single integer value or a list of ", spatial,
+                  " values to match the convolution dimensions, but got ", what, "=",
+                  shape_str(v));
+  };
+  list("stride", stride, false);
+  list("padding", padding, false);
+  list("dilation", dilation, false);
+  list("output_padding", output_padding, true);
+  for (int64_t v : stride) OPSCOPE_CHECK(v > 0, "non-positive stride is not supported");
+  for (int64_t v : padding) OPSCOPE_CHECK(v >= 0, "negative padding is not supported");
+  for (int64_t v : dilation) OPSCOPE_CHECK(v > 0, "dilation should be greater than zero");
+  for (int64_t v : output_padding)
+    OPSCOPE_CHECK(v >= 0, "negative output_padding is not supported");
+  OPSCOPE_CHECK(groups > 0, "non-positive groups is not supported");
+  OPSCOPE_CHECK(weight.dim() == spatial + 2 && input.dim() == spatial + 2, "Expected ",
+                spatial + 2, "-dimensional input for ", spatial + 2, "-dimensional weight ",
+                shape_str(weight.sizes()), ", but got ", input.dim(), "-dimensional input of size ",
+                shape_str(input.sizes()), " instead");
+  const int64_t in_channels = transposed ? weight.size(0) : weight.size(1) * groups;
+  OPSCOPE_CHECK(input.size(1) == in_channels, "Given groups=", groups, ", weight of size ",
+                shape_str(weight.sizes()), ", expected input", shape_str(input.sizes()),
+                " to have ", in_channels, " channels, but got ", input.size(1),
+                " channels instead");
+  OPSCOPE_CHECK(weight.size(0) % groups == 0,
+                "Given groups=", groups, ", expected weight to be divisible by ", groups,
+                " at dimension 0, but got weight of size ", shape_str(weight.sizes()),
+                " instead");
+}
+
+void conv_backward_args(const Tensor& grad_output, const Tensor& input, const Tensor& weight,
+                        IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                        bool transposed, IntArrayRef output_padding, int64_t groups,
+                        IntArrayRef output_mask) {
+  OPSCOPE_CHECK(output_mask.size() == 3, "convolution_backward: output_mask must have 3 entries");
+  const int64_t dim = input.dim();
+  OPSCOPE_CHECK(dim == 3 || dim == 4, "convolution_backward: expected a 3-D or 4-D input, got ",
+                dim, "-D");
+  conv_args(input, weight, dim - 2, stride, padding, dilation, output_padding, groups, transposed);
+  OPSCOPE_CHECK(grad_output.dim() == dim, "convolution_backward: expected grad_output of ", dim,
+                " dimensions, but got ", grad_output.dim());
+}
+
+// --- 2-D pooling ------------------------------------------------------------------------------
+
+namespace {
+
+// A kernel_size / stride / padding / dilation argument: one int for both dims, or two.
+std::pair<int64_t, int64_t> pair_arg(IntArrayRef v, const char* op, const char* what,
+                                     const char* rule, int64_t if_empty = -1) {
+  OPSCOPE_CHECK(v.size() == 1 || v.size() == 2 || (if_empty >= 0 && v.empty()), op, ": ", what,
+                " must ", rule);
+  if (v.empty()) return {if_empty, if_empty};
+  return {v[0], v.size() == 2 ? v[1] : v[0]};
+}
+
+// torch's pooling_output_shape: floor or ceil division; a ceil window must start inside the
+// input or its left padding.
+int64_t pooling_output_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dilation,
+                            bool ceil_mode) {
+  OPSCOPE_CHECK(stride != 0, "stride should not be zero");
+  OPSCOPE_CHECK(pad >= 0, "pad must be non-negative, but got pad: ", pad);
+  OPSCOPE_CHECK(pad <= k / 2, "pad should be at most half of kernel size, but got pad=", pad,
+                " and kernel_size=", k);
+  const int64_t num = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  // floor division, rounding towards -inf
+  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
+  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
+  return out;
+}
+
+}  // namespace
+
+DimVector Pool2dGeometry::out_sizes() const {
+  if (batched) return {planes / channels, channels, OH, OW};
+  return {planes, OH, OW};
+}
+
+Pool2dGeometry pool2d_geometry(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride,
+                               IntArrayRef padding, IntArrayRef dilation, bool ceil_mode,
+                               const char* op) {
+  const auto [kH, kW] = pair_arg(kernel_size, op, "kernel_size",
+                                 "either be a single int, or a tuple of two ints");
+  auto [sH, sW] = pair_arg(stride, op, "stride",
+                           "either be omitted, a single int, or a tuple of two ints", 0);
+  if (stride.empty()) sH = kH, sW = kW;
+  const auto [pH, pW] = pair_arg(padding, op, "padding",
+                                 "either be a single int, or a tuple of two ints");
+  const auto [dH, dW] = pair_arg(dilation, op, "dilation",
+                                 "either be a single int, or a tuple of two ints");
+  const int64_t ndim = input.dim();
+  OPSCOPE_CHECK(ndim == 3 || ndim == 4,
+                "non-empty 3D or 4D (batch mode) tensor expected for input");
+  const int64_t C = input.size(ndim - 3), H = input.size(ndim - 2), W = input.size(ndim - 1);
+  const int64_t OH = pooling_output_size(H, kH, pH, sH, dH, ceil_mode);
+  const int64_t OW = pooling_output_size(W, kW, pW, sW, dW, ceil_mode);
+  OPSCOPE_CHECK(kW > 0 && kH > 0, "kernel size should be greater than zero, but got kH: ", kH,
+                " kW: ", kW);
+  OPSCOPE_CHECK(sW > 0 && sH > 0, "stride should be greater than zero, but got dH: ", sH,
+                " dW: ", sW);
+  OPSCOPE_CHECK(dH > 0 && dW > 0, "dilation should be greater than zero, but got dilationH: ", dH,
+                " dilationW: ", dW);
+  const bool valid_dims = input.size(ndim - 3 + 1) != 0 && input.size(ndim - 3 + 2) != 0;
+  OPSCOPE_CHECK((ndim == 3 && input.size(0) != 0 && valid_dims) ||
+                    (ndim == 4 && valid_dims && input.size(3) != 0),
+                "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
+                "but got:",
+                shape_str(input.sizes()));
+  OPSCOPE_CHECK(kW / 2 >= pW && kH / 2 >= pH,
+                "pad should be smaller than or equal to half of kernel size, but got padW = ", pW,
+                ", padH = ", pH, ", kW = ", kW, ", kH = ", kH);
+  OPSCOPE_CHECK(OW >= 1 && OH >= 1, "Given input size: (", C, "x", H, "x", W,
+                "). Calculated output size: (", C, "x", OH, "x", OW,
+                "). Output size is too small");
+  const int64_t planes = ndim == 4 ? input.size(0) * C : C;
+  return {kH, kW, sH, sW, pH, pW, dH, dW, planes, H, W, OH, OW, ndim == 4, C};
+}
+
+void pool2d_grad_output(const Tensor& grad_output, const Pool2dGeometry& p, const char* op) {
+  const DimVector expected = p.out_sizes();
+  OPSCOPE_CHECK(std::ranges::equal(grad_output.sizes(), IntArrayRef(expected)), op,
+                ": grad_output of size ", shape_str(grad_output.sizes()),
+                " does not match the output size ", shape_str(expected));
+}
+
+// --- written-to operands ----------------------------------------------------------------------
+
+void no_overlap(const Tensor& a, const Tensor& b) {
+  const MemOverlapStatus s = get_overlap_status(*a.impl(), *b.impl());
+  OPSCOPE_CHECK(s != MemOverlapStatus::Partial && s != MemOverlapStatus::Full,
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation.");
 }
 
 }  // namespace opscope::checks

@@ -1,9 +1,10 @@
 // CUDA kernels of 2-D convolution, host side: _slow_conv2d_forward and slow_conv_dilated2d (what
 // the composite convolution calls for a non-transposed 2-D or 1-D convolution, one call per
 // group) and convolution_backward (non-transposed). Float32 / float64, with the CPU kernels'
-// checks and messages (core/ops/cpu/conv.cpp, whose check helpers are private to that file and
-// written again here). Transposed convolutions have no CUDA kernel: slow_conv_transpose2d raises
-// the dispatcher's NotImplementedError, convolution_backward a NotImplementedError of its own.
+// checks and messages (the ones both make are in core/ops/arg_checks.h: conv_args,
+// conv2d_kernel_size, conv_dtypes). Transposed convolutions have no CUDA kernel:
+// slow_conv_transpose2d raises the dispatcher's NotImplementedError, convolution_backward a
+// NotImplementedError of its own.
 //
 // In implementation terms, im2col (conv.cu) lays each image's windows out as the columns of a
 // (C kh kw, OH OW) matrix, and the products go through the matmul op, that is cuBLAS (so a trace
@@ -18,6 +19,7 @@
 #include "core/cuda/kernels/KernelUtil.h"
 #include "core/cuda/kernels/LaunchTraining.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/ops/binary.h"
 #include "core/ops/copy.h"
 #include "core/ops/factories.h"
@@ -38,57 +40,6 @@ Tensor contiguous_or_self(const Tensor& t) {
 void check_float(const Tensor& t, const char* what) {
   OPSCOPE_CHECK(t.dtype() == ScalarType::Float32 || t.dtype() == ScalarType::Float64, "\"", what,
                 "\" not implemented for '", cpp_name(t.dtype()), "'");
-}
-
-void check_same_dtype(const Tensor& input, const Tensor& weight, const Tensor& bias) {
-  OPSCOPE_CHECK(weight.dtype() == input.dtype(), "expected scalar type ", cpp_name(input.dtype()),
-                " but found ", cpp_name(weight.dtype()));
-  OPSCOPE_CHECK(!bias.defined() || bias.dtype() == input.dtype(), "expected scalar type ",
-                cpp_name(input.dtype()), " but found ", cpp_name(bias.dtype()));
-}
-
-void check_kernel_size(IntArrayRef kernel_size, const Tensor& weight) {
-  OPSCOPE_CHECK(kernel_size.size() == 2 && weight.dim() == 4 &&
-                    kernel_size[0] == weight.size(2) && kernel_size[1] == weight.size(3),
-                "expected kernel_size of 2 values equal to the weight's last two sizes, got "
-                "kernel_size=", shape_str(kernel_size), " and weight of size ",
-                shape_str(weight.sizes()));
-}
-
-// The CPU kernels' check_conv_args: list lengths and ranges, groups, ranks and channels.
-void check_conv_args(const Tensor& input, const Tensor& weight, int64_t spatial,
-                     IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
-                     IntArrayRef output_padding, int64_t groups, bool transposed) {
-  const auto list = [&](const char* what, IntArrayRef v, bool may_be_empty) {
-    OPSCOPE_CHECK((may_be_empty && v.empty()) || v.size() == 1 ||
-                      v.size() == static_cast<size_t>(spatial),
-                  "expected ", what, " to be a single integer value or a list of ", spatial,
-                  " values to match the convolution dimensions, but got ", what, "=",
-                  shape_str(v));
-  };
-  list("stride", stride, false);
-  list("padding", padding, false);
-  list("dilation", dilation, false);
-  list("output_padding", output_padding, true);
-  for (int64_t v : stride) OPSCOPE_CHECK(v > 0, "non-positive stride is not supported");
-  for (int64_t v : padding) OPSCOPE_CHECK(v >= 0, "negative padding is not supported");
-  for (int64_t v : dilation) OPSCOPE_CHECK(v > 0, "dilation should be greater than zero");
-  for (int64_t v : output_padding)
-    OPSCOPE_CHECK(v >= 0, "negative output_padding is not supported");
-  OPSCOPE_CHECK(groups > 0, "non-positive groups is not supported");
-  OPSCOPE_CHECK(weight.dim() == spatial + 2 && input.dim() == spatial + 2, "Expected ",
-                spatial + 2, "-dimensional input for ", spatial + 2, "-dimensional weight ",
-                shape_str(weight.sizes()), ", but got ", input.dim(), "-dimensional input of size ",
-                shape_str(input.sizes()), " instead");
-  const int64_t in_channels = transposed ? weight.size(0) : weight.size(1) * groups;
-  OPSCOPE_CHECK(input.size(1) == in_channels, "Given groups=", groups, ", weight of size ",
-                shape_str(weight.sizes()), ", expected input", shape_str(input.sizes()),
-                " to have ", in_channels, " channels, but got ", input.size(1),
-                " channels instead");
-  OPSCOPE_CHECK(weight.size(0) % groups == 0,
-                "Given groups=", groups, ", expected weight to be divisible by ", groups,
-                " at dimension 0, but got weight of size ", shape_str(weight.sizes()),
-                " instead");
 }
 
 int64_t second(IntArrayRef v) { return v.size() > 1 ? v[1] : v[0]; }  // [k] is [k, k]
@@ -128,7 +79,7 @@ Tensor conv2d_forward(const Tensor& self, const Tensor& weight, const Tensor& bi
                       IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
                       const char* name) {
   check_float(self, name);
-  check_same_dtype(self, weight, bias);
+  checks::conv_dtypes(self, weight, bias);
   check_same_device(self, weight, name);
   if (bias.defined()) check_same_device(self, bias, name);
   CUDAGuard guard(self.device());
@@ -147,8 +98,8 @@ Tensor conv2d_forward(const Tensor& self, const Tensor& weight, const Tensor& bi
 // self (N, C, H, W), weight (O, C, kh, kw), bias (O) -> (N, O, OH, OW)
 Tensor _slow_conv2d_forward(const Tensor& self, const Tensor& weight, IntArrayRef kernel_size,
                             const Tensor& bias, IntArrayRef stride, IntArrayRef padding) {
-  check_kernel_size(kernel_size, weight);
-  check_conv_args(self, weight, 2, stride, padding, {1}, {}, 1, false);
+  checks::conv2d_kernel_size(kernel_size, weight);
+  checks::conv_args(self, weight, 2, stride, padding, {1}, {}, 1, false);
   return conv2d_forward(self, weight, bias, stride, padding, {1}, "slow_conv2d_cuda");
 }
 
@@ -156,8 +107,8 @@ Tensor _slow_conv2d_forward(const Tensor& self, const Tensor& weight, IntArrayRe
 Tensor slow_conv_dilated2d(const Tensor& self, const Tensor& weight, IntArrayRef kernel_size,
                            const Tensor& bias, IntArrayRef stride, IntArrayRef padding,
                            IntArrayRef dilation) {
-  check_kernel_size(kernel_size, weight);
-  check_conv_args(self, weight, 2, stride, padding, dilation, {}, 1, false);
+  checks::conv2d_kernel_size(kernel_size, weight);
+  checks::conv_args(self, weight, 2, stride, padding, dilation, {}, 1, false);
   return conv2d_forward(self, weight, bias, stride, padding, dilation, "slow_conv_dilated2d_cuda");
 }
 
@@ -203,18 +154,13 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward(
     std::optional<IntArrayRef> bias_sizes, IntArrayRef stride, IntArrayRef padding,
     IntArrayRef dilation, bool transposed, IntArrayRef output_padding, int64_t groups,
     IntArrayRef output_mask) {
-  OPSCOPE_CHECK(output_mask.size() == 3, "convolution_backward: output_mask must have 3 entries");
+  checks::conv_backward_args(grad_output, input, weight, stride, padding, dilation, transposed,
+                             output_padding, groups, output_mask);
   const int64_t dim = input.dim();
-  OPSCOPE_CHECK(dim == 3 || dim == 4, "convolution_backward: expected a 3-D or 4-D input, got ",
-                dim, "-D");
-  check_conv_args(input, weight, dim - 2, stride, padding, dilation, output_padding, groups,
-                  transposed);
-  OPSCOPE_CHECK(grad_output.dim() == dim, "convolution_backward: expected grad_output of ", dim,
-                " dimensions, but got ", grad_output.dim());
   OPSCOPE_CHECK_AS(NotImplementedError, !transposed,
                    "convolution_backward: transposed convolutions have no CUDA kernel in opscope");
   check_float(input, "slow_conv2d_cuda_grad_input");
-  check_same_dtype(input, weight, Tensor());
+  checks::conv_dtypes(input, weight, Tensor());
   check_same_device(input, weight, "convolution_backward");
   check_same_device(input, grad_output, "convolution_backward");
   std::vector<int64_t> mask(output_mask.begin(), output_mask.end());

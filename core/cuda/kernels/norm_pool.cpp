@@ -1,15 +1,15 @@
 // CUDA kernels of batch norm and 2-D pooling, host side: native_batch_norm (training and eval,
 // running statistics), native_batch_norm_backward, max_pool2d_with_indices (+ backward),
 // avg_pool2d (+ backward). Checks, messages and dtypes (float32 / float64) follow the CPU
-// kernels (core/ops/cpu/normalization.cpp, pool.cpp); the pooling geometry and its checks are
-// the CPU file's pool_geometry, written again here (the CPU one is private to its file). Device
-// code in norm_pool.cu.
+// kernels (core/ops/cpu/normalization.cpp, pool.cpp); the checks both make are in
+// core/ops/arg_checks.h (batch_norm_args, pool2d_geometry). Device code in norm_pool.cu.
 #include <algorithm>
 #include <cmath>
 
 #include "core/cuda/kernels/KernelUtil.h"
 #include "core/cuda/kernels/LaunchTraining.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/ops/copy.h"
 #include "core/ops/nn.h"
 
@@ -48,21 +48,12 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
                                                      const Tensor& running_mean,
                                                      const Tensor& running_var, bool training,
                                                      double momentum, double eps) {
-  const int64_t C = input.size(1);
-  OPSCOPE_CHECK(training || (running_mean.defined() && running_var.defined()),
-                "running_mean must be defined in evaluation mode");
-  const int64_t N = input.size(0);
+  checks::batch_norm_args(input, weight, bias, running_mean, running_var, training);
+  for (const Tensor* t : {&weight, &bias, &running_mean, &running_var})
+    if (t->defined()) check_same_device(input, *t, "native_batch_norm");
+  const int64_t N = input.size(0), C = input.size(1);
   const int64_t S = C > 0 && N > 0 ? input.numel() / (N * C) : 0;
   const ScalarType dtype = input.dtype();
-  OPSCOPE_CHECK(dtype == ScalarType::Float32 || dtype == ScalarType::Float64,
-                "\"batch_norm\" not implemented for '", cpp_name(dtype), "'");
-  for (const Tensor* t : {&weight, &bias, &running_mean, &running_var}) {
-    if (!t->defined()) continue;
-    check_read_as(dtype, t->dtype());
-    OPSCOPE_CHECK(t->numel() == C, "expected a tensor of ", C, " elements (one per channel), got ",
-                  shape_str(t->sizes()));
-    check_same_device(input, *t, "native_batch_norm");
-  }
   CUDAGuard guard(input.device());
   const Device dev = input.device();
   const Tensor X = contiguous_or_self(input);
@@ -101,17 +92,12 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward(
     const Tensor& grad_out, const Tensor& input, const Tensor& weight, const Tensor& running_mean,
     const Tensor& running_var, const Tensor& save_mean, const Tensor& save_invstd, bool train,
     double eps, IntArrayRef output_mask) {
-  OPSCOPE_CHECK(output_mask.size() == 3, "native_batch_norm_backward: output_mask needs 3 values");
-  const int64_t N = input.size(0), C = input.size(1);
-  const int64_t S = C > 0 && N > 0 ? input.numel() / (N * C) : 0;
+  const auto [N, C, S] =
+      checks::batch_norm_backward_args(input, running_mean, running_var, save_mean, save_invstd,
+                                       train, output_mask, "batch_norm_backward_cuda");
   const ScalarType dtype = input.dtype();
-  OPSCOPE_CHECK(dtype == ScalarType::Float32 || dtype == ScalarType::Float64,
-                "\"batch_norm_backward_cuda\" not implemented for '", cpp_name(dtype), "'");
   const Tensor& stat_mean = train ? save_mean : running_mean;
   const Tensor& stat_var = train ? save_invstd : running_var;
-  OPSCOPE_CHECK(stat_mean.defined() && stat_var.defined(),
-                train ? "save_mean and save_invstd must be defined in training mode"
-                      : "running_mean must be defined in evaluation mode");
   OPSCOPE_CHECK(std::ranges::equal(grad_out.sizes(), input.sizes()), "native_batch_norm_backward: grad_out of size ",
                 shape_str(grad_out.sizes()), " does not match the input's ",
                 shape_str(input.sizes()));
@@ -154,85 +140,22 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward(
   return {grad_input, grad_weight, grad_bias};
 }
 
-// --- pooling geometry, as core/ops/cpu/pool.cpp's -------------------------------------------
+// --- pooling geometry ------------------------------------------------------------------------
 
-std::pair<int64_t, int64_t> pair_arg(IntArrayRef v, const char* op, const char* what,
-                                     const char* rule, int64_t if_empty = -1) {
-  OPSCOPE_CHECK(v.size() == 1 || v.size() == 2 || (if_empty >= 0 && v.empty()), op, ": ", what,
-                " must ", rule);
-  if (v.empty()) return {if_empty, if_empty};
-  return {v[0], v.size() == 2 ? v[1] : v[0]};
-}
-
-int64_t pooling_output_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dilation,
-                            bool ceil_mode) {
-  OPSCOPE_CHECK(stride != 0, "stride should not be zero");
-  OPSCOPE_CHECK(pad >= 0, "pad must be non-negative, but got pad: ", pad);
-  OPSCOPE_CHECK(pad <= k / 2, "pad should be at most half of kernel size, but got pad=", pad,
-                " and kernel_size=", k);
-  const int64_t num = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
-  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
-
+// A call's window and planes (checks::pool2d_geometry, the CPU kernels' checks and messages) and
+// the kernels' view of them.
 struct Pool2d {
+  checks::Pool2dGeometry s;
   PoolGeom g;
-  bool batched;
-  int64_t channels;
-  DimVector out_sizes() const {
-    if (batched) return {g.planes / channels, channels, g.OH, g.OW};
-    return {g.planes, g.OH, g.OW};
-  }
+  DimVector out_sizes() const { return s.out_sizes(); }
 };
 
 Pool2d pool_geometry(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride,
                      IntArrayRef padding, IntArrayRef dilation, bool ceil_mode, const char* op) {
-  const auto [kH, kW] = pair_arg(kernel_size, op, "kernel_size",
-                                 "either be a single int, or a tuple of two ints");
-  auto [sH, sW] = pair_arg(stride, op, "stride",
-                           "either be omitted, a single int, or a tuple of two ints", 0);
-  if (stride.empty()) sH = kH, sW = kW;
-  const auto [pH, pW] = pair_arg(padding, op, "padding",
-                                 "either be a single int, or a tuple of two ints");
-  const auto [dH, dW] = pair_arg(dilation, op, "dilation",
-                                 "either be a single int, or a tuple of two ints");
-  const int64_t ndim = input.dim();
-  OPSCOPE_CHECK(ndim == 3 || ndim == 4,
-                "non-empty 3D or 4D (batch mode) tensor expected for input");
-  const int64_t C = input.size(ndim - 3), H = input.size(ndim - 2), W = input.size(ndim - 1);
-  const int64_t OH = pooling_output_size(H, kH, pH, sH, dH, ceil_mode);
-  const int64_t OW = pooling_output_size(W, kW, pW, sW, dW, ceil_mode);
-  OPSCOPE_CHECK(kW > 0 && kH > 0, "kernel size should be greater than zero, but got kH: ", kH,
-                " kW: ", kW);
-  OPSCOPE_CHECK(sW > 0 && sH > 0, "stride should be greater than zero, but got dH: ", sH,
-                " dW: ", sW);
-  OPSCOPE_CHECK(dH > 0 && dW > 0, "dilation should be greater than zero, but got dilationH: ", dH,
-                " dilationW: ", dW);
-  const bool valid_dims = input.size(ndim - 3 + 1) != 0 && input.size(ndim - 3 + 2) != 0;
-  OPSCOPE_CHECK((ndim == 3 && input.size(0) != 0 && valid_dims) ||
-                    (ndim == 4 && valid_dims && input.size(3) != 0),
-                "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
-                "but got:",
-                shape_str(input.sizes()));
-  OPSCOPE_CHECK(kW / 2 >= pW && kH / 2 >= pH,
-                "pad should be smaller than or equal to half of kernel size, but got padW = ", pW,
-                ", padH = ", pH, ", kW = ", kW, ", kH = ", kH);
-  OPSCOPE_CHECK(OW >= 1 && OH >= 1, "Given input size: (", C, "x", H, "x", W,
-                "). Calculated output size: (", C, "x", OH, "x", OW,
-                "). Output size is too small");
-  const int64_t planes = ndim == 4 ? input.size(0) * C : C;
-  Pool2d p;
-  p.g = PoolGeom{planes, H, W, OH, OW, kH, kW, sH, sW, pH, pW, dH, dW};
-  p.batched = ndim == 4;
-  p.channels = C;
-  return p;
-}
-
-void check_grad_output(const Tensor& gy, const Pool2d& p, const char* name) {
-  OPSCOPE_CHECK(std::ranges::equal(gy.sizes(), IntArrayRef(p.out_sizes())), name,
-                ": grad_output of size ", shape_str(gy.sizes()), " does not match the output size ",
-                shape_str(p.out_sizes()));
+  const checks::Pool2dGeometry s =
+      checks::pool2d_geometry(input, kernel_size, stride, padding, dilation, ceil_mode, op);
+  return {s,
+          PoolGeom{s.planes, s.H, s.W, s.OH, s.OW, s.kH, s.kW, s.sH, s.sW, s.pH, s.pW, s.dH, s.dW}};
 }
 
 void check_pool_dtype(ScalarType t, const char* name) {
@@ -266,7 +189,7 @@ Tensor max_pool2d_with_indices_backward(const Tensor& grad_output, const Tensor&
                                         const Tensor& indices) {
   const Pool2d p = pool_geometry(self, kernel_size, stride, padding, dilation, ceil_mode,
                                  "max_pool2d_with_indices_backward");
-  check_grad_output(grad_output, p, "max_pool2d_with_indices_backward");
+  checks::pool2d_grad_output(grad_output, p.s, "max_pool2d_with_indices_backward");
   OPSCOPE_CHECK(std::ranges::equal(indices.sizes(), IntArrayRef(p.out_sizes())),
                 "max_pool2d_with_indices_backward: indices of size ", shape_str(indices.sizes()),
                 " does not match the output size ", shape_str(p.out_sizes()));
@@ -307,7 +230,7 @@ Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self, IntArr
   OPSCOPE_CHECK(!divisor_override || *divisor_override != 0, "divisor must be not zero");
   const Pool2d p = pool_geometry(self, kernel_size, stride, padding, {1}, ceil_mode,
                                  "avg_pool2d_backward");
-  check_grad_output(grad_output, p, "avg_pool2d_backward");
+  checks::pool2d_grad_output(grad_output, p.s, "avg_pool2d_backward");
   check_pool_dtype(self.dtype(), "avg_pool2d_backward");
   check_same_device(self, grad_output, "avg_pool2d_backward");
   CUDAGuard guard(self.device());

@@ -13,6 +13,7 @@
 #include "core/cuda/kernels/KernelUtil.h"
 #include "core/cuda/kernels/LaunchTraining.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/ops/copy.h"
 #include "core/ops/factories.h"
 #include "core/ops/cpu/reduce_plan.h"
@@ -97,19 +98,6 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
 
 // --- sort / argsort / topk -------------------------------------------------------------------
 
-void check_out_dtype(const Tensor& out, ScalarType expected) {
-  OPSCOPE_CHECK(out.dtype() == expected, "Expected out tensor to have dtype ",
-                typemeta_name(expected), ", but got ", typemeta_name(out.dtype()), " instead");
-}
-
-void check_no_overlap(const Tensor& a, const Tensor& b) {
-  MemOverlapStatus s = get_overlap_status(*a.impl(), *b.impl());
-  OPSCOPE_CHECK(s != MemOverlapStatus::Partial && s != MemOverlapStatus::Full,
-                "unsupported operation: some elements of the input tensor and the written-to "
-                "tensor refer to a single memory location. Please clone() the tensor before "
-                "performing the operation.");
-}
-
 DimVector sizes_with(const Tensor& self, int64_t dim, int64_t n) {
   DimVector s(self.sizes().begin(), self.sizes().end());
   if (self.dim() > 0) s[static_cast<size_t>(dim)] = n;
@@ -146,9 +134,9 @@ ops::TensorPair sort_values_stable(const Tensor& self, std::optional<bool> /*sta
                                    int64_t dim, bool descending, const Tensor& values,
                                    const Tensor& indices) {
   const int64_t d = wrap_dim(dim, self.dim());
-  check_out_dtype(values, self.dtype());
-  check_out_dtype(indices, ScalarType::Int64);
-  check_no_overlap(values, indices);
+  checks::out_dtype(values, self.dtype());
+  checks::out_dtype(indices, ScalarType::Int64);
+  checks::no_overlap(values, indices);
   check_same_device(self, values, "sort");
   check_same_device(self, indices, "sort");
   resize_output(values, self.sizes());
@@ -179,8 +167,8 @@ ops::TensorPair topk_values(const Tensor& self, int64_t k, int64_t dim, bool lar
   const int64_t d = wrap_dim(dim, self.dim());
   const int64_t n = self.dim() == 0 ? 1 : self.size(d);
   OPSCOPE_CHECK(k >= 0 && k <= n, "selected index k out of range");
-  check_out_dtype(values, self.dtype());
-  check_out_dtype(indices, ScalarType::Int64);
+  checks::out_dtype(values, self.dtype());
+  checks::out_dtype(indices, ScalarType::Int64);
   check_same_device(self, values, "topk");
   check_same_device(self, indices, "topk");
   const DimVector out_sizes = sizes_with(self, d, k);

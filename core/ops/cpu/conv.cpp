@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
 #include "core/ops/cpu/conv_winograd.h"
@@ -173,13 +174,6 @@ void check_float(const Tensor& t, const char* what) {
                 "\" not implemented for '", cpp_name(t.dtype()), "'");
 }
 
-void check_same_dtype(const Tensor& input, const Tensor& weight, const Tensor& bias) {
-  OPSCOPE_CHECK(weight.dtype() == input.dtype(), "expected scalar type ", cpp_name(input.dtype()),
-                " but found ", cpp_name(weight.dtype()));
-  OPSCOPE_CHECK(!bias.defined() || bias.dtype() == input.dtype(), "expected scalar type ",
-                cpp_name(input.dtype()), " but found ", cpp_name(bias.dtype()));
-}
-
 // out (N, O, *) += bias[o] over each plane.
 template <typename T>
 void fill_bias(T* out, const T* bias, int64_t channels, int64_t plane) {
@@ -192,54 +186,6 @@ struct Conv2d {
   int64_t groups = 1;
   bool transposed = false;
 };
-
-// kernel_size: the weight's last two sizes, as torch's 2-D kernels require.
-void check_kernel_size(IntArrayRef kernel_size, const Tensor& weight) {
-  OPSCOPE_CHECK(kernel_size.size() == 2 && weight.dim() == 4 &&
-                    kernel_size[0] == weight.size(2) && kernel_size[1] == weight.size(3),
-                "expected kernel_size of 2 values equal to the weight's last two sizes, got "
-                "kernel_size=", shape_str(kernel_size), " and weight of size ",
-                shape_str(weight.sizes()));
-}
-
-// The arguments every convolution kernel indexes without looking: a `spatial`-D window's lists
-// of 1 or `spatial` entries (output_padding may be empty), their ranges, groups, and the operands'
-// ranks and channels — torch's messages, so a bad call from torch.ops raises instead of reading
-// past a list or a tensor.
-void check_conv_args(const Tensor& input, const Tensor& weight, int64_t spatial,
-                     IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
-                     IntArrayRef output_padding, int64_t groups, bool transposed) {
-  const auto list = [&](const char* what, IntArrayRef v, bool may_be_empty) {
-    OPSCOPE_CHECK((may_be_empty && v.empty()) || v.size() == 1 ||
-                      v.size() == static_cast<size_t>(spatial),
-                  "expected ", what, " to be a single integer value or a list of ", spatial,
-                  " values to match the convolution dimensions, but got ", what, "=",
-                  shape_str(v));
-  };
-  list("stride", stride, false);
-  list("padding", padding, false);
-  list("dilation", dilation, false);
-  list("output_padding", output_padding, true);
-  for (int64_t v : stride) OPSCOPE_CHECK(v > 0, "non-positive stride is not supported");
-  for (int64_t v : padding) OPSCOPE_CHECK(v >= 0, "negative padding is not supported");
-  for (int64_t v : dilation) OPSCOPE_CHECK(v > 0, "dilation should be greater than zero");
-  for (int64_t v : output_padding)
-    OPSCOPE_CHECK(v >= 0, "negative output_padding is not supported");
-  OPSCOPE_CHECK(groups > 0, "non-positive groups is not supported");
-  OPSCOPE_CHECK(weight.dim() == spatial + 2 && input.dim() == spatial + 2, "Expected ",
-                spatial + 2, "-dimensional input for ", spatial + 2, "-dimensional weight ",
-                shape_str(weight.sizes()), ", but got ", input.dim(), "-dimensional input of size ",
-                shape_str(input.sizes()), " instead");
-  const int64_t in_channels = transposed ? weight.size(0) : weight.size(1) * groups;
-  OPSCOPE_CHECK(input.size(1) == in_channels, "Given groups=", groups, ", weight of size ",
-                shape_str(weight.sizes()), ", expected input", shape_str(input.sizes()),
-                " to have ", in_channels, " channels, but got ", input.size(1),
-                " channels instead");
-  OPSCOPE_CHECK(weight.size(0) % groups == 0,
-                "Given groups=", groups, ", expected weight to be divisible by ", groups,
-                " at dimension 0, but got weight of size ", shape_str(weight.sizes()),
-                " instead");
-}
 
 Conv2d conv_params(IntArrayRef kernel, IntArrayRef stride, IntArrayRef padding,
                    IntArrayRef dilation) {
@@ -327,7 +273,7 @@ bool use_winograd(const Conv2d& p, const Geometry& g, int64_t O) {
 Tensor conv2d_forward(const Tensor& input_, const Tensor& weight_, const Tensor& bias_,
                       const Conv2d& p, const char* name) {
   check_float(input_, name);
-  check_same_dtype(input_, weight_, bias_);
+  checks::conv_dtypes(input_, weight_, bias_);
   const Tensor input = contiguous(input_), weight = contiguous(weight_), bias = contiguous(bias_);
   DimVector out_sizes;
   const Geometry g = geometry(input, weight, p, &out_sizes);
@@ -513,8 +459,8 @@ std::tuple<Tensor, Tensor, Tensor> conv2d_backward(const Tensor& grad_output_,
 // self (N, C, H, W), weight (O, C, kh, kw), bias (O) -> (N, O, OH, OW): im2col + gemm
 Tensor _slow_conv2d_forward(const Tensor& self, const Tensor& weight, IntArrayRef kernel_size,
                             const Tensor& bias, IntArrayRef stride, IntArrayRef padding) {
-  check_kernel_size(kernel_size, weight);
-  check_conv_args(self, weight, 2, stride, padding, {1}, {}, 1, false);
+  checks::conv2d_kernel_size(kernel_size, weight);
+  checks::conv_args(self, weight, 2, stride, padding, {1}, {}, 1, false);
   return conv2d_forward(self, weight, bias, conv_params(kernel_size, stride, padding, {1, 1}),
                         "slow_conv2d_cpu");
 }
@@ -523,8 +469,8 @@ Tensor _slow_conv2d_forward(const Tensor& self, const Tensor& weight, IntArrayRe
 Tensor slow_conv_dilated2d(const Tensor& self, const Tensor& weight, IntArrayRef kernel_size,
                            const Tensor& bias, IntArrayRef stride, IntArrayRef padding,
                            IntArrayRef dilation) {
-  check_kernel_size(kernel_size, weight);
-  check_conv_args(self, weight, 2, stride, padding, dilation, {}, 1, false);
+  checks::conv2d_kernel_size(kernel_size, weight);
+  checks::conv_args(self, weight, 2, stride, padding, dilation, {}, 1, false);
   return conv2d_forward(self, weight, bias, conv_params(kernel_size, stride, padding, dilation),
                         "slow_conv_dilated<>");
 }
@@ -533,8 +479,8 @@ Tensor slow_conv_dilated2d(const Tensor& self, const Tensor& weight, IntArrayRef
 Tensor slow_conv_transpose2d(const Tensor& self, const Tensor& weight, IntArrayRef kernel_size,
                              const Tensor& bias, IntArrayRef stride, IntArrayRef padding,
                              IntArrayRef output_padding, IntArrayRef dilation) {
-  check_kernel_size(kernel_size, weight);
-  check_conv_args(self, weight, 2, stride, padding, dilation, output_padding, 1, true);
+  checks::conv2d_kernel_size(kernel_size, weight);
+  checks::conv_args(self, weight, 2, stride, padding, dilation, output_padding, 1, true);
   OPSCOPE_CHECK(!output_padding.empty(), "expected output_padding to be a list of 2 values");
   Conv2d p = conv_params(kernel_size, stride, padding, dilation);
   p.oph = output_padding[0];
@@ -550,8 +496,8 @@ std::tuple<Tensor, Tensor, Tensor> _slow_conv2d_backward(const Tensor& grad_outp
                                                          IntArrayRef kernel_size,
                                                          IntArrayRef stride, IntArrayRef padding,
                                                          IntArrayRef output_mask) {
-  check_kernel_size(kernel_size, weight);
-  check_conv_args(self, weight, 2, stride, padding, {1}, {}, 1, false);
+  checks::conv2d_kernel_size(kernel_size, weight);
+  checks::conv_args(self, weight, 2, stride, padding, {1}, {}, 1, false);
   OPSCOPE_CHECK(output_mask.size() == 3, "_slow_conv2d_backward: output_mask must have 3 entries");
   return conv2d_backward(grad_output, self, weight,
                          conv_params(kernel_size, stride, padding, {1, 1}), output_mask,
@@ -566,14 +512,9 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward(
     std::optional<IntArrayRef> bias_sizes, IntArrayRef stride, IntArrayRef padding,
     IntArrayRef dilation, bool transposed, IntArrayRef output_padding, int64_t groups,
     IntArrayRef output_mask) {
-  OPSCOPE_CHECK(output_mask.size() == 3, "convolution_backward: output_mask must have 3 entries");
+  checks::conv_backward_args(grad_output, input, weight, stride, padding, dilation, transposed,
+                             output_padding, groups, output_mask);
   const int64_t dim = input.dim();
-  OPSCOPE_CHECK(dim == 3 || dim == 4, "convolution_backward: expected a 3-D or 4-D input, got ",
-                dim, "-D");
-  check_conv_args(input, weight, dim - 2, stride, padding, dilation, output_padding, groups,
-                  transposed);
-  OPSCOPE_CHECK(grad_output.dim() == dim, "convolution_backward: expected grad_output of ", dim,
-                " dimensions, but got ", grad_output.dim());
   std::vector<int64_t> mask(output_mask.begin(), output_mask.end());
   mask[2] = mask[2] != 0 && bias_sizes.has_value();
   if (dim == 3) {  // 1-D: the 2-D backward of height 1

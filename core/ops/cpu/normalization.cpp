@@ -281,20 +281,10 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(const Tensor& input, const 
                                                      const Tensor& running_mean,
                                                      const Tensor& running_var, bool training,
                                                      double momentum, double eps) {
-  const int64_t C = input.size(1);
-  OPSCOPE_CHECK(training || (running_mean.defined() && running_var.defined()),
-                "running_mean must be defined in evaluation mode");
-  const int64_t N = input.size(0);
+  checks::batch_norm_args(input, weight, bias, running_mean, running_var, training);
+  const int64_t N = input.size(0), C = input.size(1);
   const int64_t S = C > 0 && N > 0 ? input.numel() / (N * C) : 0;
   const ScalarType dtype = input.dtype();
-  OPSCOPE_CHECK(dtype == ScalarType::Float32 || dtype == ScalarType::Float64,
-                "\"batch_norm\" not implemented for '", cpp_name(dtype), "'");
-  for (const Tensor* t : {&weight, &bias, &running_mean, &running_var}) {
-    if (!t->defined()) continue;
-    check_read_as(dtype, t->dtype());
-    OPSCOPE_CHECK(t->numel() == C, "expected a tensor of ", C, " elements (one per channel), got ",
-                  shape_str(t->sizes()));
-  }
   const Tensor X = contiguous_or_self(input);
   Tensor Y = make_empty(input.sizes(), dtype);
   Tensor save_mean = make_empty({training ? C : 0}, dtype);
@@ -486,17 +476,12 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward(
     const Tensor& grad_out, const Tensor& input, const Tensor& weight, const Tensor& running_mean,
     const Tensor& running_var, const Tensor& save_mean, const Tensor& save_invstd, bool train,
     double eps, IntArrayRef output_mask) {
-  OPSCOPE_CHECK(output_mask.size() == 3, "native_batch_norm_backward: output_mask needs 3 values");
-  const int64_t N = input.size(0), C = input.size(1);
-  const int64_t S = C > 0 && N > 0 ? input.numel() / (N * C) : 0;
+  const auto [N, C, S] =
+      checks::batch_norm_backward_args(input, running_mean, running_var, save_mean, save_invstd,
+                                       train, output_mask, "batch_norm_backward_cpu");
   const ScalarType dtype = input.dtype();
-  OPSCOPE_CHECK(dtype == ScalarType::Float32 || dtype == ScalarType::Float64,
-                "\"batch_norm_backward_cpu\" not implemented for '", cpp_name(dtype), "'");
   const Tensor& stat_mean = train ? save_mean : running_mean;
   const Tensor& stat_var = train ? save_invstd : running_var;
-  OPSCOPE_CHECK(stat_mean.defined() && stat_var.defined(),
-                train ? "save_mean and save_invstd must be defined in training mode"
-                      : "running_mean must be defined in evaluation mode");
   const Tensor X = contiguous_or_self(input);
   const Tensor DY = contiguous_or_self(ops::to(grad_out, dtype));
   const Tensor gamma = contiguous_or_self(weight);

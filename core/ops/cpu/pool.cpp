@@ -15,6 +15,7 @@
 #include <limits>
 
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
 #include "core/ops/nn.h"
@@ -28,87 +29,8 @@ Tensor contiguous(const Tensor& t) {
   return t.is_contiguous() ? t : ops::contiguous(t);
 }
 
-// A kernel_size / stride / padding / dilation argument: one int for both dims, or two.
-std::pair<int64_t, int64_t> pair_arg(IntArrayRef v, const char* op, const char* what,
-                                     const char* rule, int64_t if_empty = -1) {
-  OPSCOPE_CHECK(v.size() == 1 || v.size() == 2 || (if_empty >= 0 && v.empty()), op, ": ", what,
-                " must ", rule);
-  if (v.empty()) return {if_empty, if_empty};
-  return {v[0], v.size() == 2 ? v[1] : v[0]};
-}
-
-// torch's pooling_output_shape: floor or ceil division; a ceil window must start inside the
-// input or its left padding.
-int64_t pooling_output_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dilation,
-                            bool ceil_mode) {
-  OPSCOPE_CHECK(stride != 0, "stride should not be zero");
-  OPSCOPE_CHECK(pad >= 0, "pad must be non-negative, but got pad: ", pad);
-  OPSCOPE_CHECK(pad <= k / 2, "pad should be at most half of kernel size, but got pad=", pad,
-                " and kernel_size=", k);
-  const int64_t num = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  // floor division, rounding towards -inf
-  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
-  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
-
-struct Pool2d {
-  int64_t kH, kW, sH, sW, pH, pW, dH = 1, dW = 1;
-  int64_t planes, H, W, OH, OW;
-  bool batched;
-  DimVector out_sizes() const {
-    if (batched) return {planes / channels, channels, OH, OW};
-    return {planes, OH, OW};
-  }
-  int64_t channels;
-};
-
-// torch's pool2d_shape_check, after the output size.
-Pool2d pool_geometry(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride,
-                     IntArrayRef padding, IntArrayRef dilation, bool ceil_mode, const char* op) {
-  const auto [kH, kW] = pair_arg(kernel_size, op, "kernel_size",
-                                 "either be a single int, or a tuple of two ints");
-  auto [sH, sW] = pair_arg(stride, op, "stride",
-                           "either be omitted, a single int, or a tuple of two ints", 0);
-  if (stride.empty()) sH = kH, sW = kW;
-  const auto [pH, pW] = pair_arg(padding, op, "padding",
-                                 "either be a single int, or a tuple of two ints");
-  const auto [dH, dW] = pair_arg(dilation, op, "dilation",
-                                 "either be a single int, or a tuple of two ints");
-  const int64_t ndim = input.dim();
-  OPSCOPE_CHECK(ndim == 3 || ndim == 4,
-                "non-empty 3D or 4D (batch mode) tensor expected for input");
-  const int64_t C = input.size(ndim - 3), H = input.size(ndim - 2), W = input.size(ndim - 1);
-  const int64_t OH = pooling_output_size(H, kH, pH, sH, dH, ceil_mode);
-  const int64_t OW = pooling_output_size(W, kW, pW, sW, dW, ceil_mode);
-  OPSCOPE_CHECK(kW > 0 && kH > 0, "kernel size should be greater than zero, but got kH: ", kH,
-                " kW: ", kW);
-  OPSCOPE_CHECK(sW > 0 && sH > 0, "stride should be greater than zero, but got dH: ", sH,
-                " dW: ", sW);
-  OPSCOPE_CHECK(dH > 0 && dW > 0, "dilation should be greater than zero, but got dilationH: ", dH,
-                " dilationW: ", dW);
-  const bool valid_dims = input.size(ndim - 3 + 1) != 0 && input.size(ndim - 3 + 2) != 0;
-  OPSCOPE_CHECK((ndim == 3 && input.size(0) != 0 && valid_dims) ||
-                    (ndim == 4 && valid_dims && input.size(3) != 0),
-                "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
-                "but got:",
-                shape_str(input.sizes()));
-  OPSCOPE_CHECK(kW / 2 >= pW && kH / 2 >= pH,
-                "pad should be smaller than or equal to half of kernel size, but got padW = ", pW,
-                ", padH = ", pH, ", kW = ", kW, ", kH = ", kH);
-  OPSCOPE_CHECK(OW >= 1 && OH >= 1, "Given input size: (", C, "x", H, "x", W,
-                "). Calculated output size: (", C, "x", OH, "x", OW,
-                "). Output size is too small");
-  const int64_t planes = ndim == 4 ? input.size(0) * C : C;
-  return {kH, kW, sH, sW, pH, pW, dH, dW, planes, H, W, OH, OW, ndim == 4, C};
-}
-
-// grad_output must have the forward's output size.
-void check_grad_output(const Tensor& gy, const Pool2d& p, const char* name) {
-  OPSCOPE_CHECK(std::ranges::equal(gy.sizes(), IntArrayRef(p.out_sizes())), name,
-                ": grad_output of size ", shape_str(gy.sizes()), " does not match the output size ",
-                shape_str(p.out_sizes()));
-}
+// A call's window and planes: checks::pool2d_geometry, shared with the CUDA kernels.
+using Pool2d = checks::Pool2dGeometry;
 
 template <typename T>
 constexpr bool is_float_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
@@ -255,8 +177,8 @@ OPSCOPE_VECTOR_CLONES void max_pool_row_inside(const T* ip, T* __restrict out,
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size,
                                                    IntArrayRef stride, IntArrayRef padding,
                                                    IntArrayRef dilation, bool ceil_mode) {
-  const Pool2d p = pool_geometry(self, kernel_size, stride, padding, dilation, ceil_mode,
-                                 "max_pool2d");
+  const Pool2d p = checks::pool2d_geometry(self, kernel_size, stride, padding, dilation, ceil_mode,
+                                           "max_pool2d");
   const Tensor x = contiguous(self);
   Tensor out = make_empty(p.out_sizes(), self.dtype());
   Tensor indices = make_empty(p.out_sizes(), ScalarType::Int64);
@@ -300,10 +222,10 @@ Tensor max_pool2d_with_indices_backward(const Tensor& grad_output, const Tensor&
                                         IntArrayRef kernel_size, IntArrayRef stride,
                                         IntArrayRef padding, IntArrayRef dilation, bool ceil_mode,
                                         const Tensor& indices) {
-  const Pool2d p = pool_geometry(self, kernel_size, stride, padding, dilation, ceil_mode,
-                                 "max_pool2d_with_indices_backward");
+  const Pool2d p = checks::pool2d_geometry(self, kernel_size, stride, padding, dilation, ceil_mode,
+                                           "max_pool2d_with_indices_backward");
   const Tensor gy = contiguous(grad_output), idx_t = contiguous(indices);
-  check_grad_output(gy, p, "max_pool2d_with_indices_backward");
+  checks::pool2d_grad_output(gy, p, "max_pool2d_with_indices_backward");
   Tensor grad_input = make_empty(self.sizes(), self.dtype());
   dispatch_float(self.dtype(), "max_pool2d_with_indices_backward", [&]<typename T>() {
     const T* g = gy.data_ptr<T>();
@@ -351,7 +273,8 @@ Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
                   IntArrayRef padding, bool ceil_mode, bool count_include_pad,
                   std::optional<int64_t> divisor_override) {
   OPSCOPE_CHECK(!divisor_override || *divisor_override != 0, "divisor must be not zero");
-  const Pool2d p = pool_geometry(self, kernel_size, stride, padding, {1}, ceil_mode, "avg_pool2d");
+  const Pool2d p =
+      checks::pool2d_geometry(self, kernel_size, stride, padding, {1}, ceil_mode, "avg_pool2d");
   const Tensor x = contiguous(self);
   Tensor out = make_empty(p.out_sizes(), self.dtype());
   dispatch_float(self.dtype(), "avg_pool2d", [&]<typename T>() {
@@ -384,10 +307,10 @@ Tensor avg_pool2d_backward(const Tensor& grad_output, const Tensor& self, IntArr
                            IntArrayRef stride, IntArrayRef padding, bool ceil_mode,
                            bool count_include_pad, std::optional<int64_t> divisor_override) {
   OPSCOPE_CHECK(!divisor_override || *divisor_override != 0, "divisor must be not zero");
-  const Pool2d p = pool_geometry(self, kernel_size, stride, padding, {1}, ceil_mode,
-                                 "avg_pool2d_backward");
+  const Pool2d p = checks::pool2d_geometry(self, kernel_size, stride, padding, {1}, ceil_mode,
+                                           "avg_pool2d_backward");
   const Tensor gy = contiguous(grad_output);
-  check_grad_output(gy, p, "avg_pool2d_backward");
+  checks::pool2d_grad_output(gy, p, "avg_pool2d_backward");
   Tensor grad_input = make_empty(self.sizes(), self.dtype());
   dispatch_float(self.dtype(), "avg_pool2d_backward", [&]<typename T>() {
     const T* g = gy.data_ptr<T>();

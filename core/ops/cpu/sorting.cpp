@@ -16,6 +16,7 @@
 #include "core/runtime/Parallel.h"
 
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/factory_util.h"
 #include "core/ops/factories.h"
@@ -123,11 +124,6 @@ int64_t slice_stride(const Tensor& t, int64_t dim) {
   return t.dim() == 0 ? 1 : t.stride(dim);
 }
 
-void check_out_dtype(const Tensor& out, ScalarType expected) {
-  OPSCOPE_CHECK(out.dtype() == expected, "Expected out tensor to have dtype ",
-                typemeta_name(expected), ", but got ", typemeta_name(out.dtype()), " instead");
-}
-
 // The dtypes torch's kernel `name` lacks.
 void check_not(ScalarType t, std::string_view name, std::initializer_list<ScalarType> missing) {
   for (ScalarType m : missing)
@@ -229,14 +225,6 @@ DimVector sizes_with(const Tensor& self, int64_t dim, int64_t n) {
   return s;
 }
 
-void check_no_overlap(const Tensor& a, const Tensor& b) {
-  MemOverlapStatus s = get_overlap_status(*a.impl(), *b.impl());
-  OPSCOPE_CHECK(s != MemOverlapStatus::Partial && s != MemOverlapStatus::Full,
-                "unsupported operation: some elements of the input tensor and the written-to "
-                "tensor refer to a single memory location. Please clone() the tensor before "
-                "performing the operation.");
-}
-
 }  // namespace
 
 // --- sort ----------------------------------------------------------------------------------------
@@ -245,9 +233,9 @@ void check_no_overlap(const Tensor& a, const Tensor& b) {
 ops::TensorPair sort_values_stable(const Tensor& self, std::optional<bool> stable, int64_t dim,
                                    bool descending, const Tensor& values, const Tensor& indices) {
   int64_t d = wrap_dim(dim, self.dim());
-  check_out_dtype(values, self.dtype());
-  check_out_dtype(indices, ScalarType::Int64);
-  check_no_overlap(values, indices);
+  checks::out_dtype(values, self.dtype());
+  checks::out_dtype(indices, ScalarType::Int64);
+  checks::no_overlap(values, indices);
   resize_output(values, self.sizes());
   resize_output(indices, self.sizes());
   sort_into(self, d, descending, stable.value_or(false), values, indices);
@@ -274,8 +262,8 @@ ops::TensorPair topk_values(const Tensor& self, int64_t k, int64_t dim, bool lar
   int64_t d = wrap_dim(dim, self.dim());
   int64_t n = slice_len(self, d);
   OPSCOPE_CHECK(k >= 0 && k <= n, "selected index k out of range");
-  check_out_dtype(values, self.dtype());
-  check_out_dtype(indices, ScalarType::Int64);
+  checks::out_dtype(values, self.dtype());
+  checks::out_dtype(indices, ScalarType::Int64);
   DimVector out_sizes = sizes_with(self, d, k);
   resize_output(values, out_sizes);
   resize_output(indices, out_sizes);
@@ -327,8 +315,8 @@ ops::TensorPair kthvalue_values(const Tensor& self, int64_t k, int64_t dim, bool
     OPSCOPE_CHECK_INDEX(self.dim() == 0 || self.size(d) != 0, "kthvalue(): Expected reduction dim ",
                         d, " to have non-zero size.");
   OPSCOPE_CHECK(k >= 1 && k <= n, "kthvalue(): selected number k out of range for dimension ", d);
-  check_out_dtype(values, self.dtype());
-  check_out_dtype(indices, ScalarType::Int64);
+  checks::out_dtype(values, self.dtype());
+  checks::out_dtype(indices, ScalarType::Int64);
   DimVector keep = sizes_with(self, d, 1);
   resize_output(values, keep);
   resize_output(indices, keep);
