@@ -160,6 +160,38 @@ std::pair<int64_t, int64_t> layer_norm_inputs(const Tensor& input, IntArrayRef n
   return {M, N};
 }
 
+// --- nll_loss ---------------------------------------------------------------------------------
+
+namespace {
+void nll_loss_shapes(const Tensor& self, const Tensor& target) {
+  OPSCOPE_CHECK(self.dim() > 0 && self.dim() <= 2, "input tensor should be 1D or 2D");
+  OPSCOPE_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
+  const bool no_batch_dim = self.dim() == 1 && target.dim() == 0;
+  OPSCOPE_CHECK(no_batch_dim || self.size(0) == target.size(0),
+                "size mismatch (got input: ", shape_str(self.sizes()),
+                ", target: ", shape_str(target.sizes()), ")");
+}
+}  // namespace
+
+void nll_loss_args(const Tensor& self, const Tensor& target, const Tensor& weight) {
+  nll_loss_shapes(self, target);
+  const int64_t n_classes = self.size(-1);
+  OPSCOPE_CHECK(
+      !weight.defined() || (weight.dim() == 1 && weight.numel() == n_classes),
+      "weight tensor should be defined either for all ", n_classes,
+      " classes or no classes but got weight tensor of shape: ", shape_str(weight.sizes()));
+}
+
+void nll_loss_backward_args(const Tensor& self, const Tensor& target, const Tensor& weight,
+                            const Tensor& total_weight) {
+  nll_loss_shapes(self, target);
+  OPSCOPE_CHECK(total_weight.numel() == 1,
+                "expected total_weight to be a single element tensor, got: ",
+                shape_str(total_weight.sizes()), " (", total_weight.numel(), " elements)");
+  OPSCOPE_CHECK(!weight.defined() || weight.numel() == self.size(-1),
+                "weight tensor should be defined either for all or no classes");
+}
+
 // --- batch norm -------------------------------------------------------------------------------
 
 void batch_norm_args(const Tensor& input, const Tensor& weight, const Tensor& bias,

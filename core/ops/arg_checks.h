@@ -43,6 +43,15 @@ void scatter_shapes(const Tensor& self, int64_t dim, const Tensor& index, const 
 std::pair<int64_t, int64_t> layer_norm_inputs(const Tensor& input, IntArrayRef normalized_shape,
                                               const Tensor& weight, const Tensor& bias);
 
+// --- nll_loss (core/ops/nn.h) ---------------------------------------------------------------
+// torch's nll_loss_forward meta: self (C) or (N, C), target () or (N), and a weight for all
+// classes or none.
+void nll_loss_args(const Tensor& self, const Tensor& target, const Tensor& weight);
+// nll_loss_backward: self and target as the forward's, a one-element total_weight, and a weight
+// for all classes or none (the backward's shorter message).
+void nll_loss_backward_args(const Tensor& self, const Tensor& target, const Tensor& weight,
+                            const Tensor& total_weight);
+
 // --- batch norm (core/ops/nn.h) -------------------------------------------------------------
 // native_batch_norm's forward: running statistics in eval mode, a float input, and each defined
 // (C) operand of the input's dtype with one element per channel.

@@ -7,6 +7,7 @@
 #include "core/cuda/kernels/KernelUtil.h"
 #include "core/cuda/kernels/LaunchBackward.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/ops/copy.h"
 #include "core/ops/factories.h"
 #include "core/ops/nn.h"
@@ -80,17 +81,7 @@ static Tensor _log_softmax_backward_data(const Tensor& grad_output, const Tensor
 static Tensor nll_loss_backward(const Tensor& grad_output, const Tensor& self,
                                 const Tensor& target, const Tensor& weight, int64_t reduction,
                                 int64_t ignore_index, const Tensor& total_weight) {
-  OPSCOPE_CHECK(self.dim() > 0 && self.dim() <= 2, "input tensor should be 1D or 2D");
-  OPSCOPE_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
-  const bool no_batch_dim = self.dim() == 1 && target.dim() == 0;
-  OPSCOPE_CHECK(no_batch_dim || self.size(0) == target.size(0),
-                "size mismatch (got input: ", shape_str(self.sizes()),
-                ", target: ", shape_str(target.sizes()), ")");
-  OPSCOPE_CHECK(total_weight.numel() == 1,
-                "expected total_weight to be a single element tensor, got: ",
-                shape_str(total_weight.sizes()), " (", total_weight.numel(), " elements)");
-  OPSCOPE_CHECK(!weight.defined() || weight.numel() == self.size(-1),
-                "weight tensor should be defined either for all or no classes");
+  checks::nll_loss_backward_args(self, target, weight, total_weight);
   const bool per_row = reduction == ops::kReductionNone && self.dim() == 2;
   if (per_row) {
     OPSCOPE_CHECK(grad_output.dim() == 1 && grad_output.size(0) == self.size(0),

@@ -242,17 +242,7 @@ static Tensor randint(int64_t high, IntArrayRef size, std::optional<ScalarType> 
 static void nll_loss_forward_impl(const Tensor& output, const Tensor& total_weight,
                                   const Tensor& self, const Tensor& target, const Tensor& weight,
                                   int64_t reduction, int64_t ignore_index) {
-  OPSCOPE_CHECK(self.dim() > 0 && self.dim() <= 2, "input tensor should be 1D or 2D");
-  OPSCOPE_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
-  const bool no_batch_dim = self.dim() == 1 && target.dim() == 0;
-  OPSCOPE_CHECK(no_batch_dim || self.size(0) == target.size(0),
-                "size mismatch (got input: ", shape_str(self.sizes()),
-                ", target: ", shape_str(target.sizes()), ")");
-  const int64_t n_classes = self.size(-1);
-  OPSCOPE_CHECK(
-      !weight.defined() || (weight.dim() == 1 && weight.numel() == n_classes),
-      "weight tensor should be defined either for all ", n_classes,
-      " classes or no classes but got weight tensor of shape: ", shape_str(weight.sizes()));
+  checks::nll_loss_args(self, target, weight);
   check_float(self, "nll_loss_forward_out_cuda_kernel");
   OPSCOPE_CHECK(target.dtype() == ScalarType::Int64, "expected scalar type Long but found ",
                 cpp_name(target.dtype()));
@@ -270,7 +260,7 @@ static void nll_loss_forward_impl(const Tensor& output, const Tensor& total_weig
     resize_output(output, {});
   }
   resize_output(total_weight, {});
-  const int64_t n = self.dim() == 1 ? 1 : self.size(0);
+  const int64_t n = self.dim() == 1 ? 1 : self.size(0), n_classes = self.size(-1);
   Tensor x = contiguous_or_self(self);
   Tensor t = contiguous_or_self(target);
   Tensor w = contiguous_or_self(weight);

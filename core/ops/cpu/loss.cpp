@@ -14,6 +14,7 @@
 #include <atomic>
 
 #include "core/dispatch/Library.h"
+#include "core/ops/arg_checks.h"
 #include "core/ops/binary.h"
 #include "core/ops/compare.h"
 #include "core/ops/copy.h"
@@ -140,17 +141,7 @@ Tensor contiguous_or_self(const Tensor& t) {
 // torch's structured meta function: checks and output shapes.
 void nll_loss_forward_meta(const Tensor& self, const Tensor& target, const Tensor& weight,
                            int64_t reduction, const Tensor& output, const Tensor& total_weight) {
-  OPSCOPE_CHECK(self.dim() > 0 && self.dim() <= 2, "input tensor should be 1D or 2D");
-  OPSCOPE_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
-  const bool no_batch_dim = self.dim() == 1 && target.dim() == 0;
-  OPSCOPE_CHECK(no_batch_dim || self.size(0) == target.size(0),
-                "size mismatch (got input: ", shape_str(self.sizes()),
-                ", target: ", shape_str(target.sizes()), ")");
-  const int64_t n_classes = self.size(-1);
-  OPSCOPE_CHECK(
-      !weight.defined() || (weight.dim() == 1 && weight.numel() == n_classes),
-      "weight tensor should be defined either for all ", n_classes,
-      " classes or no classes but got weight tensor of shape: ", shape_str(weight.sizes()));
+  checks::nll_loss_args(self, target, weight);
   if (reduction == ops::kReductionNone && self.dim() == 2) {
     resize_output(output, {self.size(0)});
   } else {
@@ -598,18 +589,7 @@ void nll_loss_backward_frame(const Tensor& grad_input, const Tensor& grad_output
 Tensor nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
                          const Tensor& weight, int64_t reduction, int64_t ignore_index,
                          const Tensor& total_weight) {
-  OPSCOPE_CHECK(self.dim() > 0 && self.dim() <= 2, "input tensor should be 1D or 2D");
-  OPSCOPE_CHECK(target.dim() <= 1,
-                "0D or 1D target tensor expected, multi-target not supported");
-  const bool no_batch_dim = self.dim() == 1 && target.dim() == 0;
-  OPSCOPE_CHECK(no_batch_dim || self.size(0) == target.size(0),
-                "size mismatch (got input: ", shape_str(self.sizes()),
-                ", target: ", shape_str(target.sizes()), ")");
-  OPSCOPE_CHECK(total_weight.numel() == 1,
-                "expected total_weight to be a single element tensor, got: ",
-                shape_str(total_weight.sizes()), " (", total_weight.numel(), " elements)");
-  OPSCOPE_CHECK(!weight.defined() || weight.numel() == self.size(-1),
-                "weight tensor should be defined either for all or no classes");
+  checks::nll_loss_backward_args(self, target, weight, total_weight);
   if (reduction == ops::kReductionNone && self.dim() == 2) {
     const int64_t nframe = self.size(0);
     OPSCOPE_CHECK(grad_output.dim() == 1 && grad_output.size(0) == nframe,
