@@ -33,8 +33,16 @@ class Adam(Optimizer):
     def _update_group(self, group, params, grads):
         amsgrad = group["amsgrad"]
 
-        def init(p, state):  # as torch 1.13: a 0-d float32 step count
-            state["step"] = opscope.tensor(0.)
+        on_device = self.defaults.get("capturable") or self.defaults.get("fused")
+
+        def init(p, state):
+            # As torch 1.13: the step count is a 0-d float32 CPU tensor, or a (1,) one on the
+            # parameter's GPU with capturable=True or fused=True (read there by the kernels).
+            # CPU parameters keep the 0-d one: torch 1.13 has neither option for them.
+            if on_device and p.is_cuda:
+                state["step"] = opscope.zeros((1,), dtype=opscope.float32, device=p.device)
+            else:
+                state["step"] = opscope.tensor(0.)
             state["exp_avg"], state["exp_avg_sq"] = _zeros(p), _zeros(p)
             if amsgrad:
                 state["max_exp_avg_sq"] = _zeros(p)
