@@ -122,6 +122,15 @@ def _cuda(self, device=None, non_blocking=False, memory_format=None):
     return _to(self, opscope.device("cuda", index) if index >= 0 else "cuda", non_blocking=non_blocking)
 
 
+_tolist_in_place = Tensor.tolist  # C++: reads the values where they are, on the host
+
+
+def _tolist(self):
+    """The values as (nested lists of) Python numbers; a CUDA tensor's are copied to the host
+    first, as torch's tolist does."""
+    return _tolist_in_place(self.detach().to("cpu") if self.is_cuda else self)
+
+
 def _record_stream(self, stream):
     """Marks this CUDA tensor's memory as used by `stream`: the caching allocator will not reuse
     it, once freed, before the work queued on `stream` so far is done."""
@@ -322,6 +331,7 @@ def _install():
         setattr(Tensor, name, _method(_cast(dtype), name))
     Tensor.cpu = _method(_cpu, "cpu")
     Tensor.cuda = _method(_cuda, "cuda")
+    Tensor.tolist = _method(_tolist, "tolist")
     Tensor.record_stream = _method(_record_stream, "record_stream")
     Tensor.is_pinned = _method(_is_pinned, "is_pinned")
     Tensor.pin_memory = _method(_pin_memory, "pin_memory")

@@ -89,16 +89,22 @@ def nonzero(input, *, out=None, as_tuple=False):
 def as_tensor(data, dtype=None, device=None):
     """data as a tensor, sharing its memory where it can: a tensor of the asked dtype is returned
     as is (another dtype: converted, keeping its autograd history); a NumPy array of the asked
-    dtype shares its memory (as from_numpy); anything else is copied, as opscope.tensor does."""
-    if device is not None and opscope.device(device).type != "cpu":
-        raise RuntimeError(f"opscope has no {opscope.device(device).type} backend in this build: "
-                           "tensors live on the cpu")
+    dtype shares its memory (as from_numpy); anything else is copied, as opscope.tensor does.
+    On another `device` (cuda: initialised as torch does, or its error) the result is a copy
+    there."""
+    if device is not None:
+        device = opscope.device("cuda", device) if isinstance(device, int) else \
+            opscope.device(device)
+        if device.type == "cuda":
+            opscope.cuda._lazy_init()  # without a GPU or the backend: torch's error
+        elif device.type != "cpu":
+            raise RuntimeError(f"opscope has no {device.type} backend in this build: "
+                               "tensors live on the cpu")
     if isinstance(data, opscope.Tensor):
-        return data if dtype is None or dtype == data.dtype else data.to(dtype)
+        return data.to(device=device, dtype=dtype)  # data itself when nothing changes
     if type(data).__module__ == "numpy" and type(data).__name__ == "ndarray":
-        shared = opscope.from_numpy(data)
-        return shared if dtype is None or dtype == shared.dtype else shared.to(dtype)
-    return opscope.tensor(data, dtype=dtype)
+        return opscope.from_numpy(data).to(device=device, dtype=dtype)
+    return opscope.tensor(data, dtype=dtype, device=device)
 
 
 # Every public function here honours __torch_function__ as the C++ ops do (as_tensor takes no
