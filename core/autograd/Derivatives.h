@@ -109,8 +109,8 @@ inline constexpr std::string_view kArgNames[] = {
     "padding_idx", "pin_memory", "pos_weight", "posinf", "reduction", "repeats", "rounding_mode",
     "scale_grad_by_freq", "self", "shifts", "size", "sorted", "source", "sparse", "sparse_grad",
     "split_size", "split_sizes", "src", "stable", "start", "step", "storage_offset", "stride",
-    "target", "tensor", "tensors", "threshold", "train", "unsafe", "value", "values", "vec",
-    "weight",
+    "target", "tensor", "tensor1", "tensor2", "tensors", "threshold", "train", "unsafe", "value",
+    "values", "vec", "weight",
 };
 inline constexpr size_t kNumArgNames = std::size(kArgNames);
 

@@ -121,6 +121,8 @@ static Library compare_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
         Variants::Function);
   m.def("equal(Tensor self, Tensor other) -> bool");
+  m.def("is_same_size(Tensor self, Tensor other) -> bool");  // self.sizes() == other.sizes()
+  m.def("is_nonzero(Tensor self) -> bool");  // bool(self) of a one-element tensor
   m.def(
       "isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, "
       "bool equal_nan=False) -> Tensor");

@@ -32,6 +32,9 @@ static Library copy_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "MemoryFormat? memory_format=None) -> Tensor(a)",
       Variants::Method);
 
+  // self [*s] -> [*s] in other's dtype (and device): to.dtype_layout
+  m.def("type_as(Tensor self, Tensor other) -> Tensor", Variants::Method);
+
   m.def("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor");
   m.def("contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)",
         Variants::Method);

@@ -24,6 +24,11 @@ static Library factory_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def(
       "empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, "
       "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor");
+  // empty_strided with self's dtype and device unless given (composite/factories.cpp)
+  m.def(
+      "new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, "
+      "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+      Variants::Method);
   m.def(
       "zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, "
       "Device? device=None, bool? pin_memory=None) -> Tensor");

@@ -27,6 +27,10 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "Tensor(a!) out) -> Tensor(a!)",
       kFunction);
   m.def("sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  // self (*s) -> size (sum over the dims size broadcasts), the inverse of expand
+  m.def("sum_to_size(Tensor self, int[] size) -> Tensor", Variants::Method);
+  // self (n, m) -> () the sum of the diagonal; integers as int64 (cpu/reduce_trace.cpp)
+  m.def("trace(Tensor self) -> Tensor");
 
   m.def("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor");
   m.def(

@@ -55,6 +55,14 @@ static Library view_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)");
   m.def("view_as(Tensor(a) self, Tensor other) -> Tensor(a)", Variants::Method);
   m.def("expand_as(Tensor(a) self, Tensor other) -> Tensor(a)", Variants::Method);
+  // The shorthands of composite/views_shorthands.cpp: (*s) -> (numel), self as other's shape,
+  // (*s) -> size (expand), every tensor to the broadcast shape, (*, m, n) -> (*, n, m).
+  m.def("ravel(Tensor(a) self) -> Tensor(a)");
+  m.def("reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)", Variants::Method);
+  m.def("broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)");
+  m.def("broadcast_tensors(Tensor[] tensors) -> Tensor[]", Variants::Function);
+  m.def("mT(Tensor(a) self) -> Tensor(a)", Variants::Method);  // a property in Python
+  m.def("mH(Tensor(a) self) -> Tensor(a)", Variants::Method);  // a property in Python
   m.def("narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)");
   m.def("flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)");
   m.def("unflatten.int(Tensor(a) self, int dim, int[] sizes) -> Tensor(a)");

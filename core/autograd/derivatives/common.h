@@ -32,6 +32,7 @@ std::vector<Derivative> indexing_derivatives();
 std::vector<Derivative> copy_derivatives();
 std::vector<Derivative> sorting_derivatives();
 std::vector<Derivative> linalg_derivatives();
+std::vector<Derivative> ternary_derivatives();
 
 namespace formulas {
 

@@ -93,6 +93,12 @@ std::vector<Derivative> reduce_derivatives() {
       // sum(Tensor self, *, ScalarType? dtype=None) -> Tensor: g everywhere
       {.op = "sum", .node = "SumBackward0", .inputs = {"self"},
        .formula = [](C c, G g) -> variable_list { return {ops::expand(g[0], c.sizes("self"))}; }},
+      // trace(Tensor self) -> Tensor: sum_i self[i, i], so g on the diagonal, 0 elsewhere
+      {.op = "trace", .node = "TraceBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         auto sizes = c.sizes("self");
+         return {ops::mul(ops::eye(sizes[0], sizes[1], c.dtype("self"), std::nullopt, c.device()), g[0])};
+       }},
       // sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
       {.op = "sum.dim_IntList", .node = "SumBackward1", .inputs = {"self"},
        .formula = [](C c, G g) -> variable_list {

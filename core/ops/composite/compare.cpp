@@ -2,6 +2,7 @@
 // numbers (wrapped into 0-d tensors that promote like Python numbers), the classifications built
 // from other ops (isinf, isfinite, the out= forms of isnan / isinf), isclose and allclose. Each
 // calls other ops through ops::, so a trace shows the children PyTorch's would.
+#include <algorithm>
 #include <limits>
 
 #include "core/dispatch/Library.h"
@@ -115,6 +116,22 @@ bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol,
   return ops::item(ops::all(ops::isclose(self, other, rtol, atol, equal_nan))).to_bool();
 }
 
+// Whether self and other have the same sizes (dtypes and strides aside).
+bool is_same_size(const Tensor& self, const Tensor& other) {
+  return std::ranges::equal(self.sizes(), other.sizes());
+}
+
+// bool(self): the one element != 0 (nan counts as nonzero); no element, or several, is an error.
+bool is_nonzero(const Tensor& self) {
+  const int64_t n = self.numel();
+  OPSCOPE_CHECK(n != 0, "Boolean value of Tensor with no values is ambiguous");
+  OPSCOPE_CHECK(n < 2, "Boolean value of Tensor with more than one value is ambiguous");
+  Scalar value = ops::item(self);
+  if (value.is_floating_point()) return value.to_double() != 0;
+  if (value.is_integral()) return value.to_long() != 0;
+  return value.to_bool();
+}
+
 static Library composite_implicit_compare(Library::IMPL, "aten",
                                           DispatchKey::CompositeImplicitAutograd, [](Library& m) {
                                             m.impl("clip", fn<&clip>);
@@ -129,6 +146,7 @@ static Library composite_implicit_compare(Library::IMPL, "aten",
                                             m.impl("where", fn<&where_condition>);
                                             m.impl("isfinite", fn<&isfinite>);
                                             m.impl("isclose", fn<&isclose>);
+                                            m.impl("is_nonzero", fn<&is_nonzero>);
                                           });
 
 static Library composite_explicit_compare(Library::IMPL, "aten",
@@ -137,6 +155,7 @@ static Library composite_explicit_compare(Library::IMPL, "aten",
                                             m.impl("isinf", fn<&isinf>);
                                             m.impl("isinf.out", fn<&isinf_out>);
                                             m.impl("allclose", fn<&allclose>);
+                                            m.impl("is_same_size", fn<&is_same_size>);
                                           });
 
 }  // namespace opscope::composite

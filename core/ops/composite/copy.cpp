@@ -14,6 +14,14 @@ int64_t parse_memory_format(std::string_view name) {
   throw ValueError(detail::str("unknown memory format '", name, "'"));
 }
 
+// A `Device` argument read from its IValue: to.device's is the only non-optional one (the
+// others are `Device?`, KernelFunction.h's IValueConv<std::optional<Device>>). Kept here, with
+// its one kernel, rather than in KernelFunction.h, which most of the tree includes.
+template <>
+struct IValueConv<Device> {
+  static Device from(const IValue& v) { return v.to_device(); }
+};
+
 namespace composite {
 
 // self [*s] -> new [*s]: dtype / device changed; self's strides kept when dense and preserved
@@ -60,8 +68,12 @@ Tensor to_dtype(const Tensor& self, ScalarType dtype, bool non_blocking, bool co
                        memory_format);
 }
 
-Tensor to_device(const Tensor& self, std::optional<Device> device, ScalarType dtype,
-                 bool non_blocking, bool copy, std::optional<int64_t> memory_format) {
+// self [*s] -> [*s] of dtype on device (self itself when it is already and copy=False). The
+// schema's `Device device` is not optional, and neither is the parameter: ops::to(t, device,
+// dtype) — copy.h's to.device handle — reaches this kernel from C++ (it takes a `Device`; a
+// kernel taking std::optional<Device> made that call throw "wrong C++ signature").
+Tensor to_device(const Tensor& self, Device device, ScalarType dtype, bool non_blocking,
+                 bool copy, std::optional<int64_t> memory_format) {
   if (to_will_alias(self, dtype, device, copy, memory_format)) return self;
   return ops::_to_copy(self, dtype, std::nullopt, device, std::nullopt, non_blocking,
                        memory_format);
@@ -107,6 +119,13 @@ Tensor contiguous(const Tensor& self, MemoryFormatArg memory_format) {
   return ops::clone(self, ops::kContiguousFormat);
 }
 
+// self [*s] -> [*s] with other's dtype and device: self itself when they already match
+// (torch's self.to(other.options())).
+Tensor type_as(const Tensor& self, const Tensor& other) {
+  return ops::to(self, std::optional<ScalarType>(other.dtype()), std::nullopt,
+                 std::optional<Device>(other.device()), std::nullopt);
+}
+
 static Library composite_explicit_copy(
     Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
       m.impl("_to_copy", fn<&_to_copy>);
@@ -120,6 +139,7 @@ static Library composite_implicit_copy(
       m.impl("to.other", fn<&to_other>);
       m.impl("to.dtype_layout", fn<&to_dtype_layout>);
       m.impl("contiguous", fn<&contiguous>);
+      m.impl("type_as", fn<&type_as>);
     });
 
 }  // namespace composite

@@ -258,8 +258,17 @@ static Library composite_explicit_factories_out(
       m.impl("randint.low_generator_out", fn<&randint_low_generator_out>);
     });
 
+// size with stride, uninitialized, in self's dtype and on its device unless given.
+Tensor new_empty_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride,
+                         std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                         std::optional<Device> device, std::optional<bool> pin_memory) {
+  return ops::empty_strided(size, stride, dtype.value_or(self.dtype()), layout,
+                            device.value_or(self.device()), pin_memory);
+}
+
 static Library composite_explicit_factories(
     Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
+      m.impl("new_empty_strided", fn<&new_empty_strided>);
       m.impl("empty_like", fn<&empty_like>);
       m.impl("zeros_like", fn<&zeros_like>);
       m.impl("ones_like", fn<&ones_like>);

@@ -186,6 +186,25 @@ Tensor log_softmax_out(const Tensor& self, int64_t dim, OptDtype dtype, const Te
   return ops::_log_softmax_out(out, in, dim, false);
 }
 
+// self (*s) -> size: sums over the leading dims size lacks and, keeping them, over the dims where
+// size has 1 and self does not — the gradient of expand(size) -> s, as torch's sum_to. Returns
+// self itself when nothing is summed.
+Tensor sum_to_size(const Tensor& self, IntArrayRef size) {
+  IntArrayRef sizes = self.sizes();
+  bool expandable = size.size() <= sizes.size();
+  const size_t leading = expandable ? sizes.size() - size.size() : 0;
+  for (size_t i = 0; expandable && i < size.size(); ++i)
+    expandable = size[i] == 1 || size[i] == sizes[leading + i];
+  OPSCOPE_CHECK(expandable, "size {", shape_str(size), "} is not expandable to size {",
+                shape_str(sizes), "}.");
+  DimVector dims;
+  for (size_t i = 0; i < sizes.size(); ++i)
+    if (i < leading || (size[i - leading] == 1 && sizes[i] != 1))
+      dims.push_back(static_cast<int64_t>(i));
+  Tensor result = dims.empty() ? self : ops::sum(self, IntArrayRef(dims), /*keepdim=*/true);
+  return leading > 0 ? ops::view(result, size) : result;
+}
+
 static Library composite_explicit_reduce(
     Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
       m.impl("sum", fn<&sum>);
@@ -228,6 +247,7 @@ static Library composite_implicit_reduce(
       m.impl("frobenius_norm.out", fn<&frobenius_norm_out>);
       m.impl("softmax.int", fn<&softmax>);
       m.impl("log_softmax.int", fn<&log_softmax>);
+      m.impl("sum_to_size", fn<&sum_to_size>);
     });
 
 }  // namespace opscope::composite

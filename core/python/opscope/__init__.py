@@ -61,7 +61,7 @@ from opscope import functional as _functional  # noqa: E402  (unique, norm: torc
 from opscope import linalg  # noqa: E402,F401
 from opscope import autograd  # noqa: E402,F401
 from opscope import profiler  # noqa: E402,F401
-from opscope.profiler import trace  # noqa: E402,F401
+from opscope.profiler import trace as _trace_recorder  # noqa: E402
 from opscope.autograd import (  # noqa: E402,F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled)
 from opscope import optim  # noqa: E402,F401
@@ -107,6 +107,94 @@ def is_floating_point(input):
         from opscope.overrides import handle_torch_function
         return handle_torch_function(is_floating_point, (input,), input)
     return input.is_floating_point()
+
+
+import builtins as _builtins  # noqa: E402
+
+
+def _tensor_argument(name, input):
+    # torch's parser's TypeError for a non-tensor `input`, in the Python-written functions below.
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+
+
+def is_complex(input):
+    """True for a tensor of a complex dtype (opscope has none yet: always False)."""
+    if type(input) is not Tensor and _C._has_torch_function_unary(input):
+        from opscope.overrides import handle_torch_function
+        return handle_torch_function(is_complex, (input,), input)
+    _tensor_argument("is_complex", input)
+    return input.is_complex()
+
+
+def is_signed(input):
+    """True when input's dtype holds negative values: every dtype but uint8 and bool."""
+    if type(input) is not Tensor and _C._has_torch_function_unary(input):
+        from opscope.overrides import handle_torch_function
+        return handle_torch_function(is_signed, (input,), input)
+    _tensor_argument("is_signed", input)
+    return input.is_signed()
+
+
+def get_device(input):
+    """The index of the CUDA device input is on; -1 for a CPU tensor."""
+    if type(input) is not Tensor and _C._has_torch_function_unary(input):
+        from opscope.overrides import handle_torch_function
+        return handle_torch_function(get_device, (input,), input)
+    _tensor_argument("get_device", input)
+    return input.get_device()
+
+
+def broadcast_shapes(*shapes):
+    """The shape tensors of these shapes broadcast to, without making tensors (torch's
+    broadcast_shapes): each shape a tuple, list or int, aligned at the last dim; a size-1 dim
+    takes the other's size.
+
+    >>> opscope.broadcast_shapes((2,), (3, 1), (1, 1, 1))
+    torch.Size([1, 3, 2])
+    """
+    integer = _builtins.int  # `int` here is opscope.int, the dtype
+    result = [1] * _builtins.max([1 if isinstance(s, integer) else len(s) for s in shapes
+                        if isinstance(s, (integer, tuple, list))], default=0)
+    for shape in shapes:
+        if isinstance(shape, integer):
+            shape = (shape,)
+        if not isinstance(shape, (tuple, list)):
+            raise RuntimeError("Input shapes should be of type ints, a tuple of ints, or a list of "
+                               "ints, got ", shape)
+        for i in range(-1, -1 - len(shape), -1):
+            if shape[i] < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension ({shape[i]}): "
+                                   f"({shape[i]})")
+            if shape[i] == 1 or shape[i] == result[i]:
+                continue
+            if result[i] != 1:
+                raise RuntimeError("Shape mismatch: objects cannot be broadcast to a single shape")
+            result[i] = shape[i]
+    return Size(result)
+
+
+def broadcast_tensors(*tensors):
+    """The tensors expanded to one broadcast shape (aten::broadcast_tensors, each an expand
+    view; a tensor already of that shape comes back as it is)."""
+    if _C._has_torch_function(tensors):
+        from opscope.overrides import handle_torch_function
+        return handle_torch_function(broadcast_tensors, tensors, *tensors)
+    return _C._VariableFunctions.broadcast_tensors(tensors)
+
+
+class trace(_trace_recorder):
+    """Two things share the name ``trace``. ``opscope.trace(input)`` is torch.trace: the sum of a
+    2-D tensor's diagonal (aten::trace). ``with opscope.trace() as t:`` is opscope's trace
+    recorder, opscope.profiler.trace (see there); it takes no tensor, so a tensor first argument
+    (or ``input=``) picks the op."""
+
+    def __new__(cls, *args, **kwargs):
+        if (args and (isinstance(args[0], Tensor) or _C._has_torch_function_unary(args[0]))) \
+                or "input" in kwargs:
+            return _C._VariableFunctions.trace(*args, **kwargs)
+        return super().__new__(cls)
 
 
 def _assert(condition, message):

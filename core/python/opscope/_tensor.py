@@ -160,6 +160,21 @@ def _T(self):
     return self.permute(*reversed(range(self.dim())))
 
 
+def _is_complex(self):
+    """True for a complex dtype (opscope has none yet: always False)."""
+    return self.dtype.is_complex
+
+
+def _is_signed(self):
+    """True when the dtype holds negative values: every dtype but uint8 and bool."""
+    return self.dtype.is_signed
+
+
+def _get_device(self):
+    """The index of the CUDA device the tensor is on; -1 for a CPU tensor."""
+    return self.device.index if self.device.type == "cuda" else -1
+
+
 def _where(self, condition, y):
     """self.where(condition, y) is torch.where(condition, self, y): the schema's `self` is not
     its first argument, so the method is written here."""
@@ -221,7 +236,8 @@ def _deepcopy(self, memo):
         if base is not None and base.is_leaf:
             new = _deepcopy(base, memo).as_strided(self.size(), self.stride(), self.storage_offset())
         else:
-            new = opscope.empty_strided(self.size(), self.stride(), dtype=self.dtype)
+            new = opscope.empty_strided(self.size(), self.stride(), dtype=self.dtype,
+                                        device=self.device)  # a CUDA tensor's copy stays there
             new.copy_(self)
     if type(self) is not Tensor:
         new = Tensor._make_subclass(type(self), new, self.requires_grad)
@@ -336,6 +352,17 @@ def _install():
     Tensor.is_pinned = _method(_is_pinned, "is_pinned")
     Tensor.pin_memory = _method(_pin_memory, "pin_memory")
     Tensor.T = _property("T", _T)
+    # aten::mT / aten::mH, schema-derived methods, as torch's properties (a compiled part
+    # older than these ops has neither: then there are none)
+    for name, doc in (("mT", "The last two dims swapped (aten::mT)."),
+                      ("mH", "The conjugate transpose of the last two dims (aten::mH): mT, as "
+                             "opscope's dtypes are real.")):
+        op = getattr(Tensor, name, None)
+        if op is not None:
+            setattr(Tensor, name, _property(name, op, doc=doc))
+    Tensor.is_complex = _method(_is_complex, "is_complex")
+    Tensor.is_signed = _method(_is_signed, "is_signed")
+    Tensor.get_device = _method(_get_device, "get_device")
     Tensor.new_zeros = _new_factory(opscope.zeros)
     Tensor.new_ones = _new_factory(opscope.ones)
     Tensor.new_empty = _new_factory(opscope.empty)
