@@ -473,6 +473,17 @@ std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, std::string_view UPLO, 
 
 // --- SVD -----------------------------------------------------------------------------------------
 
+// Note [SVD of a matrix with infinities]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// LAPACK's gesdd refuses a matrix with a NaN (INFO = -4, which torch words as "the input matrix
+// contained non-finite values"), but takes one with an infinity and, for some (a 4 x 3 with -inf
+// and 1e308, found by the fuzzer), never returns: torch 1.13 hangs there too, in the same
+// OpenBLAS. Where it does return, its answer is all NaN (torch and NumPy print that for
+// [[1, inf], [2, 3]]). So a matrix with an infinity gets that answer without the call, and one
+// with a NaN the error without the call: linalg.svd, svdvals, pinv, matrix_rank and the 2-norms
+// built on it never hang; nor does lstsq's SVD drivers (gelsd, gelss: torch 1.13 hangs in both
+// on that matrix), whose answer for a matrix with a NaN or an infinity is NaN.
+
 // A (*,m,n) -> U (*,m,k), S (*,k), Vh (*,k,n), k = min(m,n); full_matrices: U (*,m,m),
 // Vh (*,n,n); compute_uv=False: U, Vh (0)
 std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matrices,
@@ -510,6 +521,25 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matric
         continue;
       }
       read_colmajor(a + offsets[b], A.stride(-2), A.stride(-1), m, n, buf.data(), m);
+      // See Note [SVD of a matrix with infinities].
+      bool has_nan = false, has_inf = false;
+      for (T x : buf) {
+        has_nan = has_nan || std::isnan(x);
+        has_inf = has_inf || std::isinf(x);
+      }
+      if (has_nan) {  // what gesdd itself answers: argument 4 (A) is bad
+        info.data_ptr<int32_t>()[b] = -4;
+        continue;
+      }
+      if (has_inf) {
+        const T not_a_number = std::numeric_limits<T>::quiet_NaN();
+        std::fill(sb, sb + k, not_a_number);
+        if (compute_uv) {
+          std::fill(ub, ub + m * u_cols, not_a_number);
+          std::fill(vb, vb + vh_rows * n, not_a_number);
+        }
+        continue;
+      }
       info.data_ptr<int32_t>()[b] =
           lapack::gesdd<T>(jobz, mi, ni, buf.data(), mi, sb, ub, compute_uv ? mi : 1, vb,
                            compute_uv ? lapack_int(vh_rows, "linalg.svd") : 1);
@@ -592,10 +622,16 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(const Tensor& self, cons
           code = lapack::gels<T>(mi, ni, ki, a.data(), lda, x.data(), ldbi);
         else if (drv == "gelsy")
           code = lapack::gelsy<T>(mi, ni, ki, a.data(), lda, x.data(), ldbi, rct, &r);
-        else if (drv == "gelsd")
+        else if (!std::all_of(a.begin(), a.end(), [](T v) { return std::isfinite(v); })) {
+          // gelsd / gelss are SVDs: see Note [SVD of a matrix with infinities]. No answer but
+          // NaN: singular values and solution NaN, rank 0 (so no residuals).
+          std::fill(s, s + mn, std::numeric_limits<T>::quiet_NaN());
+          std::fill(x.begin(), x.end(), std::numeric_limits<T>::quiet_NaN());
+        } else if (drv == "gelsd") {
           code = lapack::gelsd<T>(mi, ni, ki, a.data(), lda, x.data(), ldbi, s, rct, &r);
-        else
+        } else {
           code = lapack::gelss<T>(mi, ni, ki, a.data(), lda, x.data(), ldbi, s, rct, &r);
+        }
       } else if (has_s) {
         std::fill(s, s + mn, T(0));
       }
