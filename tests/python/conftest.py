@@ -165,3 +165,17 @@ def pytest_terminal_summary(terminalreporter):
         absdiff, reldiff, n = MAXDIFF[family]
         terminalreporter.write_line(
             f"{family:<{width}}  abs {absdiff:9.3g}  rel {reldiff:9.3g}  ({n} comparisons)")
+
+
+def cuda_unavailable_error():
+    """(exception type, message pattern) of torch's answer to a CUDA device where there is none to
+    use: a build without the CUDA backend raises AssertionError("Torch not compiled with CUDA
+    enabled"); a build with it, on a machine without a driver or GPU, the RuntimeError of CUDA's
+    lazy initialisation. Tests that use it skip where a GPU is there (the call then works)."""
+    if not opscope.cuda._is_compiled():
+        return AssertionError, "^Torch not compiled with CUDA enabled$"
+    return RuntimeError, "Found no NVIDIA driver on your system|No CUDA GPUs are available"
+
+
+needs_no_gpu = pytest.mark.skipif(opscope.cuda._is_compiled() and opscope.cuda.is_available(),
+                                  reason="a GPU is there: a CUDA device works")

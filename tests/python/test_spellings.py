@@ -50,7 +50,14 @@ def _outcome(case):
     return got
 
 
-@pytest.mark.parametrize("case", case_params(TORCH["cases"], KNOWN))
+# torch 1.13 was recorded from Debian's CPU-only build; a build of opscope with the CUDA backend
+# answers True, as a CUDA build of torch does.
+BUILT_WITH_CUDA = {"m.backends.cuda.is_built()"}
+
+
+@pytest.mark.parametrize("case", case_params(
+    [c for c in TORCH["cases"] if not (opscope.cuda._is_compiled() and c["expr"] in BUILT_WITH_CUDA)],
+    KNOWN))
 def test_case_matches_torch(case):
     expected = {k: v for k, v in case.items() if k != "expr"}
     why = mismatch(expected, _outcome(case))
