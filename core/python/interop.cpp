@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "core/autograd/AutogradMeta.h"
+#include "core/autograd/GradMode.h"
 #include "core/ops/TensorIterator.h"
 #include "core/ops/copy.h"
 #include "core/python/python_common.h"
@@ -175,12 +176,14 @@ py::object to_numpy(py::handle self_obj, bool check_grad = true) {
   // A __torch_dispatch__ subclass's values are its own business (a wrapper has none here).
   OPSCOPE_CHECK(!t.key_set().has(DispatchKey::Python),
                 ".numpy() is not supported for tensor subclasses.");
-  OPSCOPE_CHECK(!check_grad || !t->requires_grad(),
-                "Can't call numpy() on Tensor that requires "
-                "grad. Use tensor.detach().numpy() instead.");
+  // torch 1.13's order: the device first (a CUDA parameter's numpy() is the TypeError), then
+  // the gradient, which only matters while grad mode is on (no_grad() allows it).
   OPSCOPE_CHECK_TYPE(t.device().is_cpu(), "can't convert ", t.device().str(),
                      " device type tensor "
                      "to numpy. Use Tensor.cpu() to copy the tensor to host memory first.");
+  OPSCOPE_CHECK(!check_grad || !t->requires_grad() || !autograd::grad_mode_enabled(),
+                "Can't call numpy() on Tensor that requires "
+                "grad. Use tensor.detach().numpy() instead.");
   std::vector<py::ssize_t> shape(t.sizes().begin(), t.sizes().end());
   std::vector<py::ssize_t> strides;
   for (int64_t s : t.strides()) strides.push_back(s * static_cast<py::ssize_t>(t->itemsize()));

@@ -25,6 +25,19 @@ TEST_CASE("ops::to with a dtype and a device goes through to.dtype_layout from C
             .is_same(t));
 }
 
+TEST_CASE("ops::to with a device and a dtype reaches to.device's kernel from C++") {
+  // The handle in core/ops/copy.h and the kernel in core/ops/composite/copy.cpp both take a
+  // Device (the kernel took std::optional<Device>: "wrong C++ signature").
+  Tensor t = ops::arange(Scalar(int64_t(4)));
+  Tensor d = ops::to(t, Device(DeviceType::CPU), ScalarType::Float64);
+  CHECK(d.dtype() == ScalarType::Float64);
+  CHECK(d.device().is_cpu());
+  CHECK(read_element(d, 3).to_double() == 3.0);
+  CHECK(ops::to(t, Device(DeviceType::CPU), ScalarType::Int64).is_same(t));
+  CHECK_FALSE(ops::to(t, Device(DeviceType::CPU), ScalarType::Int64, false, /*copy=*/true)
+                  .is_same(t));
+}
+
 TEST_CASE("ops::to with a dtype, and _to_copy, as the CUDA kernels call them") {
   Tensor t = ops::arange(Scalar(int64_t(3)));
   CHECK(ops::to(t, ScalarType::Float32).dtype() == ScalarType::Float32);

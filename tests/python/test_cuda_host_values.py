@@ -1,7 +1,8 @@
 """A CUDA tensor's values reaching Python, and tensors made on the device from Python data:
 tolist / item / float / int / bool / printing copy to the host as torch's do, .numpy() refuses
 with torch's TypeError, opscope.tensor / as_tensor(data, device="cuda") make the tensor there —
-or, where there is no GPU or no CUDA backend, raise torch's lazy-initialisation error.
+or, where there is no GPU or no CUDA backend, raise torch's lazy-initialisation error;
+copy.deepcopy keeps a tensor on its device; aten::to.device runs from Python and C++.
 
 Device parts run over the fake device of tests/cuda/fake_device.cpp (copies are real there, so
 the values checked are the ones copied in; kernels do not run) in a CUDA build without a GPU;
@@ -62,6 +63,28 @@ def test_as_tensor_on_the_cpu_keeps_sharing():
         opscope.as_tensor([1.0], device="meta")
 
 
+def test_numpy_of_a_tensor_that_requires_grad():
+    """torch 1.13 refuses numpy() of a tensor that requires grad only while grad mode is on."""
+    x = opscope.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"^Can't call numpy\(\) on Tensor that requires grad. "
+                                           r"Use tensor.detach\(\).numpy\(\) instead.$"):
+        x.numpy()
+    with opscope.no_grad():
+        a = x.numpy()
+    assert a.tolist() == [1.0, 1.0]
+    a[0] = 3.0  # shares memory, as torch's
+    assert x.tolist() == [3.0, 1.0]
+
+
+def test_to_device_overload():
+    """aten::to.device (its kernel takes a Device, as its schema and its C++ handle say)."""
+    x = opscope.arange(3)
+    y = opscope.ops.aten.to.device(x, opscope.device("cpu"), opscope.float64)
+    assert y.dtype == opscope.float64 and y.tolist() == [0.0, 1.0, 2.0]
+    assert opscope.ops.aten.to.device(x, opscope.device("cpu"), opscope.int64) is x
+    assert opscope.ops.aten.to.device(x, opscope.device("cpu"), opscope.int64, copy=True) is not x
+
+
 @pytest.fixture(scope="module")
 def fake(tmp_path_factory):
     lib = str(tmp_path_factory.mktemp("fake_cuda") / "libfake_cuda.so")
@@ -112,6 +135,13 @@ def test_values_come_back_as_python_numbers(fake):
                               "to copy the tensor to host memory first."), str(e)
         else:
             raise AssertionError("numpy() of a CUDA tensor did not raise")
+        for refused in (lambda: w.numpy(), lambda: np.asarray(w)):  # the device before the grad
+            try:
+                refused()
+            except TypeError as e:
+                assert str(e).startswith("can't convert cuda:0 device type tensor"), str(e)
+            else:
+                raise AssertionError("numpy() of a CUDA parameter did not raise")
         """)
 
 
@@ -136,4 +166,52 @@ def test_tensors_made_on_the_device_from_python_data(fake):
         leaf = torch.ones(2, requires_grad=True)
         moved = torch.as_tensor(leaf, device="cuda")
         assert moved.requires_grad and moved.grad_fn is not None      # history kept, as torch
+        """)
+
+
+@needs_fake
+def test_deepcopy_and_to_device_stay_on_the_gpu(fake):
+    run(fake, """
+        import copy
+        p = torch.tensor([[1.0, 2.0], [3.0, 4.0]], device="cuda", requires_grad=True)
+        p.grad = torch.tensor([[0.5, 0.5], [0.5, 0.5]], device="cuda")
+        q = copy.deepcopy(p)
+        assert q.is_cuda and q.requires_grad and q.data_ptr() != p.data_ptr()
+        assert q.tolist() == p.tolist() and q.grad.is_cuda and q.grad.tolist() == p.grad.tolist()
+        w = copy.deepcopy(torch.nn.Parameter(p.detach()))
+        assert type(w) is torch.nn.Parameter and w.is_cuda and w.tolist() == p.tolist()
+        m = copy.deepcopy(torch.nn.Linear(2, 3).cuda())
+        assert all(t.is_cuda for t in m.parameters())
+        x = torch.arange(3)
+        g = torch.ops.aten.to.device(x, torch.device("cuda"), torch.float32)
+        assert g.is_cuda and g.dtype == torch.float32 and g.tolist() == [0.0, 1.0, 2.0]
+        assert torch.ops.aten.to.device(g, torch.device("cuda", 0), torch.float32) is g
+        """)
+
+
+@needs_fake
+def test_legacy_cuda_tensor_types(fake):
+    run(fake, """
+        from opscope import cuda
+        x = cuda.FloatTensor([1, 2])
+        assert x.is_cuda and x.dtype == torch.float32 and x.tolist() == [1.0, 2.0]
+        assert isinstance(x, cuda.FloatTensor) and not isinstance(x, torch.FloatTensor)
+        assert not isinstance(x.cpu(), cuda.FloatTensor) and not isinstance(x, cuda.LongTensor)
+        assert x.type() == "torch.cuda.FloatTensor" and repr(cuda.LongTensor) == (
+            "<class 'torch.cuda.LongTensor'>")
+        e = cuda.DoubleTensor(2, 3)                        # sizes: uninitialised, on the GPU
+        assert e.is_cuda and e.dtype == torch.float64 and tuple(e.shape) == (2, 3)
+        assert tuple(cuda.LongTensor(torch.Size([4])).shape) == (4,)
+        assert cuda.BoolTensor().numel() == 0 and cuda.BoolTensor().is_cuda
+        a = cuda.FloatTensor(x)                            # an alias of a CUDA tensor of its dtype
+        assert a.data_ptr() == x.data_ptr()
+        for bad, error in [(lambda: cuda.FloatTensor(torch.ones(2)), TypeError),
+                           (lambda: cuda.FloatTensor([1.0], device="cpu"), RuntimeError),
+                           (lambda: cuda.FloatTensor(3.5), TypeError)]:
+            try:
+                bad()
+            except error:
+                pass
+            else:
+                raise AssertionError("no error")
         """)

@@ -29,13 +29,9 @@ void check_index_dtype(const Tensor& index, const char* name, bool allow_int32) 
                 " for index");
 }
 
-// t as `dtype` on `device` (t itself when it is already): torch's t.to(device, dtype), through
-// the to.dtype_layout handle. Not ops::to(t, device, dtype): to.device's C++ handle takes a
-// Device where its kernel takes std::optional<Device>, so that call throws "Tried to access
-// operator aten::to.device with a wrong C++ signature" (core/ops/copy.h).
+// t as `dtype` on `device` (t itself when it is already): torch's t.to(device, dtype), to.device.
 Tensor to_on(const Tensor& t, Device device, ScalarType dtype) {
-  return ops::to(t, std::optional<ScalarType>(dtype), std::nullopt, std::optional<Device>(device),
-                 std::nullopt);
+  return ops::to(t, device, dtype);
 }
 
 Tensor cpu_copy(const Tensor& t) { return to_on(t, Device(DeviceType::CPU), t.dtype()); }

@@ -522,19 +522,49 @@ def memory_summary(device=None, abbreviated=False):
     return "|" + "|\n|".join(out) + "|\n"
 
 
-# --- torch.cuda.FloatTensor and friends: names that exist, and say why they cannot be used ---------
-def _tensor_type(name):
-    def __new__(cls, *args, **kwargs):
+# --- torch.cuda.FloatTensor and friends: legacy constructors of CUDA tensors ----------------------
+from opscope import _legacy_tensor  # noqa: E402  (the CPU types' metaclass and constructor)
+
+
+class _CudaTensorType(_legacy_tensor.tensortype):
+    """The type of torch.cuda.FloatTensor and its kin: calling one makes a CUDA tensor of its
+    dtype on the current device (``device=`` another GPU) from what the CPU constructor takes —
+    sizes (uninitialised), data, or a CUDA tensor of its dtype (an alias); isinstance asks for a
+    CUDA tensor of that dtype. Without the backend or a GPU: torch's errors."""
+
+    def __call__(cls, *args, **kwargs):
         if not _is_compiled():
-            raise TypeError(f"type torch.cuda.{name} not available. {_NOT_COMPILED}.")
+            raise TypeError(f"type torch.cuda.{cls.__name__} not available. {_NOT_COMPILED}.")
         _lazy_init()
-        raise TypeError(f"type torch.cuda.{name} not available in opscope: use "
-                        f"opscope.tensor(..., device='cuda') or .cuda()")
-    return type(name, (), {"__new__": __new__, "__module__": "opscope.cuda",
-                           "__doc__": f"torch.cuda.{name}: a CUDA tensor type name."})
+        kwargs = dict(kwargs)
+        device = kwargs.pop("device", None)
+        device = opscope.device("cuda", current_device()) if device is None else \
+            opscope.device("cuda", device) if isinstance(device, int) else opscope.device(device)
+        if device.type != "cuda":
+            raise RuntimeError("legacy constructor expects device type: cuda but device type: "
+                               f"{device.type} was passed")
+        if len(args) == 1 and isinstance(args[0], opscope.Tensor) and not kwargs:
+            t = args[0]
+            if t.dtype != cls.dtype or not t.is_cuda:
+                raise TypeError(f"expected {cls.__name__} on cuda (got {t.type()})")
+            return opscope.ops.aten.alias(t)
+        sizes = args[0] if len(args) == 1 and isinstance(args[0], opscope.Size) else args
+        if sizes and not kwargs and all(isinstance(a, int) and not isinstance(a, bool)
+                                        for a in sizes):
+            return opscope.empty(tuple(sizes), dtype=cls.dtype, device=device)
+        # Data (or nothing, or bad arguments: the CPU constructor's errors), then to the GPU.
+        return _legacy_tensor.legacy_new(cls.dtype, args, kwargs, typed=True).to(device)
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, opscope.Tensor) and obj.dtype == cls.dtype and obj.is_cuda
+
+    def __repr__(cls):
+        return f"<class 'torch.cuda.{cls.__name__}'>"
 
 
-for _name in ["FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor",
-              "CharTensor", "ShortTensor", "IntTensor", "LongTensor", "BoolTensor"]:
-    globals()[_name] = _tensor_type(_name)
-del _name
+for _dtype_name, _name in _legacy_tensor._TYPE_NAMES.items():
+    globals()[_name] = _CudaTensorType(
+        _name, (), {"dtype": getattr(opscope, _dtype_name), "is_cuda": True,
+                    "is_sparse": False, "__module__": "opscope.cuda",
+                    "__doc__": f"Constructor of CUDA {_dtype_name} tensors (torch.cuda.{_name})."})
+del _dtype_name, _name
