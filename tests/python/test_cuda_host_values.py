@@ -2,7 +2,8 @@
 tolist / item / float / int / bool / printing copy to the host as torch's do, .numpy() refuses
 with torch's TypeError, opscope.tensor / as_tensor(data, device="cuda") make the tensor there —
 or, where there is no GPU or no CUDA backend, raise torch's lazy-initialisation error;
-copy.deepcopy keeps a tensor on its device; aten::to.device runs from Python and C++.
+copy.deepcopy keeps a tensor on its device; aten::to.device runs from Python and C++;
+opscope.trace(x) of a CUDA matrix is torch 1.13's trace_cuda (the diagonal's sum).
 
 Device parts run over the fake device of tests/cuda/fake_device.cpp (copies are real there, so
 the values checked are the ones copied in; kernels do not run) in a CUDA build without a GPU;
@@ -18,6 +19,7 @@ import numpy as np
 import pytest
 
 import opscope
+from cuda_compare import assert_same, dev, make, needs_device
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 SOURCE = os.path.join(ROOT, "tests", "cuda", "fake_device.cpp")
@@ -215,3 +217,47 @@ def test_legacy_cuda_tensor_types(fake):
             else:
                 raise AssertionError("no error")
         """)
+
+
+@needs_fake
+def test_trace_of_a_cuda_matrix(fake):
+    """opscope.trace(x) (torch.trace) on CUDA: torch 1.13's trace_cuda, diagonal then sum, with
+    sum's dtypes and its "expected a matrix"; TraceBackward0 on the device."""
+    run(fake, """
+        g = torch.ones(3, 4, device="cuda")
+        with torch.trace() as t:
+            r = torch.trace(g)
+        assert r.is_cuda and tuple(r.shape) == () and r.dtype == torch.float32
+        names = [op.name for op in t.ops]
+        assert names[:3] == ["aten::trace", "aten::diagonal", "aten::as_strided"], names
+        assert "aten::sum" in names and t.ops[0].steps[-1].key == "CUDA"
+        for dt, want in [(torch.int32, torch.int64), (torch.bool, torch.int64),
+                         (torch.float16, torch.float16), (torch.float64, torch.float64)]:
+            assert torch.trace(torch.ones(2, 2, dtype=dt).cuda()).dtype == want, dt
+        for bad in (torch.ones(2, device="cuda"), torch.ones(2, 2, 2, device="cuda")):
+            try:
+                torch.trace(bad)
+            except RuntimeError as e:
+                assert str(e) == "expected a matrix", str(e)
+            else:
+                raise AssertionError("no error")
+        x = torch.ones(3, 2, device="cuda", requires_grad=True)
+        y = x.trace()
+        assert type(y.grad_fn).__name__ == "TraceBackward0"
+        y.backward()
+        assert x.grad.is_cuda and tuple(x.grad.shape) == (3, 2)
+        """)
+
+
+@needs_device
+def test_trace_values_on_the_gpu():
+    for shape in [(4, 4), (3, 5), (6, 2), (0, 3)]:
+        for dtype in (opscope.float32, opscope.float64, opscope.int64):
+            x = make(shape, dtype, seed=len(shape) + shape[0])
+            assert_same(opscope.trace(dev(x)), opscope.trace(x))
+            assert_same(opscope.trace(dev(x).t()), opscope.trace(x.t()))
+    x = make((4, 3), opscope.float64, seed=7).requires_grad_()
+    g = dev(x.detach()).requires_grad_()
+    opscope.trace(x).backward()
+    opscope.trace(g).backward()
+    assert_same(g.grad, x.grad)

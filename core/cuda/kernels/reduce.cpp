@@ -468,7 +468,16 @@ static Tensor _log_softmax_out(const Tensor& self, int64_t dim, bool half_to_flo
   return cpu::write_out(out, softmax_impl(true, self, dim, half_to_float));
 }
 
+// self (n, m) -> () = sum_i self[i, i]: the diagonal (a view) summed, as torch 1.13's trace_cuda,
+// so a trace shows aten::diagonal and aten::sum under it; dtypes are sum's (integers and bool
+// give int64; float16 stays float16, where the CPU kernel refuses it, as torch's does).
+static Tensor trace(const Tensor& self) {
+  OPSCOPE_CHECK(self.dim() == 2, "expected a matrix");
+  return ops::sum(ops::diagonal(self));
+}
+
 static Library cuda_reduce(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& m) {
+  m.impl("trace", fn<&trace>);
   m.impl("sum.dim_IntList", fn<&sum_dim>);
   m.impl("sum.IntList_out", fn<&sum_out>);
   m.impl("mean.dim", fn<&mean_dim>);
