@@ -72,18 +72,20 @@ notebooks: build
 test-sanitize: setup
 	@bash tests/sanitize/run.sh
 
-# The CUDA backend (core/cuda/, README "CUDA") built in its own folder, $(CUDA_BUILD_DIR), with
-# OPSCOPE_CUDA=ON (needs nvcc, not a GPU), then its C++ tests and each tests/python/test_cuda_*.py
-# in a process of its own (a crash in one file does not hide the others). Without a GPU the
-# device tests skip and the summary says why. Not part of `make test`. CUDA_CMAKE_ARGS adds
-# options at the first configure (another Python: -DOPSCOPE_PYTHON_VERSION=3.12 ...).
-CUDA_BUILD_DIR ?= build-cuda
+# The CUDA backend's own suite (core/cuda/, README "CUDA"): the build folder, $(CUDA_BUILD_DIR)
+# (the main one: its default OPSCOPE_CUDA=AUTO already builds the backend where nvcc and cuBLAS
+# are, and `make test` runs its host-side tests), configured with OPSCOPE_CUDA=ON so that a
+# missing nvcc is an error here; then its C++ CUDA tests and each tests/python/test_cuda_*.py in a
+# process of its own (a crash in one file does not hide the others). Without a GPU the device
+# tests skip and the summary says why. CUDA_CMAKE_ARGS adds options at the first configure
+# (another Python: -DOPSCOPE_PYTHON_VERSION=3.12 ...).
+CUDA_BUILD_DIR ?= $(BUILD_DIR)
 CUDA_CMAKE_ARGS ?=
 .PHONY: test-cuda
 test-cuda: setup
-	@test -f $(CUDA_BUILD_DIR)/CMakeCache.txt || cmake -S . -B $(CUDA_BUILD_DIR) \
-	  -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DPython_EXECUTABLE=$(PYTHON) -DOPSCOPE_CUDA=ON \
-	  $(CUDA_CMAKE_ARGS)
+	@if [ -f $(CUDA_BUILD_DIR)/CMakeCache.txt ]; then cmake -S . -B $(CUDA_BUILD_DIR) -DOPSCOPE_CUDA=ON >/dev/null; \
+	else cmake -S . -B $(CUDA_BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) -DPython_EXECUTABLE=$(PYTHON) \
+	  -DOPSCOPE_CUDA=ON $(CUDA_CMAKE_ARGS); fi
 	cmake --build $(CUDA_BUILD_DIR) -j$(JOBS)
 	ctest --test-dir $(CUDA_BUILD_DIR) --output-on-failure -R cuda
 	@status=0; for f in tests/python/test_cuda_*.py; do \

@@ -16,7 +16,7 @@ python=/usr/bin/python3
 
 # The build: OPSCOPE_SANITIZE (cmake/OpscopeSanitize.cmake), in its own folder.
 test -f "$build/CMakeCache.txt" || cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DPython_EXECUTABLE=$python -DOPSCOPE_SANITIZE=ON
+  -DPython_EXECUTABLE=$python -DOPSCOPE_SANITIZE=ON -DOPSCOPE_CUDA=OFF
 start=$(date +%s)
 cmake --build "$build" -j"${JOBS:-$(nproc)}"
 echo "test-sanitize: build took $(($(date +%s) - start)) s"
