@@ -59,7 +59,7 @@ static Library view_ops(Library::FRAGMENT, "aten", [](Library& m) {
   // (*s) -> size (expand), every tensor to the broadcast shape, (*, m, n) -> (*, n, m).
   m.def("ravel(Tensor(a) self) -> Tensor(a)");
   m.def("reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)", Variants::Method);
-  m.def("broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)");
+  m.def("broadcast_to(Tensor(a) self, int[] size) -> Tensor(a)");
   m.def("broadcast_tensors(Tensor[] tensors) -> Tensor[]", Variants::Function);
   m.def("mT(Tensor(a) self) -> Tensor(a)", Variants::Method);  // a property in Python
   m.def("mH(Tensor(a) self) -> Tensor(a)", Variants::Method);  // a property in Python

@@ -75,7 +75,8 @@ SMALL = [
     # broadcast_to
     "m.broadcast_to(g, (2, 3))", "g.broadcast_to((2, -1))", "m.broadcast_to(s, [2, 2])",
     "m.broadcast_to(g, (2, 3)).stride()", "m.broadcast_to(g, (-1, 3))", "m.broadcast_to(g, (2, 2))",
-    "m.broadcast_to(f, (3,))", "m.broadcast_to(e, (2, 0, 3))",
+    "m.broadcast_to(f, (3,))", "m.broadcast_to(e, (2, 0, 3))", "m.broadcast_to(g, 3)",
+    "m.ravel(3)", "m.is_nonzero(3)",
     # reshape_as, type_as
     "f.reshape_as(m.zeros(3, 2))", "f.t().reshape_as(g.view(1, 3).expand(2, 3))",
     "g.reshape_as(f)", "s.reshape_as(m.zeros(1, 1))",
@@ -110,7 +111,8 @@ SMALL = [
     "m.broadcast_shapes('a')", "m.broadcast_shapes((2.0,))",
     "m.broadcast_tensors(f, g)", "m.broadcast_tensors(g, h, s)", "m.broadcast_tensors(f)",
     "m.broadcast_tensors(f, m.zeros(4))", "m.broadcast_tensors(f, g)[1].stride()",
-    "m.broadcast_tensors(f, g)[0] is f", "m.broadcast_tensors()",
+    "m.broadcast_tensors(f, g)[0] is f", "m.broadcast_tensors()", "m.broadcast_tensors([f, g])",
+    "m.broadcast_tensors(f, 2)",
     "m.autograd.grad(m.broadcast_tensors(f, g.requires_grad_())[1].sum(), [g])",
     # sum_to_size
     "x.sum_to_size(1, 4)", "x.sum_to_size((4,))", "x.sum_to_size([3, 1])", "x.sum_to_size(3, 4)",

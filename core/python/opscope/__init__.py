@@ -181,6 +181,10 @@ def broadcast_tensors(*tensors):
     if _C._has_torch_function(tensors):
         from opscope.overrides import handle_torch_function
         return handle_torch_function(broadcast_tensors, tensors, *tensors)
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type(t).__name__}")
     return _C._VariableFunctions.broadcast_tensors(tensors)
 
 
