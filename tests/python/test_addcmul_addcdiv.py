@@ -140,6 +140,17 @@ def test_out_is_resized_and_returned(rng):
              "float64")
 
 
+def test_out_of_a_wider_dtype_gets_the_cast_result():
+    """Where torch 1.13 hits an INTERNAL ASSERT (KNOWN above), opscope writes the result cast to
+    out='s dtype, as for add."""
+    i, j = opscope.tensor([7, -3, 2]), opscope.tensor([2, 5, -4])
+    out = opscope.addcmul(i, i, j, out=opscope.empty(3))
+    assert out.dtype == opscope.float32 and out.tolist() == [21.0, -18.0, -6.0]
+    f = opscope.tensor([1.5, 2.0])
+    out = opscope.addcdiv(f, f, f, value=0.5, out=opscope.empty(2, dtype=opscope.float64))
+    assert out.dtype == opscope.float64 and out.tolist() == [2.0, 2.5]
+
+
 def test_adam_second_moment_update_in_float32(rng):
     """exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2): Adam's line, as written."""
     v_np = np.abs(rng.standard_normal(200_000)).astype(np.float32)
