@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import opscope
-from cuda_compare import DEVICE, dev, needs_device
+from cuda_compare import DEVICE, assert_same, dev, make, needs_device
 from opscope.optim.optimizer import _device_dtype_groups
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
@@ -346,3 +346,72 @@ def test_fused_adam_step_counts_on_the_device():
         assert host(step) in ([3.0], 3.0)
         tol = dict(rtol=1e-5, atol=1e-6) if p.dtype == opscope.float32 else dict(rtol=1e-12)
         np.testing.assert_allclose(host(p), host(q), **tol)
+
+
+# --- around the optimizer: gradient clipping, GradScaler's inf check (all / any on CUDA) -------
+
+@needs_fake
+def test_clipping_and_grad_scaling_run_on_the_device(fake):
+    lines = run_fake(fake, """
+ps = params()
+for norm_type in (2.0, float("inf")):    # norms gathered on the first gradient's device
+    total = torch.nn.utils.clip_grad_norm_(ps, 1.0, norm_type=norm_type)
+    print(total.device.type, tuple(total.shape))
+x = torch.ones(3, 4, device="cuda")
+with torch.trace() as t:
+    x.all()
+print(t.roots[0].name, t.roots[0].steps[-1].key)
+print(x.all().dtype, tuple(x.any(1).shape), tuple(x.all(0, keepdim=True).shape),
+      torch.ones(2, dtype=torch.uint8, device="cuda").any().dtype,
+      tuple(torch.zeros(0, 3, device="cuda").all(1).shape))
+out = torch.empty(4, dtype=torch.bool, device="cuda")
+print(torch.any(x, 0, out=out) is out)
+for bad in (lambda: torch.all(x, 0, out=torch.empty(4, device="cuda")), lambda: x.any(5)):
+    try:
+        bad()
+    except (RuntimeError, IndexError) as e:
+        print(type(e).__name__, e)
+ws = [torch.nn.Parameter(torch.ones(3, device="cuda")) for _ in range(2)]
+opt, scaler = torch.optim.Adam(ws), torch.cuda.amp.GradScaler()
+scaler.scale(sum((w * w).sum() for w in ws)).backward()
+with torch.trace() as t:
+    scaler.step(opt)    # found_inf is whatever the fake's memory says: the calls are the point
+scaler.update()
+print(sorted({op.name + " " + op.steps[-1].key for op in t.roots if op.name == "aten::all"}))
+""")
+    assert lines[:2] == ["cuda ()", "cuda ()"]
+    assert lines[2] == "aten::all CUDA"
+    assert lines[3] == "torch.bool (3,) (1, 4) torch.uint8 (0,)"
+    assert lines[4] == "True"
+    assert lines[5] == "RuntimeError all only supports bool tensor for result, got: Float"
+    assert lines[6] == ("IndexError Dimension out of range (expected to be in range of [-2, 1], "
+                        "but got 5)")
+    assert lines[7] == "['aten::all CUDA']"
+
+
+@needs_device
+def test_all_any_values_on_the_device():
+    x = make((6, 5), opscope.float32, seed=3)
+    x[1] = 0.0
+    x[2, 3] = float("nan")
+    x[:, 4] = 0.0
+    for t in (x, x.t(), (x > 0).to(opscope.uint8), x > 0, make((0, 4), opscope.float64)):
+        for f in (lambda z: z.all(), lambda z: z.any(), lambda z: z.all(0),
+                  lambda z: z.any(1, keepdim=True), lambda z: z.all(-1)):
+            assert_same(f(dev(t)), f(t))
+
+
+@needs_device
+def test_clip_grad_norm_over_cpu_and_device_gradients():
+    for norm_type in (2.0, 1.0, float("inf")):
+        want = make_params()
+        got = [opscope.nn.Parameter(p.detach().to(DEVICE if i % 2 == 0 else "cpu"))
+               for i, p in enumerate(make_params())]
+        set_grads(want, 0, range(len(want)))
+        set_grads(got, 0, range(len(got)))
+        total_want = opscope.nn.utils.clip_grad_norm_(want, 0.5, norm_type=norm_type)
+        total_got = opscope.nn.utils.clip_grad_norm_(got, 0.5, norm_type=norm_type)
+        assert total_got.device.type == DEVICE
+        np.testing.assert_allclose(host(total_got), host(total_want), rtol=1e-6)
+        for p, q in zip(got, want):
+            np.testing.assert_allclose(host(p.grad), host(q.grad), rtol=1e-5, atol=1e-7)

@@ -12,6 +12,7 @@
 #include "core/cuda/kernels/KernelUtil.h"
 #include "core/dispatch/Library.h"
 #include "core/runtime/ScalarConvert.h"
+#include "core/ops/compare.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/reduce_plan.h"
 #include "core/ops/reduce.h"
@@ -468,6 +469,47 @@ static Tensor _log_softmax_out(const Tensor& self, int64_t dim, bool half_to_flo
   return cpu::write_out(out, softmax_impl(true, self, dim, half_to_float));
 }
 
+// --- all, any ------------------------------------------------------------------------------
+// self [*s] -> bool (uint8 for a uint8 input) over dim, or every dim: whether every / any element
+// is nonzero (NaN is). Counted with the kernels above — the elements that decide (zeros for all,
+// nonzeros for any) summed per output element, the count compared with 0 — so three launches
+// where a reduction of its own would be one; the results and messages are the CPU kernels'
+// (core/ops/cpu/reduce_logical.cpp). GradScaler's inf check calls all() on every gradient.
+template <bool IsAll>
+static Tensor logical(const Tensor& self, OptDims dim, bool keepdim) {
+  Tensor deciding = IsAll ? ops::eq(self, Scalar(int64_t(0))) : ops::ne(self, Scalar(int64_t(0)));
+  Tensor count = ops::sum(deciding, dim, keepdim, ScalarType::Int64);
+  Tensor r = IsAll ? ops::eq(count, Scalar(int64_t(0))) : ops::ne(count, Scalar(int64_t(0)));
+  return self.dtype() == ScalarType::UInt8 ? ops::to(r, ScalarType::UInt8) : r;
+}
+template <bool IsAll>
+static Tensor logical_out(const Tensor& self, OptDims dim, bool keepdim, const Tensor& out) {
+  OPSCOPE_CHECK(out.dtype() == ScalarType::Bool || out.dtype() == ScalarType::UInt8,
+                IsAll ? "all" : "any", " only supports bool tensor for result, got: ",
+                cpp_name(out.dtype()));
+  return cpu::write_out(out, logical<IsAll>(self, dim, keepdim));
+}
+static Tensor all(const Tensor& self) { return logical<true>(self, std::nullopt, false); }
+static Tensor all_dim(const Tensor& self, int64_t dim, bool keepdim) {
+  return logical<true>(self, IntArrayRef(&dim, 1), keepdim);
+}
+static Tensor all_out(const Tensor& self, int64_t dim, bool keepdim, const Tensor& out) {
+  return logical_out<true>(self, IntArrayRef(&dim, 1), keepdim, out);
+}
+static Tensor all_all_out(const Tensor& self, const Tensor& out) {
+  return logical_out<true>(self, std::nullopt, false, out);
+}
+static Tensor any(const Tensor& self) { return logical<false>(self, std::nullopt, false); }
+static Tensor any_dim(const Tensor& self, int64_t dim, bool keepdim) {
+  return logical<false>(self, IntArrayRef(&dim, 1), keepdim);
+}
+static Tensor any_out(const Tensor& self, int64_t dim, bool keepdim, const Tensor& out) {
+  return logical_out<false>(self, IntArrayRef(&dim, 1), keepdim, out);
+}
+static Tensor any_all_out(const Tensor& self, const Tensor& out) {
+  return logical_out<false>(self, std::nullopt, false, out);
+}
+
 // self (n, m) -> () = sum_i self[i, i]: the diagonal (a view) summed, as torch 1.13's trace_cuda,
 // so a trace shows aten::diagonal and aten::sum under it; dtypes are sum's (integers and bool
 // give int64; float16 stays float16, where the CPU kernel refuses it, as torch's does).
@@ -478,6 +520,14 @@ static Tensor trace(const Tensor& self) {
 
 static Library cuda_reduce(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& m) {
   m.impl("trace", fn<&trace>);
+  m.impl("all", fn<&all>);
+  m.impl("all.dim", fn<&all_dim>);
+  m.impl("all.out", fn<&all_out>);
+  m.impl("all.all_out", fn<&all_all_out>);
+  m.impl("any", fn<&any>);
+  m.impl("any.dim", fn<&any_dim>);
+  m.impl("any.out", fn<&any_out>);
+  m.impl("any.all_out", fn<&any_all_out>);
   m.impl("sum.dim_IntList", fn<&sum_dim>);
   m.impl("sum.IntList_out", fn<&sum_out>);
   m.impl("mean.dim", fn<&mean_dim>);

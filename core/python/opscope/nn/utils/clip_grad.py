@@ -31,11 +31,15 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     norm_type = float(norm_type)
     if len(grads) == 0:
         return opscope.tensor(0.0)
+    # Each gradient's norm is gathered on the first gradient's device, and the coefficient taken
+    # back to each one's, as torch 1.13 does: parameters may live on several devices.
+    device = grads[0].device
     if norm_type == math.inf:
-        norms = [g.detach().abs().max() for g in grads]
+        norms = [g.detach().abs().max().to(device) for g in grads]
         total_norm = norms[0] if len(norms) == 1 else opscope.stack(norms).max()
     else:
-        total_norm = opscope.stack([g.detach().norm(norm_type) for g in grads]).norm(norm_type)
+        total_norm = opscope.stack([g.detach().norm(norm_type).to(device)
+                                    for g in grads]).norm(norm_type)
     if error_if_nonfinite and bool(total_norm.isnan() | total_norm.isinf()):
         raise RuntimeError(
             f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so it "
@@ -46,7 +50,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     # branching, as torch does: the same ops run either way.
     clip_coef_clamped = opscope.clamp(clip_coef, max=1.0)
     for g in grads:
-        g.detach().mul_(clip_coef_clamped)
+        g.detach().mul_(clip_coef_clamped.to(g.device))
     return total_norm
 
 
