@@ -64,8 +64,14 @@ constexpr int kSmallPerClass = 16;
 //   - 2 MiB aligned and advised as transparent huge pages (512x fewer faults and TLB misses), and
 //   - kept when freed, up to kCpuCacheLimit bytes, for the next request of the same rounded size
 //     (the memory a loop frees is what its next iteration asks for).
-// Small blocks go straight to aligned_alloc. Cached bytes are not "current": stats count what
-// tensors hold. opscope._C._cpu_empty_cache() returns the cache to the system.
+// Blocks of 64 KiB up to 1 MiB are kept the same way (rounded to whole pages, no huge-page
+// advice): left to glibc, whether such a block comes back on fresh pages depends on its heap
+// heuristics (the dynamic mmap threshold, trimming the heap's top), which other allocations move —
+// a trace being recorded beside a training step made every step re-fault its activations (~280
+// page faults a step at batch 256, none without the trace), and the profile charged those faults
+// to the ops (mm at 3x its time). Smaller blocks go straight to aligned_alloc. Cached bytes are
+// not "current": stats count what tensors hold. opscope._C._cpu_empty_cache() returns the cache
+// to the system.
 //
 // Note [CPU small-block cache]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -100,6 +106,8 @@ SmallBlockCache::~SmallBlockCache() {
 
 class CpuAllocator final : public Allocator {
  public:
+  static constexpr size_t kMidBlock = size_t(64) << 10;  // Note [CPU large-block cache]
+  static constexpr size_t kPage = 4096;
   static constexpr size_t kLargeBlock = size_t(1) << 20;
   static constexpr size_t kHugePage = size_t(2) << 20;
   static constexpr size_t kCpuCacheLimit = size_t(512) << 20;
@@ -129,28 +137,23 @@ class CpuAllocator final : public Allocator {
         size_t k = SmallBlockCache::class_of(rounded);
         if (c.count[k] > 0) return c.blocks[k][--c.count[k]];
       }
-      void* p = std::aligned_alloc(kCpuAlignment, rounded);
-      OPSCOPE_CHECK(p != nullptr, "CPU out of memory: tried to allocate ", nbytes, " bytes");
-      return p;
-    }
-    size_t rounded = round_large(nbytes);
-    {
-      std::lock_guard lock(mutex_);
-      auto it = cache_.find(rounded);
-      if (it != cache_.end() && !it->second.empty()) {
-        void* p = it->second.back();
-        it->second.pop_back();
-        cached_bytes_ -= rounded;
+      if (nbytes < kMidBlock) {
+        void* p = std::aligned_alloc(kCpuAlignment, rounded);
+        OPSCOPE_CHECK(p != nullptr, "CPU out of memory: tried to allocate ", nbytes, " bytes");
         return p;
       }
     }
-    void* p = std::aligned_alloc(kHugePage, rounded);
+    const bool large = nbytes >= kLargeBlock;
+    size_t rounded = large ? round_large(nbytes) : round_mid(nbytes);
+    if (void* p = take_cached(rounded)) return p;
+    const size_t alignment = large ? kHugePage : kPage;
+    void* p = std::aligned_alloc(alignment, rounded);
     if (!p) {  // give the cache back and try once more
       empty_cache();
-      p = std::aligned_alloc(kHugePage, rounded);
+      p = std::aligned_alloc(alignment, rounded);
     }
     OPSCOPE_CHECK(p != nullptr, "CPU out of memory: tried to allocate ", nbytes, " bytes");
-    ::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: fine if THP is off
+    if (large) ::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: fine if THP is off
     return p;
   }
   void raw_deallocate(void* ptr, size_t nbytes) override {
@@ -163,8 +166,8 @@ class CpuAllocator final : public Allocator {
         return;
       }
     }
-    if (nbytes >= kLargeBlock) {
-      size_t rounded = round_large(nbytes);
+    if (nbytes >= kMidBlock) {
+      size_t rounded = nbytes >= kLargeBlock ? round_large(nbytes) : round_mid(nbytes);
       std::lock_guard lock(mutex_);
       if (cached_bytes_ + rounded <= kCpuCacheLimit) {
         cache_[rounded].push_back(ptr);
@@ -180,6 +183,16 @@ class CpuAllocator final : public Allocator {
     return (n + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
   }
   static size_t round_large(size_t n) { return (n + kHugePage - 1) / kHugePage * kHugePage; }
+  static size_t round_mid(size_t n) { return (n + kPage - 1) / kPage * kPage; }
+  void* take_cached(size_t rounded) {
+    std::lock_guard lock(mutex_);
+    auto it = cache_.find(rounded);
+    if (it == cache_.end() || it->second.empty()) return nullptr;
+    void* p = it->second.back();
+    it->second.pop_back();
+    cached_bytes_ -= rounded;
+    return p;
+  }
   std::mutex mutex_;
   std::unordered_map<size_t, std::vector<void*>> cache_;
   size_t cached_bytes_ = 0;
