@@ -760,11 +760,11 @@ Scalar single_value(PyObject* self, const char* what) {
   OPSCOPE_CHECK(t.numel() == 1, what);
   return dispatched_item(t);
 }
+// bool(t), `if t:`: aten::is_nonzero, as torch's __bool__ (its trace: is_nonzero -> item ->
+// _local_scalar_dense; "no values" and "more than one value" are its errors).
 int nb_bool(PyObject* self) {
-  PyObject* r = guarded([&]() -> PyObject* {
-    Scalar s = single_value(self, "Boolean value of Tensor with more than one value is ambiguous");
-    return PyBool_FromLong(s.to_bool());
-  });
+  static const auto is_nonzero = op<bool(const Tensor&)>("aten::is_nonzero");
+  PyObject* r = guarded([&]() -> PyObject* { return PyBool_FromLong(is_nonzero.call(SELF)); });
   if (!r) return -1;
   int v = r == Py_True;
   Py_DECREF(r);
