@@ -271,6 +271,7 @@ Signature make_signature(const OperatorHandle& op, bool method) {
   const FunctionSchema& schema = op.schema();
   Signature sig;
   sig.op = op;
+  sig.method = method;
   sig.numbers_as_tensors = allows_numbers_as_tensors(schema.name);
   std::string display = "(";
   bool star_printed = false;
@@ -329,10 +330,14 @@ bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, 
     }
     if (use_packed) positional = static_cast<size_t>(sig.varargs_int_list) + 1;
   }
+  // A method's messages count its arguments as the user wrote them, without self (torch's
+  // "type_as(): argument 'other' (position 1)").
+  const size_t self_args = sig.method ? 1 : 0;
   if (positional > sig.num_positional) {
-    *why = fname + " takes " + std::to_string(sig.num_positional) + " positional argument" +
-           (sig.num_positional == 1 ? "" : "s") + " but " + std::to_string(nargs) +
-           (nargs == 1 ? " was" : " were") + " given";
+    const size_t takes = sig.num_positional - self_args, given = nargs - self_args;
+    *why = fname + " takes " + std::to_string(takes) + " positional argument" +
+           (takes == 1 ? "" : "s") + " but " + std::to_string(given) +
+           (given == 1 ? " was" : " were") + " given";
     return false;
   }
 
@@ -376,7 +381,8 @@ bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, 
     }
     if (!convert(value, *p.arg, sig.numbers_as_tensors, &stack[i])) {
       *why = fname + ": argument '" + p.name + "'" +
-             (i < positional ? " (position " + std::to_string(i + 1) + ")" : "") + " must be " +
+             (i < positional ? " (position " + std::to_string(i + 1 - self_args) + ")" : "") +
+             " must be " +
              py_type_name(p.arg->type) + ", not " + type_of(value);
       return false;
     }

@@ -29,6 +29,7 @@ struct Signature {
   OperatorHandle op;
   std::vector<Param> params;
   size_t num_positional = 0;           // parameters before `*`
+  bool method = false;                 // a Tensor method: params[0] is self, not counted in errors
   bool numbers_as_tensors = false;     // Python numbers accepted for Tensor parameters
   bool accepts_requires_grad = false;  // factory: the Python-only `requires_grad=` keyword
   int varargs_int_list = -1;           // index of an int[] parameter that may be given as varargs

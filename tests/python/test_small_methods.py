@@ -17,12 +17,8 @@ from reference_cases import DTYPES, case_params, load_reference, mismatch, outco
 
 TORCH = load_reference("addc_small_methods")
 
-# Where opscope knowingly differs from torch 1.13 (case -> why).
-KNOWN = {
-    "f.type_as(3)": "opscope's method parser counts self in the TypeError's position (2, torch: 1), "
-                    "for every method (expand_as, dot, ...): core/python's, not these ops'",
-    "f.is_same_size(3)": "the same method-parser position (2, torch: 1)",
-}
+# Where opscope knowingly differs from torch 1.13 (case -> why): nowhere now.
+KNOWN = {}
 
 
 @pytest.mark.parametrize("case", case_params(TORCH["small"], KNOWN))
