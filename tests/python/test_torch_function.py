@@ -28,8 +28,9 @@ KNOWN = {
     ("order", "operator"): "Python's 'unsupported operand' message names the type opscope.Tensor "
                            "(its tp_name) where torch's says Tensor; the overrides tried agree",
 }
-# Same name, another function: opscope.trace is the profiler's trace (opscope.profiler), not the
-# matrix trace op.
+# Same name, two functions: opscope.trace records a trace (opscope.profiler) and, given a tensor,
+# is the matrix trace op; as a recorder it is a class, so its __torch_function__ dispatch is not
+# torch.trace's.
 NOT_THE_SAME = {"torch.trace"}
 
 
