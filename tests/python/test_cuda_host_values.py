@@ -129,7 +129,8 @@ def test_values_come_back_as_python_numbers(fake):
         assert h.tolist() == [0.5]
         assert g[0, 1].item() == -2.25 and float(g[0, 1]) == -2.25 and int(i[0, 0]) == 3
         assert bool(b[0]) and not bool(b[1])
-        assert repr(g) == "tensor([[ 1.5000, -2.2500],\\n        [ 3.0000,  4.0000]], device='cuda:0')"
+        assert repr(g) == ("tensor([[ 1.5000, -2.2500],\\n        [ 3.0000,  4.0000]], "
+                           "device='cuda:0')")
         try:
             g.numpy()
         except TypeError as e:
@@ -261,3 +262,39 @@ def test_trace_values_on_the_gpu():
     opscope.trace(x).backward()
     opscope.trace(g).backward()
     assert_same(g.grad, x.grad)
+
+
+@needs_fake
+def test_equal_of_cuda_tensors(fake):
+    """torch.equal on CUDA: torch 1.13's cuda_equal (eq, all, one value read back); its size and
+    emptiness answers and its device message. Values need a GPU (below)."""
+    run(fake, """
+        x = torch.ones(3, device="cuda")
+        assert torch.equal(x, torch.ones(4, device="cuda")) is False       # sizes differ
+        assert torch.equal(x[:0], torch.ones(0, device="cuda")) is True    # nothing to compare
+        assert isinstance(torch.equal(x, x), bool)
+        with torch.trace() as t:
+            torch.equal(x, x)
+        assert t.roots[0].name == "aten::equal" and t.roots[0].steps[-1].key == "CUDA"
+        for a, b, got in [(x, torch.ones(3), "cuda:0 and cpu"),
+                          (torch.ones(3), x, "cpu and cuda:0")]:
+            try:
+                torch.equal(a, b)
+            except RuntimeError as e:
+                assert str(e) == "Cannot compare two tensors on different devices. Got: " + got
+            else:
+                raise AssertionError("no error")
+        """)
+
+
+@needs_device
+def test_equal_values_on_the_gpu():
+    x = make((4, 5), opscope.float32, seed=9)
+    g = dev(x)
+    assert opscope.equal(g, g.clone()) and opscope.equal(g.t(), dev(x.t().contiguous()))
+    y = x.clone()
+    y[2, 3] += 1
+    assert not opscope.equal(g, dev(y))
+    assert opscope.equal(dev(opscope.arange(3.0)), dev(opscope.arange(3)))  # common dtype
+    n = dev(opscope.tensor([1.0, float("nan")]))
+    assert not opscope.equal(n, n)

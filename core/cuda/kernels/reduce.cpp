@@ -6,6 +6,7 @@
 // result comes out contiguous in the kept dims' order, shaped as torch's (keepdim or not).
 // Dims, dtypes and errors follow the CPU kernels (core/ops/cpu/reduce_*.cpp), whose planning
 // helpers (reduce_dim_mask, reduced_shape, check_nonempty_reduction) are shared.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -16,6 +17,7 @@
 #include "core/ops/copy.h"
 #include "core/ops/cpu/reduce_plan.h"
 #include "core/ops/reduce.h"
+#include "core/ops/utility.h"
 #include "core/ops/views.h"
 
 namespace opscope::cuda {
@@ -510,6 +512,17 @@ static Tensor any_all_out(const Tensor& self, const Tensor& out) {
   return logical_out<false>(self, std::nullopt, false, out);
 }
 
+// self, other -> whether they have the same sizes and equal elements (nan != nan), compared in
+// their common dtype: torch 1.13's cuda_equal, eq then all, one value read back.
+static bool equal(const Tensor& self, const Tensor& other) {
+  OPSCOPE_CHECK(self.device() == other.device(),
+                "Cannot compare two tensors on different devices. Got: ", self.device().str(),
+                " and ", other.device().str());
+  if (!std::ranges::equal(self.sizes(), other.sizes())) return false;
+  if (self.numel() == 0) return true;
+  return ops::item(all(ops::eq(self, other))).to_bool();
+}
+
 // self (n, m) -> () = sum_i self[i, i]: the diagonal (a view) summed, as torch 1.13's trace_cuda,
 // so a trace shows aten::diagonal and aten::sum under it; dtypes are sum's (integers and bool
 // give int64; float16 stays float16, where the CPU kernel refuses it, as torch's does).
@@ -520,6 +533,7 @@ static Tensor trace(const Tensor& self) {
 
 static Library cuda_reduce(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& m) {
   m.impl("trace", fn<&trace>);
+  m.impl("equal", fn<&equal>);
   m.impl("all", fn<&all>);
   m.impl("all.dim", fn<&all_dim>);
   m.impl("all.out", fn<&all_out>);
