@@ -414,6 +414,30 @@ static Tensor bitwise_xor_impl(const Tensor& out, const Tensor& self, const Tens
   return iter.output();
 }
 
+// bitwise_not(self) = self ^ all ones (true for bool): the xor kernel with a CPU scalar operand
+// of self's dtype, bit-exact as torch's own kernel; floating dtypes are refused as torch does.
+static Tensor bitwise_not_impl(const Tensor& out, const Tensor& self) {
+  CUDAGuard guard(self.device());
+  if (is_floating(self.dtype())) not_implemented("bitwise_not_cuda", self.dtype());
+  Tensor ones = make_empty({}, self.dtype());  // on the CPU: passed to the kernel by value
+  dispatch_dtype(self.dtype(), "bitwise_not_cuda", [&]<typename T>() {
+    if constexpr (std::is_same_v<T, bool>) {
+      *ones.data_ptr<T>() = true;
+    } else if constexpr (std::is_integral_v<T>) {
+      *ones.data_ptr<T>() = static_cast<T>(~T(0));
+    }
+  });
+  TensorIterator iter = TensorIterator::binary_op(out, self, ones);
+  run_binary(BinaryOp::BitXor, iter);
+  return iter.output();
+}
+
+// logical_not.out(self, out): out = (self == 0) in out's dtype, eq's out= kernel (logical_not
+// and logical_not_ are composites over this row, as on the CPU).
+static Tensor logical_not_out(const Tensor& self, const Tensor& out) {
+  return ops::eq_out(out, self, Scalar(int64_t(0)));
+}
+
 // The logical ops: inputs compared in their common dtype, the output bool (or out's dtype).
 static Tensor logical_impl(BinaryOp op, const Tensor& out, const Tensor& self,
                            const Tensor& other) {
@@ -913,6 +937,10 @@ static Library cuda_elementwise(Library::IMPL, "aten", DispatchKey::CUDA, [](Lib
   m.impl("bitwise_or.Tensor", functional<&bitwise_or_impl>());
   m.impl("bitwise_or_.Tensor", inplace<&bitwise_or_impl>());
   m.impl("bitwise_or.Tensor_out", out<&bitwise_or_impl>());
+  m.impl("bitwise_not", functional<&bitwise_not_impl>());
+  m.impl("bitwise_not_", inplace<&bitwise_not_impl>());
+  m.impl("bitwise_not.out", out<&bitwise_not_impl>());
+  m.impl("logical_not.out", fn<&logical_not_out>);
   m.impl("bitwise_xor.Tensor", functional<&bitwise_xor_impl>());
   m.impl("bitwise_xor_.Tensor", inplace<&bitwise_xor_impl>());
   m.impl("bitwise_xor.Tensor_out", out<&bitwise_xor_impl>());

@@ -1,0 +1,95 @@
+"""bitwise_not (~mask) and logical_not on CUDA tensors (core/cuda/kernels/elementwise.cpp): the
+xor kernel against an all-ones CPU scalar, and eq's out= kernel. Without a GPU, over the fake
+device of tests/cuda/fake_device.cpp, the host side (dtypes, forms, the trace, errors); with one,
+values against the CPU kernels.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import opscope
+from cuda_compare import assert_same, dev, make, needs_device
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+SOURCE = os.path.join(ROOT, "tests", "cuda", "fake_device.cpp")
+CUDA_INCLUDE = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
+
+needs_fake = pytest.mark.skipif(
+    not opscope.cuda._is_compiled() or shutil.which("g++") is None
+    or not os.path.exists(os.path.join(CUDA_INCLUDE, "cuda_runtime_api.h")),
+    reason="needs a CUDA build of opscope (OPSCOPE_CUDA=ON), g++ and the CUDA headers")
+
+
+@pytest.fixture(scope="module")
+def fake(tmp_path_factory):
+    lib = str(tmp_path_factory.mktemp("fake_cuda") / "libfake_cuda.so")
+    subprocess.run(["g++", "-std=c++20", "-O1", "-fPIC", "-shared", "-I", CUDA_INCLUDE, SOURCE,
+                    "-o", lib], check=True, capture_output=True, timeout=300)
+    return lib
+
+
+@needs_fake
+def test_host_side_over_the_fake_device(fake):
+    env = dict(os.environ, LD_PRELOAD=fake, PYTHONPATH=os.pathsep.join(sys.path))
+    script = "import faulthandler; faulthandler.enable()\nimport opscope as torch\n" + \
+        textwrap.dedent("""
+        b = torch.tensor([True, False], device="cuda")
+        i = torch.tensor([1, -3], device="cuda")
+        for got, dtype in [(~b, torch.bool), (~i, torch.int64),
+                           (torch.bitwise_not(i.to(torch.uint8)), torch.uint8),
+                           (torch.logical_not(i), torch.bool),
+                           (torch.logical_not(i, out=torch.empty(0, device="cuda")),
+                            torch.float32)]:
+            assert got.is_cuda and got.dtype == dtype and tuple(got.shape) == (2,), got.dtype
+        c = b.clone()
+        assert c.bitwise_not_() is c and c.logical_not_() is c
+        o = torch.empty(2, dtype=torch.int64, device="cuda")
+        assert torch.bitwise_not(i, out=o) is o
+        with torch.trace() as t:
+            ~b
+        assert [(op.name, op.steps[-1].key) for op in t.roots] == [("aten::bitwise_not", "CUDA")]
+        for bad, message in [(lambda: ~torch.ones(2, device="cuda"), "~ (operator.invert)"),
+                             (lambda: torch.bitwise_not(torch.ones(2, device="cuda")),
+                              '"bitwise_not_cuda" not implemented for \\'Float\\'')]:
+            try:
+                bad()
+            except (TypeError, RuntimeError) as e:
+                assert str(e).startswith(message), str(e)
+            else:
+                raise AssertionError("no error")
+        print("ok")
+        """)
+    r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", \
+        f"exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+
+
+@needs_device
+@pytest.mark.parametrize("dtype", [opscope.bool, opscope.uint8, opscope.int8, opscope.int32,
+                                   opscope.int64])
+def test_bitwise_not_values(dtype):
+    x = make((5, 6), dtype, seed=2, low=-100, high=100)
+    for t in (x, x.t(), x[:, ::2]):
+        assert_same(opscope.bitwise_not(dev(t)), opscope.bitwise_not(t))
+        g = dev(t).clone()
+        g.bitwise_not_()
+        assert_same(g, opscope.bitwise_not(t))
+
+
+@needs_device
+@pytest.mark.parametrize("dtype", [opscope.bool, opscope.int64, opscope.float32,
+                                   opscope.float64])
+def test_logical_not_values(dtype):
+    x = make((4, 5), dtype, seed=3, low=-2, high=2)
+    if dtype.is_floating_point:
+        x[0, 0], x[1, 1], x[2, 2] = 0.0, float("nan"), -0.0
+    for t in (x, x.t()):
+        assert_same(opscope.logical_not(dev(t)), opscope.logical_not(t))
+        out = dev(opscope.empty(0, dtype=opscope.float32))
+        assert_same(opscope.logical_not(dev(t), out=out),
+                    opscope.logical_not(t, out=opscope.empty(0)))
