@@ -1,5 +1,6 @@
-"""bitwise_not (~mask) and logical_not on CUDA tensors (core/cuda/kernels/elementwise.cpp): the
-xor kernel against an all-ones CPU scalar, and eq's out= kernel. Without a GPU, over the fake
+"""bitwise_not (~mask), logical_not and count_nonzero on CUDA tensors (core/cuda/kernels/
+elementwise.cpp, reduce.cpp): the xor kernel against an all-ones CPU scalar, eq's out= kernel, and
+the nonzero mask summed. Without a GPU, over the fake
 device of tests/cuda/fake_device.cpp, the host side (dtypes, forms, the trace, errors); with one,
 values against the CPU kernels.
 """
@@ -61,6 +62,17 @@ def test_host_side_over_the_fake_device(fake):
                 assert str(e).startswith(message), str(e)
             else:
                 raise AssertionError("no error")
+        x = torch.ones(2, 3, device="cuda")
+        for got, shape in [(torch.count_nonzero(x), ()), (torch.count_nonzero(x, 1), (2,)),
+                           (torch.count_nonzero(x, [0, 1]), ()),
+                           (torch.count_nonzero(x[:0], 0), (3,))]:
+            assert got.is_cuda and got.dtype == torch.int64 and tuple(got.shape) == shape
+        try:
+            torch.count_nonzero(x, [0, 0])
+        except RuntimeError as e:
+            assert str(e) == "dim 0 appears multiple times in the list of dims", str(e)
+        else:
+            raise AssertionError("no error")
         print("ok")
         """)
     r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
@@ -93,3 +105,13 @@ def test_logical_not_values(dtype):
         out = dev(opscope.empty(0, dtype=opscope.float32))
         assert_same(opscope.logical_not(dev(t), out=out),
                     opscope.logical_not(t, out=opscope.empty(0)))
+
+
+@needs_device
+def test_count_nonzero_values():
+    x = make((4, 6), opscope.float32, seed=5)
+    x[1] = 0.0
+    x[2, 3] = float("nan")
+    for t in (x, x.t(), (x > 0).to(opscope.int32)):
+        for dims in (None, 0, 1, [0, 1], [-1]):
+            assert_same(opscope.count_nonzero(dev(t), dims), opscope.count_nonzero(t, dims))

@@ -512,6 +512,12 @@ static Tensor any_all_out(const Tensor& self, const Tensor& out) {
   return logical_out<false>(self, std::nullopt, false, out);
 }
 
+// self [*s] -> int64 over dim (every dim when empty): torch 1.13's count_nonzero_cuda, the
+// nonzero mask summed (NaN is nonzero).
+static Tensor count_nonzero(const Tensor& self, IntArrayRef dim) {
+  return ops::sum(ops::ne(self, Scalar(int64_t(0))), dim);
+}
+
 // self, other -> whether they have the same sizes and equal elements (nan != nan), compared in
 // their common dtype: torch 1.13's cuda_equal, eq then all, one value read back.
 static bool equal(const Tensor& self, const Tensor& other) {
@@ -534,6 +540,7 @@ static Tensor trace(const Tensor& self) {
 static Library cuda_reduce(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& m) {
   m.impl("trace", fn<&trace>);
   m.impl("equal", fn<&equal>);
+  m.impl("count_nonzero.dim_IntList", fn<&count_nonzero>);
   m.impl("all", fn<&all>);
   m.impl("all.dim", fn<&all_dim>);
   m.impl("all.out", fn<&all_out>);
