@@ -51,55 +51,76 @@ def _typename(obj):
 _FLOAT_DTYPES = (opscope.float32, opscope.float64)
 
 
-def _kernels_apply(params, grads):
-    """Whether the opscope._foreach_* / _fused_* kernels take these parameters: CPU or CUDA
-    float32 / float64 tensors with dense (not sparse) gradients of their dtype and sizes. (A
-    gradient on another device than its parameter is the kernel's error to raise, as torch's.)"""
+def _kernel_groups(params, grads):
+    """Whether the opscope._foreach_* / _fused_* kernels take these parameters — CPU or CUDA
+    float32 / float64 tensors with dense (not sparse) gradients of their dtype and sizes — and how
+    they split into one call per device and dtype: (False, None) when the kernels do not take
+    them, (True, None) when they share one device and dtype (the usual case: one call), else
+    (True, the index lists of _device_dtype_groups). One pass over the parameters: this runs for
+    every group at every step. (A gradient on another device than its parameter is the kernel's
+    error to raise, as torch's.)"""
+    first = params[0]
+    dtype, on_cpu = first.dtype, first.is_cpu
     # is_cpu / is_cuda, not device.type: one attribute instead of a Device object per parameter
-    # (0.02 against 0.45 us; this runs for every parameter at every step).
-    return all(p.dtype in _FLOAT_DTYPES and (p.is_cpu or p.is_cuda) and g.dtype == p.dtype
-               and g.shape == p.shape for p, g in zip(params, grads))
+    # (0.02 against 0.45 us).
+    mixed = not on_cpu  # CUDA parameters: their devices are told apart below
+    for p, g in zip(params, grads):
+        d = p.dtype
+        if d not in _FLOAT_DTYPES or g.dtype != d or g.shape != p.shape:
+            return False, None
+        if p.is_cpu:
+            mixed = mixed or d is not dtype
+        elif p.is_cuda:
+            mixed = True
+        else:
+            return False, None
+    return True, (_device_dtype_groups(params) if mixed else None)
 
 
 def _supported_devices():
     return ["cpu", "cuda"] if opscope.cuda._is_compiled() else ["cpu"]
 
 
+_gpu_count = None  # visible GPUs, read once (they cannot change in a process)
+
+
 def _device_dtype_groups(tensors):
     """The indices of `tensors` grouped by (device, dtype), groups in order of first appearance
-    (torch 2.x's _group_tensors_by_device_and_dtype); None when all share one device and dtype,
-    the usual case, checked first without making a Device object per tensor."""
-    first = tensors[0]
-    dtype = first.dtype
-    if first.is_cpu and all(t.is_cpu and t.dtype is dtype for t in tensors):
-        return None
+    (torch 2.x's _group_tensors_by_device_and_dtype); None when all share one device and dtype.
+    With one GPU, is_cpu tells the devices apart without a Device object per tensor."""
+    global _gpu_count
+    if _gpu_count is None:
+        _gpu_count = opscope.cuda.device_count()
+    one_gpu = _gpu_count <= 1
     groups = {}
     for i, t in enumerate(tensors):
-        groups.setdefault(("cpu" if t.is_cpu else str(t.device), t.dtype), []).append(i)
+        device = "cpu" if t.is_cpu else "cuda" if one_gpu and t.is_cuda else str(t.device)
+        groups.setdefault((device, t.dtype), []).append(i)
     return None if len(groups) == 1 else list(groups.values())
 
 
-def _per_device_and_dtype(update):
-    """`update(params, grads, *lists, **options)` (a foreach or fused path) run once per (device,
-    dtype) group of the parameters, each list cut to the group's indices: a launch never mixes
-    devices. Entries the update sets in a list (SGD's first momentum buffers) are written back at
-    their indices; an empty list (a buffer the options leave out) stays empty."""
+def _per_device_and_dtype(update, groups):
+    """`update(params, grads, *lists, **options)` (a foreach or fused path) run once per group of
+    `groups` (_kernel_groups'; None: one call over everything), each list cut to the group's
+    indices: a launch never mixes devices. Entries the update sets in a list (SGD's first momentum
+    buffers) are written back at their indices; an empty list (a buffer the options leave out)
+    stays empty."""
+    if groups is None:
+        return update
+
     def run(params, grads, *lists, **options):
-        groups = _device_dtype_groups(params)
-        if groups is None:
-            return update(params, grads, *lists, **options)
         for idx in groups:
             parts = [[values[i] for i in idx] if values else values for values in lists]
             update([params[i] for i in idx], [grads[i] for i in idx], *parts, **options)
             for values, part in zip(lists, parts):
                 for i, value in zip(idx, part):
                     values[i] = value
-        return None
     return run
 
 
 def _implementation(group, params, grads, has_fused=True):
-    """How step() updates one group: "fused", "foreach" or "single" (see the module docstring).
+    """How step() updates one group — "fused", "foreach" or "single" (see the module docstring) —
+    and its parameters' device and dtype groups for the first two (_kernel_groups).
 
     ``fused=True`` or ``foreach=True`` ask for that path (both: torch's error); with both left
     None, the fused kernel is used where the optimizer has one and the parameters allow it, then
@@ -107,19 +128,19 @@ def _implementation(group, params, grads, has_fused=True):
     fused, foreach = group.get("fused"), group.get("foreach")
     if fused and foreach:
         raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
-    ok = _kernels_apply(params, grads)
+    ok, groups = _kernel_groups(params, grads)
     if fused:
         if not has_fused:
             raise RuntimeError("`fused=True` is not supported by this optimizer")
         if not ok:
             raise RuntimeError("`fused=True` requires all the params to be floating point Tensors "
                                "of supported devices: {}.".format(_supported_devices()))
-        return "fused"
+        return "fused", groups
     if foreach:
-        return "foreach" if ok else "single"
+        return ("foreach", groups) if ok else ("single", None)
     if fused is None and foreach is None and ok:
-        return "fused" if has_fused else "foreach"
-    return "single"
+        return ("fused" if has_fused else "foreach"), groups
+    return "single", None
 
 
 def _equal_or_none(values):
@@ -403,7 +424,7 @@ class Optimizer:
     def _path(group, params, grads, single, foreach, fused=None):
         """The update function of the path _implementation picks for this group (`fused` None:
         the optimizer has no fused kernel); foreach and fused run per device and dtype."""
-        how = _implementation(group, params, grads, has_fused=fused is not None)
+        how, groups = _implementation(group, params, grads, has_fused=fused is not None)
         if how == "single":
             return single
-        return _per_device_and_dtype(foreach if how == "foreach" else fused)
+        return _per_device_and_dtype(foreach if how == "foreach" else fused, groups)
