@@ -16,22 +16,17 @@ import sys
 import warnings
 
 import torch
-from torch.profiler import profile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from addc_small_methods_cases import ADDC, SMALL, TRACES, env  # noqa: E402
-from reference_cases import outcome  # noqa: E402
+from reference_cases import outcome, torch_op_names  # noqa: E402
 
 warnings.simplefilter("ignore")
 
 
 def op_names(expr):
-    """The aten ops torch's profiler records for expr, in order (top-level and children)."""
-    scope = {"m": torch, **env(torch)}
-    with profile() as prof:
-        eval(expr, scope)  # noqa: S307 - our own cases
-    return [e.name for e in prof.events() if e.name.startswith("aten::")]
+    return torch_op_names(expr, torch, **env(torch))
 
 
 def record(exprs):

@@ -61,6 +61,16 @@ def _plain(value):
     return str(value)
 
 
+def torch_op_names(expr, m, **env):
+    """The aten ops torch's profiler records while evaluating expr with `m` (torch) and env in
+    scope, in order, top-level ops and their children: what a recorded trace case expects."""
+    from torch.profiler import profile
+
+    with profile() as prof:
+        eval(expr, {"m": m, **env})  # noqa: S307 - our own cases
+    return [e.name for e in prof.events() if e.name.startswith("aten::")]
+
+
 def outcome(expr, m, **env):
     """Evaluates `expr` with `m` (and `np`, `math`, `env`) in scope; describes what happened."""
     scope = {"m": m, "np": np, "math": math, **env}
