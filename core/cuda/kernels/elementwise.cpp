@@ -15,6 +15,8 @@
 #include "core/ops/binary.h"
 #include "core/ops/compare.h"
 #include "core/ops/copy.h"
+#include "core/ops/factories.h"
+#include "core/ops/indexing.h"
 #include "core/ops/nn.h"
 #include "core/ops/reduce.h"
 #include "core/runtime/ScalarConvert.h"
@@ -641,6 +643,40 @@ static Tensor isneginf_impl(const Tensor& out, const Tensor& self) {
   return classify(CompareOp::IsNegInf, out, self);
 }
 
+// nan_to_num.out(self, nan, posinf, neginf, out): NaN, +inf and -inf of self replaced by nan
+// (0), posinf and neginf (the dtype's largest and lowest finite values), as the CPU kernel
+// (core/ops/cpu/unary.cpp); integers and bool are copied. The three masks are taken from self
+// before out is written, so a replacement is never replaced again; then masked_fill_ per mask.
+static Tensor nan_to_num_impl(const Tensor& out, const Tensor& self, std::optional<double> nan,
+                              std::optional<double> posinf, std::optional<double> neginf) {
+  CUDAGuard guard(self.device());
+  OPSCOPE_CHECK(!out.defined() || out.dtype() == self.dtype(), "nan_to_num: dtype of out: ",
+                cpp_name(out.dtype()), " should be same as input: ", cpp_name(self.dtype()));
+  const bool floating = is_floating(self.dtype());
+  Tensor is_nan, is_pos, is_neg;
+  if (floating) {
+    is_nan = isnan(self);
+    is_pos = isposinf_impl(Tensor(), self);
+    is_neg = isneginf_impl(Tensor(), self);
+  }
+  Tensor result = out.defined() ? out : ops::empty_like(self);
+  if (!result.is_same(self)) {
+    resize_output(result, self.sizes());
+    ops::copy_(result, self);
+  }
+  if (!floating) return result;
+  // The dtype's largest finite value (std::numeric_limits knows no Half / BFloat16).
+  const ScalarType t = self.dtype();
+  const double largest = t == ScalarType::Float16    ? 65504.0
+                         : t == ScalarType::BFloat16 ? 3.3895313892515355e38
+                         : t == ScalarType::Float32  ? double(std::numeric_limits<float>::max())
+                                                     : std::numeric_limits<double>::max();
+  ops::masked_fill_(result, is_nan, Scalar(nan.value_or(0.0)));
+  ops::masked_fill_(result, is_pos, Scalar(posinf.value_or(largest)));
+  ops::masked_fill_(result, is_neg, Scalar(neginf.value_or(-largest)));
+  return result;
+}
+
 // where(condition, self, other): self and other promoted together, condition bool.
 static Tensor where_impl(const Tensor& out, const Tensor& condition, const Tensor& self,
                          const Tensor& other) {
@@ -878,6 +914,7 @@ static Library cuda_elementwise(Library::IMPL, "aten", DispatchKey::CUDA, [](Lib
   m.impl("isposinf.out", out<&isposinf_impl>());
   m.impl("isneginf", functional<&isneginf_impl>());
   m.impl("isneginf.out", out<&isneginf_impl>());
+  m.impl("nan_to_num.out", out<&nan_to_num_impl>());
   // activations
   m.impl("relu", fn<&relu>);
   m.impl("relu_", fn<&relu_>);
