@@ -197,8 +197,8 @@ def _fit(count, title, path, tail, width):
     """Shortens a line's parts to fit `width` columns, giving up first what says least: the
     middle of the dispatch path (its first and last steps say where it started and which kernel
     ran), then the op's arguments, then the path's first step where that keeps the nodes, then
-    the nodes, then the path's first step. The op's name and the last step's key stay; only a
-    line still too long is cut at its end."""
+    the nodes, then the path's first step (a "…" left in its place where it fits). The op's name
+    and the last step's key stay; only a line still too long is cut at its end."""
     path, tail = list(path), list(tail)
 
     def length():
@@ -223,8 +223,14 @@ def _fit(count, title, path, tail, width):
             path = kept
     if length() > width:
         tail = [(role, t) for role, t in tail if role != "node"]
+    dropped = False
     while length() > width and len(path) > 1:
         del path[0]
+        dropped = True
+    if dropped and path[0] != "…":  # a "…" says steps were left out, where it fits
+        path.insert(0, "…")
+        if length() > width:
+            del path[0]
     return title, path, tail
 
 
