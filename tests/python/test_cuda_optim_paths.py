@@ -377,7 +377,14 @@ scaler.scale(sum((w * w).sum() for w in ws)).backward()
 with torch.trace() as t:
     scaler.step(opt)    # found_inf is whatever the fake's memory says: the calls are the point
 scaler.update()
-print(sorted({op.name + " " + op.steps[-1].key for op in t.roots if op.name == "aten::all"}))
+print(sorted({op.name + " " + op.steps[-1].key for op in t.roots
+              if op.name in ("aten::_foreach_mul_.Scalar", "aten::any", "aten::stack")}))
+try:
+    half = torch.nn.Parameter(torch.ones(2, dtype=torch.float16, device="cuda"))
+    half.grad = torch.ones_like(half)
+    torch.cuda.amp.GradScaler().unscale_(torch.optim.SGD([half], lr=0.1))
+except ValueError as e:
+    print(e)
 """)
     assert lines[:2] == ["cuda ()", "cuda ()"]
     assert lines[2] == "aten::all CUDA"
@@ -386,7 +393,9 @@ print(sorted({op.name + " " + op.steps[-1].key for op in t.roots if op.name == "
     assert lines[5] == "RuntimeError all only supports bool tensor for result, got: Float"
     assert lines[6] == ("IndexError Dimension out of range (expected to be in range of [-2, 1], "
                         "but got 5)")
-    assert lines[7] == "['aten::all CUDA']"
+    # one _foreach_mul_ for the gradients, one any per gradient, one stack + any per device
+    assert lines[7] == "['aten::_foreach_mul_.Scalar CUDA', 'aten::any CUDA', 'aten::stack CUDA']"
+    assert lines[8] == "Attempting to unscale FP16 gradients."
 
 
 @needs_device
@@ -415,3 +424,21 @@ def test_clip_grad_norm_over_cpu_and_device_gradients():
         np.testing.assert_allclose(host(total_got), host(total_want), rtol=1e-6)
         for p, q in zip(got, want):
             np.testing.assert_allclose(host(p.grad), host(q.grad), rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.skipif(not opscope.cuda.is_available(), reason="needs a CUDA GPU")
+def test_grad_scaler_skips_a_step_with_an_inf_and_backs_off():
+    w = opscope.nn.Parameter(opscope.ones(3, device="cuda"))
+    v = opscope.nn.Parameter(opscope.ones(2, dtype=opscope.float64, device="cuda"))
+    opt = opscope.optim.SGD([w, v], lr=0.5)
+    scaler = opscope.cuda.amp.GradScaler(init_scale=4.0)
+    scaler.scale((w * w).sum() + (v * v).sum()).backward()      # gradients 4 * 2 = 8
+    scaler.step(opt)                                            # unscaled to 2: w = 1 - 0.5 * 2
+    scaler.update()
+    assert w.tolist() == [0.0] * 3 and v.tolist() == [0.0] * 2 and scaler.get_scale() == 4.0
+    opt.zero_grad()
+    w.grad = opscope.tensor([1.0, float("inf"), 1.0], device="cuda")
+    v.grad = opscope.ones(2, dtype=opscope.float64, device="cuda")
+    scaler.step(opt)                                            # skipped: an inf
+    scaler.update()
+    assert w.tolist() == [0.0] * 3 and v.tolist() == [0.0] * 2 and scaler.get_scale() == 2.0

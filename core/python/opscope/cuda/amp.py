@@ -80,19 +80,36 @@ class GradScaler:
         raise ValueError("outputs must be a Tensor or an iterable of Tensors")
 
     def unscale_(self, optimizer):
-        """Divides the optimizer's gradients by the scale, once per step."""
+        """Divides the optimizer's gradients by the scale, once per step, and notes whether any
+        holds an inf or a nan. As torch's (found_inf per device): the gradients of each device
+        and dtype are divided by one _foreach_mul_, and each device's verdict is one value read
+        back, not one per gradient. float16 gradients are refused, as torch refuses them."""
         if not self._enabled:
             return
         if id(optimizer) in self._unscaled:
             raise RuntimeError("unscale_() has already been called on this optimizer since the last update().")
         inv = 1.0 / self._scale
+        by_device = {}  # (device, dtype) -> gradients, in the order met
+        for group in optimizer.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if p.grad.dtype == opscope.float16:
+                    raise ValueError("Attempting to unscale FP16 gradients.")
+                by_device.setdefault((str(p.grad.device), p.grad.dtype), []).append(p.grad)
         found_inf = False
         with opscope.no_grad():
-            for group in optimizer.param_groups:
-                for p in group["params"]:
-                    if p.grad is not None:
-                        p.grad.mul_(inv)
-                        found_inf = found_inf or not bool(opscope.isfinite(p.grad).all())
+            nonfinite = {}  # device -> a 0-d bool per gradient: any inf / nan in it
+            for (device, dtype), grads in by_device.items():
+                if dtype in (opscope.float32, opscope.float64):
+                    opscope._foreach_mul_(grads, inv)
+                else:
+                    for g in grads:
+                        g.mul_(inv)
+                nonfinite.setdefault(device, []).extend(
+                    opscope.logical_not(opscope.isfinite(g)).any() for g in grads)
+            for flags in nonfinite.values():
+                found_inf = found_inf or bool(opscope.stack(flags).any())
         self._unscaled[id(optimizer)] = found_inf
 
     def step(self, optimizer, *args, **kwargs):
