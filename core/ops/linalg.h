@@ -7,8 +7,7 @@
 // refused, as torch: "Expected a floating point or complex tensor as input"). The "_ex" forms
 // report LAPACK's failure per matrix in an int32 `info` tensor (*) instead of raising; the plain
 // forms raise torch's message through _linalg_check_errors ("linalg.inv: The diagonal element 2
-// is zero, ..."), as a RuntimeError (torch raises its subclass torch.linalg.LinAlgError, which
-// opscope does not have yet). The spellings decompose as torch 1.13's do, so traces and autograd nodes
+// is zero, ..."), as torch.linalg.LinAlgError (a RuntimeError; LinAlgError below). The spellings decompose as torch 1.13's do, so traces and autograd nodes
 // match: inverse -> linalg_inv -> linalg_inv_ex (LinalgInvExBackward0); det -> linalg_det ->
 // _linalg_det (LinalgDetBackward0); svd -> linalg_svd -> _linalg_svd (LinalgSvdBackward0), with
 // torch.svd's V = Vh^T as a transpose view; linalg_solve -> linalg_solve_ex -> _linalg_solve_ex.
@@ -27,7 +26,17 @@
 
 #include "core/dispatch/Op.h"
 #include "core/runtime/Scalar.h"
+#include "core/runtime/Exception.h"
 #include "core/tensor/Tensor.h"
+
+namespace opscope {
+// torch.linalg.LinAlgError (torch._C._LinAlgError, a RuntimeError): what _linalg_check_errors
+// throws when LAPACK says a matrix is singular, not positive-definite, or that it did not
+// converge; opscope._C._LinAlgError in Python (core/python/module.cpp).
+class LinAlgError : public Error {
+  using Error::Error;
+};
+}  // namespace opscope
 
 namespace opscope::ops {
 

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "core/cuda/host/CachingAllocator.h"  // cuda::OutOfMemoryError (every build)
+#include "core/ops/linalg.h"                   // LinAlgError
 #include "core/python/futures.h"
 #include "core/python/gil.h"
 #include "core/python/python_common.h"
@@ -16,6 +17,10 @@
 namespace py = pybind11;
 
 namespace opscope::python {
+
+// opscope._C._LinAlgError, which opscope.linalg.LinAlgError names (torch._C._LinAlgError and
+// torch.linalg.LinAlgError): a RuntimeError. Made when the module is.
+PyObject* g_linalg_error = nullptr;
 
 // See Note [Every entry from Python is guarded] (python_common.h).
 void set_python_error() noexcept {
@@ -33,6 +38,8 @@ void set_python_error() noexcept {
     PyErr_SetString(PyExc_ValueError, e.what());
   } catch (const NotImplementedError& e) {
     PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const LinAlgError& e) {
+    PyErr_SetString(g_linalg_error ? g_linalg_error : PyExc_RuntimeError, e.what());
   } catch (const cuda::OutOfMemoryError& e) {
     // The CUDA caching allocator's error: opscope.cuda.OutOfMemoryError (a RuntimeError), as
     // torch.cuda.OutOfMemoryError. The class is only looked up when one is raised.
@@ -246,6 +253,13 @@ void init_runtime_functions(py::module_& m) {
 PYBIND11_MODULE(_C, m) {
   using namespace opscope::python;
   m.doc() = "opscope's C++ core: tensors, the dispatcher, ops.";
+  g_linalg_error = PyErr_NewExceptionWithDoc(
+      "opscope._C._LinAlgError",
+      "Error raised by opscope.linalg when a matrix is singular, not positive-definite, or "
+      "an algorithm did not converge (torch.linalg.LinAlgError).",
+      PyExc_RuntimeError, nullptr);
+  if (!g_linalg_error) throw py::error_already_set();
+  m.add_object("_LinAlgError", py::reinterpret_borrow<py::object>(g_linalg_error));
   // Functions bound with pybind11 raise the same Python exceptions as the raw-CPython ones.
   py::register_exception_translator([](std::exception_ptr p) {
     if (!p) return;

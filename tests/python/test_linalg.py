@@ -27,9 +27,6 @@ from reference_cases import case_params, mismatch, outcome
 with open(os.path.join(os.path.dirname(__file__), "data", "linalg_torch.json")) as _f:
     REFERENCE = json.load(_f)
 
-# torch raises its RuntimeError subclass torch._C._LinAlgError for LAPACK failures (singular,
-# not positive-definite); opscope raises RuntimeError with the same message.
-_AS_OPSCOPE = {"_LinAlgError": "RuntimeError"}
 # Differences outside this family, each a strict xfail with the reason.
 KNOWN_DIFFERENCES = {
     "m.linalg.matrix_power(gr(G), 0).grad_fn.name()":
@@ -41,8 +38,6 @@ KNOWN_DIFFERENCES = {
 @pytest.mark.parametrize("case", case_params(REFERENCE["cases"], KNOWN_DIFFERENCES))
 def test_recorded_torch_outcome(case):
     expected = {k: v for k, v in case.items() if k != "expr"}
-    if "error" in expected:
-        expected["error"] = _AS_OPSCOPE.get(expected["error"], expected["error"])
     actual = outcome(case["expr"], opscope, **env(opscope))
     why = mismatch(expected, actual)
     assert why is None, f"{case['expr']}\n   {why}"
@@ -484,3 +479,15 @@ def test_the_module_docstring_examples_run():
     import doctest
     result = doctest.testmod(LA)
     assert result.failed == 0 and result.attempted >= 5
+
+
+def test_lapack_failures_raise_linalg_error_a_runtime_error():
+    # torch.linalg.LinAlgError is torch._C._LinAlgError, a RuntimeError subclass; the recorded
+    # cases above check its name and message per op.
+    assert opscope.linalg.LinAlgError is opscope._C._LinAlgError
+    assert issubclass(opscope.linalg.LinAlgError, RuntimeError)
+    with pytest.raises(opscope.linalg.LinAlgError, match="the input matrix is singular"):
+        opscope.linalg.inv(opscope.zeros(2, 2))
+    with pytest.raises(RuntimeError, match="must be batches of square matrices") as bad_shape:
+        opscope.linalg.inv(opscope.zeros(2, 3))
+    assert type(bad_shape.value) is RuntimeError  # a wrong argument is not a LAPACK failure

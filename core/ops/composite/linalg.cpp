@@ -84,7 +84,7 @@ void _linalg_check_errors(const Tensor& info, std::string_view api_name, bool is
   std::string batch = is_matrix ? "" : detail::str(": (Batch element ", element, ")");
   auto has = [&](std::string_view what) { return api_name.find(what) != std::string_view::npos; };
   if (code < 0) {
-    OPSCOPE_CHECK(!has("svd") || code != -4, api_name, batch,
+    OPSCOPE_CHECK_AS(LinAlgError, !has("svd") || code != -4, api_name, batch,
                   ": The algorithm failed to converge because the input matrix contained "
                   "non-finite values.");
     OPSCOPE_CHECK(false, api_name, batch, ": Argument ", -code,
@@ -92,29 +92,29 @@ void _linalg_check_errors(const Tensor& info, std::string_view api_name, bool is
                   "calling the backend library.");
   }
   if (has("inv"))
-    OPSCOPE_CHECK(false, api_name, batch, ": The diagonal element ", code,
+    OPSCOPE_CHECK_AS(LinAlgError, false, api_name, batch, ": The diagonal element ", code,
                   " is zero, the inversion could not be completed because the input matrix is "
                   "singular.");
   if (has("solve"))
-    OPSCOPE_CHECK(false, api_name, batch,
+    OPSCOPE_CHECK_AS(LinAlgError, false, api_name, batch,
                   ": The solver failed because the input matrix is singular.");
   if (has("cholesky"))
-    OPSCOPE_CHECK(false, api_name, batch,
+    OPSCOPE_CHECK_AS(LinAlgError, false, api_name, batch,
                   ": The factorization could not be completed because the input is not "
                   "positive-definite (the leading minor of order ",
                   code, " is not positive-definite).");
   if (has("svd"))
-    OPSCOPE_CHECK(false, api_name, batch,
+    OPSCOPE_CHECK_AS(LinAlgError, false, api_name, batch,
                   ": The algorithm failed to converge because the input matrix is "
                   "ill-conditioned or has too many repeated singular values (error code: ",
                   code, ").");
   if (has("lstsq"))
-    OPSCOPE_CHECK(false, api_name, batch,
+    OPSCOPE_CHECK_AS(LinAlgError, false, api_name, batch,
                   ": The least squares solution could not be computed because the input matrix "
                   "does not have full rank (error code: ",
                   code, ").");
   if (has("eig"))
-    OPSCOPE_CHECK(false, api_name, batch,
+    OPSCOPE_CHECK_AS(LinAlgError, false, api_name, batch,
                   ": The algorithm failed to converge because the input matrix is "
                   "ill-conditioned or has too many repeated eigenvalues (error code: ",
                   code, ").");

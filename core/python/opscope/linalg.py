@@ -34,6 +34,10 @@ __all__ = [
 
 _F = _C._VariableFunctions
 
+# What a singular, not positive-definite or non-converging matrix raises (a RuntimeError), as
+# torch.linalg.LinAlgError is torch._C._LinAlgError.
+LinAlgError = _C._LinAlgError
+
 vector_norm = _F.linalg_vector_norm  # out= folded in, as torch.linalg
 norm = _F.linalg_norm
 matrix_norm = _F.linalg_matrix_norm
