@@ -12,8 +12,8 @@
 // and fit its dtype) and out= (resized to the broadcast shape).
 //
 // In implementation terms, as in PyTorch 1.13: one CPU kernel per op over a TensorIterator
-// (core/ops/cpu/ternary.cpp); the derivative is core/autograd/derivatives/ternary.cpp. There is
-// no CUDA kernel, so a CUDA tensor gets torch's "not implemented for 'CUDA'" from the dispatcher.
+// (core/ops/cpu/ternary.cpp) and one CUDA kernel (core/cuda/kernels/ternary.{cpp,cu}); the
+// derivative is core/autograd/derivatives/ternary.cpp.
 //
 //   Tensor v = ops::zeros({3});
 //   Tensor g = ops::arange(3.0);                          // f64[3]
