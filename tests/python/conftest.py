@@ -179,3 +179,11 @@ def cuda_unavailable_error():
 
 needs_no_gpu = pytest.mark.skipif(opscope.cuda._is_compiled() and opscope.cuda.is_available(),
                                   reason="a GPU is there: a CUDA device works")
+
+
+@pytest.fixture(scope="session")
+def fake(tmp_path_factory):
+    """The fake CUDA device's library (fake_cuda.py), compiled once for the session."""
+    import fake_cuda
+
+    return fake_cuda.build(tmp_path_factory.mktemp("fake_cuda"))

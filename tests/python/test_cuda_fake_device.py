@@ -8,44 +8,10 @@ test_cuda_ops.py's work on a GPU.
 Skipped without the CUDA backend (OPSCOPE_CUDA=ON, `make test-cuda`), g++ or the CUDA headers.
 Each check runs in a child process, so that a crash fails one test with its stack.
 """
-import os
-import shutil
-import subprocess
-import sys
-import textwrap
-
-import pytest
-
-import opscope
-
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-SOURCE = os.path.join(ROOT, "tests", "cuda", "fake_device.cpp")
-CUDA_INCLUDE = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
-
-pytestmark = pytest.mark.skipif(
-    not opscope.cuda._is_compiled() or shutil.which("g++") is None
-    or not os.path.exists(os.path.join(CUDA_INCLUDE, "cuda_runtime_api.h")),
-    reason="needs a CUDA build of opscope (OPSCOPE_CUDA=ON), g++ and the CUDA headers")
+from fake_cuda import needs_fake, run
 
 
-@pytest.fixture(scope="module")
-def fake(tmp_path_factory):
-    lib = str(tmp_path_factory.mktemp("fake_cuda") / "libfake_cuda.so")
-    subprocess.run(["g++", "-std=c++20", "-O1", "-fPIC", "-shared", "-I", CUDA_INCLUDE, SOURCE,
-                    "-o", lib], check=True, capture_output=True, timeout=300)
-    return lib
-
-
-def run(fake, code, timeout=120):
-    """Runs `code` (after `import opscope as torch`) in a child over the fake device; its stdout.
-    A crash or an uncaught exception fails the test with the child's output."""
-    env = dict(os.environ, LD_PRELOAD=fake, PYTHONPATH=os.pathsep.join(sys.path))
-    script = "import faulthandler; faulthandler.enable()\nimport opscope as torch\n" + \
-        textwrap.dedent(code)
-    r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
-                       timeout=timeout)
-    assert r.returncode == 0, f"exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
-    return r.stdout
+pytestmark = needs_fake
 
 
 def test_runtime_queries(fake):

@@ -9,26 +9,13 @@ Device parts run over the fake device of tests/cuda/fake_device.cpp (copies are 
 the values checked are the ones copied in; kernels do not run) in a CUDA build without a GPU;
 the errors of a build or machine without CUDA run wherever they apply.
 """
-import os
-import shutil
-import subprocess
-import sys
-import textwrap
 
 import numpy as np
 import pytest
 
 import opscope
 from cuda_compare import assert_same, dev, make, needs_device
-
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-SOURCE = os.path.join(ROOT, "tests", "cuda", "fake_device.cpp")
-CUDA_INCLUDE = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
-
-needs_fake = pytest.mark.skipif(
-    not opscope.cuda._is_compiled() or shutil.which("g++") is None
-    or not os.path.exists(os.path.join(CUDA_INCLUDE, "cuda_runtime_api.h")),
-    reason="needs a CUDA build of opscope (OPSCOPE_CUDA=ON), g++ and the CUDA headers")
+from fake_cuda import needs_fake, run
 
 MAKERS = [lambda: opscope.tensor([1.0], device="cuda"),
           lambda: opscope.as_tensor([1.0], device="cuda"),
@@ -85,25 +72,6 @@ def test_to_device_overload():
     assert y.dtype == opscope.float64 and y.tolist() == [0.0, 1.0, 2.0]
     assert opscope.ops.aten.to.device(x, opscope.device("cpu"), opscope.int64) is x
     assert opscope.ops.aten.to.device(x, opscope.device("cpu"), opscope.int64, copy=True) is not x
-
-
-@pytest.fixture(scope="module")
-def fake(tmp_path_factory):
-    lib = str(tmp_path_factory.mktemp("fake_cuda") / "libfake_cuda.so")
-    subprocess.run(["g++", "-std=c++20", "-O1", "-fPIC", "-shared", "-I", CUDA_INCLUDE, SOURCE,
-                    "-o", lib], check=True, capture_output=True, timeout=300)
-    return lib
-
-
-def run(fake, code):
-    """`code` (after `import opscope as torch`) in a child over the fake device."""
-    env = dict(os.environ, LD_PRELOAD=fake, PYTHONPATH=os.pathsep.join(sys.path))
-    script = "import faulthandler; faulthandler.enable()\nimport opscope as torch\n" + \
-        textwrap.dedent(code)
-    r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
-                       timeout=120)
-    assert r.returncode == 0, f"exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
-    return r.stdout
 
 
 @needs_fake

@@ -4,40 +4,17 @@ the nonzero mask summed. Without a GPU, over the fake
 device of tests/cuda/fake_device.cpp, the host side (dtypes, forms, the trace, errors); with one,
 values against the CPU kernels.
 """
-import os
-import shutil
-import subprocess
-import sys
-import textwrap
 
 import pytest
 
 import opscope
 from cuda_compare import assert_same, dev, make, needs_device
-
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-SOURCE = os.path.join(ROOT, "tests", "cuda", "fake_device.cpp")
-CUDA_INCLUDE = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
-
-needs_fake = pytest.mark.skipif(
-    not opscope.cuda._is_compiled() or shutil.which("g++") is None
-    or not os.path.exists(os.path.join(CUDA_INCLUDE, "cuda_runtime_api.h")),
-    reason="needs a CUDA build of opscope (OPSCOPE_CUDA=ON), g++ and the CUDA headers")
-
-
-@pytest.fixture(scope="module")
-def fake(tmp_path_factory):
-    lib = str(tmp_path_factory.mktemp("fake_cuda") / "libfake_cuda.so")
-    subprocess.run(["g++", "-std=c++20", "-O1", "-fPIC", "-shared", "-I", CUDA_INCLUDE, SOURCE,
-                    "-o", lib], check=True, capture_output=True, timeout=300)
-    return lib
+from fake_cuda import needs_fake, run
 
 
 @needs_fake
 def test_host_side_over_the_fake_device(fake):
-    env = dict(os.environ, LD_PRELOAD=fake, PYTHONPATH=os.pathsep.join(sys.path))
-    script = "import faulthandler; faulthandler.enable()\nimport opscope as torch\n" + \
-        textwrap.dedent("""
+    out = run(fake, """
         b = torch.tensor([True, False], device="cuda")
         i = torch.tensor([1, -3], device="cuda")
         for got, dtype in [(~b, torch.bool), (~i, torch.int64),
@@ -75,10 +52,7 @@ def test_host_side_over_the_fake_device(fake):
             raise AssertionError("no error")
         print("ok")
         """)
-    r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
-                       timeout=120)
-    assert r.returncode == 0 and r.stdout.strip() == "ok", \
-        f"exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    assert out.strip() == "ok", out
 
 
 @needs_device

@@ -3,10 +3,6 @@ CPU kernels' formulas from ops with CUDA kernels). Over the fake device of
 tests/cuda/fake_device.cpp: shapes, dtypes, autograd nodes and the argument errors (no values:
 kernels do not run there); on a GPU, values and gradients against the CPU.
 """
-import os
-import shutil
-import subprocess
-import sys
 import textwrap
 
 import pytest
@@ -14,10 +10,7 @@ import pytest
 import opscope
 import opscope.nn.functional as F
 from cuda_compare import assert_same, dev, make, needs_device
-
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-SOURCE = os.path.join(ROOT, "tests", "cuda", "fake_device.cpp")
-CUDA_INCLUDE = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
+from fake_cuda import needs_fake, run
 
 LOSSES = [("smooth_l1", dict(beta=1.0)), ("smooth_l1", dict(beta=0.3)),
           ("smooth_l1", dict(beta=0.0)), ("huber", dict(delta=1.0)), ("huber", dict(delta=0.4))]
@@ -27,14 +20,8 @@ def loss_fn(name):
     return F.smooth_l1_loss if name == "smooth_l1" else F.huber_loss
 
 
-@pytest.mark.skipif(
-    not opscope.cuda._is_compiled() or shutil.which("g++") is None
-    or not os.path.exists(os.path.join(CUDA_INCLUDE, "cuda_runtime_api.h")),
-    reason="needs a CUDA build of opscope (OPSCOPE_CUDA=ON), g++ and the CUDA headers")
-def test_host_side_over_the_fake_device(tmp_path):
-    lib = str(tmp_path / "libfake_cuda.so")
-    subprocess.run(["g++", "-std=c++20", "-O1", "-fPIC", "-shared", "-I", CUDA_INCLUDE, SOURCE,
-                    "-o", lib], check=True, capture_output=True, timeout=300)
+@needs_fake
+def test_host_side_over_the_fake_device(fake):
     code = "import opscope as torch\nimport opscope.nn.functional as F\n" + textwrap.dedent("""
         x = torch.ones(3, 4, device="cuda", requires_grad=True)
         t = torch.zeros(4, device="cuda")
@@ -64,11 +51,8 @@ def test_host_side_over_the_fake_device(tmp_path):
                 raise AssertionError("no error: " + message)
         print("ok")
         """)
-    env = dict(os.environ, LD_PRELOAD=lib, PYTHONPATH=os.pathsep.join(sys.path))
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                       timeout=120)
-    assert r.returncode == 0 and r.stdout.strip() == "ok", \
-        f"exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    out = run(fake, code, preamble="")
+    assert out.strip() == "ok", out
 
 
 @needs_device

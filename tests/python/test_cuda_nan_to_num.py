@@ -3,30 +3,17 @@ taken from the input, then masked_fill_ each). Over the fake device of tests/cud
 forms, dtypes and the out= dtype error (no values: kernels do not run there); on a GPU, values
 against the CPU kernel.
 """
-import os
-import shutil
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
 import opscope
 from cuda_compare import DEVICE, assert_same, dev, needs_device
-
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-SOURCE = os.path.join(ROOT, "tests", "cuda", "fake_device.cpp")
-CUDA_INCLUDE = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
+from fake_cuda import needs_fake, run
 
 
-@pytest.mark.skipif(
-    not opscope.cuda._is_compiled() or shutil.which("g++") is None
-    or not os.path.exists(os.path.join(CUDA_INCLUDE, "cuda_runtime_api.h")),
-    reason="needs a CUDA build of opscope (OPSCOPE_CUDA=ON), g++ and the CUDA headers")
-def test_host_side_over_the_fake_device(tmp_path):
-    lib = str(tmp_path / "libfake_cuda.so")
-    subprocess.run(["g++", "-std=c++20", "-O1", "-fPIC", "-shared", "-I", CUDA_INCLUDE, SOURCE,
-                    "-o", lib], check=True, capture_output=True, timeout=300)
+@needs_fake
+def test_host_side_over_the_fake_device(fake):
     code = "import opscope as torch\n" + textwrap.dedent("""
         x = torch.tensor([float("nan"), float("inf"), -float("inf"), 1.5]).cuda()
         for r, dtype in [(torch.nan_to_num(x), torch.float32),
@@ -48,11 +35,8 @@ def test_host_side_over_the_fake_device(tmp_path):
             raise AssertionError("no error")
         print("ok")
         """)
-    env = dict(os.environ, LD_PRELOAD=lib, PYTHONPATH=os.pathsep.join(sys.path))
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                       timeout=120)
-    assert r.returncode == 0 and r.stdout.strip() == "ok", \
-        f"exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    out = run(fake, code, preamble="")
+    assert out.strip() == "ok", out
 
 
 @needs_device

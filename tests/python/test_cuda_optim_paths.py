@@ -12,26 +12,14 @@ Three parts, each run where it can:
 - with a GPU: a few steps of each optimizer on each path on CUDA against the same on the CPU
   (skipped without one, with the reason; OPSCOPE_CUDA_TEST_DEVICE=cpu runs them CPU against CPU).
 """
-import os
-import shutil
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import opscope
 from cuda_compare import DEVICE, assert_same, dev, make, needs_device
+from fake_cuda import needs_fake, run
 from opscope.optim.optimizer import _device_dtype_groups
-
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-SOURCE = os.path.join(ROOT, "tests", "cuda", "fake_device.cpp")
-CUDA_INCLUDE = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
-
-needs_fake = pytest.mark.skipif(
-    not opscope.cuda._is_compiled() or shutil.which("g++") is None
-    or not os.path.exists(os.path.join(CUDA_INCLUDE, "cuda_runtime_api.h")),
-    reason="needs a CUDA build of opscope (OPSCOPE_CUDA=ON), g++ and the CUDA headers")
 
 # (optimizer, options): every optimizer with a fused kernel, with the options its kernel branches
 # on (momentum buffers, amsgrad, centered).
@@ -151,22 +139,10 @@ def test_fused_true_names_the_supported_devices():
 
 # --- a CUDA build without a GPU: the fake device ----------------------------------------------
 
-@pytest.fixture(scope="module")
-def fake(tmp_path_factory):
-    lib = str(tmp_path_factory.mktemp("fake_cuda") / "libfake_cuda.so")
-    subprocess.run(["g++", "-std=c++20", "-O1", "-fPIC", "-shared", "-I", CUDA_INCLUDE, SOURCE,
-                    "-o", lib], check=True, capture_output=True, timeout=300)
-    return lib
-
-
 def run_fake(fake, code):
     """`code` in a child over the fake device, after the setup below; its stdout lines."""
-    env = dict(os.environ, LD_PRELOAD=fake, PYTHONPATH=os.pathsep.join(sys.path))
-    script = "import faulthandler; faulthandler.enable()\n" + FAKE_SETUP + code
-    r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
-                       timeout=300)
-    assert r.returncode == 0, f"exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
-    return r.stdout.splitlines()
+    return run(fake, code, timeout=300,
+               preamble="import faulthandler; faulthandler.enable()\n" + FAKE_SETUP).splitlines()
 
 
 # Three parameters: float32 on the GPU, float32 on the CPU, float64 on the GPU.

@@ -3,33 +3,20 @@ and torch's roll_common). Over the fake device of tests/cuda/fake_device.cpp: sh
 errors and the trace (cat's kernel does not run there, so no values); on a GPU, values against
 the CPU on every form.
 """
-import os
-import shutil
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
 import opscope
 from cuda_compare import assert_same, dev, make, needs_device
-
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-SOURCE = os.path.join(ROOT, "tests", "cuda", "fake_device.cpp")
-CUDA_INCLUDE = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
+from fake_cuda import needs_fake, run
 
 FORMS = [((1,), None), ((-1,), (0,)), ((1, 2), (0, 1)), ((5,), (-1,)), ((-7, 3), (1, 0)),
          ((2,), (1,))]
 
 
-@pytest.mark.skipif(
-    not opscope.cuda._is_compiled() or shutil.which("g++") is None
-    or not os.path.exists(os.path.join(CUDA_INCLUDE, "cuda_runtime_api.h")),
-    reason="needs a CUDA build of opscope (OPSCOPE_CUDA=ON), g++ and the CUDA headers")
-def test_roll_host_side_over_the_fake_device(tmp_path):
-    lib = str(tmp_path / "libfake_cuda.so")
-    subprocess.run(["g++", "-std=c++20", "-O1", "-fPIC", "-shared", "-I", CUDA_INCLUDE, SOURCE,
-                    "-o", lib], check=True, capture_output=True, timeout=300)
+@needs_fake
+def test_roll_host_side_over_the_fake_device(fake):
     code = "import opscope as torch\nFORMS = " + repr(FORMS) + textwrap.dedent("""
         g = torch.ones(3, 4, device="cuda")
         for t in (g, g.t(), g[:, ::2], g[:0]):
@@ -52,11 +39,8 @@ def test_roll_host_side_over_the_fake_device(tmp_path):
                 raise AssertionError("no error: " + message)
         print("ok")
         """)
-    env = dict(os.environ, LD_PRELOAD=lib, PYTHONPATH=os.pathsep.join(sys.path))
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                       timeout=120)
-    assert r.returncode == 0 and r.stdout.strip() == "ok", \
-        f"exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    out = run(fake, code, preamble="")
+    assert out.strip() == "ok", out
 
 
 @needs_device

@@ -4,42 +4,19 @@ each dtype both devices take, and the gradients; without one, over the fake devi
 tests/cuda/fake_device.cpp, the host side — shapes, dtypes, torch's CUDA dtype rules and messages,
 AddcmulBackward0 / AddcdivBackward0 on the device.
 """
-import os
-import shutil
-import subprocess
-import sys
-import textwrap
 
 import pytest
 
 import opscope
 from cuda_compare import DEVICE, assert_same, dev, make, needs_device
-
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-SOURCE = os.path.join(ROOT, "tests", "cuda", "fake_device.cpp")
-CUDA_INCLUDE = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
-
-needs_fake = pytest.mark.skipif(
-    not opscope.cuda._is_compiled() or shutil.which("g++") is None
-    or not os.path.exists(os.path.join(CUDA_INCLUDE, "cuda_runtime_api.h")),
-    reason="needs a CUDA build of opscope (OPSCOPE_CUDA=ON), g++ and the CUDA headers")
+from fake_cuda import needs_fake, run
 
 OPS = {"addcmul": opscope.addcmul, "addcdiv": opscope.addcdiv}
 
 
-@pytest.fixture(scope="module")
-def fake(tmp_path_factory):
-    lib = str(tmp_path_factory.mktemp("fake_cuda") / "libfake_cuda.so")
-    subprocess.run(["g++", "-std=c++20", "-O1", "-fPIC", "-shared", "-I", CUDA_INCLUDE, SOURCE,
-                    "-o", lib], check=True, capture_output=True, timeout=300)
-    return lib
-
-
 @needs_fake
 def test_host_side_over_the_fake_device(fake):
-    env = dict(os.environ, LD_PRELOAD=fake, PYTHONPATH=os.pathsep.join(sys.path))
-    script = "import faulthandler; faulthandler.enable()\nimport opscope as torch\n" + \
-        textwrap.dedent("""
+    out = run(fake, """
         def raises(f, message):
             try:
                 f()
@@ -77,10 +54,7 @@ def test_host_side_over_the_fake_device(fake):
         assert torch.addcmul(longs, longs, longs, value=0.5).dtype == torch.int64
         print("ok")
         """)
-    r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
-                       timeout=120)
-    assert r.returncode == 0 and r.stdout.strip() == "ok", \
-        f"exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    assert out.strip() == "ok", out
 
 
 @needs_device

@@ -8,44 +8,18 @@ test_cuda_norm_pool.py's and test_cuda_conv.py's work on a GPU.
 
 Skipped without a CUDA build of opscope (OPSCOPE_CUDA=ON), g++, the CUDA headers or the fake.
 """
-import os
-import shutil
-import subprocess
-import sys
-
-import pytest
-
-import opscope
-
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-SOURCE = os.path.join(ROOT, "tests", "cuda", "fake_device.cpp")
-CUDA_INCLUDE = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
-
-pytestmark = pytest.mark.skipif(
-    not opscope.cuda._is_compiled() or shutil.which("g++") is None
-    or not os.path.exists(os.path.join(CUDA_INCLUDE, "cuda_runtime_api.h"))
-    or not os.path.exists(SOURCE),
-    reason="needs a CUDA build of opscope (OPSCOPE_CUDA=ON), g++, the CUDA headers and "
-           "tests/cuda/fake_device.cpp")
+import fake_cuda
+from fake_cuda import needs_fake
 
 
-@pytest.fixture(scope="module")
-def fake(tmp_path_factory):
-    lib = str(tmp_path_factory.mktemp("fake_cuda") / "libfake_cuda.so")
-    subprocess.run(["g++", "-std=c++20", "-O1", "-fPIC", "-shared", "-I", CUDA_INCLUDE, SOURCE,
-                    "-o", lib], check=True, capture_output=True, timeout=300)
-    return lib
+pytestmark = needs_fake
 
 
 def run(fake, code):
     """`code` (after the imports) in a child over the fake device; its stdout lines."""
-    env = dict(os.environ, LD_PRELOAD=fake, PYTHONPATH=os.pathsep.join(sys.path))
-    script = ("import faulthandler; faulthandler.enable()\nimport opscope as torch\n"
-              "import opscope.nn.functional as F\n" + code)
-    r = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
-                       timeout=300)
-    assert r.returncode == 0, f"exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
-    return r.stdout.splitlines()
+    return fake_cuda.run(fake, code, timeout=300,
+                         preamble=fake_cuda.PREAMBLE + "import opscope.nn.functional as F\n"
+                         ).splitlines()
 
 
 SWEEP = """

@@ -5,7 +5,6 @@ sorted whatever `sorted=` says (torch's CUDA kernels always sort). On a GPU the 
 without the fake.
 """
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -13,10 +12,7 @@ import textwrap
 import pytest
 
 import opscope
-
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-SOURCE = os.path.join(ROOT, "tests", "cuda", "fake_device.cpp")
-CUDA_INCLUDE = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
+from fake_cuda import needs_fake, run
 
 CHECKS = textwrap.dedent("""
     import opscope as torch
@@ -49,19 +45,10 @@ CHECKS = textwrap.dedent("""
     """)
 
 
-@pytest.mark.skipif(
-    not opscope.cuda._is_compiled() or shutil.which("g++") is None
-    or not os.path.exists(os.path.join(CUDA_INCLUDE, "cuda_runtime_api.h")),
-    reason="needs a CUDA build of opscope (OPSCOPE_CUDA=ON), g++ and the CUDA headers")
-def test_unique_over_the_fake_device(tmp_path):
-    lib = str(tmp_path / "libfake_cuda.so")
-    subprocess.run(["g++", "-std=c++20", "-O1", "-fPIC", "-shared", "-I", CUDA_INCLUDE, SOURCE,
-                    "-o", lib], check=True, capture_output=True, timeout=300)
-    env = dict(os.environ, LD_PRELOAD=lib, PYTHONPATH=os.pathsep.join(sys.path))
-    r = subprocess.run([sys.executable, "-c", CHECKS], env=env, capture_output=True, text=True,
-                       timeout=120)
-    assert r.returncode == 0 and r.stdout.strip() == "ok", \
-        f"exit {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+@needs_fake
+def test_unique_over_the_fake_device(fake):
+    out = run(fake, CHECKS, preamble="")
+    assert out.strip() == "ok", out
 
 
 @pytest.mark.skipif(not opscope.cuda.is_available(), reason="needs a CUDA GPU")
