@@ -87,14 +87,20 @@ rc=$?
 grep -E "error|warning: " "$OUT/build.log" | head -30
 [ $rc -eq 0 ] || { tail -30 "$OUT/build.log"; exit 1; }
 echo "built"
+# Note [One libstdc++ in the process] (CMakeLists.txt): the core must load libstdc++.so.6, not
+# carry pieces of libstdc++.a.
+echo "libstdc++.so as the compiler finds it: $(c++ -print-file-name=libstdc++.so)"
+readelf -d "$BUILD/python/opscope/libopscope_core.so" | grep -o "Shared library: \[libstdc++[^]]*\]"
+echo "libstdc++ functions defined in libopscope_core.so: $(nm -DC --defined-only \
+  "$BUILD/python/opscope/libopscope_core.so" | grep -cE 'std::(codecvt|locale|basic_ostream)')"
 
 export PYTHONPATH=$ROOT/core/python:$ROOT/$BUILD/python
 step "C++ tests (CUDA allocator)"
 # The allocator's bookkeeping and the kernels' geometry need no other part of opscope: built
 # here on their own with doctest's main (the whole C++ suite is the main build's).
-printf '#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN\n#include <doctest/doctest.h>\n' > "$OUT/main.cpp"
-g++ -std=c++20 -O1 -I. -I"$PREFIX/usr/include" "$OUT/main.cpp" core/cuda/host/*.cpp \
-  tests/cpp/test_cuda_allocator.cpp -o "$OUT/test_cuda_allocator" && "$OUT/test_cuda_allocator" 2>&1 | tail -3
+printf '#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN\n#include <doctest/doctest.h>\n' > /tmp/dc-main.cpp
+g++ -std=c++20 -O1 -I. -I"$PREFIX/usr/include" /tmp/dc-main.cpp core/cuda/host/*.cpp \
+  tests/cpp/test_cuda_allocator.cpp -o /tmp/dc-test_cuda_allocator && /tmp/dc-test_cuda_allocator 2>&1 | tail -3
 
 step "smoke: each probe in its own process, so a crash names its step"
 probe() {
@@ -109,28 +115,45 @@ probe() {
       | grep -E "^#|signal" | cut -c1-220 | head -25
   fi
 }
-probe "python" "pass"
-probe "numpy" "import numpy; print(numpy.__version__)"
-probe "torch" "import torch; print(torch.cuda.is_available())"
+if [ -n "${PROBES:-}" ]; then  # a file of probes, one per line: name<TAB>code
+  while IFS=$'\t' read -r name code; do
+    [ -n "$name" ] && probe "$name" "$code"
+  done < "$PROBES"
+else
 probe "opscope on the CPU" "import opscope; print(opscope.ones(2).sum().item())"
 probe "numpy then opscope, printing" "import numpy, opscope; print(opscope.ones(2))"
 probe "opscope on the GPU" "import opscope; print(opscope.cuda.is_available(), opscope.cuda.device_count()); x = opscope.ones(3, device='cuda'); print((x + x).cpu().tolist(), x)"
 probe "opscope then torch" "import opscope, torch; print(torch.ones(2, device='cuda').sum().item(), opscope.ones(2, device='cuda').sum().item())"
 probe "torch then opscope" "import torch, opscope; print(opscope.ones(2, device='cuda').sum().item(), torch.ones(2, device='cuda').sum().item())"
+fi
 
-step "Python CUDA tests, one process per file"
-# Every failure, one line each (each file's whole log in $OUT/pytest-<file>.log).
-for f in tests/python/test_cuda_runtime.py \
-    $(ls tests/python/test_cuda_*.py | grep -v -e test_cuda_runtime -e test_cuda_namespace); do
-  log="$OUT/pytest-$(basename "$f" .py).log"
-  timeout "${TEST_TIMEOUT:-120}" "$PY" -X faulthandler -m pytest -q -rf -p no:cacheprovider "$f" \
-    > "$log" 2>&1
-  echo "--- $f: rc=$?"
-  grep -E "^(FAILED|ERROR)|passed|failed|Fatal Python|File \"" "$log" | cut -c1-200 | head -30
-done
+step "Python CUDA tests: the files in parallel (pytest-xdist), else one by one"
+# A worker that crashes is replaced and its test reported as crashed, so one run lists every
+# failure; faulthandler's Python frames and _cuda_reportFatalSignals' C++ frames land in the log.
+log="$OUT/pytest-cuda.log"
+if "$PY" -c "import xdist" 2>/dev/null; then
+  timeout "${TEST_TIMEOUT:-200}" "$PY" -X faulthandler -m pytest -q -rfEs -p no:cacheprovider \
+    -n "${TEST_WORKERS:-8}" --max-worker-restart 200 tests/python/test_cuda_*.py > "$log" 2>&1
+  echo "rc=$?"
+else
+  for f in tests/python/test_cuda_*.py; do
+    timeout "${TEST_TIMEOUT:-120}" "$PY" -X faulthandler -m pytest -q -rfEs -p no:cacheprovider \
+      "$f" >> "$log" 2>&1
+    echo "--- $f: rc=$?"
+  done
+fi
+grep -E "^(FAILED|ERROR)|crashed|passed|failed|Fatal Python|Segmentation|Aborted" "$log" \
+  | cut -c1-240 | head -60
+# The C++ frames of the first crash, from cuda-gdb (the lent machine has no gdb).
+crashed=$(grep -oE "crashed while running '[^']+'" "$log" | head -1 | sed -E "s/.*'(.*)'/\1/")
+if [ -n "$crashed" ] && command -v cuda-gdb > /dev/null; then
+  echo "--- cuda-gdb on $crashed"
+  timeout 120 cuda-gdb -q -batch -ex run -ex bt --args "$PY" -m pytest -q -p no:cacheprovider \
+    "$crashed" 2>&1 | grep -E "^#|signal" | cut -c1-220 | head -30
+fi
 
-step "GPU vs torch"
-timeout 90 "$PY" -X faulthandler - <<'EOF'
+step "GPU vs torch: copies, fills, allocation (GPU_VS_TORCH=0 skips it)"
+[ "${GPU_VS_TORCH:-1}" = 0 ] || timeout 90 "$PY" -X faulthandler - <<'EOF'
 # Host overhead and bandwidth of the runtime's pieces, opscope and torch in one process.
 import time
 import opscope, torch
@@ -178,7 +201,8 @@ for name, fo, ft in small:
     print(f"{name:24s} {per(fo):10.2f} {per(ft):10.2f}")
 print("opscope memory_allocated", opscope.cuda.memory_allocated(), "reserved", opscope.cuda.memory_reserved())
 EOF
-step "kernels: opscope vs torch (tests/bench/bench_cuda.py --quick)"
-timeout "${BENCH_TIMEOUT:-120}" "$PY" tests/bench/bench_cuda.py --quick 2>&1 | tail -30
+step "kernels: opscope vs torch (tests/bench/bench_cuda.py${BENCH_ARGS:+ $BENCH_ARGS})"
+[ "${BENCH:-1}" = 0 ] || timeout "${BENCH_TIMEOUT:-180}" "$PY" tests/bench/bench_cuda.py ${BENCH_ARGS:-} 2>&1 \
+  | tee "$OUT/bench_cuda.log" | tail -40
 
 step "done"

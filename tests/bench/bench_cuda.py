@@ -3,8 +3,9 @@
     PYTHONPATH=core/python:build-cuda/python python tests/bench/bench_cuda.py [--quick]
 
 Rows: the host overhead of a 1-element add (the time a loop of launches takes per op, the GPU
-idle); add of 2^28 float32 against the device-to-device copy bandwidth; mm in float32 (TF32 off
-and on) and bfloat16 at 4096 and 8192, in TFLOP/s; softmax, layer_norm, cross_entropy and a
+idle), inside opscope.trace() too, and its allocation and launch apart; add of 2^28 float32 against the device-to-device copy bandwidth; mm in float32 (TF32 off
+and on) and bfloat16 at 4096 and 8192, in TFLOP/s, each beside cuBLAS called directly (ctypes, torch's
+tensors); softmax, layer_norm, cross_entropy and a
 sum over rows; one training step of a small transformer block (forward, backward, AdamW).
 Device times come from CUDA events around a loop of calls, after a warm-up, best of the repeats.
 Without a GPU, or without the CUDA backend, it says so and exits 0; PyTorch's column reads n/a
@@ -110,6 +111,65 @@ class Block:
         return step
 
 
+class DirectCublas:
+    """cuBLAS called straight through ctypes on torch's tensors and default stream: the ceiling
+    each product row is held to (issue 17: >= 0.95x a direct cuBLAS call at the same shape).
+    None of it when no libcublas can be loaded."""
+
+    SGEMM_MATH = {False: 0, True: 3}  # CUBLAS_DEFAULT_MATH, CUBLAS_TF32_TENSOR_OP_MATH
+    R_32F, R_16BF, COMPUTE_32F, GEMM_DEFAULT_TENSOR_OP = 0, 14, 68, 99
+
+    def __init__(self):
+        import ctypes
+        import glob
+        self.ct = ctypes
+        here = os.path.dirname(torch.__file__) if torch is not None else ""
+        names = ["libcublas.so.13", "libcublas.so.12"]
+        names += sorted(glob.glob(os.path.join(here, "..", "nvidia", "*", "lib", "libcublas.so*")))
+        names += sorted(glob.glob(os.path.join(here, "..", "nvidia", "cublas", "lib",
+                                               "libcublas.so*")))
+        names += sorted(glob.glob("/usr/local/cuda/lib64/libcublas.so*"))
+        self.lib = None
+        for name in names:
+            try:
+                self.lib = ctypes.CDLL(name)
+                break
+            except OSError:
+                continue
+        if self.lib is None:
+            return
+        self.handle = ctypes.c_void_p()
+        if self.lib.cublasCreate_v2(ctypes.byref(self.handle)) != 0:
+            self.lib = None
+
+    def product(self, size, dtype_name, tf32):
+        """fn() computing a size^3 product with cuBLAS alone (C = A @ B, column-major B^T A^T)."""
+        ct, lib = self.ct, self.lib
+        dt = getattr(torch, dtype_name)
+        a = torch.randn(size, size, device="cuda").to(dt)
+        b = torch.randn(size, size, device="cuda").to(dt)
+        c = torch.empty(size, size, device="cuda", dtype=dt)
+        one, zero = ct.c_float(1.0), ct.c_float(0.0)
+        h, n = self.handle, ct.c_int(size)
+        pa, pb, pc = (ct.c_void_p(t.data_ptr()) for t in (a, b, c))
+        lib.cublasSetStream_v2(h, ct.c_void_p(torch.cuda.current_stream().cuda_stream))
+        if dtype_name == "float32":
+            def fn():
+                lib.cublasSetMathMode(h, self.SGEMM_MATH[tf32])
+                return lib.cublasSgemm_v2(h, 0, 0, n, n, n, ct.byref(one), pb, n, pa, n,
+                                          ct.byref(zero), pc, n)
+        else:
+            def fn():
+                return lib.cublasGemmEx(h, 0, 0, n, n, n, ct.byref(one), pb, self.R_16BF, n, pa,
+                                        self.R_16BF, n, ct.byref(zero), pc, self.R_16BF, n,
+                                        self.COMPUTE_32F, self.GEMM_DEFAULT_TENSOR_OP)
+        status = fn()
+        if status != 0:
+            raise RuntimeError(f"direct cuBLAS call returned status {status}")
+        fn.keep = (a, b, c)
+        return fn
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="fewer repeats, smaller products")
@@ -129,6 +189,18 @@ def main():
         return lambda: a + a
     o, t = both(tiny, lambda lib, fn: host_time(lib, fn, 2000, repeat))
     row("add 1 float32 element: host time per op", o, t, "us", 1e6)
+    # What recording costs on a CUDA op (target <= +1 us of host time).
+    with opscope.trace():
+        traced = host_time(opscope, tiny(opscope), 2000, repeat)
+    row("  the same inside opscope.trace()", traced, None, "us", 1e6)
+    print(f"{'  recording cost per op (opscope)':<44} {(traced - o) * 1e6:>12.3f} {'':>12} us")
+    # Where the host time goes: the allocation alone, an in-place add (no allocation).
+    for name, build in (("empty(1) on the GPU (allocate + free)",
+                         lambda lib: (lambda: lib.empty(1, device="cuda"))),
+                        ("a.add_(a), 1 element (no allocation)",
+                         lambda lib: (lambda a=lib.ones(1, device="cuda"): a.add_(a)))):
+        o2, t2 = both(build, lambda lib, fn: host_time(lib, fn, 2000, repeat))
+        row(name, o2, t2, "us", 1e6)
 
     # Bandwidth: add of 2^28 float32 vs a device-to-device copy.
     n = 1 << (26 if args.quick else 28)
@@ -150,6 +222,10 @@ def main():
 
     # Products.
     sizes = [2048] if args.quick else [4096, 8192]
+    direct = DirectCublas() if torch is not None else None
+    if direct is not None and direct.lib is None:
+        print("  (no libcublas loadable through ctypes: no direct cuBLAS rows)")
+        direct = None
     for size in sizes:
         for dtype_name, tf32 in (("float32", False), ("float32", True), ("bfloat16", False)):
             def mm(lib, size=size, dtype_name=dtype_name, tf32=tf32):
@@ -162,6 +238,14 @@ def main():
             flop = 2 * size ** 3 / 1e12
             label = f"mm {size}^3 {dtype_name}{' tf32' if tf32 else ''}"
             row(label, flop / o, flop / t if t else None, "TFLOP/s", 1, True)
+            if direct is not None:
+                try:
+                    d = device_time(torch, direct.product(size, dtype_name, tf32), 3, repeat)
+                except Exception as e:  # the opscope and torch rows stand without it
+                    print(f"  direct cuBLAS: {type(e).__name__}: {e}")
+                    continue
+                print(f"{'  the same product, cuBLAS called directly':<44} {'':>12} "
+                      f"{flop / d:>12.3f} {'TFLOP/s':<8} {(flop / o) / (flop / d):>7.2f}x")
     opscope.backends.cuda.matmul.allow_tf32 = False
     if torch is not None:
         torch.backends.cuda.matmul.allow_tf32 = False

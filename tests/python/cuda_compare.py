@@ -41,7 +41,8 @@ def dev(t):
 
 def layouts(t):
     """(cpu, device) pairs made by the same ops on each side from t: contiguous, column-major
-    (dense, permuted) and stepped (every other element: not dense)."""
+    (dense, permuted) and stepped (every other element of cat([t, t], -1): not dense, and
+    along the last dim each value of t's even positions comes twice)."""
     pairs = [(t, dev(t))]
     if t.dim() >= 2:
         def column_major(z):

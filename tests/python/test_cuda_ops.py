@@ -417,7 +417,10 @@ def test_index_select_gather_scatter(dtype):
     g = opscope.tensor([[0, 1, 1], [5, 4, 0]])
     assert_same(opscope.gather(x.cuda(), 1, g.cuda()), opscope.gather(x, 1, g))
     src = make((2, 3), dtype, seed=37)
-    assert_same(x.cuda().scatter(1, g.cuda(), src.cuda()), x.scatter(1, g, src))
+    # scatter with a repeated index keeps one of the values, which one left open (torch's CPU
+    # and CUDA kernels differ): each row's indices distinct here.
+    distinct_g = opscope.tensor([[0, 1, 3], [5, 4, 0]])
+    assert_same(x.cuda().scatter(1, distinct_g.cuda(), src.cuda()), x.scatter(1, distinct_g, src))
     assert_same(x.cuda().scatter(0, opscope.tensor([[1, 2, 3]]).cuda(), 1),
                 x.scatter(0, opscope.tensor([[1, 2, 3]]), 1))
     if dtype in (opscope.float32, opscope.int64):
@@ -453,10 +456,12 @@ def test_advanced_indexing(dtype):
     assert_same(g[m.cuda()], x[m])
     assert_same(g[1:, ::2][opscope.tensor([0, 2]).cuda()], x[1:, ::2][opscope.tensor([0, 2])])
     # index_put_, with and without accumulate
-    v = make((3, 6), dtype, seed=40)
+    # (i names row 3 twice, as 3 and -1: without accumulate, which write lands is left open, as
+    # in torch, so the rows put to are distinct here.)
+    v, rows = make((3, 6), dtype, seed=40), opscope.tensor([3, 0, -2])
     a, b = x.clone(), x.cuda()
-    a[i, 1] = v
-    b[i.cuda(), 1] = v.cuda()
+    a[rows, 1] = v
+    b[rows.cuda(), 1] = v.cuda()
     assert_same(b, a)
     a, b = x.clone(), x.cuda()
     dup = opscope.tensor([0, 1, 0, 0])
@@ -624,7 +629,9 @@ def _train(model, inputs, targets, steps, opt_cls, **opt_kw):
     return losses
 
 
-def _same_training(model, inputs, targets, steps=5, **opt_kw):
+def _same_training(model, inputs, targets, steps=5, noise=None, **opt_kw):
+    """noise: {parameter name: the slice of it whose true gradient is zero} — Adam moves those
+    elements by ~lr * sign(rounding noise), which differs between the devices."""
     gpu_model = copy.deepcopy(model).cuda()
     cpu_losses = _train(model, inputs, targets, steps, opscope.optim.AdamW, **opt_kw)
     gpu_losses = _train(gpu_model, inputs.cuda(), targets.cuda(), steps, opscope.optim.AdamW,
@@ -640,6 +647,10 @@ def _same_training(model, inputs, targets, steps=5, **opt_kw):
         np.testing.assert_allclose(as_numpy(q), as_numpy(p), rtol=0, atol=2 * steps * lr,
                                    err_msg=name)
         close = np.isclose(as_numpy(q), as_numpy(p), rtol=1e-3, atol=1e-4)
+        if noise and name in noise:
+            keep = np.ones(close.shape, bool)
+            keep[noise[name]] = False
+            close = close[keep]
         assert close.mean() > 0.97, (name, close.mean())
 
 
@@ -657,4 +668,6 @@ def test_transformer_block_trains_like_cpu():
     model = Block()
     x = make((4, 9, 16), seed=62)
     y = opscope.tensor(rng(63).integers(0, 7, size=(4, 9)))
-    _same_training(model, x, y, lr=3e-3, weight_decay=0.01)
+    # The key projection's bias adds the same q . b_k to every score of a row, which softmax
+    # cancels: its gradient is rounding noise on both devices.
+    _same_training(model, x, y, lr=3e-3, weight_decay=0.01, noise={"qkv.bias": slice(16, 32)})

@@ -197,12 +197,18 @@ def test_sort_empty_scalar_out():
 @pytest.mark.parametrize("largest", [True, False])
 def test_topk(dtype, largest):
     x = distinct((7, 30), dtype, seed=16)
-    for cpu, gpu in layouts(x):
+    for n, (cpu, gpu) in enumerate(layouts(x)):
         for k, dim in ((1, 1), (5, 1), (30, 1), (0, 1), (3, 0), (7, 0)):
             v, i = opscope.topk(gpu, k, dim=dim, largest=largest)
             cv, ci = opscope.topk(cpu, k, dim=dim, largest=largest)
             assert_same(v, cv, exact=True)
-            assert_same(i, ci)
+            if n == 2:
+                # The stepped layout holds each row's values twice (layouts()): which of two
+                # equal values topk names is left open (torch's CPU and CUDA kernels differ
+                # too), so the indices are checked by what they point at.
+                assert_same(opscope.gather(gpu, dim, i), cv, exact=True)
+            else:
+                assert_same(i, ci)
 
 
 def test_topk_half_nan_scalar_out_errors():
