@@ -199,7 +199,9 @@ void TraceRecorder::on_enter(const DispatchStep& s) {
   if (options_.stacks && runs_backend_kernel(s) && take_stack_slot())
     stack = std::make_unique<RawStack>(capture_stack(/*skip=*/1));  // from the dispatcher
   Edge edge = first_step_of_op(s.kind) ? Edge::Opens : Edge::None;
+  const uint64_t mark = device_mark(s);  // last: the kernel runs right after it
   record(EventKind::Enter, s.id, edge, [&](Event& e) {
+    e.device_ns = mark;
     e.op = *s.op;
     e.call = s.kind;
     e.key_set = s.key_set;
@@ -222,13 +224,29 @@ void TraceRecorder::on_enter(const DispatchStep& s) {
 
 void TraceRecorder::on_exit(const DispatchStep& s, const Stack* returns) {
   Edge edge = first_step_of_op(s.kind) ? Edge::Closes : Edge::None;
+  const uint64_t mark = device_mark(s);
   record(EventKind::Exit, s.id, edge, [&](Event& e) {
+    e.device_ns = mark;
     e.threw = returns == nullptr;
     if (returns && first_step_of_op(s.kind)) {
       e.values_begin = keep_values(*returns);
       e.values_count = static_cast<uint32_t>(returns->size());
     }
   });
+}
+
+uint64_t TraceRecorder::device_mark(const DispatchStep& s) {
+  if (!timeline_ || s.chosen != DispatchKey::CUDA || !runs_backend_kernel(s) || !recording())
+    return 0;
+  int index = -1;  // the first CUDA tensor argument's device (the kernel's guard goes there)
+  for (size_t i = 0; s.args && i < s.args->size(); ++i) {
+    const IValue& v = (*s.args)[i];
+    if (v.is_tensor() && v.to_tensor().defined() && v.to_tensor().device().is_cuda()) {
+      index = v.to_tensor().device().index;
+      break;
+    }
+  }
+  return timeline_->mark(index);
 }
 
 void TraceRecorder::on_blas_call(const char* routine, RawStack stack) {
@@ -276,6 +294,7 @@ void TraceRecorder::on_autograd(const AutogradEvent& a) {
 
 void TraceRecorder::start(std::shared_ptr<TraceRecorder> self) {
   OPSCOPE_CHECK(self.get() == this, "TraceRecorder::start: pass the recorder's own shared_ptr");
+  if (options_.device_time && !timeline_) timeline_ = make_device_timeline(DeviceType::CUDA);
   recording_now_.store(true, std::memory_order_relaxed);
   if (options_.stacks) {
     listen_to_blas(this, self, true);
@@ -299,6 +318,18 @@ TraceRecorder::~TraceRecorder() {
 
 Recording TraceRecorder::take() {
   std::lock_guard lock(mutex_);
+  if (timeline_) {  // mark ids -> times (Note [Device time of an op])
+    uint64_t first = 0;
+    std::vector<DeviceTimeline::MarkTime> times = timeline_->resolve(first);
+    for (size_t i = 0; i < recording_.events.size(); ++i) {
+      Event& e = recording_.events[i];
+      if (e.device_ns == 0) continue;
+      const uint64_t k = e.device_ns - first;  // an id past this batch (or before it): dropped
+      e.device_ns = k < times.size() ? times[k].ns : 0;
+      e.device_stream = k < times.size() ? times[k].stream : 0;
+      if (k < times.size()) e.device = Device(DeviceType::CUDA, times[k].device);
+    }
+  }
   return std::exchange(recording_, Recording());
 }
 

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "core/dispatch/Dispatcher.h"
+#include "core/runtime/DeviceTimer.h"
 #include "profiler/Chunked.h"
 #include "profiler/Stack.h"
 
@@ -101,13 +102,18 @@ struct Event {
   // ranges of the Recording's `values` / `keys`.
   uint32_t values_begin = 0, values_count = 0;
   uint32_t keys_begin = 0, keys_count = 0;  // Enter of a redispatch
-  // Alloc / Free
+  // Alloc / Free; Enter of a timed CUDA kernel step: its device
   Device device;
   uintptr_t ptr = 0;
   uint64_t bytes = 0;
   int64_t total_bytes = 0;  // the device allocator's current bytes after the event
   // Node and scope events, stacks: an index into Recording::details
   uint32_t detail = kNoDetail;
+  // Enter / Exit of a CUDA kernel step, when the recorder times the device (Note [Device time of
+  // an op], core/runtime/DeviceTimer.h): the stream's mark right before / after the kernel, as a
+  // mark id while recording and as CLOCK_MONOTONIC ns once taken (0: none); the stream's id.
+  uint64_t device_ns = 0;
+  int64_t device_stream = 0;
 };
 
 // What a recorder hands over: the events, and the records they index.
@@ -143,6 +149,9 @@ struct RecorderOptions {
   // recorder holds nothing (no tensor list an argument kept, no memory that grows) and take()
   // finds nothing.
   bool keep = true;
+  // Mark the stream around each CUDA kernel step, for the device's own time (Note [Device time
+  // of an op]): ~2 us of host time a step. Without a CUDA backend nothing is marked.
+  bool device_time = false;
 };
 
 // Where a recording's top-level items are, and which of them ran the same way: what a loop's
@@ -207,6 +216,8 @@ class TraceRecorder final : public DispatchObserver {
   // Under the lock: whether an event on this thread is kept, counting the items left out.
   bool keep_event(uint32_t thread, Edge edge, uint64_t t_ns);
 
+  // A mark on the stream of a CUDA kernel step's device (0: not such a step, or no timeline).
+  uint64_t device_mark(const DispatchStep& step);
   uint32_t keep_values(const Stack& stack);  // appends to recording_.values; returns the begin
   EventDetail& add_detail(Event& e);         // a new detail for e
   RecorderOptions options_;
@@ -215,6 +226,7 @@ class TraceRecorder final : public DispatchObserver {
   mutable std::mutex mutex_;
   Recording recording_;
   ObserverHandle handle_;
+  std::unique_ptr<DeviceTimeline> timeline_;  // options_.device_time, made by start()
   // The bound's book-keeping, under mutex_: per thread (by trace_thread_id), how deep in
   // top-level items it is and whether the one it is in is kept.
   struct ThreadState {

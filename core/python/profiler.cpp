@@ -194,6 +194,11 @@ py::dict EventConverter::event(const Event& e, bool stacks) {
       }
       if (detail && detail->stack)
         d["stack"] = stacks ? wrap_raw_stack(std::move(*detail->stack)) : py::none();
+      if (e.device_ns != 0) {  // Note [Device time of an op]
+        d["device_ns"] = e.device_ns;
+        d["stream"] = e.device_stream;
+        d["device_index"] = static_cast<int>(e.device.index);
+      }
       break;
     }
     case EventKind::BlasCall:
@@ -216,6 +221,7 @@ py::dict EventConverter::event(const Event& e, bool stacks) {
       d["step"] = e.step_id;
       d["threw"] = e.threw;
       d["outputs"] = values(e.values_begin, e.values_count);
+      if (e.device_ns != 0) d["device_ns"] = e.device_ns;
       break;
     default:
       d["node"] = detail->name;
@@ -293,12 +299,14 @@ void init_profiler(py::module_& m) {
   using profiler::TraceRecorder;
   py::class_<TraceRecorder, std::shared_ptr<TraceRecorder>>(
       m, "_TraceRecorder", "Records dispatch steps and autograd events between start and stop.")
-      .def(py::init([](bool stacks, bool memory, size_t max_events, size_t max_stacks) {
-             return std::make_shared<TraceRecorder>(
-                 profiler::RecorderOptions{stacks, memory, max_events, max_stacks});
+      .def(py::init([](bool stacks, bool memory, size_t max_events, size_t max_stacks,
+                       bool device_time) {
+             profiler::RecorderOptions o{stacks, memory, max_events, max_stacks};
+             o.device_time = device_time;
+             return std::make_shared<TraceRecorder>(std::move(o));
            }),
            py::arg("stacks") = false, py::arg("memory") = true, py::arg("max_events") = 0,
-           py::arg("max_stacks") = 0)
+           py::arg("max_stacks") = 0, py::arg("device_time") = false)
       // Taken by reference (or checked): pybind lets an unbound call's None through as a null
       // shared_ptr or pointer (_TraceRecorder.start(None)).
       .def("start",

@@ -6,7 +6,8 @@ Rows: the host overhead of a 1-element add (the time a loop of launches takes pe
 idle), inside opscope.trace() too, and its allocation and launch apart; add of 2^28 float32 against the device-to-device copy bandwidth; mm in float32 (TF32 off
 and on) and bfloat16 at 4096 and 8192, in TFLOP/s, each beside cuBLAS called directly (ctypes, torch's
 tensors); softmax, layer_norm, cross_entropy and a
-sum over rows; one training step of a small transformer block (forward, backward, AdamW).
+sum over rows; one training step of a small transformer block (forward, backward, AdamW), then
+each library's profile of that step by device time.
 Device times come from CUDA events around a loop of calls, after a warm-up, best of the repeats.
 Without a GPU, or without the CUDA backend, it says so and exits 0; PyTorch's column reads n/a
 when torch (with CUDA) is not installed.
@@ -48,7 +49,9 @@ def device_time(lib, fn, iters, repeat):
 
 
 def host_time(lib, fn, iters, repeat):
-    """Best host seconds per call of fn() (launch overhead: the GPU keeps up with tiny ops)."""
+    """Best host seconds per call of fn(): the launch overhead. Keep iters well under the
+    launches the GPU queues (~1000): past that the loop waits for the GPU, and what it measures
+    is the GPU's time per tiny kernel, the same for both libraries."""
     fn()
     lib.cuda.synchronize()
     best = math.inf
@@ -187,11 +190,11 @@ def main():
     def tiny(lib):
         a = lib.ones(1, device="cuda")
         return lambda: a + a
-    o, t = both(tiny, lambda lib, fn: host_time(lib, fn, 2000, repeat))
+    o, t = both(tiny, lambda lib, fn: host_time(lib, fn, 200, 5 * repeat))
     row("add 1 float32 element: host time per op", o, t, "us", 1e6)
     # What recording costs on a CUDA op (target <= +1 us of host time).
     with opscope.trace():
-        traced = host_time(opscope, tiny(opscope), 2000, repeat)
+        traced = host_time(opscope, tiny(opscope), 200, 5 * repeat)
     row("  the same inside opscope.trace()", traced, None, "us", 1e6)
     print(f"{'  recording cost per op (opscope)':<44} {(traced - o) * 1e6:>12.3f} {'':>12} us")
     # Where the host time goes: the allocation alone, an in-place add (no allocation).
@@ -199,7 +202,7 @@ def main():
                          lambda lib: (lambda: lib.empty(1, device="cuda"))),
                         ("a.add_(a), 1 element (no allocation)",
                          lambda lib: (lambda a=lib.ones(1, device="cuda"): a.add_(a)))):
-        o2, t2 = both(build, lambda lib, fn: host_time(lib, fn, 2000, repeat))
+        o2, t2 = both(build, lambda lib, fn: host_time(lib, fn, 200, 5 * repeat))
         row(name, o2, t2, "us", 1e6)
 
     # Bandwidth: add of 2^28 float32 vs a device-to-device copy.
@@ -277,7 +280,26 @@ def main():
 
     o, t = both(Block.make, lambda lib, fn: device_time(lib, fn, 3, repeat))
     row("transformer block step (16x256x512, AdamW)", o, t, "ms", 1e3)
+    if not args.quick:
+        profile_block_step()
     return 0
+
+
+def profile_block_step():
+    """Where the block's step spends the GPU's time: each library's profiler on one step, the
+    ops with the most device time first."""
+    for lib in (opscope, torch):
+        if lib is None:
+            continue
+        step = Block.make(lib)
+        step()
+        lib.cuda.synchronize()
+        P = lib.profiler
+        with P.profile(activities=[P.ProfilerActivity.CPU, P.ProfilerActivity.CUDA]) as prof:
+            step()
+            lib.cuda.synchronize()
+        print(f"\n{lib.__name__}: one transformer block step, by self CUDA time")
+        print(prof.key_averages().table(sort_by="self_cuda_time_total", row_limit=15))
 
 
 if __name__ == "__main__":

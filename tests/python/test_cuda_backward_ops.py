@@ -82,6 +82,8 @@ def test_nll_loss_backward(reduction, weighted, batch, dtype):
     gpu = aten.nll_loss_backward(go.cuda(), x.cuda(), target.cuda(),
                                  None if w is None else w.cuda(), reduction, -100, total.cuda())
     same(gpu, cpu, dtype)
+    if batch == 0:
+        return  # no target to be out of bounds
     with pytest.raises(IndexError, match="Target 9 is out of bounds."):
         bad = opscope.full(tuple(target.shape), 9, dtype=opscope.int64)
         aten.nll_loss_backward(go.cuda(), x.cuda(), bad.cuda(), None, reduction, -100,

@@ -159,3 +159,24 @@ print(len(calls))
 
 def test_the_host_never_reads_device_memory(fake):
     assert int(run(fake, SWEEP).strip()) > 50
+
+
+def test_profiler_marks_cuda_kernel_steps(fake):
+    # The fake's events all read 0 ms apart: what runs here is the marking (two events per CUDA
+    # kernel step, none for CPU steps or under a plain trace) and its resolution at the end.
+    out = run(fake, """
+        from opscope.profiler import ProfilerActivity, profile
+        assert ProfilerActivity.CUDA in torch.profiler.supported_activities()
+        x, c = torch.ones(4, 4, device="cuda"), torch.ones(2)
+        with torch.trace(device_time=True) as t:
+            y = torch.mm(x, x) + 1
+            c + c
+        cuda_steps = [s for op in t.ops for s in op.steps if s.key == "CUDA"]
+        assert len(cuda_steps) == 2, cuda_steps
+        assert all(s.device_start_ns and s.device_end_ns for s in cuda_steps)
+        assert all(s.device_start_ns is None for op in t.ops for s in op.steps if s.key == "CPU")
+        with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+            torch.mm(x, x).sum()
+        print(prof.key_averages().table(row_limit=3).splitlines()[1].split()[:3])
+        """)
+    assert out.strip() == "['Name', 'Self', 'CPU']"

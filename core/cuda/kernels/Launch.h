@@ -96,7 +96,11 @@ void launch_reduce_rows(ReduceOp op, DT in_dt, DT out_dt, const void* in, void* 
 // out[o, i] = op over r of in[o, r, i] for a contiguous [outer, reduced, inner] input (the
 // reduced dims in the middle: sum(0) of a matrix), one thread per result; in and out one dtype.
 void launch_reduce_cols(ReduceOp op, DT dt, const void* in, void* out, int64_t outer,
-                        int64_t reduced, int64_t inner, double p, void* stream);
+                        int64_t reduced, int64_t inner, double p, void* workspace, void* stream);
+// The device bytes launch_reduce_cols needs as `workspace` for these sizes (0: none; see Note
+// [Reducing down columns] in reduce.cu), and the row splits behind it.
+int64_t reduce_cols_workspace_bytes(int64_t outer, int64_t reduced, int64_t inner);
+int64_t reduce_cols_splits(int64_t outer, int64_t reduced, int64_t inner);
 // values[r], indices[r] = max / min of row r and its first index (NaN wins, as torch); values may
 // be null (argmax).
 void launch_arg_reduce_rows(bool is_max, DT dt, const void* in, void* values, int64_t* indices,

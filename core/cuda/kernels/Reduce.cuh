@@ -4,6 +4,7 @@
 
 #include <cfloat>
 #include <climits>
+#include <type_traits>
 
 #include "core/cuda/kernels/Loops.cuh"
 
@@ -16,20 +17,59 @@ __device__ __forceinline__ T* shared_mem() {
   return reinterpret_cast<T*>(opscope_smem);
 }
 
+// The combination of a warp's 32 values, in a fixed tree order (shuffles): lane 0 holds it.
+template <typename T, typename F>
+__device__ __forceinline__ T warp_reduce(T v, F combine) {
+  for (int offset = 16; offset > 0; offset >>= 1)
+    v = combine(v, __shfl_down_sync(0xffffffffu, v, offset));
+  return v;
+}
+
+// The same with every lane getting the result (a butterfly: at each step two lanes combine the
+// same pair, so for a commutative combine — +, max — all lanes hold the same bits).
+template <typename T, typename F>
+__device__ __forceinline__ T warp_allreduce(T v, F combine) {
+  for (int offset = 16; offset > 0; offset >>= 1)
+    v = combine(v, __shfl_xor_sync(0xffffffffu, v, offset));
+  return v;
+}
+
 // The combination of every thread's v, in a fixed tree order; every thread gets the result.
-// blockDim.x must be a power of two.
+// blockDim.x must be a power of two (32 or more). Numbers reduce within each warp by shuffles,
+// then across the warps in warp 0; other types (argmax's value-index pairs) through a tree in
+// shared memory (blockDim.x elements).
 template <typename T, typename F>
 __device__ __forceinline__ T block_reduce(T v, T* shared, F combine) {
-  shared[threadIdx.x] = v;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s)
-      shared[threadIdx.x] = combine(shared[threadIdx.x], shared[threadIdx.x + s]);
+  if constexpr (std::is_arithmetic_v<T>) {
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+    v = warp_reduce(v, combine);
+    if (warps > 1) {
+      if (lane == 0) shared[warp] = v;
+      __syncthreads();
+      if (warp == 0) {
+        // Lanes past `warps` read a stale slot; only lanes below `warps` feed lane 0's result.
+        v = shared[lane < warps ? lane : 0];
+        for (unsigned offset = warps / 2; offset > 0; offset >>= 1)
+          v = combine(v, __shfl_down_sync(0xffffffffu, v, offset));
+      }
+    }
+    if (threadIdx.x == 0) shared[0] = v;
     __syncthreads();
+    T r = shared[0];
+    __syncthreads();
+    return r;
+  } else {
+    shared[threadIdx.x] = v;
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+      if (threadIdx.x < s)
+        shared[threadIdx.x] = combine(shared[threadIdx.x], shared[threadIdx.x + s]);
+      __syncthreads();
+    }
+    T r = shared[0];
+    __syncthreads();
+    return r;
   }
-  T r = shared[0];
-  __syncthreads();
-  return r;
 }
 
 template <typename A>

@@ -34,10 +34,71 @@ __global__ void softmax_rows_kernel(const In* in, Out* out, int64_t rows, int64_
   }
 }
 
+// Note [Rows that fit a warp's registers]
+// A row of at most kWarpRow (1024) elements is read once into the registers of one warp, 32
+// per lane at most (lane l holds elements l, l + 32, ...), so softmax, log_softmax and layer norm
+// read their input once and write their output once, reducing by shuffles with no shared memory
+// and no block barrier: the bandwidth-bound kernels of a transformer's rows. Longer rows take
+// the block-per-row kernels, which read the row once per pass.
+constexpr int64_t kWarpRow = 1024;
+constexpr int kWarpsPerBlock = 4;
+
+inline unsigned warp_row_grid(int64_t rows) {
+  const int64_t blocks = (rows + kWarpsPerBlock - 1) / kWarpsPerBlock;
+  return static_cast<unsigned>(blocks < (int64_t(1) << 20) ? blocks : int64_t(1) << 20);
+}
+
+template <bool Log, typename In, typename Out>
+__global__ void softmax_warp_kernel(const In* in, Out* out, int64_t rows, int64_t cols) {
+  using A = acc_t<In>;
+  const int lane = threadIdx.x % 32;
+  const int64_t stride = int64_t(gridDim.x) * kWarpsPerBlock;
+  for (int64_t r = int64_t(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32; r < rows;
+       r += stride) {
+    const In* row = in + r * cols;
+    Out* orow = out + r * cols;
+    A v[32];
+    A m = lowest<A>();
+#pragma unroll
+    for (int k = 0; k < 32; ++k) {
+      const int64_t c = lane + 32 * k;
+      v[k] = c < cols ? cvt<A>(row[c]) : lowest<A>();
+      m = nan_max(m, v[k]);
+    }
+    m = warp_allreduce(m, [](A a, A b) { return nan_max(a, b); });
+    A s = A(0);
+#pragma unroll
+    for (int k = 0; k < 32; ++k) {
+      if (lane + 32 * k < cols) {
+        v[k] = Log ? v[k] - m : exp(v[k] - m);
+        s += Log ? exp(v[k]) : v[k];
+      }
+    }
+    s = warp_allreduce(s, [](A a, A b) { return a + b; });
+    const A log_s = Log ? log(s) : A(0);
+#pragma unroll
+    for (int k = 0; k < 32; ++k) {
+      const int64_t c = lane + 32 * k;
+      if (c < cols) orow[c] = cvt<Out>(Log ? v[k] - log_s : v[k] / s);
+    }
+  }
+}
+
 template <typename In, typename Out>
 void softmax_launch(bool log, const void* in, void* out, int64_t rows, int64_t cols,
                     void* stream) {
   using A = acc_t<In>;
+  if (cols <= kWarpRow) {
+    const unsigned grid = warp_row_grid(rows), block = 32 * kWarpsPerBlock;
+    if (log) {
+      softmax_warp_kernel<true, In, Out><<<grid, block, 0, as_stream(stream)>>>(
+          static_cast<const In*>(in), static_cast<Out*>(out), rows, cols);
+    } else {
+      softmax_warp_kernel<false, In, Out><<<grid, block, 0, as_stream(stream)>>>(
+          static_cast<const In*>(in), static_cast<Out*>(out), rows, cols);
+    }
+    return;
+  }
   const RowLaunch l = row_launch(rows, cols);
   if (log) {
     softmax_rows_kernel<true, In, Out><<<l.grid, l.block, l.block * sizeof(A),
@@ -77,6 +138,53 @@ __global__ void layer_norm_kernel(const T* in, const T* w, const T* b, T* out, A
       orow[c] = cvt<T>(v);
     }
     if (threadIdx.x == 0) {
+      mean_out[r] = m;
+      rstd_out[r] = rstd;
+    }
+  }
+}
+
+// Rows of at most kWarpRow elements: Note [Rows that fit a warp's registers].
+template <typename T, typename A>
+__global__ void layer_norm_warp_kernel(const T* in, const T* w, const T* b, T* out, A* mean_out,
+                                       A* rstd_out, int64_t rows, int64_t cols, A eps) {
+  const int lane = threadIdx.x % 32;
+  const int64_t stride = int64_t(gridDim.x) * kWarpsPerBlock;
+  for (int64_t r = int64_t(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32; r < rows;
+       r += stride) {
+    const T* row = in + r * cols;
+    T* orow = out + r * cols;
+    A v[32];
+    A s = A(0);
+#pragma unroll
+    for (int k = 0; k < 32; ++k) {
+      const int64_t c = lane + 32 * k;
+      v[k] = c < cols ? cvt<A>(row[c]) : A(0);
+      s += v[k];
+    }
+    s = warp_allreduce(s, [](A x, A y) { return x + y; });
+    const A m = s / static_cast<A>(cols);
+    A sq = A(0);
+#pragma unroll
+    for (int k = 0; k < 32; ++k) {
+      if (lane + 32 * k < cols) {
+        v[k] -= m;
+        sq += v[k] * v[k];
+      }
+    }
+    sq = warp_allreduce(sq, [](A x, A y) { return x + y; });
+    const A rstd = A(1) / sqrt(sq / static_cast<A>(cols) + eps);
+#pragma unroll
+    for (int k = 0; k < 32; ++k) {
+      const int64_t c = lane + 32 * k;
+      if (c < cols) {
+        A y = v[k] * rstd;
+        if (w) y *= cvt<A>(w[c]);
+        if (b) y += cvt<A>(b[c]);
+        orow[c] = cvt<T>(y);
+      }
+    }
+    if (lane == 0) {
       mean_out[r] = m;
       rstd_out[r] = rstd;
     }
@@ -268,6 +376,14 @@ void launch_layer_norm(DT dt, const void* in, const void* w, const void* b, void
   const RowLaunch l = row_launch(rows, cols);
   dispatch_float(dt, "layer_norm_cuda", [&]<typename T>() {
     using A = acc_t<T>;
+    if (cols > 0 && cols <= kWarpRow) {
+      layer_norm_warp_kernel<T, A>
+          <<<warp_row_grid(rows), 32 * kWarpsPerBlock, 0, as_stream(stream)>>>(
+              static_cast<const T*>(in), static_cast<const T*>(w), static_cast<const T*>(b),
+              static_cast<T*>(out), static_cast<A*>(mean), static_cast<A*>(rstd), rows, cols,
+              static_cast<A>(eps));
+      return;
+    }
     layer_norm_kernel<T, A><<<l.grid, l.block, l.block * sizeof(A), as_stream(stream)>>>(
         static_cast<const T*>(in), static_cast<const T*>(w), static_cast<const T*>(b),
         static_cast<T*>(out), static_cast<A*>(mean), static_cast<A*>(rstd), rows, cols,

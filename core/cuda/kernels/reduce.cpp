@@ -83,7 +83,10 @@ std::optional<Cols> as_cols(const Tensor& self, uint64_t mask) {
   Cols c;
   for (int64_t d = 0; d < self.dim(); ++d)
     (d < d0 ? c.outer : d < d1 ? c.reduced : c.inner) *= self.size(d);
-  if (c.inner <= 1 || (c.outer * c.inner < 2048 && c.reduced > 4096)) return std::nullopt;
+  // Columns narrower than a warp's segment read poorly in place: those go through the rows path
+  // when there are few of them and many rows.
+  if (c.inner <= 1 || (c.inner < 32 && c.outer * c.inner < 2048 && c.reduced > 4096))
+    return std::nullopt;
   return c;
 }
 
@@ -93,8 +96,11 @@ Tensor reduce_rows(ReduceOp op, const Tensor& in, uint64_t mask, bool keepdim, d
   std::optional<Cols> c = op == ReduceOp::LogSumExp ? std::nullopt : as_cols(in, mask);
   if (c) {
     Tensor out = make_empty(cpu::reduced_shape(in.sizes(), mask, keepdim), in.dtype(), in.device());
+    // The partials of a split reduction (freed here: the stream orders its reuse after them).
+    const int64_t ws = reduce_cols_workspace_bytes(c->outer, c->reduced, c->inner);
+    Tensor workspace = ws > 0 ? make_empty({ws}, ScalarType::UInt8, in.device()) : Tensor();
     launch_reduce_cols(op, dt_of(in.dtype()), in.data(), out.data(), c->outer, c->reduced,
-                       c->inner, p, current_stream_ptr());
+                       c->inner, p, ws > 0 ? workspace.data() : nullptr, current_stream_ptr());
     return out;
   }
   Rows r = as_rows(in, mask, keepdim);

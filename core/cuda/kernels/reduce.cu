@@ -7,7 +7,7 @@
 // strided slice of the row, then a tree in shared memory: a fixed order, so results are
 // deterministic run to run. Blocks are 32..256 threads, the fewest that cover a row. A reduction
 // over middle dims of a contiguous input (sum(0) of a matrix: a bias gradient) reads it in place
-// instead, one thread per result walking its column.
+// instead: Note [Reducing down columns].
 #include "core/cuda/kernels/Reduce.cuh"
 
 namespace opscope::cuda {
@@ -83,16 +83,61 @@ __global__ void reduce_rows_kernel(const T* in, T* out, int64_t rows, int64_t co
   }
 }
 
-template <typename T, typename A>
-__global__ void reduce_cols_kernel(const T* in, T* out, int64_t outer, int64_t reduced,
-                                   int64_t inner, ReduceFns<A> f) {
-  for (int64_t j = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; j < outer * inner;
-       j += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const int64_t o = j / inner, i = j - o * inner;
-    const T* col = in + o * reduced * inner + i;
+// Note [Reducing down columns]
+// A reduction over the middle dims of a contiguous [outer, reduced, inner] input (sum(0) of a
+// matrix: every bias gradient) reads it in place. A block covers 32 neighbouring columns — a
+// warp reads 32 neighbouring elements of a row, one coalesced segment — with 16 warps taking
+// every 16th row between them, four rows in flight per thread; the 16 partials of a column are
+// then combined in shared memory. Few columns (a bias of 512) would leave most of the GPU idle,
+// so the rows are also split among up to 64 blocks along y (Launch.h reduce_cols_splits) whose
+// partials go to a workspace [splits, outer * inner] that a second launch combines. Every step
+// has a fixed order: the result is the same run to run.
+constexpr int kColsX = 32;
+constexpr int kColsY = 16;
+
+// Transform: apply f.transform to what is read (the input; a workspace of partials is not).
+// Project: write f.project(result) as Out (the last pass); otherwise the raw partial (Out = A).
+template <bool Transform, bool Project, typename In, typename Out, typename A>
+__global__ void reduce_cols_kernel(const In* in, Out* out, int64_t outer, int64_t reduced,
+                                   int64_t inner, int64_t chunk, int64_t count, ReduceFns<A> f) {
+  __shared__ A part[kColsY][kColsX + 1];
+  const int64_t n = outer * inner;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int64_t r0 = blockIdx.y * chunk;
+  const int64_t r1 = r0 + chunk < reduced ? r0 + chunk : reduced;
+  Out* dst = out + blockIdx.y * n;
+  for (int64_t base = int64_t(blockIdx.x) * kColsX; base < n;
+       base += int64_t(gridDim.x) * kColsX) {
+    const int64_t j = base + tx;
     A acc = f.identity();
-    for (int64_t r = 0; r < reduced; ++r) acc = f.combine(acc, f.transform(cvt<A>(col[r * inner])));
-    out[j] = cvt<T>(f.project(acc, reduced));
+    if (j < n) {
+      const int64_t o = j / inner, i = j - o * inner;
+      const In* col = in + o * reduced * inner + i;
+      auto load = [&](int64_t r) {
+        A v = cvt<A>(col[r * inner]);
+        if constexpr (Transform) v = f.transform(v);
+        return v;
+      };
+      int64_t r = r0 + ty;
+      for (; r + 3 * kColsY < r1; r += 4 * kColsY) {
+        const A v0 = load(r), v1 = load(r + kColsY), v2 = load(r + 2 * kColsY),
+                v3 = load(r + 3 * kColsY);
+        acc = f.combine(acc, f.combine(f.combine(v0, v1), f.combine(v2, v3)));
+      }
+      for (; r < r1; r += kColsY) acc = f.combine(acc, load(r));
+    }
+    part[ty][tx] = acc;
+    __syncthreads();
+    if (ty == 0 && j < n) {
+      A total = part[0][tx];
+      for (int y = 1; y < kColsY; ++y) total = f.combine(total, part[y][tx]);
+      if constexpr (Project) {
+        dst[j] = cvt<Out>(f.project(total, count));
+      } else {
+        dst[j] = total;
+      }
+    }
+    __syncthreads();
   }
 }
 
@@ -204,15 +249,49 @@ void launch_reduce_rows(ReduceOp op, DT in_dt, DT out_dt, const void* in, void* 
   check_launch("reduce_cuda");
 }
 
+int64_t reduce_cols_splits(int64_t outer, int64_t reduced, int64_t inner) {
+  // About 512 blocks (four per SM of an H100 / H200), each still reading 64 rows or more.
+  const int64_t col_blocks = (outer * inner + kColsX - 1) / kColsX;
+  int64_t splits = 512 / (col_blocks > 0 ? col_blocks : 1);
+  if (splits > reduced / 64) splits = reduced / 64;
+  if (splits > 64) splits = 64;
+  return splits > 1 ? splits : 1;
+}
+
+int64_t reduce_cols_workspace_bytes(int64_t outer, int64_t reduced, int64_t inner) {
+  const int64_t splits = reduce_cols_splits(outer, reduced, inner);
+  return splits > 1 ? splits * outer * inner * 8 : 0;  // 8: the widest accumulator
+}
+
 void launch_reduce_cols(ReduceOp op, DT dt, const void* in, void* out, int64_t outer,
-                        int64_t reduced, int64_t inner, double p, void* stream) {
+                        int64_t reduced, int64_t inner, double p, void* workspace,
+                        void* stream) {
   const int64_t n = outer * inner;
   if (n == 0) return;
+  const int64_t splits = reduce_cols_splits(outer, reduced, inner);
+  if (splits > 1 && workspace == nullptr) throw_cuda_error("reduce_cuda", "no workspace");
+  int64_t col_blocks = (n + kColsX - 1) / kColsX;
+  if (col_blocks > (int64_t(1) << 20)) col_blocks = int64_t(1) << 20;  // then a grid-stride loop
+  const dim3 block(kColsX, kColsY);
   dispatch_dt(dt, "reduce_cuda", [&]<typename T>() {
     using A = std::conditional_t<IsFloat<T>::value, acc_t<T>, int64_t>;
     ReduceFns<A> f{op, static_cast<A>(p)};
-    reduce_cols_kernel<T, A><<<grid_for(n), kBlock, 0, as_stream(stream)>>>(
-        static_cast<const T*>(in), static_cast<T*>(out), outer, reduced, inner, f);
+    const T* src = static_cast<const T*>(in);
+    T* dst = static_cast<T*>(out);
+    if (splits == 1) {
+      reduce_cols_kernel<true, true, T, T, A>
+          <<<dim3(unsigned(col_blocks), 1), block, 0, as_stream(stream)>>>(
+              src, dst, outer, reduced, inner, reduced, reduced, f);
+      return;
+    }
+    A* partials = static_cast<A*>(workspace);
+    const int64_t chunk = (reduced + splits - 1) / splits;
+    reduce_cols_kernel<true, false, T, A, A>
+        <<<dim3(unsigned(col_blocks), unsigned(splits)), block, 0, as_stream(stream)>>>(
+            src, partials, outer, reduced, inner, chunk, reduced, f);
+    reduce_cols_kernel<false, true, A, T, A>
+        <<<dim3(unsigned(col_blocks), 1), block, 0, as_stream(stream)>>>(
+            partials, dst, 1, splits, n, splits, reduced, f);
   });
   check_launch("reduce_cuda");
 }

@@ -18,6 +18,11 @@ the recording, ``pid`` the process, ``tid`` the recorder's thread number:
     "i"  name "[memory]", cat "cpu_instant_event", scope "t", with profile_memory: one per
          allocation or free; args "Bytes" (negative for a free), "Addr", "Total Allocated",
          "Total Reserved", "Device Type" 0, "Device Id" -1, as torch.
+    "X"  cat "kernel", with a GPU (ProfilerActivity.CUDA): one per timed CUDA kernel step, on
+         the GPU's process (pid: the device's index, labelled "GPU <n>") and its stream's lane
+         (tid: the stream's id, "stream <id>"), named by the op's CUDA kernel function; args
+         "External id" (the op's), "device", "stream", "Op". An "s" / "f" flow (cat "ac2g")
+         links each to the op that launched it, as Kineto links a launch to its kernel.
     "M"  process_name, process_labels, process_sort_index; thread_name, thread_sort_index.
 """
 import gzip
@@ -105,6 +110,44 @@ def _memory(events, origin_ns, pid):
     return out
 
 
+def _kernels(events, origin_ns, pid, first_flow_id):
+    """The device's spans of the timed CUDA kernel steps, each linked to its op (Note [Device
+    time of an op]); the GPU lanes' metadata."""
+    out, lanes = [], set()
+    flow_id = first_flow_id
+    for e in events:
+        if not isinstance(e.item, OpRecord):
+            continue
+        for st in e.steps:
+            if st.device_ns <= 0:
+                continue
+            device, stream = st.device_index, st.stream or 0
+            lanes.add((device, stream))
+            ts = _ts((st.device_start_ns - origin_ns) / 1e3)
+            out.append({"ph": "X", "cat": "kernel", "name": st.kernel, "pid": device,
+                        "tid": stream, "ts": ts, "dur": _ts(st.device_ns / 1e3),
+                        "args": {"External id": e.id, "device": device, "stream": stream,
+                                 "Op": e.item.name}})
+            out.append({"ph": "s", "id": flow_id, "pid": pid, "tid": e.thread,
+                        "ts": _ts(e.time_range.start), "cat": "ac2g", "name": "ac2g"})
+            out.append({"ph": "f", "id": flow_id, "pid": device, "tid": stream, "ts": ts,
+                        "cat": "ac2g", "name": "ac2g", "bp": "e"})
+            flow_id += 1
+    for device in sorted({d for d, _ in lanes}):
+        out += [{"name": "process_name", "ph": "M", "ts": 0, "pid": device, "tid": 0,
+                 "args": {"name": _PROCESS_NAME}},
+                {"name": "process_labels", "ph": "M", "ts": 0, "pid": device, "tid": 0,
+                 "args": {"labels": f"GPU {device}"}},
+                {"name": "process_sort_index", "ph": "M", "ts": 0, "pid": device, "tid": 0,
+                 "args": {"sort_index": 5000000 + device}}]
+    for device, stream in sorted(lanes):
+        out += [{"name": "thread_name", "ph": "M", "ts": 0, "pid": device, "tid": stream,
+                 "args": {"name": f"stream {stream}"}},
+                {"name": "thread_sort_index", "ph": "M", "ts": 0, "pid": device, "tid": stream,
+                 "args": {"sort_index": stream}}]
+    return out
+
+
 def _metadata(threads, pid):
     process = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
     out = [{"name": "process_name", "ph": "M", "ts": 0, "pid": pid, "tid": 0,
@@ -130,9 +173,11 @@ def chrome_trace(events, origin_ns=None, name="opscope", metadata=None):
     with gc_paused():
         trace_events = _metadata({e.thread for e in events}, pid)
         trace_events += [_slice(e, pid) for e in slices]
-        trace_events += _flows(slices, pid)
+        flows = _flows(slices, pid)
+        trace_events += flows
         if origin_ns is not None:
             trace_events += _memory(events, origin_ns, pid)
+            trace_events += _kernels(slices, origin_ns, pid, len(flows) // 2 + 1)
     return {"schemaVersion": 1, "deviceProperties": [], **(metadata or {}),
             "displayTimeUnit": "ms", "traceEvents": trace_events, "traceName": name}
 

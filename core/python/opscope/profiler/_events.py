@@ -21,11 +21,11 @@ does, an event whose only child has the same key absorbs that child (aten::sum c
 aten::sum.dim_IntList is one aten::sum).
 """
 import enum
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 
 from opscope.profiler._trace import OpRecord
 
-__all__ = ["DeviceType", "Interval", "FunctionEvent", "FunctionEventAvg", "EventList",
+__all__ = ["DeviceType", "Interval", "Kernel", "FunctionEvent", "FunctionEventAvg", "EventList",
            "MEMORY_EVENT_NAME"]
 
 MEMORY_EVENT_NAME = "[memory]"
@@ -40,6 +40,11 @@ class DeviceType(enum.Enum):
     """Where an event ran (torch.autograd.DeviceType); opscope records CPU events only."""
     CPU = 0
     CUDA = 1
+
+
+# A device kernel an op launched, as torch.autograd.profiler_util.Kernel: its name (here the
+# op's CUDA kernel function), the device's index, its duration in us.
+Kernel = namedtuple("Kernel", ["name", "device", "duration"])
 
 
 class Interval:
@@ -64,7 +69,8 @@ def _format_time(time_us):
 
 class _Formatted:
     """The averages and their formatted forms, shared by FunctionEvent and FunctionEventAvg;
-    each has count, cpu_time_total, self_cpu_time_total (and the CUDA twins, always 0)."""
+    each has count, cpu_time_total, self_cpu_time_total and their CUDA twins (the device's time,
+    0 unless the profile timed a GPU)."""
 
     @property
     def cpu_time(self):
@@ -118,8 +124,11 @@ class FunctionEvent(_Formatted):
         self.memory_records = []
         self.self_cpu_memory_usage = 0
         self.cpu_memory_usage = 0
+        # The device kernels the op's own steps launched, as torch's Kernel(name, device,
+        # duration in us): one per timed CUDA kernel step (Note [Device time of an op]).
+        self.kernels = ([Kernel(st.kernel, st.device_index, st.device_ns / 1e3)
+                         for st in item.steps if st.device_ns > 0] if is_op else [])
         # torch's fields opscope has no use for yet, kept so code written for torch runs
-        self.kernels = []
         self.node_id = -1
         self.device_type = DeviceType.CPU
         self.device_index = 0
@@ -141,8 +150,16 @@ class FunctionEvent(_Formatted):
     def self_cpu_time_total(self):
         return self.cpu_time_total - sum(c.cpu_time_total for c in self.cpu_children)
 
-    cuda_time_total = 0
-    self_cuda_time_total = 0
+    @property
+    def cuda_time_total(self):
+        """The device's time for this event's kernels and its children's (us), as torch's."""
+        return (sum(k.duration for k in self.kernels)
+                + sum(c.cuda_time_total for c in self.cpu_children))
+
+    @property
+    def self_cuda_time_total(self):
+        """The device's time for the kernels this event launched itself (us)."""
+        return sum(k.duration for k in self.kernels)
 
     def append_cpu_child(self, child):
         self.cpu_children.append(child)
@@ -199,8 +216,12 @@ class FunctionEventAvg(_Formatted):
         self.count += other.count
         self.cpu_time_total += other.cpu_time_total
         self.self_cpu_time_total += other.self_cpu_time_total
+        self.cuda_time_total += other.cuda_time_total
+        self.self_cuda_time_total += other.self_cuda_time_total
         self.cpu_memory_usage += other.cpu_memory_usage
         self.self_cpu_memory_usage += other.self_cpu_memory_usage
+        self.cuda_memory_usage += other.cuda_memory_usage
+        self.self_cuda_memory_usage += other.self_cuda_memory_usage
         self.flops += other.flops or 0
         return self
 

@@ -171,6 +171,7 @@ class _Builder:
             for c in e.cpu_children:
                 c.cpu_parent = parent
             parent.steps += e.steps
+            parent.kernels += e.kernels
             parent.nodes_created += e.nodes_created
             self.event_of[id(e.item)] = parent
             absorbed.add(id(e))

@@ -31,7 +31,13 @@ Differences from torch 1.13, on purpose:
 - Rows show Source Location before Total FLOPs, as the header does (torch 1.13 swaps the values).
 - sort_by takes the table's columns only, and an unknown one's error lists them.
 - schedule() does not warn about warmup=0 (opscope needs no warm-up); bad arguments raise
-  ValueError. ProfilerActivity.CUDA warns and records nothing.
+  ValueError. ProfilerActivity.CUDA without a GPU (or without the CUDA backend) warns and
+  records nothing.
+- With ProfilerActivity.CUDA on a GPU, each op's device time is the span between CUDA events
+  recorded on its stream right before and after its CUDA kernel step (Note [Device time of an
+  op]): the op's kernels with any gap between them, where torch's CUPTI times each kernel alone.
+  The Chrome trace shows those spans on a "stream N" lane of the GPU's process, linked to the op
+  that launched them, named by the op's CUDA kernel function (not the device kernel's name).
 - Memory is charged to the op that was innermost when it was allocated or freed (torch: to every
   event whose time span holds it, on any thread).
 - The Chrome trace counts time from the start of the recording, names threads by the recorder's
@@ -53,14 +59,21 @@ __all__ = ["ProfilerActivity", "ProfilerAction", "schedule", "supported_activiti
 
 
 class ProfilerActivity(enum.Enum):
-    """What to profile. CPU: the ops, backward nodes and record_function blocks; CUDA is accepted
-    for torch's code and records nothing (opscope has no CUDA device yet)."""
+    """What to profile. CPU: the ops, backward nodes and record_function blocks; CUDA: the GPU's
+    time for each op's kernels (with a GPU and the CUDA backend; otherwise it records nothing)."""
     CPU = 0
     CUDA = 1
 
 
+def _gpu_present():
+    from opscope import cuda  # the package imports this module
+    return cuda._is_compiled() and cuda.is_available()
+
+
 def supported_activities():
-    """The activities opscope records: {ProfilerActivity.CPU}."""
+    """The activities opscope records: CPU, and CUDA where a GPU is visible to a CUDA build."""
+    if _gpu_present():
+        return {ProfilerActivity.CPU, ProfilerActivity.CUDA}
     return {ProfilerActivity.CPU}
 
 
@@ -145,8 +158,13 @@ class profile:
                 self.activities.discard(ProfilerActivity.CUDA)
         if not self.activities:
             raise ValueError("No valid profiler activities found")
+        self._device_time = False  # ProfilerActivity.CUDA with a GPU: time each CUDA kernel step
         if ProfilerActivity.CUDA in self.activities:
-            warnings.warn("opscope has no CUDA device: ProfilerActivity.CUDA records nothing")
+            if _gpu_present():
+                self._device_time = True
+            else:
+                warnings.warn("no CUDA GPU visible to opscope (or no CUDA backend built): "
+                              "ProfilerActivity.CUDA records nothing")
         self.record_shapes = record_shapes
         self.profile_memory = profile_memory
         self.with_stack = with_stack
@@ -210,7 +228,8 @@ class profile:
             self._start_recording()
 
     def _start_recording(self):
-        self._recorder = trace(with_stack=self.with_stack, memory=self.profile_memory)
+        self._recorder = trace(with_stack=self.with_stack, memory=self.profile_memory,
+                               device_time=self._device_time)
         self._origin_ns = time.monotonic_ns()
         self._recorder.__enter__()
 

@@ -7,11 +7,13 @@
     ------------  ------------  ...  ------------
     Self CPU time total: 1.234ms
 
-Columns: Name, Self CPU %, Self CPU, CPU total %, CPU total, CPU time avg; CPU Mem and Self CPU Mem
-when the profile recorded memory; # of Calls; Input Shapes when events carry shapes (grouped by
+Columns: Name, Self CPU %, Self CPU, CPU total %, CPU total, CPU time avg; Self CUDA, Self CUDA %,
+CUDA total, CUDA time avg when an event has device time (a profile with ProfilerActivity.CUDA on
+a GPU); CPU Mem and Self CPU Mem when the profile recorded memory (CUDA Mem and Self CUDA Mem too
+when device memory was used); # of Calls; Input Shapes when events carry shapes (grouped by
 them); Source Location when they carry stacks (grouped by them); Total FLOPs (scaled to KFLOPs,
 MFLOPs, ...) with ``with_flops``. Percentages are of the sum of every row's self time, shown or
-not. Each column is 12 wide (Name: the longest name + 4, at most 55) and followed by 2 spaces.
+not; the device's "Self CUDA time total" line follows the CPU one. Each column is 12 wide (Name: the longest name + 4, at most 55) and followed by 2 spaces.
 """
 import math
 
@@ -21,7 +23,7 @@ __all__ = ["build_table", "format_memory", "format_time", "SORT_KEYS"]
 
 format_time = _format_time
 
-# What sort_by accepts (largest first); the CUDA columns exist and are all zero.
+# What sort_by accepts (largest first).
 SORT_KEYS = ("cpu_time", "cuda_time", "cpu_time_total", "cuda_time_total",
              "self_cpu_time_total", "self_cuda_time_total", "cpu_memory_usage",
              "cuda_memory_usage", "self_cpu_memory_usage", "self_cuda_memory_usage", "count",
@@ -110,9 +112,15 @@ def build_table(events, sort_by=None, header=None, row_limit=100, max_src_column
     if max_name_column_width is not None:
         name_width = min(name_width, max_name_column_width)
     layout.add(name_width)
+    has_cuda_time = any(e.self_cuda_time_total > 0 for e in events)
+    has_cuda_mem = any(e.self_cuda_memory_usage > 0 for e in events)
     headers = ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"]
+    if has_cuda_time:
+        headers += ["Self CUDA", "Self CUDA %", "CUDA total", "CUDA time avg"]
     if profile_memory:
         headers += ["CPU Mem", "Self CPU Mem"]
+        if has_cuda_mem:
+            headers += ["CUDA Mem", "Self CUDA Mem"]
     headers.append("# of Calls")
     for _ in headers[1:]:
         layout.add(_COLUMN_WIDTH)
@@ -134,6 +142,7 @@ def build_table(events, sort_by=None, header=None, row_limit=100, max_src_column
         layout.add(_COLUMN_WIDTH)
 
     total_self = sum(e.self_cpu_time_total for e in events)
+    total_self_cuda = sum(e.self_cuda_time_total for e in events)
     lines = []
     if header is not None:
         lines += ["=" * layout.line_length, header]
@@ -153,8 +162,14 @@ def build_table(events, sort_by=None, header=None, row_limit=100, max_src_column
             name = name[:max_name_column_width - 3] + "..."
         values = [name, _share(e.self_cpu_time_total, total_self), e.self_cpu_time_total_str,
                   _share(e.cpu_time_total, total_self), e.cpu_time_total_str, e.cpu_time_str]
+        if has_cuda_time:
+            values += [e.self_cuda_time_total_str, _share(e.self_cuda_time_total, total_self_cuda),
+                       e.cuda_time_total_str, e.cuda_time_str]
         if profile_memory:
             values += [format_memory(e.cpu_memory_usage), format_memory(e.self_cpu_memory_usage)]
+            if has_cuda_mem:
+                values += [format_memory(e.cuda_memory_usage),
+                           format_memory(e.self_cuda_memory_usage)]
         values.append(e.count)
         if has_shapes:
             values.append(str(e.input_shapes)[:shapes_width])
@@ -172,4 +187,6 @@ def build_table(events, sort_by=None, header=None, row_limit=100, max_src_column
             lines.append(layout.row([""] * len(headers)))
 
     lines += [layout.separator, f"Self CPU time total: {format_time(total_self)}"]
+    if has_cuda_time:
+        lines.append(f"Self CUDA time total: {format_time(total_self_cuda)}")
     return "".join(line + "\n" for line in lines)

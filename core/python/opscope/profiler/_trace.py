@@ -93,6 +93,20 @@ class StepRecord:
         self.arg_key_sets = e.get("arg_keys") or [a["keys"] if a and "keys" in a else None
                                                   for a in e["args"]]
         self.id = e["step"]
+        # A CUDA kernel step under a recorder that times the device: when the stream reached the
+        # kernel step's start and end (CLOCK_MONOTONIC ns) and the stream's id. See Note [Device
+        # time of an op] in core/runtime/DeviceTimer.h.
+        self.device_start_ns = e.get("device_ns")
+        self.device_end_ns = None
+        self.stream = e.get("stream")
+        self.device_index = e.get("device_index", 0)
+
+    @property
+    def device_ns(self):
+        """The device's time for this step's kernels (0 when not timed)."""
+        if self.device_start_ns is None or self.device_end_ns is None:
+            return 0
+        return max(0, self.device_end_ns - self.device_start_ns)
 
     @property
     def label(self):
@@ -154,6 +168,12 @@ class OpRecord(_Timed):
         self.blas_routine = None
         self.loaded_blas = False  # see Note [OpenBLAS's one-off load] in _views.py
         self._stack = None
+
+    @property
+    def self_device_ns(self):
+        """The device's time for the kernels this op's own steps launched (not its children's):
+        torch's self CUDA time."""
+        return sum(s.device_ns for s in self.steps)
 
     @property
     def stack(self):
@@ -438,6 +458,10 @@ class Trace:
                     op._stack = _stack_of(e["stack"])
             elif kind == "exit":
                 op, first = steps.pop(e["step"], (None, False))
+                if op is not None and "device_ns" in e:
+                    step = next((st for st in reversed(op.steps) if st.id == e["step"]), None)
+                    if step is not None:
+                        step.device_end_ns = e["device_ns"]
                 if op is None or not first:
                     continue
                 op.end_ns = e["t_ns"]
@@ -694,10 +718,14 @@ class trace(contextlib.AbstractContextManager):
     block, ``t`` is the Trace (``print(t)`` gives one line per op).
 
     ``with_stack=True`` also captures the call stack at each op's innermost kernel (``t.stack
-    ("aten::mm")``); ``memory=False`` leaves allocations and frees out."""
+    ("aten::mm")``); ``memory=False`` leaves allocations and frees out; ``device_time=True``
+    times each CUDA kernel step on the GPU (``op.self_device_ns``; two CUDA events a step, see
+    Note [Device time of an op] in core/runtime/DeviceTimer.h), as the profiler does for
+    ProfilerActivity.CUDA."""
 
-    def __init__(self, with_stack=False, memory=True):
-        self._recorder = _C._TraceRecorder(stacks=bool(with_stack), memory=bool(memory))
+    def __init__(self, with_stack=False, memory=True, device_time=False):
+        self._recorder = _C._TraceRecorder(stacks=bool(with_stack), memory=bool(memory),
+                                           device_time=bool(device_time))
         self._trace = None
 
     def __enter__(self):
