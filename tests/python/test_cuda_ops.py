@@ -349,6 +349,41 @@ def test_softmax(dtype):
                 assert_same(F.softmax(gpu, dim), ref, dtype, atol=tol)
 
 
+@pytest.mark.parametrize("dtype", [opscope.float32, opscope.float64, opscope.bfloat16])
+def test_each_kernel_path_of_the_row_and_column_reductions(dtype):
+    # Column reductions read in place, split over up to 64 row blocks when the columns are few
+    # (Note [Reducing down columns]: (4096, 40) takes two passes, (8, 3000, 33) over dim 1 too,
+    # (70, 50) one); rows of at most 1024 go through one warp's registers, longer ones through a
+    # block (Note [Rows that fit a warp's registers]): 1, 33, 1000 and 1024 columns, then 1500.
+    tol = {opscope.bfloat16: 2e-2, opscope.float32: 1e-4, opscope.float64: 1e-10}[dtype]
+    for shape, dim in (((4096, 40), 0), ((8, 3000, 33), 1), ((70, 50), 0), ((5000, 3), 0)):
+        x = make(shape, dtype, seed=25, low=0.0, high=1.0)
+        g = x.cuda()
+        for name in ("sum", "mean", "amax", "amin"):
+            assert_same(getattr(g, name)(dim), getattr(x, name)(dim), dtype, rtol=tol, atol=tol)
+        assert_same(g.norm(dim=dim), x.norm(dim=dim), dtype, rtol=tol, atol=tol)
+        assert_same((g > 0.999).any(dim), (x > 0.999).any(dim))
+        assert_same((g > 0.001).all(dim), (x > 0.001).all(dim))
+    ints = make((3000, 40), opscope.int64, seed=26, low=-50, high=50)
+    assert_same(ints.cuda().sum(0), ints.sum(0))
+    for cols in (1, 33, 1000, 1024, 1500):
+        x = make((37, cols), dtype, seed=27, low=-6, high=6)
+        x[3, 0] = float("-inf")
+        for fn in (F.softmax, F.log_softmax):
+            assert_same(fn(x.cuda(), -1), fn(x, -1), dtype, rtol=tol, atol=tol)
+        w, b = make((cols,), dtype, seed=28), make((cols,), dtype, seed=29)
+        y = make((37, cols), dtype, seed=30)
+        assert_same(F.layer_norm(y.cuda(), (cols,), w.cuda(), b.cuda()),
+                    F.layer_norm(y, (cols,), w, b), dtype, rtol=tol, atol=tol)
+        _, mean, rstd = opscope.native_layer_norm(y.cuda(), (cols,), None, None, 1e-5)
+        _, cmean, crstd = opscope.native_layer_norm(y, (cols,), None, None, 1e-5)
+        assert_same(mean, cmean, dtype, rtol=tol, atol=tol)
+        assert_same(rstd, crstd, dtype, rtol=tol, atol=tol)
+    nan_row = make((2, 40), dtype, seed=31)
+    nan_row[1, 7] = float("nan")
+    assert_same(F.softmax(nan_row.cuda(), -1), F.softmax(nan_row, -1), dtype, rtol=tol, atol=tol)
+
+
 # --- products -----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", FLOATS)
