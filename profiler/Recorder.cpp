@@ -238,6 +238,12 @@ void TraceRecorder::on_exit(const DispatchStep& s, const Stack* returns) {
 uint64_t TraceRecorder::device_mark(const DispatchStep& s) {
   if (!timeline_ || s.chosen != DispatchKey::CUDA || !runs_backend_kernel(s) || !recording())
     return 0;
+  // Views (a tensor sharing its input's storage) and the empty family (an allocation) launch
+  // nothing: their marks would time only the host's work between the two records.
+  const OperatorEntry& entry = s.op->entry();
+  if ((entry.has_schema() && entry.schema().is_view()) ||
+      entry.qualified_name().starts_with("aten::empty"))
+    return 0;
   int index = -1;  // the first CUDA tensor argument's device (the kernel's guard goes there)
   for (size_t i = 0; s.args && i < s.args->size(); ++i) {
     const IValue& v = (*s.args)[i];

@@ -171,6 +171,7 @@ def test_profiler_marks_cuda_kernel_steps(fake):
         with torch.trace(device_time=True) as t:
             y = torch.mm(x, x) + 1
             c + c
+            x.t()  # a view: no mark
         cuda_steps = [s for op in t.ops for s in op.steps if s.key == "CUDA"]
         assert len(cuda_steps) == 2, cuda_steps
         assert all(s.device_start_ns and s.device_end_ns for s in cuda_steps)

@@ -366,6 +366,18 @@ def test_each_kernel_path_of_the_row_and_column_reductions(dtype):
         assert_same((g > 0.001).all(dim), (x > 0.001).all(dim))
     ints = make((3000, 40), opscope.int64, seed=26, low=-50, high=50)
     assert_same(ints.cuda().sum(0), ints.sum(0))
+    # Few long rows are cut into chunks (Note [Splitting long rows]): a full reduction of a
+    # million elements, three rows of 20,000, two of 16,384 (the smallest cut).
+    for shape in ((1_000_003,), (3, 20_000), (2, 16_384)):
+        x = make(shape, dtype, seed=32, low=0.0, high=1.0)
+        g = x.cuda()
+        for name in ("sum", "mean", "amax", "amin"):
+            assert_same(getattr(g, name)(-1), getattr(x, name)(-1), dtype, rtol=tol, atol=tol)
+        assert_same(g.sum(), x.sum(), dtype, rtol=tol, atol=tol)
+        assert_same(g.norm(), x.norm(), dtype, rtol=tol, atol=tol)
+        assert_same((g > 0.9999).any(), (x > 0.9999).any())
+    big_ints = make((100_000,), opscope.int64, seed=33, low=-50, high=50)
+    assert_same(big_ints.cuda().sum(), big_ints.sum())
     for cols in (1, 33, 1000, 1024, 1500):
         x = make((37, cols), dtype, seed=27, low=-6, high=6)
         x[3, 0] = float("-inf")

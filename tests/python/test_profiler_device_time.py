@@ -91,3 +91,32 @@ def test_a_trace_without_device_time_has_no_device_fields():
         opscope.ones(2) + 1
     assert all("device_ns" not in e for e in t.events)
     assert all(op.self_device_ns == 0 for op in t.ops)
+
+
+def test_a_kernel_that_calls_ops_keeps_only_its_own_time():
+    # sum() runs sum.dim_IntList from inside its kernel: the inner step's span lies inside the
+    # outer one's, and each op is given only its own part (torch gives a kernel to the innermost
+    # op), so nothing is counted twice.
+    with opscope.trace() as t:
+        opscope.ones(4).sum()
+    doc = json.loads(t.to_json())
+    origin = doc["events"][0]["t_ns"]
+    spans = {"aten::sum": (0, 10_000), "aten::sum.dim_IntList": (2_000, 8_000)}
+    steps = {}
+    for e in doc["events"]:
+        if e["kind"] == "enter" and e["key"] == "CPU" and e["op"] in spans:
+            e.update(device_ns=origin + spans[e["op"]][0], stream=0, device_index=0)
+            steps[e["step"]] = spans[e["op"]][1]
+        elif e["kind"] == "exit" and e["step"] in steps:
+            e["device_ns"] = origin + steps[e["step"]]
+    assert len(steps) == 2, "sum's CPU kernel no longer calls sum.dim_IntList"
+    trace = _trace.load(json.dumps(doc))
+    outer, inner = (op for op in trace.ops if op.name.startswith("aten::sum"))
+    assert (outer.self_device_ns, inner.self_device_ns) == (4_000, 6_000)
+    # The profile folds sum.dim_IntList into its same-named parent (torch's _remove_dup_nodes):
+    # one aten::sum with both kernels, 10 us in all.
+    events = events_from_trace(trace, origin)
+    (summed,) = [e for e in events if e.key == "aten::sum"]
+    assert sorted(k.duration for k in summed.kernels) == [4.0, 6.0]
+    assert summed.self_cuda_time_total == summed.cuda_time_total == 10.0
+    assert events.key_averages().table().rstrip().endswith("Self CUDA time total: 10.000us")

@@ -92,7 +92,11 @@ enum class ReduceOp : int { Sum, Mean, Prod, Max, Min, NormP, Norm0, Norm1, Norm
 // out[r] = op(in[r, 0..cols)), out in `out_dt` (sum of int -> int64, float16 -> float16 computed in
 // float). p is NormP's exponent.
 void launch_reduce_rows(ReduceOp op, DT in_dt, DT out_dt, const void* in, void* out, int64_t rows,
-                        int64_t cols, double p, void* stream);
+                        int64_t cols, double p, void* workspace, void* stream);
+// The device bytes launch_reduce_rows needs as `workspace` (0: none) when it cuts a few long rows
+// into chunks (Note [Splitting long rows] in reduce.cu), and how many chunks per row.
+int64_t reduce_rows_workspace_bytes(int64_t rows, int64_t cols);
+int64_t reduce_rows_splits(int64_t rows, int64_t cols);
 // out[o, i] = op over r of in[o, r, i] for a contiguous [outer, reduced, inner] input (the
 // reduced dims in the middle: sum(0) of a matrix), one thread per result; in and out one dtype.
 void launch_reduce_cols(ReduceOp op, DT dt, const void* in, void* out, int64_t outer,

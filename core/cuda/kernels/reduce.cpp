@@ -105,9 +105,13 @@ Tensor reduce_rows(ReduceOp op, const Tensor& in, uint64_t mask, bool keepdim, d
   }
   Rows r = as_rows(in, mask, keepdim);
   Tensor out = new_result(r, in.dtype(), in.device());
-  if (r.rows > 0)
+  if (r.rows > 0) {
+    const int64_t ws = op == ReduceOp::LogSumExp ? 0 : reduce_rows_workspace_bytes(r.rows, r.cols);
+    Tensor workspace = ws > 0 ? make_empty({ws}, ScalarType::UInt8, in.device()) : Tensor();
     launch_reduce_rows(op, dt_of(in.dtype()), dt_of(in.dtype()), r.input.data(), out.data(),
-                       r.rows, r.cols, p, current_stream_ptr());
+                       r.rows, r.cols, p, ws > 0 ? workspace.data() : nullptr,
+                       current_stream_ptr());
+  }
   return out;
 }
 

@@ -126,8 +126,8 @@ class FunctionEvent(_Formatted):
         self.cpu_memory_usage = 0
         # The device kernels the op's own steps launched, as torch's Kernel(name, device,
         # duration in us): one per timed CUDA kernel step (Note [Device time of an op]).
-        self.kernels = ([Kernel(st.kernel, st.device_index, st.device_ns / 1e3)
-                         for st in item.steps if st.device_ns > 0] if is_op else [])
+        self.kernels = ([Kernel(st.kernel, st.device_index, st.device_self_ns / 1e3)
+                         for st in item.steps if st.device_self_ns > 0] if is_op else [])
         # torch's fields opscope has no use for yet, kept so code written for torch runs
         self.node_id = -1
         self.device_type = DeviceType.CPU

@@ -100,6 +100,9 @@ class StepRecord:
         self.device_end_ns = None
         self.stream = e.get("stream")
         self.device_index = e.get("device_index", 0)
+        # device_ns less the spans of the ops this step's kernel called, which lie inside it
+        # (Trace._attribute_device_time): the step's own kernels' time
+        self.device_self_ns = 0
 
     @property
     def device_ns(self):
@@ -173,7 +176,7 @@ class OpRecord(_Timed):
     def self_device_ns(self):
         """The device's time for the kernels this op's own steps launched (not its children's):
         torch's self CUDA time."""
-        return sum(s.device_ns for s in self.steps)
+        return sum(s.device_self_ns for s in self.steps)
 
     @property
     def stack(self):
@@ -434,6 +437,20 @@ class Trace:
         self.memory_events = []
         with gc_paused():
             self._build(events)
+            self._attribute_device_time()
+
+    def _attribute_device_time(self):
+        """Each timed step's own share of its span: a CUDA kernel that calls other ops (sum()
+        runs sum.dim_IntList) has their timed spans inside its own, so they are taken out of
+        it, as torch gives each kernel to the innermost op. An op's covered time is its timed
+        spans, or else its children's."""
+        for op in reversed(self.ops):  # children before their parents
+            inner = sum(getattr(c, "device_covered_ns", 0) for c in op.children)
+            timed = [s for s in op.steps if s.device_ns > 0]
+            own = sum(s.device_ns for s in timed)
+            for s in timed:
+                s.device_self_ns = max(0, own - inner) * s.device_ns // own
+            op.device_covered_ns = own if timed else inner
 
     def _build(self, events):
         open_items = {}   # thread -> stack of OpRecord / NodeRun
