@@ -353,8 +353,9 @@ def test_softmax(dtype):
 def test_each_kernel_path_of_the_row_and_column_reductions(dtype):
     # Column reductions read in place, split over up to 64 row blocks when the columns are few
     # (Note [Reducing down columns]: (4096, 40) takes two passes, (8, 3000, 33) over dim 1 too,
-    # (70, 50) one); rows of at most 1024 go through one warp's registers, longer ones through a
-    # block (Note [Rows that fit a warp's registers]): 1, 33, 1000 and 1024 columns, then 1500.
+    # (70, 50) one); layer norm's rows of at most 1024 go through one warp's registers, longer
+    # ones through a block (Note [Rows that fit a warp's registers]): 1, 33, 1000 and 1024
+    # columns, then 1500 (softmax's take the block path at every length).
     tol = {opscope.bfloat16: 2e-2, opscope.float32: 1e-4, opscope.float64: 1e-10}[dtype]
     for shape, dim in (((4096, 40), 0), ((8, 3000, 33), 1), ((70, 50), 0), ((5000, 3), 0)):
         x = make(shape, dtype, seed=25, low=0.0, high=1.0)
