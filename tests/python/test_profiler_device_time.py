@@ -120,3 +120,13 @@ def test_a_kernel_that_calls_ops_keeps_only_its_own_time():
     assert sorted(k.duration for k in summed.kernels) == [4.0, 6.0]
     assert summed.self_cuda_time_total == summed.cuda_time_total == 10.0
     assert events.key_averages().table().rstrip().endswith("Self CUDA time total: 10.000us")
+
+
+def test_the_notebook_table_has_the_cuda_columns_too():
+    from opscope.profiler._html import key_averages_body
+    events, _ = _profile_with_device_time()
+    html = key_averages_body(events.key_averages(), sort_by="self_cuda_time_total")
+    heads = [h.split("<")[0].replace(" ▾", "") for h in html.split('<th class="os-num">')[1:]]
+    assert heads[:9] == ["Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg",
+                         "Self CUDA", "Self CUDA %", "CUDA total", "CUDA time avg"]
+    assert "Self CUDA time total: 32.5" in html and "92.31%" in html

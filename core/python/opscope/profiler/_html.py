@@ -566,7 +566,12 @@ def key_averages_body(rows, sort_by="cpu_time_total", row_limit=100, show_shapes
     if sort_by:
         rows.sort(key=lambda r: getattr(r, sort_by), reverse=True)
     shown = rows[:row_limit] if row_limit and row_limit > 0 else rows
+    # the device's time, when the profile timed a GPU (ProfilerActivity.CUDA), as the text table
+    show_cuda = any(getattr(r, "self_cuda_time_total", 0) > 0 for r in rows)
+    total_self_cuda = sum(getattr(r, "self_cuda_time_total", 0) for r in rows)
     heads = ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg"]
+    if show_cuda:
+        heads += ["Self CUDA", "Self CUDA %", "CUDA total", "CUDA time avg"]
     if show_memory:
         heads += ["CPU Mem", "Self CPU Mem"]
     heads.append("# of Calls")
@@ -587,6 +592,11 @@ def key_averages_body(rows, sort_by="cpu_time_total", row_limit=100, show_shapes
         out.append(_pct_cell(r.cpu_time_total, total_self or total_cpu))
         out.append(f'<td class="os-num">{_us(r.cpu_time_total)}</td>'
                    f'<td class="os-num">{_us(r.cpu_time)}</td>')
+        if show_cuda:
+            out.append(f'<td class="os-num">{_us(r.self_cuda_time_total)}</td>')
+            out.append(_pct_cell(r.self_cuda_time_total, total_self_cuda))
+            out.append(f'<td class="os-num">{_us(r.cuda_time_total)}</td>'
+                       f'<td class="os-num">{_us(r.cuda_time)}</td>')
         if show_memory:
             out.append(f'<td class="os-num">{V.bytes_str(r.cpu_memory_usage)}</td>'
                        f'<td class="os-num">{V.bytes_str(r.self_cpu_memory_usage)}</td>')
@@ -596,7 +606,9 @@ def key_averages_body(rows, sort_by="cpu_time_total", row_limit=100, show_shapes
         out.append("</tr>")
     out.append("</tbody></table>")
     more = f" · {len(rows) - len(shown)} more rows not shown" if len(shown) < len(rows) else ""
-    out.append(f'<div class="os-legend">Self CPU time total: {_us(total_self)}{more}</div>')
+    cuda_total = f" · Self CUDA time total: {_us(total_self_cuda)}" if show_cuda else ""
+    out.append(f'<div class="os-legend">Self CPU time total: {_us(total_self)}{cuda_total}'
+               f'{more}</div>')
     head = f'<div class="os-title"><b>{escape(title)}</b> · {len(rows)} keys</div>'
     return head + "".join(out)
 
@@ -605,13 +617,16 @@ def key_averages_html(rows, sort_by="cpu_time_total", row_limit=100, show_shapes
                       show_memory=None, title="profile", classes=""):
     """A key_averages() table as a self-contained HTML view. `rows`: objects with torch's
     FunctionEventAvg attributes (key, count, cpu_time_total, self_cpu_time_total, cpu_time —
-    all times in µs —, cpu_memory_usage, self_cpu_memory_usage, input_shapes). Sorted by
-    `sort_by` (descending), at most `row_limit` rows; the shapes and memory columns appear when
-    some row has them, unless told."""
+    all times in µs —, cpu_memory_usage, self_cpu_memory_usage, input_shapes; the CUDA times
+    when present). Sorted by `sort_by` (descending), at most `row_limit` rows; the shapes and
+    memory columns appear when some row has them, unless told, the CUDA columns when some row has
+    device time."""
     return view(key_averages_body(rows, sort_by, row_limit, show_shapes, show_memory, title),
                 classes)
 
 
 _SORT_HEAD = {"self_cpu_time_total": "Self CPU", "cpu_time_total": "CPU total",
               "cpu_time": "CPU time avg", "count": "# of Calls",
+              "self_cuda_time_total": "Self CUDA", "cuda_time_total": "CUDA total",
+              "cuda_time": "CUDA time avg",
               "cpu_memory_usage": "CPU Mem", "self_cpu_memory_usage": "Self CPU Mem"}
