@@ -181,3 +181,20 @@ def test_profiler_marks_cuda_kernel_steps(fake):
         print(prof.key_averages().table(row_limit=3).splitlines()[1].split()[:3])
         """)
     assert out.strip() == "['Name', 'Self', 'CPU']"
+
+
+def test_a_cuda_product_names_its_cublas_routine(fake):
+    # The lecture's path: matmul -> mm[AutogradCUDA] -> mm[CUDA] -> cublasSgemm, and the stack
+    # recorded at the product ends in the routine (the fake's cublasSgemm_v2 here).
+    out = run(fake, """
+        a = torch.ones(8, 8, device="cuda")
+        with torch.trace(with_stack=True) as t:
+            torch.matmul(a, a)
+            torch.bmm(a.double()[None], a.double()[None])
+        names = {op.name: op.blas_routine for op in t.ops if op.blas_routine}
+        assert names == {"aten::mm": "cublasSgemm", "aten::bmm": "cublasDgemmStridedBatched"}, names
+        frames = [f.name for f in t.stack("aten::mm").frames]
+        assert frames[0] == "cublasSgemm_v2", frames[:3]
+        print([s.label for op in t.ops if op.name == "aten::mm" for s in op.steps])
+        """)
+    assert out.strip() == "['mm[AutogradCUDA]', 'mm[CUDA]']"

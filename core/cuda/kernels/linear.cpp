@@ -24,6 +24,7 @@
 #include "core/cuda/kernels/KernelUtil.h"
 #include "core/dispatch/Library.h"
 #include "core/ops/arg_checks.h"
+#include "core/runtime/Blas.h"
 #include "core/runtime/ScalarConvert.h"
 #include "core/ops/binary.h"
 #include "core/ops/copy.h"
@@ -76,6 +77,27 @@ cublasHandle_t handle_for(ScalarType t) {
   check_cublas(cublasSetMathMode(h, mode), "cublasSetMathMode");
   return h;
 }
+
+// Tells the profiler's BLAS call hooks (core/runtime/Blas.h) that a cuBLAS routine is about to
+// run, as the cblas wrappers do for OpenBLAS: a trace recorded with stacks then has the stack of
+// a CUDA product ending in the routine (matmul -> mm[CUDA] -> cublasSgemm, the lecture's layers
+// down to blas), and the op's line names it. One atomic load when no hook is set.
+template <typename F>
+void announce(F routine, const char* name) {
+  blas::CallHook hooks[8];
+  const size_t n = blas::call_hooks(hooks, 8);
+  for (size_t i = 0; i < n; ++i) hooks[i](name, reinterpret_cast<const void*>(routine));
+}
+
+// The C entry points of the two Ex routines, which cublas_api.h also overloads inline.
+using GemmEx = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
+                                  int, const void*, const void*, cudaDataType, int, const void*,
+                                  cudaDataType, int, const void*, void*, cudaDataType, int,
+                                  cublasComputeType_t, cublasGemmAlgo_t);
+using GemmStridedBatchedEx = cublasStatus_t (*)(
+    cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*, const void*,
+    cudaDataType, int, long long, const void*, cudaDataType, int, long long, const void*, void*,
+    cudaDataType, int, long long, int, cublasComputeType_t, cublasGemmAlgo_t);
 
 int as_int(int64_t v, const char* what) {
   OPSCOPE_CHECK(v >= 0 && v <= INT32_MAX, "cuBLAS takes 32-bit sizes: ", what, " = ", v,
@@ -133,10 +155,12 @@ void gemm(const Tensor& c, const Tensor& a, const Tensor& b, double alpha, doubl
     const float* pa = static_cast<const float*>(A.t.data());
     float* pc = static_cast<float*>(c.data());
     if (!batched) {
+      announce(&cublasSgemm_v2, "cublasSgemm");
       check_cublas(cublasSgemm(h, B.op, A.op, m, n, k, &al, pb, lda, pa, ldb, &be, pc, ldc),
                    "cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, "
                    "ldc)");
     } else {
+      announce(&cublasSgemmStridedBatched, "cublasSgemmStridedBatched");
       check_cublas(cublasSgemmStridedBatched(h, B.op, A.op, m, n, k, &al, pb, lda, B.batch_stride,
                                              pa, ldb, A.batch_stride, &be, pc, ldc, stride_c,
                                              nbatch),
@@ -148,10 +172,12 @@ void gemm(const Tensor& c, const Tensor& a, const Tensor& b, double alpha, doubl
     const double* pa = static_cast<const double*>(A.t.data());
     double* pc = static_cast<double*>(c.data());
     if (!batched) {
+      announce(&cublasDgemm_v2, "cublasDgemm");
       check_cublas(cublasDgemm(h, B.op, A.op, m, n, k, &alpha, pb, lda, pa, ldb, &beta, pc, ldc),
                    "cublasDgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, "
                    "ldc)");
     } else {
+      announce(&cublasDgemmStridedBatched, "cublasDgemmStridedBatched");
       check_cublas(cublasDgemmStridedBatched(h, B.op, A.op, m, n, k, &alpha, pb, lda,
                                              B.batch_stride, pa, ldb, A.batch_stride, &beta, pc,
                                              ldc, stride_c, nbatch),
@@ -162,12 +188,15 @@ void gemm(const Tensor& c, const Tensor& a, const Tensor& b, double alpha, doubl
     const float al = static_cast<float>(alpha), be = static_cast<float>(beta);
     const cudaDataType_t dt = cuda_type(t);
     if (!batched) {
+      announce(static_cast<GemmEx>(&cublasGemmEx), "cublasGemmEx");
       check_cublas(cublasGemmEx(h, B.op, A.op, m, n, k, &al, B.t.data(), dt, lda, A.t.data(), dt,
                                 ldb, &be, c.data(), dt, ldc, CUBLAS_COMPUTE_32F,
                                 CUBLAS_GEMM_DEFAULT_TENSOR_OP),
                    "cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, type, lda, b, type, ldb, "
                    "&fbeta, c, type, ldc, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)");
     } else {
+      announce(static_cast<GemmStridedBatchedEx>(&cublasGemmStridedBatchedEx),
+               "cublasGemmStridedBatchedEx");
       check_cublas(cublasGemmStridedBatchedEx(h, B.op, A.op, m, n, k, &al, B.t.data(), dt, lda,
                                               B.batch_stride, A.t.data(), dt, ldb,
                                               A.batch_stride, &be, c.data(), dt, ldc, stride_c,
@@ -421,10 +450,12 @@ static Tensor dot(const Tensor& self, const Tensor& tensor) {
     check_cublas(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE), "cublasSetPointerMode");
     cublasStatus_t s;
     if (t == ScalarType::Float32) {
+      announce(&cublasSdot_v2, "cublasSdot");
       s = cublasSdot(h, static_cast<int>(K), self.data_ptr<float>(),
                      static_cast<int>(self.stride(0)), tensor.data_ptr<float>(),
                      static_cast<int>(tensor.stride(0)), result.data_ptr<float>());
     } else {
+      announce(&cublasDdot_v2, "cublasDdot");
       s = cublasDdot(h, static_cast<int>(K), self.data_ptr<double>(),
                      static_cast<int>(self.stride(0)), tensor.data_ptr<double>(),
                      static_cast<int>(tensor.stride(0)), result.data_ptr<double>());
