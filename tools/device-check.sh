@@ -16,9 +16,11 @@
 # CMAKE_PREFIX_PATH for CMake's find_*, CPATH for headers included directly, LD_LIBRARY_PATH for
 # the shared libraries at link and run time.
 #
-# Seen on the lent H200 (2026-11-26): the whole of libopscope_core (core/cuda/ included) and the
-# profiler build and link in ~90 s; the Python extension does not yet build for Python 3.12
-# (core/python/stacks.cpp reads CPython 3.11's frames; pybind11 3's typed make_tuple).
+# Seen on the lent H200 (2026-11-27, four runs of ~150-170 s each): configure and the whole
+# build (-j16, extension for Python 3.12 and pybind11 3 included) take ~105 s; the image's g++ 13
+# finds no libstdc++.so (only libstdc++.a), which CMakeLists.txt handles (Note [One libstdc++ in
+# the process]: without it every C++ error message crashed once NumPy or PyTorch was loaded);
+# the CUDA test files run in ~15 s under pytest-xdist (-n 8); bench_cuda takes ~20 s.
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
