@@ -78,8 +78,6 @@ void listen_to_blas(const TraceRecorder* r, std::weak_ptr<TraceRecorder> weak, b
 }
 }  // namespace
 
-Event::Event(EventKind k, uint64_t step)
-    : kind(k), t_ns(now_ns()), thread(trace_thread_id()), step_id(step) {}
 
 namespace {
 // Whether an event of this kind starts a span that a later event ends (see Note [The recorder's
@@ -113,7 +111,7 @@ void TraceRecorder::record(EventKind k, uint64_t step, Edge edge, Fill&& fill) {
   uint32_t thread = trace_thread_id();
   std::lock_guard lock(mutex_);
   if (options_.max_events != 0 && !keep_event(thread, edge, t_ns)) return;
-  Event& e = recording_.events.emplace_back(k, step);
+  Event& e = recording_.events.emplace_back(k, step, t_ns, thread);
   fill(e);
   e.t_ns = opens_a_span(k) ? now_ns() : t_ns;
   if (options_.sink) options_.sink(recording_, e);

@@ -82,8 +82,9 @@ struct EventDetail {
 };
 
 struct Event {
-  // An event of this kind, now, on this thread.
-  explicit Event(EventKind k, uint64_t step = 0);
+  // An event of this kind at t_ns (CLOCK_MONOTONIC) on thread `thread` (trace_thread_id()).
+  Event(EventKind k, uint64_t step, uint64_t t_ns, uint32_t thread)
+      : kind(k), t_ns(t_ns), thread(thread), step_id(step) {}
   static constexpr uint32_t kNoDetail = UINT32_MAX;
 
   EventKind kind;
