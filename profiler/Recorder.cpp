@@ -78,7 +78,6 @@ void listen_to_blas(const TraceRecorder* r, std::weak_ptr<TraceRecorder> weak, b
 }
 }  // namespace
 
-
 namespace {
 // Whether an event of this kind starts a span that a later event ends (see Note [The recorder's
 // own time]); the others end one or are instants.
