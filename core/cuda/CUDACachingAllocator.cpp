@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <array>
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -84,15 +85,18 @@ class CudaDeviceAllocator final : public Allocator {
   DeviceCachingAllocator cache_;
 };
 
-std::mutex g_mutex;
-std::array<CudaDeviceAllocator*, kMaxDevices> g_devices{};  // created on first use, never freed
+std::mutex g_mutex;  // making an allocator
+// Created on first use (under g_mutex), never freed; read without the lock.
+std::array<std::atomic<CudaDeviceAllocator*>, kMaxDevices> g_devices{};
 
 CudaDeviceAllocator& device_allocator(int index) {
   OPSCOPE_CHECK(index >= 0 && index < kMaxDevices, "invalid CUDA device index ", index);
+  if (CudaDeviceAllocator* a = g_devices[index].load(std::memory_order_acquire)) return *a;
   std::lock_guard lock(g_mutex);
   // Never freed: tensors held by static objects are freed after main returns.
-  if (!g_devices[index]) g_devices[index] = new CudaDeviceAllocator(index);
-  return *g_devices[index];
+  if (!g_devices[index].load(std::memory_order_relaxed))
+    g_devices[index].store(new CudaDeviceAllocator(index), std::memory_order_release);
+  return *g_devices[index].load(std::memory_order_relaxed);
 }
 
 // get_allocator(DeviceType::CUDA), for code that allocates with make_empty(..., cuda): the
@@ -107,7 +111,14 @@ class CurrentDeviceAllocator final : public Allocator {
         nbytes, getCurrentCUDAStream().id());
   }
   void raw_deallocate(void* ptr, size_t) override {
-    // A block knows nothing of its device here: ask the runtime which device holds ptr.
+    // A block knows nothing of its device here: the device allocator holding it as an allocated
+    // block is found by a lookup in each (one, with one GPU) rather than by asking the driver
+    // (cudaPointerGetAttributes: a driver call on every free of a CUDA tensor).
+    const int devices = device_count();
+    for (int index = 0; index < devices && index < kMaxDevices; ++index) {
+      CudaDeviceAllocator* a = g_devices[index].load(std::memory_order_acquire);
+      if (a != nullptr && a->cache().block_size(ptr) != 0) return a->cache().free(ptr);
+    }
     cudaPointerAttributes attr{};
     OPSCOPE_CUDA_CHECK(cudaPointerGetAttributes(&attr, ptr));
     device_allocator(attr.device).cache().free(ptr);
@@ -133,7 +144,7 @@ std::vector<int> devices_in_use() {
   std::lock_guard lock(g_mutex);
   std::vector<int> out;
   for (int i = 0; i < kMaxDevices; ++i)
-    if (g_devices[i]) out.push_back(i);
+    if (g_devices[i].load(std::memory_order_acquire)) out.push_back(i);
   return out;
 }
 
