@@ -10,6 +10,7 @@
 // D2D, fill by memset) come back intact; kernel launches and cuBLAS products are accepted and do
 // nothing, so computed values are garbage. What the fake checks is the host side: no crash, the
 // right errors (out of memory past FAKECUDA_SPAN_GB, default 64), the right calls.
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <sys/mman.h>
@@ -57,6 +58,17 @@ template <typename T>
 T fake_handle() {
   return reinterpret_cast<T>(g_handles.fetch_add(16));
 }
+
+// cuBLASLt's descriptors, kept so that cublasLtMatmul can report the problem it was given
+// (FAKECUDA_LOG_LT=path: one line per call appended to that file).
+struct LtDesc {
+  int transa = 0, transb = 0, epilogue = 1;
+  const void* bias = nullptr;
+};
+struct LtLayout {
+  uint64_t rows, cols;
+  int64_t ld;
+};
 }  // namespace
 
 extern "C" {
@@ -258,6 +270,97 @@ cublasStatus_t cublasSdot_v2(cublasHandle_t, int, const float*, int, const float
 }
 cublasStatus_t cublasDdot_v2(cublasHandle_t, int, const double*, int, const double*, int,
                              double*) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+// cuBLASLt: descriptors that remember their attributes, one algorithm found (none with
+// FAKECUDA_LT_NO_ALGO=1), products that do nothing.
+cublasStatus_t cublasLtCreate(cublasLtHandle_t* h) {
+  *h = fake_handle<cublasLtHandle_t>();
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasLtDestroy(cublasLtHandle_t) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t* d, cublasComputeType_t,
+                                        cudaDataType_t) {
+  *d = reinterpret_cast<cublasLtMatmulDesc_t>(new LtDesc);
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t d) {
+  delete reinterpret_cast<LtDesc*>(d);
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t d,
+                                              cublasLtMatmulDescAttributes_t attr, const void* buf,
+                                              size_t size) {
+  auto* desc = reinterpret_cast<LtDesc*>(d);
+  if (attr == CUBLASLT_MATMUL_DESC_TRANSA && size == sizeof(int))
+    std::memcpy(&desc->transa, buf, size);
+  if (attr == CUBLASLT_MATMUL_DESC_TRANSB && size == sizeof(int))
+    std::memcpy(&desc->transb, buf, size);
+  if (attr == CUBLASLT_MATMUL_DESC_EPILOGUE && size == sizeof(int))
+    std::memcpy(&desc->epilogue, buf, size);
+  if (attr == CUBLASLT_MATMUL_DESC_BIAS_POINTER && size == sizeof(void*))
+    std::memcpy(&desc->bias, buf, size);
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t* l, cudaDataType, uint64_t rows,
+                                          uint64_t cols, int64_t ld) {
+  if (ld < int64_t(rows)) return CUBLAS_STATUS_INVALID_VALUE;
+  *l = reinterpret_cast<cublasLtMatrixLayout_t>(new LtLayout{rows, cols, ld});
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t l) {
+  delete reinterpret_cast<LtLayout*>(l);
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasLtMatmulPreferenceCreate(cublasLtMatmulPreference_t* p) {
+  *p = fake_handle<cublasLtMatmulPreference_t>();
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasLtMatmulPreferenceSetAttribute(cublasLtMatmulPreference_t,
+                                                    cublasLtMatmulPreferenceAttributes_t,
+                                                    const void*, size_t) {
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t, cublasLtMatmulDesc_t,
+                                              cublasLtMatrixLayout_t, cublasLtMatrixLayout_t,
+                                              cublasLtMatrixLayout_t, cublasLtMatrixLayout_t,
+                                              cublasLtMatmulPreference_t, int requested,
+                                              cublasLtMatmulHeuristicResult_t* results,
+                                              int* found) {
+  const char* none = getenv("FAKECUDA_LT_NO_ALGO");
+  *found = (none && none[0] == '1') || requested < 1 ? 0 : 1;
+  if (*found) std::memset(results, 0, sizeof *results);
+  return CUBLAS_STATUS_SUCCESS;
+}
+cublasStatus_t cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t d, const void*, const void* a,
+                              cublasLtMatrixLayout_t la, const void* b, cublasLtMatrixLayout_t lb,
+                              const void*, const void* c, cublasLtMatrixLayout_t lc, void* out,
+                              cublasLtMatrixLayout_t, const cublasLtMatmulAlgo_t*, void* workspace,
+                              size_t workspace_size, cudaStream_t) {
+  if (!on_device(a) || !on_device(b) || !on_device(c) || !on_device(out) ||
+      (workspace_size && !on_device(workspace)))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (const char* log = getenv("FAKECUDA_LOG_LT")) {
+    auto* desc = reinterpret_cast<LtDesc*>(d);
+    auto *A = reinterpret_cast<LtLayout*>(la), *B = reinterpret_cast<LtLayout*>(lb),
+         *C = reinterpret_cast<LtLayout*>(lc);
+    const uint64_t k = desc->transa ? A->rows : A->cols;
+    if (FILE* f = fopen(log, "a")) {
+      fprintf(f,
+              "cublasLtMatmul m=%llu n=%llu k=%llu transa=%d transb=%d lda=%lld ldb=%lld "
+              "ldc=%lld epilogue=%d bias=%p workspace=%zu\n",
+              (unsigned long long)C->rows, (unsigned long long)C->cols, (unsigned long long)k,
+              desc->transa, desc->transb, (long long)A->ld, (long long)B->ld, (long long)C->ld,
+              desc->epilogue, desc->bias, workspace_size);
+      fclose(f);
+    }
+  }
   return CUBLAS_STATUS_SUCCESS;
 }
 

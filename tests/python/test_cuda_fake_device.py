@@ -8,6 +8,8 @@ test_cuda_ops.py's work on a GPU.
 Skipped without the CUDA backend (OPSCOPE_CUDA=ON, `make test-cuda`), g++ or the CUDA headers.
 Each check runs in a child process, so that a crash fails one test with its stack.
 """
+import textwrap
+
 from fake_cuda import needs_fake, run
 
 
@@ -198,3 +200,67 @@ def test_a_cuda_product_names_its_cublas_routine(fake):
         print([s.label for op in t.ops if op.name == "aten::mm" for s in op.steps])
         """)
     assert out.strip() == "['mm[AutogradCUDA]', 'mm[CUDA]']"
+
+
+LINEAR_PRODUCTS = textwrap.dedent("""
+    import os
+    log = os.path.join({tmp!r}, "lt.log")
+    os.environ["FAKECUDA_LOG_LT"] = log
+    F = torch.nn.functional
+    x, w, b = (torch.ones(8, 16, device="cuda"), torch.ones(4, 16, device="cuda"),
+               torch.ones(4, device="cuda"))
+    with torch.trace(with_stack=True) as t:
+        F.linear(x, w, b)
+        torch.addmm(b, x, w.t(), beta=0.5)                      # beta != 1
+        torch.addmm(torch.ones(8, 4, device="cuda"), x, w.t())  # a 2-D self
+        torch.addmm(b[None], x.double().float(), w.t(), alpha=2)  # a (1, N) bias
+        torch.addmm(b, x[:1], w.t())                            # one row
+    print([op.blas_routine for op in t.ops if op.name == "aten::addmm"])
+    print(t.stack("aten::addmm").frames[0].name)
+    print(hex(b.data_ptr()))
+    print(open(log).read() if os.path.exists(log) else "")
+    """)
+
+
+def test_a_linear_runs_as_one_cublaslt_product_with_the_bias_in_its_epilogue(fake, tmp_path):
+    # Note [A bias in the product's epilogue] (core/cuda/kernels/linear.cpp): torch 2.x's
+    # conditions, the column-major problem cuBLASLt is given (m = N, n = M, the weight read
+    # transposed, the bias pointer itself), and the gemm path for everything else.
+    out = run(fake, LINEAR_PRODUCTS.format(tmp=str(tmp_path))).splitlines()
+    assert out[0] == str(["cublasLtMatmul", "cublasSgemm", "cublasSgemm", "cublasLtMatmul",
+                          "cublasSgemm"])
+    assert out[1] == "cublasLtMatmul"
+    bias = out[2]
+    calls = [line for line in out[3:] if line]
+    assert len(calls) == 2
+    assert calls[0] == (f"cublasLtMatmul m=4 n=8 k=16 transa=1 transb=0 lda=16 ldb=16 ldc=4 "
+                        f"epilogue=4 bias={bias} workspace={4 << 20}")
+
+
+def test_cublaslt_off_or_without_an_algorithm_falls_back_to_gemm(fake, tmp_path):
+    # torch's DISABLE_ADDMM_CUDA_LT=1; and a problem cuBLASLt has no algorithm for (the fake's
+    # FAKECUDA_LT_NO_ALGO) runs the copy + gemm path instead of failing.
+    for switch in ("DISABLE_ADDMM_CUDA_LT", "FAKECUDA_LT_NO_ALGO"):
+        out = run(fake, f"import os; os.environ[{switch!r}] = '1'\n" +
+                  LINEAR_PRODUCTS.format(tmp=str(tmp_path / switch))).splitlines()
+        assert out[0] == str(["cublasSgemm"] * 5), (switch, out)
+        assert not any(line.startswith("cublasLtMatmul m=") for line in out)
+
+
+def test_the_cublaslt_workspace_is_allocated_once_per_stream(fake):
+    out = run(fake, """
+        x, w, b = (torch.ones(8, 16, device="cuda"), torch.ones(4, 16, device="cuda"),
+                   torch.ones(4, device="cuda"))
+        base = torch.cuda.memory_allocated()
+        y = torch.nn.functional.linear(x, w, b)
+        first = torch.cuda.memory_allocated() - base
+        del y
+        z = torch.nn.functional.linear(x, w, b)
+        second = torch.cuda.memory_allocated() - base
+        with torch.cuda.stream(torch.cuda.Stream()):
+            u = torch.nn.functional.linear(x, w, b)
+        print(first, second, torch.cuda.memory_allocated() - base)
+        """)
+    workspace, result = 4 << 20, 512  # 8 x 4 float32 rounds up to one 512-byte block
+    assert out.split() == [str(workspace + result), str(workspace + result),
+                           str(2 * workspace + 2 * result)]

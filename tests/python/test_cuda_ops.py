@@ -434,6 +434,43 @@ def test_matmul_family(dtype):
     assert_same(x.cuda() @ w.cuda(), ref(opscope.matmul, x, w), dtype, rtol=tol, atol=tol)
 
 
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_linear_with_the_bias_in_the_product_epilogue(dtype):
+    # nn.Linear's addmm(bias, x, weight.t()) runs as one cublasLtMatmul adding the bias in its
+    # epilogue (Note [A bias in the product's epilogue]): every operand layout, alpha, a (1, N)
+    # bias, one-row and one-column problems (the gemm path), against the CPU.
+    tol = {opscope.float32: 1e-4, opscope.float64: 1e-10, opscope.float16: 2e-2,
+           opscope.bfloat16: 1e-1}[dtype]
+    up = opscope.float64 if dtype == opscope.float64 else opscope.float32
+    x, w = make((64, 96), dtype, seed=60), make((80, 96), dtype, seed=61)
+    b = make((80,), dtype, seed=62)
+
+    def ref(*ts, **kw):
+        return opscope.addmm(*[t.to(up) for t in ts], **kw).to(dtype)
+    for cx, gx in layouts(x):
+        for cw, gw in layouts(w):
+            assert_same(F.linear(gx, gw, b.cuda()), ref(b, cx, cw.t()), dtype, rtol=tol, atol=tol)
+    assert_same(opscope.addmm(b.cuda(), x.cuda(), w.cuda().t(), alpha=-0.5),
+                ref(b, x, w.t(), alpha=-0.5), dtype, rtol=tol, atol=tol)
+    assert_same(opscope.addmm(b[None].cuda(), x.cuda(), w.cuda().t()), ref(b[None], x, w.t()),
+                dtype, rtol=tol, atol=tol)
+    out = opscope.empty(64, 80, dtype=dtype, device="cuda")
+    opscope.addmm(b.cuda(), x.cuda(), w.cuda().t(), out=out)
+    assert_same(out, ref(b, x, w.t()), dtype, rtol=tol, atol=tol)
+    assert_same(F.linear(x[:1].cuda(), w.cuda(), b.cuda()), ref(b, x[:1], w.t()), dtype,
+                rtol=tol, atol=tol)
+    assert_same(F.linear(x.cuda(), w[:1].cuda(), b[:1].cuda()), ref(b[:1], x, w[:1].t()), dtype,
+                rtol=tol, atol=tol)
+    if dtype == opscope.float32:  # TF32 in the epilogue path too: ~1e-3 off, not 1e-1
+        opscope.backends.cuda.matmul.allow_tf32 = True
+        try:
+            assert_same(F.linear(x.cuda(), w.cuda(), b.cuda()), ref(b, x, w.t()), rtol=2e-2,
+                        atol=2e-2)
+        finally:
+            opscope.backends.cuda.matmul.allow_tf32 = False
+
+
 def test_matmul_errors_and_empty():
     a = opscope.ones(2, 3, device="cuda")
     with pytest.raises(RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x3\)"):

@@ -13,11 +13,17 @@
 // StridedBatched forms for bmm) directly, as torch does, so their names are the frames under the
 // kernel; float16 / bfloat16 go through cublasGemmEx with float accumulation. One cuBLAS handle
 // per thread and device, bound to the current stream at each call. TF32 is off unless
-// set_allow_tf32(true) (Blas.h).
+// set_allow_tf32(true) (Blas.h). addmm with a bias vector (nn.Linear's forward) is one
+// cublasLtMatmul with the bias in its epilogue (Note [A bias in the product's epilogue]).
+#include <cublasLt.h>
 #include <cublas_v2.h>
 
 #include <array>
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <type_traits>
 #include <unordered_map>
 
 #include "core/cuda/kernels/Blas.h"
@@ -211,6 +217,186 @@ void gemm(const Tensor& c, const Tensor& a, const Tensor& b, double alpha, doubl
   }
 }
 
+// Note [A bias in the product's epilogue]
+// nn.Linear's forward is addmm(bias, x, weight.t()): beta 1, a bias vector broadcast over the
+// rows. Copying the bias into every row of the result and then multiplying with beta = 1 writes
+// the result twice and reads it once more; cuBLASLt adds the bias in the product's epilogue
+// instead (CUBLASLT_EPILOGUE_BIAS), one kernel and one write. torch 2.x takes this path under
+// the same conditions (its addmm Lt path), so the stack of a CUDA Linear ends in cublasLtMatmul
+// in both: a fresh (not in-place) result, 2-D and contiguous; beta exactly 1; a contiguous bias
+// of N elements (1-D, or leading sizes of 1); float32 / float64 / float16 / bfloat16; every size
+// of both matrices above 1. DISABLE_ADDMM_CUDA_LT=1 turns it off, as in torch.
+//
+// In column-major terms the product is C^T (N x M) = B^T A^T (gemm's operands swapped), and
+// cuBLASLt's bias has one element per row of C^T: the N columns of the row-major result, as
+// addmm broadcasts it. Each thread has a cuBLASLt handle per device and a 4 MiB workspace per
+// stream from the caching allocator, held for the thread's life (torch keeps one per handle and
+// stream too: the first Linear on a stream shows it in memory_allocated()). When cuBLASLt finds
+// no algorithm for a problem, the product takes the copy + gemm path.
+constexpr size_t kLtWorkspaceBytes = size_t(4) << 20;
+
+bool lt_disabled() {
+  static const bool disabled = [] {
+    const char* v = std::getenv("DISABLE_ADDMM_CUDA_LT");
+    return v != nullptr && std::strcmp(v, "1") == 0;
+  }();
+  return disabled;
+}
+
+bool bias_fits_epilogue(const Tensor& result, const Tensor& bias, const Tensor& m1,
+                        const Tensor& m2, const Scalar& beta) {
+  const ScalarType t = result.dtype();
+  if (lt_disabled() || bias.is_same(result) || beta.to_double() != 1.0) return false;
+  if (t != ScalarType::Float32 && t != ScalarType::Float64 && t != ScalarType::Float16 &&
+      t != ScalarType::BFloat16)
+    return false;
+  if (bias.dtype() != t || m1.dtype() != t || m2.dtype() != t) return false;
+  if (result.dim() != 2 || !result.is_contiguous() || !bias.is_contiguous()) return false;
+  if (bias.dim() == 0 || bias.size(-1) != m2.size(1)) return false;
+  for (int64_t d = 0; d + 1 < bias.dim(); ++d)
+    if (bias.size(d) != 1) return false;
+  return m1.size(0) > 1 && m1.size(1) > 1 && m2.size(0) > 1 && m2.size(1) > 1;
+}
+
+cublasLtHandle_t lt_handle() {
+  thread_local std::unordered_map<int, cublasLtHandle_t> handles;
+  int device = current_device();
+  auto it = handles.find(device);
+  if (it == handles.end()) {
+    cublasLtHandle_t h = nullptr;
+    check_cublas(cublasLtCreate(&h), "cublasLtCreate(&handle)");
+    it = handles.emplace(device, h).first;
+  }
+  return it->second;
+}
+
+// The calling thread's workspace for the current stream (see the Note).
+void* lt_workspace(Device device, cudaStream_t stream) {
+  thread_local std::unordered_map<cudaStream_t, Tensor> workspaces;
+  auto it = workspaces.find(stream);
+  if (it == workspaces.end()) {
+    Tensor w =
+        make_empty(std::array<int64_t, 1>{int64_t(kLtWorkspaceBytes)}, ScalarType::UInt8, device);
+    it = workspaces.emplace(stream, std::move(w)).first;
+  }
+  return it->second.data();
+}
+
+// The largest power of two (up to 256) dividing a pointer: cuBLASLt must not pick an algorithm
+// that needs more alignment than a view's data has.
+uint32_t alignment_of(const void* p) {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  uint32_t align = 1;
+  while (align < 256 && (a % (align * 2)) == 0) align *= 2;
+  return align;
+}
+
+template <typename T, auto Destroy>
+struct LtDeleter {
+  void operator()(T p) const { Destroy(p); }
+};
+using MatmulDesc = std::unique_ptr<std::remove_pointer_t<cublasLtMatmulDesc_t>,
+                                   LtDeleter<cublasLtMatmulDesc_t, cublasLtMatmulDescDestroy>>;
+using Layout = std::unique_ptr<std::remove_pointer_t<cublasLtMatrixLayout_t>,
+                               LtDeleter<cublasLtMatrixLayout_t, cublasLtMatrixLayoutDestroy>>;
+using Preference =
+    std::unique_ptr<std::remove_pointer_t<cublasLtMatmulPreference_t>,
+                    LtDeleter<cublasLtMatmulPreference_t, cublasLtMatmulPreferenceDestroy>>;
+
+// A column-major matrix of rows x cols with leading dimension ld, or its transpose when op is T
+// (so that op(X) is rows x cols).
+Layout lt_layout(cudaDataType_t type, cublasOperation_t op, uint64_t rows, uint64_t cols,
+                 int64_t ld) {
+  const bool trans = op == CUBLAS_OP_T;
+  cublasLtMatrixLayout_t l = nullptr;
+  check_cublas(cublasLtMatrixLayoutCreate(&l, type, trans ? cols : rows, trans ? rows : cols, ld),
+               "cublasLtMatrixLayoutCreate(&layout, type, rows, cols, ld)");
+  return Layout(l);
+}
+
+// result (M, N) = alpha * m1 m2 + bias, as one cublasLtMatmul; false when cuBLASLt has no
+// algorithm for it (the caller then runs the gemm path).
+bool addmm_bias_epilogue(const Tensor& result, const Tensor& bias, const Tensor& m1,
+                         const Tensor& m2, const Scalar& alpha) {
+  const ScalarType t = result.dtype();
+  const int64_t M = result.size(0), N = result.size(1), K = m1.size(1);
+  Operand A = as_operand(m1, false), B = as_operand(m2, false);
+  const uint64_t m = as_int(N, "n"), n = as_int(M, "m"), k = as_int(K, "k");
+  const int64_t lda = as_int(B.ld, "ld"), ldb = as_int(A.ld, "ld");
+  cudaDataType_t data = CUDA_R_32F, scale = CUDA_R_32F;
+  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  if (t == ScalarType::Float64) {
+    data = scale = CUDA_R_64F;
+    compute = CUBLAS_COMPUTE_64F;
+  } else if (t == ScalarType::Float16 || t == ScalarType::BFloat16) {
+    data = cuda_type(t);
+  } else if (g_allow_tf32.load(std::memory_order_relaxed)) {
+    compute = CUBLAS_COMPUTE_32F_FAST_TF32;
+  }
+  cublasLtMatmulDesc_t raw_desc = nullptr;
+  check_cublas(cublasLtMatmulDescCreate(&raw_desc, compute, scale),
+               "cublasLtMatmulDescCreate(&desc, compute_type, scale_type)");
+  MatmulDesc desc(raw_desc);
+  const cublasOperation_t opa = B.op, opb = A.op;  // C^T = B^T A^T
+  const cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
+  const void* bias_ptr = bias.data();
+  const auto set = [&](cublasLtMatmulDescAttributes_t attr, const void* v, size_t size) {
+    check_cublas(cublasLtMatmulDescSetAttribute(desc.get(), attr, v, size),
+                 "cublasLtMatmulDescSetAttribute(desc, attr, value, size)");
+  };
+  set(CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa);
+  set(CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb);
+  set(CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue);
+  set(CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias_ptr, sizeof bias_ptr);
+  Layout la = lt_layout(data, opa, m, k, lda), lb = lt_layout(data, opb, k, n, ldb);
+  Layout lc = lt_layout(data, CUBLAS_OP_N, m, n, result.stride(0));
+
+  cublasLtMatmulPreference_t raw_pref = nullptr;
+  check_cublas(cublasLtMatmulPreferenceCreate(&raw_pref), "cublasLtMatmulPreferenceCreate(&pref)");
+  Preference pref(raw_pref);
+  const auto prefer = [&](cublasLtMatmulPreferenceAttributes_t attr, const void* v, size_t size) {
+    check_cublas(cublasLtMatmulPreferenceSetAttribute(pref.get(), attr, v, size),
+                 "cublasLtMatmulPreferenceSetAttribute(pref, attr, value, size)");
+  };
+  const size_t workspace_bytes = kLtWorkspaceBytes;
+  prefer(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes, sizeof workspace_bytes);
+  const uint32_t align_a = alignment_of(B.t.data()), align_b = alignment_of(A.t.data()),
+                 align_c = alignment_of(result.data()), align_d = align_c;
+  prefer(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &align_a, sizeof align_a);
+  prefer(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &align_b, sizeof align_b);
+  prefer(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &align_c, sizeof align_c);
+  prefer(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &align_d, sizeof align_d);
+
+  cublasLtHandle_t h = lt_handle();
+  cublasLtMatmulHeuristicResult_t heuristic;
+  std::memset(&heuristic, 0, sizeof heuristic);
+  int found = 0;
+  const cublasStatus_t hs = cublasLtMatmulAlgoGetHeuristic(
+      h, desc.get(), la.get(), lb.get(), lc.get(), lc.get(), pref.get(), 1, &heuristic, &found);
+  if (hs == CUBLAS_STATUS_NOT_SUPPORTED || (hs == CUBLAS_STATUS_SUCCESS && found == 0))
+    return false;
+  check_cublas(hs,
+               "cublasLtMatmulAlgoGetHeuristic( handle, desc, adesc, bdesc, cdesc, ddesc, pref, "
+               "1, &result, &count)");
+
+  const cudaStream_t stream = getCurrentCUDAStream().stream();
+  void* workspace = lt_workspace(result.device(), stream);
+  const double a = alpha.to_double();
+  const float af = static_cast<float>(a), zero_f = 0;
+  const double zero_d = 0;
+  const void* pa = t == ScalarType::Float64 ? static_cast<const void*>(&a) : &af;
+  const void* pzero = t == ScalarType::Float64 ? static_cast<const void*>(&zero_d) : &zero_f;
+  announce(&cublasLtMatmul, "cublasLtMatmul");
+  const cublasStatus_t s = cublasLtMatmul(
+      h, desc.get(), pa, B.t.data(), la.get(), A.t.data(), lb.get(), pzero, result.data(), lc.get(),
+      result.data(), lc.get(), &heuristic.algo, workspace, workspace_bytes, stream);
+  if (s == CUBLAS_STATUS_NOT_SUPPORTED) return false;
+  check_cublas(s,
+               "cublasLtMatmul( handle, desc, &alpha, a, adesc, b, bdesc, &beta, c, cdesc, d, "
+               "ddesc, &algo, workspace, workspace_size, stream)");
+  return true;
+}
+
 bool row_major(const Tensor& c, bool batched) {
   const int64_t d0 = batched ? 1 : 0;
   const int64_t N = c.size(d0 + 1);
@@ -304,6 +490,9 @@ static Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2,
   CUDAGuard guard(self.device());
   std::array<int64_t, 2> sizes{mat1.size(0), mat2.size(1)};
   Tensor result = make_empty(sizes, self.dtype(), self.device());
+  if (bias_fits_epilogue(result, self, mat1, mat2, beta) &&
+      addmm_bias_epilogue(result, self, mat1, mat2, alpha))
+    return result;
   addmm_impl(result, expand_size(self, sizes), mat1, mat2, beta, alpha, false, "addmm_cuda");
   return result;
 }
@@ -315,6 +504,9 @@ static Tensor addmm_out(const Tensor& self, const Tensor& mat1, const Tensor& ma
   std::array<int64_t, 2> sizes{mat1.size(0), mat2.size(1)};
   checks::out_dtype(out, self.dtype());
   resize_out(out, sizes);
+  if (bias_fits_epilogue(out, self, mat1, mat2, beta) &&
+      addmm_bias_epilogue(out, self, mat1, mat2, alpha))
+    return out;
   addmm_impl(out, self.is_same(out) ? out : expand_size(self, sizes), mat1, mat2, beta, alpha,
              false, "addmm_cuda");
   return out;
