@@ -160,6 +160,23 @@ std::pair<int64_t, int64_t> layer_norm_inputs(const Tensor& input, IntArrayRef n
   return {M, N};
 }
 
+std::pair<int64_t, int64_t> layer_norm_backward_args(const Tensor& grad_out, const Tensor& input,
+                                                     IntArrayRef normalized_shape,
+                                                     const Tensor& mean, const Tensor& rstd,
+                                                     const Tensor& weight, const Tensor& bias,
+                                                     IntArrayRef output_mask) {
+  const auto [M, N] = layer_norm_inputs(input, normalized_shape, weight, bias);
+  OPSCOPE_CHECK(output_mask.size() == 3, "native_layer_norm_backward: output_mask needs 3 values");
+  OPSCOPE_CHECK(std::ranges::equal(grad_out.sizes(), input.sizes()),
+                "native_layer_norm_backward: grad_out of size ", shape_str(grad_out.sizes()),
+                " does not match input of size ", shape_str(input.sizes()));
+  OPSCOPE_CHECK(mean.defined() && rstd.defined() && mean.numel() == M && rstd.numel() == M,
+                "native_layer_norm_backward: expected mean and rstd with ", M,
+                " elements (one per row), but got ", mean.defined() ? mean.numel() : 0, " and ",
+                rstd.defined() ? rstd.numel() : 0);
+  return {M, N};
+}
+
 // --- nll_loss ---------------------------------------------------------------------------------
 
 namespace {

@@ -42,6 +42,13 @@ void scatter_shapes(const Tensor& self, int64_t dim, const Tensor& index, const 
 // elements in each.
 std::pair<int64_t, int64_t> layer_norm_inputs(const Tensor& input, IntArrayRef normalized_shape,
                                               const Tensor& weight, const Tensor& bias);
+// native_layer_norm_backward: layer_norm_inputs' checks, then grad_out of input's shape, mean and
+// rstd with one value per row, a 3-entry output_mask -> (M, N).
+std::pair<int64_t, int64_t> layer_norm_backward_args(const Tensor& grad_out, const Tensor& input,
+                                                     IntArrayRef normalized_shape,
+                                                     const Tensor& mean, const Tensor& rstd,
+                                                     const Tensor& weight, const Tensor& bias,
+                                                     IntArrayRef output_mask);
 
 // --- nll_loss (core/ops/nn.h) ---------------------------------------------------------------
 // torch's nll_loss_forward meta: self (C) or (N, C), target () or (N), and a weight for all

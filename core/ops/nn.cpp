@@ -32,6 +32,27 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> "
       "Tensor(a!)",
       Variants::Function);
+  // The activations' gradients, as torch's GeluBackward0 / SiluBackward0 / SoftplusBackward0 call
+  // them: grad_output, self (broadcast) -> grad_output * f'(self)
+  m.def("gelu_backward(Tensor grad_output, Tensor self, *, str approximate=\"none\") -> Tensor",
+        kNone);
+  m.def(
+      "gelu_backward.grad_input(Tensor grad_output, Tensor self, *, str approximate=\"none\", "
+      "Tensor(a!) grad_input) -> Tensor(a!)",
+      kNone);
+  m.def("silu_backward(Tensor grad_output, Tensor self) -> Tensor", kNone);
+  m.def(
+      "silu_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> "
+      "Tensor(a!)",
+      kNone);
+  m.def(
+      "softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> "
+      "Tensor",
+      kNone);
+  m.def(
+      "softplus_backward.grad_input(Tensor grad_output, Tensor self, Scalar beta, "
+      "Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!)",
+      kNone);
 
   // --- nll_loss ---
   m.def(
@@ -127,6 +148,14 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
       "float eps=1e-05, bool cudnn_enable=True) -> Tensor",
       kFunction);
+  // grad_out and input (*, N1..Nk), mean / rstd as native_layer_norm returned them, weight /
+  // bias (N1..Nk) -> (grad_input, grad_weight, grad_bias), those output_mask asks for (torch's
+  // bool[3] as 0/1 ints, Note [Boolean masks as ints], core/ops/cpu/conv.cpp)
+  m.def(
+      "native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, "
+      "Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, int[3] output_mask) -> "
+      "(Tensor, Tensor, Tensor)",
+      kNone);
   // input (N, C, *), weight / bias / running_mean / running_var (C) -> (out (N, C, *),
   // save_mean (C), save_invstd (C)); in eval mode save_mean and save_invstd are (0). The running
   // statistics are updated in place in training mode (unannotated, as in torch 1.13's schema).

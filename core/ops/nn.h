@@ -136,6 +136,17 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>,
 inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, IntArrayRef, const Tensor&,
                                                        const Tensor&, double)>
     native_layer_norm{"aten::native_layer_norm"};
+// native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape,
+//     Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, int[3] output_mask)
+//     -> (Tensor, Tensor, Tensor)
+// Per row of N normalized elements, xhat = (x - mean) rstd and dxhat = grad_out weight:
+//   grad_input = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)),
+//   grad_weight = sum over rows of grad_out xhat, grad_bias = sum over rows of grad_out;
+// those output_mask asks for, the others undefined (weight's undefined without a weight).
+inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, IntArrayRef,
+                                                       const Tensor&, const Tensor&, const Tensor&,
+                                                       const Tensor&, IntArrayRef)>
+    native_layer_norm_backward{"aten::native_layer_norm_backward"};
 // layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None,
 //            float eps=1e-05, bool cudnn_enable=True) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<const Tensor&>,
@@ -197,6 +208,19 @@ inline constexpr Op<Tensor(const Tensor&)> relu{"aten::relu"};
 // grad_output where self > threshold, 0 elsewhere (broadcast): relu's gradient from its result.
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Scalar&)> threshold_backward{
     "aten::threshold_backward"};
+
+// gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor
+// grad_output * gelu'(self) (broadcast): "none" Phi(x) + x phi(x); "tanh" the derivative of
+// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<std::string_view>)>
+    gelu_backward{"aten::gelu_backward"};
+// silu_backward(Tensor grad_output, Tensor self) -> Tensor
+// grad_output * s (1 + x (1 - s)), s = sigmoid(self).
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> silu_backward{"aten::silu_backward"};
+// softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor
+// grad_output * sigmoid(beta x), grad_output itself where beta x > threshold.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Scalar&, const Scalar&)>
+    softplus_backward{"aten::softplus_backward"};
 
 // --- softplus ------------------------------------------------------------------------------------
 // softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor

@@ -271,11 +271,17 @@ PyObject* node_register_prehook(PyObject* self, PyObject* fn) {
   });
 }
 
-// grad_fn._saved_self, _saved_other, _saved_dim, _saved_result: what a derivative-table node
-// keeps, named after the op's schema arguments (torch's generated attributes).
+// grad_fn._saved_self, _saved_other, _saved_dim, _saved_result (_saved_result1 ...): what a
+// derivative-table node keeps, named after the op's schema arguments (torch's generated
+// attributes).
 PyObject* saved_attribute(const autograd::DerivativeNode& d, const std::string& what) {
   autograd::BackwardContext c(d);
   if (what == "result") return d.derivative().save_result ? wrap(c.result(0)) : nullptr;
+  // A node of an op with several results: _saved_result1, _saved_result2 (native_layer_norm's
+  // mean and rstd), as torch's generated attributes.
+  if (what.size() > 6 && what.starts_with("result") &&
+      what.find_first_not_of("0123456789", 6) == std::string::npos && d.derivative().save_result)
+    return wrap(c.result(std::stoul(what.substr(6))));
   const std::string op = "aten::" + std::string(d.derivative().op);
   const FunctionSchema& schema = Dispatcher::singleton().find_by_full_name(op).schema();
   const auto& saved = d.derivative().at.save;  // schema positions

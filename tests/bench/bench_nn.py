@@ -12,7 +12,10 @@ Cases (float32):
 2. A 3-layer MLP forward at batch 256: 784-256-256-10, ``F.linear`` + ``F.relu``.
    NumPy: ``x @ W.T + b`` and ``np.maximum``.  Target: opscope >= 1.0x PyTorch.
 3. Extra rows (no target): ``F.layer_norm`` on (4096, 1024), ``F.nll_loss`` on log-probs
-   (4096, 1000), ``F.mse_loss`` on 10^6 elements, ``F.dropout`` on 10^6 elements.
+   (4096, 1000), ``F.mse_loss`` on 10^6 elements, ``F.dropout`` on 10^6 elements; the gradient
+   ops torch's GeluBackward0 / SiluBackward0 / NativeLayerNormBackward0 call (``gelu_backward``,
+   ``silu_backward`` on 10^6 elements, ``native_layer_norm_backward`` on (4096, 1024), all three
+   gradients).
 
 4. Small products under a busy second core (issue 22, item 9): ``F.linear`` / ``addmm`` and ``mm``
    from 32x4 . 4x16 up to 256^3, on 2 threads while another process spins on one core — a
@@ -84,9 +87,15 @@ def cases(rng):
 
     def ns(lib, F):
         conv = (lambda a: lib.from_numpy(a.copy())) if lib is not None else (lambda a: a)
-        return {"F": F, "lib": lib, "x": conv(x), "t": conv(t), "xin": conv(xin), "ln": conv(ln), "logp": conv(logp),
-                "v1": conv(v1), "v2": conv(v2), "params": [(conv(w), conv(b)) for w, b in params], "mlp": mlp,
-                "np_cross_entropy": np_cross_entropy, "np_mlp": np_mlp, "np": np}
+        d = {"F": F, "lib": lib, "x": conv(x), "t": conv(t), "xin": conv(xin), "ln": conv(ln), "logp": conv(logp),
+             "v1": conv(v1), "v2": conv(v2), "params": [(conv(w), conv(b)) for w, b in params], "mlp": mlp,
+             "np_cross_entropy": np_cross_entropy, "np_mlp": np_mlp, "np": np}
+        if lib is not None:  # layer norm's saved statistics, weight and bias for its backward
+            d["ln_w"], d["ln_b"] = lib.ones(1024), lib.zeros(1024)
+            _, d["ln_mean"], d["ln_rstd"] = lib.ops.aten.native_layer_norm(d["ln"], [1024], d["ln_w"], d["ln_b"],
+                                                                           1e-5)
+            d["mask"] = [1, 1, 1] if lib is opscope else [True] * 3  # opscope: int[3] (Note [Boolean masks as ints])
+        return d
 
     o, p, n = ns(opscope, OF), (ns(torch, TF) if torch is not None else None), ns(None, None)
     table = {
@@ -96,6 +105,11 @@ def cases(rng):
         "nll_loss (4096, 1000)  [extra]": (None, "F.nll_loss(logp, t)", "-logp[np.arange(4096), t].mean()"),
         "mse_loss 10^6  [extra]": (None, "F.mse_loss(v1, v2)", "((v1 - v2) ** 2).mean()"),
         "dropout 10^6  [extra]": (None, "F.dropout(v1, 0.5)", None),
+        "gelu_backward 10^6  [extra]": (None, "lib.ops.aten.gelu_backward(v1, v2)", None),
+        "silu_backward 10^6  [extra]": (None, "lib.ops.aten.silu_backward(v1, v2)",
+                                        "s = 1 / (1 + np.exp(-v2)); v1 * s * (1 + v2 * (1 - s))"),
+        "native_layer_norm_backward (4096, 1024)  [extra]": (
+            None, "lib.ops.aten.native_layer_norm_backward(ln, ln, [1024], ln_mean, ln_rstd, ln_w, ln_b, mask)", None),
     }
     return {name: (target, {"opscope": (stmt, o), "torch": (stmt, p) if p is not None else None,
                             "numpy": (np_stmt, n) if np_stmt is not None else None})
@@ -291,6 +305,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     parser.add_argument("--small", action="store_true", help="only the small products (section 4)")
     parser.add_argument("--train", action="store_true", help="only the training step (section 5)")
+    parser.add_argument("--ops", action="store_true", help="only the nn ops table (sections 1-3)")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     if args.train:
@@ -315,6 +330,8 @@ def main():
         print_table(f"nn ops, float32, {threads} thread(s): ms per call (best of {repeat})",
                     ["case", "opscope", "torch", "numpy", "torch/opscope", "numpy/opscope", "target >= 1.0x"],
                     rows, notes=["torch/opscope > 1 means opscope is faster."])
+    if args.ops:
+        return 0
     small_products(rng, repeat)
     training_step(repeat)
     return 0

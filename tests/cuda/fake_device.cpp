@@ -59,6 +59,12 @@ T fake_handle() {
   return reinterpret_cast<T>(g_handles.fetch_add(16));
 }
 
+// How many times the host made each kind of call, for tests of what an op or a step costs the
+// host (fakecuda_count below): kernel launches, copies to the host, waits for the device.
+enum Counter { kLaunches, kCopiesToHost, kSyncs, kGetDevice, kCounters };
+std::atomic<long> g_counts[kCounters];
+void count(Counter c) { g_counts[c].fetch_add(1, std::memory_order_relaxed); }
+
 // cuBLASLt's descriptors, kept so that cublasLtMatmul can report the problem it was given
 // (FAKECUDA_LOG_LT=path: one line per call appended to that file).
 struct LtDesc {
@@ -73,6 +79,15 @@ struct LtLayout {
 
 extern "C" {
 
+// The count of "launches", "copies_to_host", "syncs" or "get_device" so far (-1 for another
+// name); a test reads it through ctypes.CDLL(None).fakecuda_count.
+long fakecuda_count(const char* name) {
+  const char* names[kCounters] = {"launches", "copies_to_host", "syncs", "get_device"};
+  for (int i = 0; i < kCounters; ++i)
+    if (std::strcmp(name, names[i]) == 0) return g_counts[i].load();
+  return -1;
+}
+
 cudaError_t cudaGetDeviceCount(int* count) {
   *count = 1;
   return cudaSuccess;
@@ -82,6 +97,7 @@ cudaError_t cudaDriverGetVersion(int* v) {
   return cudaSuccess;
 }
 cudaError_t cudaGetDevice(int* d) {
+  count(kGetDevice);
   *d = t_device;
   return cudaSuccess;
 }
@@ -109,7 +125,10 @@ cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
   *free_bytes = *total - g_next.load();
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize() {
+  count(kSyncs);
+  return cudaSuccess;
+}
 cudaError_t cudaGetLastError() { return cudaSuccess; }
 cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
 
@@ -156,15 +175,23 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* p) {
   return cudaSuccess;
 }
 
+void copy(void* dst, const void* src, size_t n) {
+  if (n == 0) return;
+  if (on_device(src) && !on_device(dst)) count(kCopiesToHost);
+  std::memmove(host_view(dst), host_view(src), n);
+}
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, cudaMemcpyKind) {
-  if (n) std::memmove(host_view(dst), host_view(src), n);
+  count(kSyncs);
+  copy(dst, src, n);
   return cudaSuccess;
 }
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind k, cudaStream_t) {
-  return cudaMemcpy(dst, src, n, k);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind, cudaStream_t) {
+  copy(dst, src, n);
+  return cudaSuccess;
 }
 cudaError_t cudaMemcpyPeerAsync(void* dst, int, const void* src, int, size_t n, cudaStream_t) {
-  return cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice);
+  copy(dst, src, n);
+  return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t) {
   if (n) std::memset(host_view(p), v, n);
@@ -186,7 +213,10 @@ cudaError_t cudaStreamGetPriority(cudaStream_t, int* p) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t) {
+  count(kSyncs);
+  return cudaSuccess;
+}
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return cudaSuccess; }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned int) {
   *e = fake_handle<cudaEvent_t>();
@@ -195,18 +225,55 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned int) {
 cudaError_t cudaEventCreate(cudaEvent_t* e) { return cudaEventCreateWithFlags(e, 0); }
 cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) { return cudaSuccess; }
 cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }
-cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaEventSynchronize(cudaEvent_t) {
+  count(kSyncs);
+  return cudaSuccess;
+}
 cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t, cudaEvent_t) {
   *ms = 0;
   return cudaSuccess;
 }
 
-// Kernel launches: accepted, not run.
+// Kernel launches: accepted, not run. A `kernel<<<...>>>(...)` compiled by nvcc 13 pushes its
+// configuration, looks its kernel handle up once, pops the configuration and calls
+// __cudaLaunchKernel; the fake answers all four (the kernel's registration at load stays the
+// runtime's).
+thread_local dim3 t_grid, t_block;
+thread_local size_t t_shared = 0;
+thread_local void* t_stream = nullptr;
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, struct CUstream_st* s) {
+  t_grid = grid;
+  t_block = block;
+  t_shared = shared;
+  t_stream = s;
+  return 0;
+}
+cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, void* stream) {
+  *grid = t_grid;
+  *block = t_block;
+  *shared = t_shared;
+  *static_cast<void**>(stream) = t_stream;
+  return cudaSuccess;
+}
+cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* fn) {
+  *kernel = reinterpret_cast<cudaKernel_t>(const_cast<void*>(fn));
+  return cudaSuccess;
+}
+cudaError_t __cudaLaunchKernel(cudaKernel_t, dim3, dim3, void**, size_t, cudaStream_t) {
+  count(kLaunches);
+  return cudaSuccess;
+}
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t, dim3, dim3, void**, size_t, cudaStream_t) {
+  count(kLaunches);
+  return cudaSuccess;
+}
 cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, size_t, cudaStream_t) {
+  count(kLaunches);
   return cudaSuccess;
 }
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t*, const void*, void**) {
+  count(kLaunches);
   return cudaSuccess;
 }
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void*) {
@@ -233,29 +300,34 @@ cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t, cublasPointerMode_t) {
 cublasStatus_t cublasSgemm_v2(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
                               const float*, const float*, int, const float*, int, const float*,
                               float*, int) {
+  count(kLaunches);  // a product is work queued on the device
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasDgemm_v2(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
                               const double*, const double*, int, const double*, int,
                               const double*, double*, int) {
+  count(kLaunches);  // a product is work queued on the device
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t, cublasOperation_t, cublasOperation_t, int,
                                          int, int, const float*, const float*, int, long long,
                                          const float*, int, long long, const float*, float*, int,
                                          long long, int) {
+  count(kLaunches);  // a product is work queued on the device
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasDgemmStridedBatched(cublasHandle_t, cublasOperation_t, cublasOperation_t, int,
                                          int, int, const double*, const double*, int, long long,
                                          const double*, int, long long, const double*, double*,
                                          int, long long, int) {
+  count(kLaunches);  // a product is work queued on the device
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasGemmEx(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
                             const void*, const void*, cudaDataType, int, const void*, cudaDataType,
                             int, const void*, void*, cudaDataType, int, cublasComputeType_t,
                             cublasGemmAlgo_t) {
+  count(kLaunches);  // a product is work queued on the device
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t, cublasOperation_t, cublasOperation_t,
@@ -263,13 +335,16 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t, cublasOperation_t, cub
                                           int, long long, const void*, cudaDataType, int,
                                           long long, const void*, void*, cudaDataType, int,
                                           long long, int, cublasComputeType_t, cublasGemmAlgo_t) {
+  count(kLaunches);  // a product is work queued on the device
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasSdot_v2(cublasHandle_t, int, const float*, int, const float*, int, float*) {
+  count(kLaunches);  // a product is work queued on the device
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasDdot_v2(cublasHandle_t, int, const double*, int, const double*, int,
                              double*) {
+  count(kLaunches);  // a product is work queued on the device
   return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -346,6 +421,7 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t d, const vo
   if (!on_device(a) || !on_device(b) || !on_device(c) || !on_device(out) ||
       (workspace_size && !on_device(workspace)))
     return CUBLAS_STATUS_INVALID_VALUE;
+  count(kLaunches);
   if (const char* log = getenv("FAKECUDA_LOG_LT")) {
     auto* desc = reinterpret_cast<LtDesc*>(d);
     auto *A = reinterpret_cast<LtLayout*>(la), *B = reinterpret_cast<LtLayout*>(lb),

@@ -1,7 +1,8 @@
 """Training steps whose backward is traced op by op, shared by the recording script
 (make_torch_reference_backward_ops.py, run with torch) and test_backward_ops.py (run with
 opscope): a small MLP (Linear, ReLU, log_softmax + nll_loss), the same with cross_entropy, and
-softmax. `backward_ops(torch, case)` runs one step under the library's profiler and returns, in
+softmax; and with cross_entropy, the MLP with GELU (erf and tanh), SiLU or Softplus in place of
+ReLU, or a LayerNorm before it. `backward_ops(torch, case)` runs one step under the library's profiler and returns, in
 the order the engine ran them, each autograd node's name with the ops it called directly.
 
 torch's profiler nests by time, and at microsecond resolution it hangs some ops under the wrong
@@ -11,23 +12,32 @@ engine's (AccumulateGrad's detach) are left out, and the test compares the node 
 lists of the nodes whose ops do not move, and the whole step's ops as a multiset."""
 
 PREFIX = "autograd::engine::evaluate_function: "
-# ops run inside other ops (t -> transpose -> as_strided) or by the engine itself
-INNER = {"aten::transpose", "aten::as_strided", "aten::resolve_conj", "aten::detach", "detach"}
+# ops run inside other ops (t -> transpose -> as_strided; nll_loss_backward's zero_ of its
+# result) or by the engine itself
+INNER = {"aten::transpose", "aten::as_strided", "aten::resolve_conj", "aten::detach", "detach",
+         "aten::zero_"}
 # nodes whose op lists torch's profiler keeps in place: compared exactly
 EXACT = {"NllLossBackward0", "LogSoftmaxBackward0", "SoftmaxBackward0", "ReluBackward0",
-         "MulBackward0", "SumBackward0"}
+         "MulBackward0", "SumBackward0", "GeluBackward0", "SiluBackward0", "SoftplusBackward0",
+         "NativeLayerNormBackward0"}
+
+# case -> the hidden layer between the two Linears
+HIDDEN = {"gelu": lambda nn: [nn.GELU()], "gelu_tanh": lambda nn: [nn.GELU(approximate="tanh")],
+          "silu": lambda nn: [nn.SiLU()], "softplus": lambda nn: [nn.Softplus(beta=2.0)],
+          "layer_norm": lambda nn: [nn.LayerNorm(16), nn.ReLU()]}
 
 
 def mlp_step(torch, loss):
     torch.manual_seed(0)
     F = torch.nn.functional
-    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 4))
+    hidden = HIDDEN[loss](torch.nn) if loss in HIDDEN else [torch.nn.ReLU()]
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), *hidden, torch.nn.Linear(16, 4))
     x = torch.randn(5, 8)
     target = torch.tensor([0, 3, 1, 2, 3])
 
     def run():
         out = model(x)
-        if loss == "cross_entropy":
+        if loss == "cross_entropy" or loss in HIDDEN:
             value = F.cross_entropy(out, target)
         elif loss == "nll_loss":
             value = F.nll_loss(F.log_softmax(out, dim=1), target)
@@ -37,16 +47,19 @@ def mlp_step(torch, loss):
     return run
 
 
-CASES = ["nll_loss", "cross_entropy", "softmax"]
+CASES = ["nll_loss", "cross_entropy", "softmax", *HIDDEN]
 
 
 def saved_names(torch):
-    """{node: sorted _saved_* attribute names} of relu, log_softmax, softmax and nll_loss."""
+    """{node: sorted _saved_* attribute names} of relu, log_softmax, softmax, nll_loss, gelu,
+    silu, softplus and layer_norm."""
     torch.manual_seed(0)
     F = torch.nn.functional
     x = torch.randn(3, 4, requires_grad=True)
     nodes = [F.relu(x), F.log_softmax(x, 1), F.softmax(x, 1),
-             F.nll_loss(x, torch.tensor([0, 3, 1]), weight=torch.ones(4))]
+             F.nll_loss(x, torch.tensor([0, 3, 1]), weight=torch.ones(4)), F.gelu(x), F.silu(x),
+             F.softplus(x), F.layer_norm(x, (4,), torch.ones(4, requires_grad=True),
+                                         torch.zeros(4, requires_grad=True))]
     return {y.grad_fn.name(): sorted(a for a in dir(y.grad_fn) if a.startswith("_saved_"))
             for y in nodes}
 

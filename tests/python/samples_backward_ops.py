@@ -1,7 +1,8 @@
 """Op-table samples (see tests/python/test_op_table.py) for the gradient ops a training step's
 backward calls (test_backward_ops.py checks them in depth): relu's threshold_backward, softmax's
 and log_softmax's backward from their result, nll_loss_backward from nll_loss_forward's total
-weight."""
+weight, the gelu / silu / softplus gradients, and native_layer_norm_backward from the forward's
+saved statistics."""
 import opscope
 from reference_cases import matrix
 
@@ -15,6 +16,12 @@ def _total_weight():
                                              -100)[1]
 
 
+def _layer_norm_stats():
+    return opscope.ops.aten.native_layer_norm(matrix(2, 3) / 4, [3], None, None, 1e-5)
+
+
+_ACTIVATION_GRAD = {"grad_output": lambda: matrix(2, 3), "self": lambda: matrix(2, 3) / 2 - 1.5}
+
 OVERRIDES = {
     "aten::threshold_backward": {"grad_output": lambda: matrix(2, 3),
                                  "self": lambda: matrix(2, 3) - 3, "threshold": 0},
@@ -27,4 +34,16 @@ OVERRIDES = {
                                 "target": lambda: opscope.tensor([2, 0]), "weight": None,
                                 "reduction": 1, "ignore_index": -100,
                                 "total_weight": _total_weight},
+    "aten::gelu_backward": _ACTIVATION_GRAD,
+    "aten::gelu_backward.grad_input": {**_ACTIVATION_GRAD, "grad_input": lambda: opscope.empty(0)},
+    "aten::silu_backward": _ACTIVATION_GRAD,
+    "aten::silu_backward.grad_input": {**_ACTIVATION_GRAD, "grad_input": lambda: opscope.empty(0)},
+    "aten::softplus_backward": {**_ACTIVATION_GRAD, "beta": 1.0, "threshold": 20.0},
+    "aten::softplus_backward.grad_input": {**_ACTIVATION_GRAD, "beta": 1.0, "threshold": 20.0,
+                                           "grad_input": lambda: opscope.empty(0)},
+    "aten::native_layer_norm_backward": {
+        "grad_out": lambda: matrix(2, 3), "input": lambda: matrix(2, 3) / 4,
+        "normalized_shape": [3], "mean": lambda: _layer_norm_stats()[1],
+        "rstd": lambda: _layer_norm_stats()[2], "weight": lambda: matrix(3) / 2,
+        "bias": lambda: matrix(3), "output_mask": [1, 1, 1]},
 }

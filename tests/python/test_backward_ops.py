@@ -259,6 +259,154 @@ def test_create_graph_still_differentiates_the_gradients():
     assert g.grad_fn.name() == "ThresholdBackwardBackward0"
 
 
+
+# --- gelu_backward / silu_backward / softplus_backward -----------------------------------------
+
+
+def np_erf(x):
+    import math
+    return np.vectorize(math.erf, otypes=[float])(x)
+
+
+def np_activation_grad(name, g, x, **kw):
+    """float64 NumPy: g * f'(x)."""
+    if name == "gelu":
+        if kw.get("approximate", "none") == "tanh":
+            beta, kappa = np.sqrt(2 / np.pi), 0.044715
+            t = np.tanh(beta * (x + kappa * x ** 3))
+            d = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * beta * (1 + 3 * kappa * x * x)
+        else:
+            d = 0.5 * (1 + np_erf(x / np.sqrt(2))) + x * np.exp(-x * x / 2) / np.sqrt(2 * np.pi)
+    elif name == "silu":
+        s = 1 / (1 + np.exp(-x))
+        d = s * (1 + x * (1 - s))
+    else:
+        beta, threshold = kw["beta"], kw["threshold"]
+        d = np.where(x * beta > threshold, 1.0, 1 / (1 + np.exp(-x * beta)))
+    return g * d
+
+
+ACTIVATION_GRADS = [("gelu", {}), ("gelu", {"approximate": "tanh"}), ("silu", {}),
+                    ("softplus", {"beta": 1.5, "threshold": 2.0})]
+
+
+def call_activation_grad(name, g, x, kw, out=None):
+    op = getattr(aten, f"{name}_backward")
+    extra = {"grad_input": out} if out is not None else {}
+    if name == "softplus":
+        return op(g, x, kw["beta"], kw["threshold"], **extra)
+    return op(g, x, **kw, **extra)
+
+
+@pytest.mark.parametrize("name,kw", ACTIVATION_GRADS)
+@pytest.mark.parametrize("shape", [(7,), (3, 33), (2, 3, 4), (0, 3), ()])
+@pytest.mark.parametrize("dtype", [opscope.float32, opscope.float64])
+def test_activation_backward_matches_numpy(name, kw, shape, dtype):
+    # The one-pass kernels torch's GeluBackward0 / SiluBackward0 / SoftplusBackward0 call: SLEEF
+    # vector math on contiguous runs, buffered strided runs, the scalar form elsewhere.
+    g, x = RNG.standard_normal(shape), RNG.standard_normal(shape) * 3
+    expected = np_activation_grad(name, g, x, **kw)
+    tol = 1e-12 if dtype == opscope.float64 else 2e-6
+    for make in (T, strided):
+        got = call_activation_grad(name, make(g, dtype), make(x, dtype), kw)
+        assert got.dtype == dtype and tuple(got.shape) == shape
+        np.testing.assert_allclose(N(got), expected, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("name,kw", ACTIVATION_GRADS)
+def test_activation_backward_broadcast_out_bfloat16_and_errors(name, kw):
+    g, x = RNG.standard_normal((4, 5)), RNG.standard_normal((5,))
+    expected = np_activation_grad(name, g, np.broadcast_to(x, (4, 5)), **kw)
+    got = call_activation_grad(name, T(g), T(x), kw)
+    np.testing.assert_allclose(N(got), expected, rtol=1e-12)
+    out = opscope.empty(0, dtype=opscope.float64)
+    assert call_activation_grad(name, T(g), T(x), kw, out=out) is out
+    np.testing.assert_allclose(N(out), expected, rtol=1e-12)
+    low = call_activation_grad(name, T(g, opscope.bfloat16), T(x, opscope.bfloat16), kw)
+    assert low.dtype == opscope.bfloat16
+    np.testing.assert_allclose(N(low), expected, rtol=2e-2, atol=2e-2)
+    kernel = {"gelu": "GeluBackwardKernelImpl", "silu": "silu_backward_cpu",
+              "softplus": "softplus_backward_cpu"}[name]
+    for dtype, label in ((opscope.float16, "Half"), (opscope.int64, "Long")):
+        with pytest.raises(RuntimeError, match=f"\"{kernel}\" not implemented for '{label}'"):
+            call_activation_grad(name, T(g).to(dtype), T(g).to(dtype), kw)
+    if name == "gelu":
+        with pytest.raises(RuntimeError, match="approximate argument must be either none or tanh"):
+            aten.gelu_backward(T(g), T(g), approximate="fast")
+
+
+# --- native_layer_norm_backward ----------------------------------------------------------------
+
+
+def np_layer_norm_backward(dy, x, k, w, mean, rstd):
+    """float64 NumPy: (dx, dweight, dbias) of layer_norm over the last k dims, from the saved
+    statistics (the forward's mean and rstd, shaped (*, 1..1))."""
+    axes = tuple(range(x.ndim - k, x.ndim))
+    xhat = (x - mean) * rstd
+    dxhat = dy * (w if w is not None else 1.0)
+    dx = rstd * (dxhat - dxhat.mean(axes, keepdims=True)
+                 - xhat * (dxhat * xhat).mean(axes, keepdims=True))
+    rows = tuple(range(x.ndim - k))
+    return dx, (dy * xhat).sum(rows), dy.sum(rows)
+
+
+@pytest.mark.parametrize("shape,k", [((5, 8), 1), ((2, 3, 6), 2), ((3, 70), 1), ((0, 4), 1),
+                                     ((200, 3), 1)])
+@pytest.mark.parametrize("affine", [True, False])
+@pytest.mark.parametrize("dtype", [opscope.float32, opscope.float64, opscope.bfloat16])
+def test_native_layer_norm_backward_matches_numpy(shape, k, affine, dtype):
+    x, dy = RNG.standard_normal(shape) * 2 + 1, RNG.standard_normal(shape)
+    normalized = list(shape[len(shape) - k:])
+    w = RNG.standard_normal(normalized) if affine else None
+    b = RNG.standard_normal(normalized) if affine else None
+    tx, tw, tb = T(x, dtype), None if w is None else T(w, dtype), None if b is None else T(b, dtype)
+    # the statistics from the forward, in the input's dtype, as autograd saves them
+    _, mean, rstd = aten.native_layer_norm(tx, normalized, tw, tb, 1e-5)
+    # the reference from the values opscope holds (bfloat16 rounds x, w and the statistics)
+    dx, dw, db = np_layer_norm_backward(N(T(dy, dtype)), N(tx), k, None if w is None else N(tw),
+                                        N(mean), N(rstd))
+    tol = {opscope.float64: 1e-10, opscope.float32: 1e-4, opscope.bfloat16: 1e-1}[dtype]
+    for make in (T, strided):
+        gx, gw, gb = aten.native_layer_norm_backward(make(dy, dtype), tx, normalized, mean, rstd,
+                                                     tw, tb, [1, 1, 1])
+        assert gx.dtype == dtype and tuple(gx.shape) == shape
+        np.testing.assert_allclose(N(gx), dx, rtol=tol, atol=tol)
+        if affine:
+            assert tuple(gw.shape) == tuple(normalized) and tuple(gb.shape) == tuple(normalized)
+            np.testing.assert_allclose(N(gw), dw, rtol=tol, atol=tol * max(1, shape[0] ** 0.5))
+            np.testing.assert_allclose(N(gb), db, rtol=tol, atol=tol * max(1, shape[0] ** 0.5))
+        else:
+            assert gw is None and gb is None
+
+
+def test_native_layer_norm_backward_mask_and_errors():
+    x, dy, w = T(RNG.standard_normal((4, 6))), T(RNG.standard_normal((4, 6))), T(np.ones(6))
+    _, mean, rstd = aten.native_layer_norm(x, [6], w, w, 1e-5)
+    gx, gw, gb = aten.native_layer_norm_backward(dy, x, [6], mean, rstd, w, w, [0, 1, 0])
+    assert gx is None and gb is None and tuple(gw.shape) == (6,)
+    # The same bits at any thread count (the column sums add fixed blocks of rows in order).
+    big = T(RNG.standard_normal((300, 6)))
+    _, bm, br = aten.native_layer_norm(big, [6], w, w, 1e-5)
+    runs = []
+    for threads in (1, 2):
+        opscope.set_num_threads(threads)
+        runs.append([t.numpy().copy() for t in
+                     aten.native_layer_norm_backward(big, big, [6], bm, br, w, w, [1, 1, 1])])
+    for a, b in zip(*runs):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(RuntimeError, match=r"grad_out of size \[3, 6\] does not match input"):
+        aten.native_layer_norm_backward(dy[:3], x, [6], mean, rstd, w, w, [1, 1, 1])
+    with pytest.raises(RuntimeError, match="expected mean and rstd with 4 elements"):
+        aten.native_layer_norm_backward(dy, x, [6], mean[:2], rstd, w, w, [1, 1, 1])
+    with pytest.raises(RuntimeError, match=r"Given normalized_shape=\[5\], expected input"):
+        aten.native_layer_norm_backward(dy, x, [5], mean, rstd, None, None, [1, 1, 1])
+    with pytest.raises(RuntimeError, match="\"LayerNormBackwardKernelImpl\" not implemented for "
+                                           "'Half'"):
+        h = x.half()
+        aten.native_layer_norm_backward(h, h, [6], mean.half(), rstd.half(), None, None,
+                                        [1, 1, 1])
+
+
 # --- the training step's backward, against torch 1.13 ------------------------------------------
 
 
@@ -284,7 +432,11 @@ def test_saved_values_are_torchs(reference):
     nodes = {"ReluBackward0": F.relu(x), "LogSoftmaxBackward0": F.log_softmax(x, 1),
              "SoftmaxBackward0": F.softmax(x, 1),
              "NllLossBackward0": F.nll_loss(x, opscope.tensor([0, 3, 1]),
-                                            weight=opscope.ones(4))}
+                                            weight=opscope.ones(4)),
+             "GeluBackward0": F.gelu(x), "SiluBackward0": F.silu(x),
+             "SoftplusBackward0": F.softplus(x),
+             "NativeLayerNormBackward0": F.layer_norm(x, (4,), opscope.ones(4, requires_grad=True),
+                                                      opscope.zeros(4, requires_grad=True))}
     for name, y in nodes.items():
         assert y.grad_fn.name() == name
         for attr in reference["saved"][name]:

@@ -1,7 +1,8 @@
 """CUDA kernels of the gradient ops a training step's backward calls (core/cuda/kernels/backward.cu,
-backward.cpp): threshold_backward, _softmax_backward_data, _log_softmax_backward_data and
-nll_loss_backward, against opscope's CPU kernels on the same inputs (which test_backward_ops.py
-checks against NumPy and torch 1.13), and a small MLP's gradients on both devices.
+backward.cpp): threshold_backward, _softmax_backward_data, _log_softmax_backward_data,
+nll_loss_backward, gelu / silu / softplus_backward and native_layer_norm_backward, against
+opscope's CPU kernels on the same inputs (which test_backward_ops.py checks against NumPy and
+torch 1.13), and a small MLP's and a LayerNorm / GELU block's gradients on both devices.
 
 Without a GPU (or without the CUDA backend) every test skips with the reason.
 """
@@ -104,3 +105,78 @@ def test_mlp_gradients_match_cpu():
         grads[device] = [p.grad.cpu() for p in model.parameters()]
     for g, c in zip(grads["cuda"], grads["cpu"]):
         np.testing.assert_allclose(g.numpy(), c.numpy(), rtol=1e-10, atol=1e-12)
+
+
+ACTIVATION_GRADS = [("gelu", {}), ("gelu", {"approximate": "tanh"}), ("silu", {}),
+                    ("softplus", {"beta": 1.5, "threshold": 2.0})]
+
+
+def activation_grad(name, g, x, kw):
+    op = getattr(aten, f"{name}_backward")
+    return op(g, x, kw["beta"], kw["threshold"]) if name == "softplus" else op(g, x, **kw)
+
+
+@pytest.mark.parametrize("name,kw", ACTIVATION_GRADS)
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(7,), (33, 65), (0, 3), ()])
+def test_activation_backward(name, kw, dtype, shape):
+    # gelu_backward / silu_backward / softplus_backward: the elementwise kernels against the CPU's
+    # (float16 too: the CPU has none, so against float32 rounded).
+    g, x = make(shape, dtype, 40), make(shape, dtype, 41) * 3
+    same(activation_grad(name, g.cuda(), x.cuda(), kw), activation_grad(name, g, x, kw), dtype)
+    if len(shape) == 2 and shape[0] > 0:
+        same(activation_grad(name, g.cuda().t(), x.cuda().t(), kw),
+             activation_grad(name, g.t(), x.t(), kw), dtype)
+        same(activation_grad(name, g.cuda(), x.cuda()[0], kw), activation_grad(name, g, x[0], kw),
+             dtype)
+    h = activation_grad(name, g.cuda().half(), x.cuda().half(), kw)
+    ref = activation_grad(name, g.float(), x.float(), kw).half()
+    assert h.dtype == opscope.float16
+    np.testing.assert_allclose(h.cpu().float().numpy(), ref.float().numpy(), rtol=2e-3, atol=2e-3)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("rows,cols", [(5, 8), (300, 33), (4096, 512), (3, 1500), (0, 16),
+                                       (7, 1)])
+@pytest.mark.parametrize("affine", [True, False])
+def test_native_layer_norm_backward(dtype, rows, cols, affine):
+    # dx per row (block-wide sums), dweight / dbias down the rows through partial sums
+    # (Note [Layer norm's gradient on the GPU]), against the CPU kernel on the same statistics.
+    x, dy = make((rows, cols), dtype, 42) * 2 + 1, make((rows, cols), dtype, 43)
+    w = make((cols,), dtype, 44) if affine else None
+    b = make((cols,), dtype, 45) if affine else None
+    _, mean, rstd = aten.native_layer_norm(x, [cols], w, b, 1e-5)
+    cpu = aten.native_layer_norm_backward(dy, x, [cols], mean, rstd, w, b, [1, 1, 1])
+    on = [None if t is None else t.cuda() for t in (dy, x, mean, rstd, w, b)]
+    gpu = aten.native_layer_norm_backward(on[0], on[1], [cols], on[2], on[3], on[4], on[5],
+                                          [1, 1, 1])
+    tol = {opscope.float32: 1e-4, opscope.float64: 1e-10, opscope.bfloat16: 1e-1}[dtype]
+    for got, want in zip(gpu, cpu):
+        if want is None:
+            assert got is None
+            continue
+        assert got.device.type == "cuda" and got.dtype == want.dtype
+        np.testing.assert_allclose(got.cpu().to(opscope.float64).numpy(),
+                                   want.to(opscope.float64).numpy(), rtol=tol,
+                                   atol=tol * max(1.0, rows ** 0.5))
+    if rows and cols > 1:
+        only_w = aten.native_layer_norm_backward(on[0], on[1], [cols], on[2], on[3], on[4], on[5],
+                                                 [0, 1, 0])
+        assert only_w[0] is None and only_w[2] is None and (only_w[1] is None) == (not affine)
+
+
+def test_layer_norm_gelu_block_gradients_match_cpu():
+    # Autograd end to end: LayerNorm -> Linear -> GELU -> Linear on both devices, same weights.
+    torch = opscope
+    torch.manual_seed(3)
+    model = torch.nn.Sequential(torch.nn.LayerNorm(24), torch.nn.Linear(24, 48),
+                                torch.nn.GELU(approximate="tanh"), torch.nn.Linear(48, 24),
+                                torch.nn.SiLU())
+    x = make((6, 5, 24), opscope.float32, 46)
+    model(x).square().mean().backward()
+    cpu_grads = [p.grad.clone() for p in model.parameters()]
+    model.zero_grad()
+    model.cuda()
+    model(x.cuda()).square().mean().backward()
+    for p, want in zip(model.parameters(), cpu_grads):
+        np.testing.assert_allclose(p.grad.cpu().numpy(), want.numpy(), rtol=1e-4, atol=1e-5)

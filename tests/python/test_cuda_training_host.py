@@ -172,3 +172,39 @@ def test_argument_errors(fake):
         got[name] = message
     for name, want in EXPECTED.items():
         assert got.get(name, "").startswith(want), (name, got.get(name))
+
+
+def test_a_training_step_never_waits_for_the_device(fake):
+    # A GELU / LayerNorm / softmax block trained with AdamW queues its work and returns: no
+    # synchronizing call, no copy to the host (the fake device counts both); its backward runs
+    # torch's fused gradient ops (native_layer_norm_backward, gelu_backward, silu_backward,
+    # softplus_backward) on CUDA. (The index-taking ops — nll_loss, embedding, gather,
+    # index_select, x[idx] — read a bounds flag back, one wait each, where torch asserts on the
+    # device: not in this step.)
+    out = run(fake, """
+        import ctypes
+        fake = ctypes.CDLL(None)
+        fake.fakecuda_count.restype = ctypes.c_long
+        def counts():
+            return [fake.fakecuda_count(k) for k in (b"syncs", b"copies_to_host", b"launches")]
+        nn = torch.nn
+        model = nn.Sequential(nn.Linear(16, 32), nn.LayerNorm(32), nn.GELU(), nn.Linear(32, 32),
+                              nn.SiLU(), nn.Softplus(), nn.Linear(32, 8)).cuda()
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        x, target = torch.ones(4, 16, device="cuda"), torch.zeros(4, 8, device="cuda")
+        def step():
+            opt.zero_grad()
+            F.mse_loss(F.softmax(model(x), -1), target).backward()
+            opt.step()
+        step()
+        before = counts()
+        with torch.trace() as t:
+            step()
+        after = counts()
+        print([a - b for a, b in zip(after, before)][:2], after[2] - before[2] > 0)
+        print(sorted({s.label for op in t.ops for s in op.steps
+                      if s.label.endswith("_backward[CUDA]")}))
+        """)
+    assert out[0] == "[0, 0] True"
+    assert out[1] == str(sorted(["gelu_backward[CUDA]", "native_layer_norm_backward[CUDA]",
+                                 "silu_backward[CUDA]", "softplus_backward[CUDA]"]))

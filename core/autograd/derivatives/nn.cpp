@@ -88,6 +88,8 @@ std::vector<Derivative> nn_derivatives() {
       {.op = "gelu", .node = "GeluBackward0", .inputs = {"self"}, .save = {"self"},
        .formula = [](C c, G g) -> variable_list {
          Tensor x = c.arg("self");
+         if (!grad_mode_enabled())  // torch's gelu_backward (create_graph: the ops below)
+           return {ops::gelu_backward(g[0], x, c.value("approximate").to_string())};
          if (c.value("approximate").to_string() == "tanh") {
            constexpr double kBeta = 0.7978845608028654, kKappa = 0.044715;  // sqrt(2/pi)
            Tensor x2 = ops::mul(x, x);
@@ -107,6 +109,7 @@ std::vector<Derivative> nn_derivatives() {
       // silu(Tensor self) -> Tensor: s (1 + x (1 - s)), s = sigmoid(x)
       {.op = "silu", .node = "SiluBackward0", .inputs = {"self"}, .save = {"self"},
        .formula = [](C c, G g) -> variable_list {
+         if (!grad_mode_enabled()) return {ops::silu_backward(g[0], c.arg("self"))};
          Tensor x = c.arg("self"), sg = ops::sigmoid(x);
          Tensor d = ops::mul(sg, ops::add(ops::mul(x, ops::rsub(sg, Scalar(1))), Scalar(1)));
          return {ops::mul(g[0], d)};
@@ -116,6 +119,9 @@ std::vector<Derivative> nn_derivatives() {
       //   sigmoid(beta x), 1 where beta x > threshold (there the result is x itself)
       {.op = "softplus", .node = "SoftplusBackward0", .inputs = {"self"}, .save = {"self"},
        .formula = [](C c, G g) -> variable_list {
+         if (!grad_mode_enabled())
+           return {ops::softplus_backward(g[0], c.arg("self"), c.value("beta").to_scalar(),
+                                          c.value("threshold").to_scalar())};
          Tensor bx = ops::mul(c.arg("self"), c.value("beta").to_scalar());
          Tensor d = ops::where(ops::gt(bx, c.value("threshold").to_scalar()), Scalar(1.0), ops::sigmoid(bx));
          return {ops::mul(g[0], d)};
@@ -229,13 +235,20 @@ std::vector<Derivative> nn_derivatives() {
       //   normalized dims, dxhat = g weight; dweight = g xhat, dbias = g (the engine sums them
       //   down to weight's and bias's shape)
       {.op = "native_layer_norm", .node = "NativeLayerNormBackward0",
-       .inputs = {"input", "weight", "bias"}, .save = {"input", "weight"}, .save_result = true,
+       .inputs = {"input", "weight", "bias"}, .save = {"input", "weight", "bias"}, .save_result = true,
        .formula = [](C c, G g) -> variable_list {
          Tensor x = c.arg("input"), w = c.arg("weight"), mean = c.result(1), rstd = c.result(2);
          size_t k = c.value("normalized_shape").to_int_list().size(), nd = c.sizes("input").size();
          std::vector<int64_t> dims;
          for (size_t d = nd - k; d < nd; ++d) dims.push_back(static_cast<int64_t>(d));
-         if (grad_mode_enabled()) {  // create_graph: mean and rstd as functions of x
+         if (!grad_mode_enabled()) {  // torch's native_layer_norm_backward
+           const int64_t mask[3] = {c.needs("input"), c.needs("weight"), c.needs("bias")};
+           auto [dx, dw, db] = ops::native_layer_norm_backward(
+               g[0], x, c.value("normalized_shape").to_int_list(), mean, rstd, w, c.arg("bias"),
+               IntArrayRef(mask, 3));
+           return {dx, dw, db};
+         }
+         {  // create_graph: mean and rstd as functions of x
            mean = ops::mean(x, IntArrayRef(dims), true, std::nullopt);
            Tensor var = ops::var(x, IntArrayRef(dims), int64_t{0}, true);
            rstd = ops::reciprocal(ops::sqrt(ops::add(var, Scalar(c.value("eps").to_double()))));

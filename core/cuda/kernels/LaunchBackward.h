@@ -1,6 +1,6 @@
 // Launchers of the gradient kernels a training step's backward calls (backward.cu; host side in
 // backward.cpp): relu's threshold_backward, softmax's and log_softmax's backward from their
-// result, nll_loss_backward. Plain arguments only, as Launch.h's (whose DT and ElementwiseArgs
+// result, nll_loss_backward, the gelu / silu / softplus gradients and native_layer_norm_backward. Plain arguments only, as Launch.h's (whose DT and ElementwiseArgs
 // they use), so nvcc never parses an opscope header.
 #pragma once
 
@@ -24,5 +24,21 @@ void launch_nll_loss_backward(DT dt, const void* grad_output, const int64_t* tar
                               const void* weight, const void* total_weight, void* grad_input,
                               int64_t n, int64_t c, bool per_row, bool mean, int64_t ignore_index,
                               int64_t* bad, void* stream);
+
+// The activations' gradients: out = in0 * f'(in1) over a built TensorIterator (out, grad_output,
+// self; one floating dtype), f named by `op`: 0 gelu ("none"), 1 gelu ("tanh"), 2 silu,
+// 3 softplus (p0 = beta, p1 = threshold).
+enum class ActivationGrad : int { GeluErf = 0, GeluTanh = 1, Silu = 2, Softplus = 3 };
+void launch_activation_backward(ActivationGrad op, const ElementwiseArgs& args, double p0,
+                                double p1, void* stream);
+
+// native_layer_norm_backward over contiguous [M, N] rows: dx (when not null) per row from dy, x,
+// the row's mean and rstd (acc_t: float for half / bfloat16) and gamma (null: none); dgamma /
+// dbeta (when not null) summed over the rows through `partial`, a device buffer of
+// 2 * layer_norm_partial_rows(M) * N accumulators.
+int64_t layer_norm_partial_rows(int64_t M);
+void launch_layer_norm_backward(DT dt, const void* dy, const void* x, const void* mean,
+                                const void* rstd, const void* gamma, void* dx, void* dgamma,
+                                void* dbeta, void* partial, int64_t M, int64_t N, void* stream);
 
 }  // namespace opscope::cuda

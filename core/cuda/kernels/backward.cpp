@@ -1,12 +1,16 @@
 // CUDA kernels of the gradient ops a training step's backward calls, host side (device code in
-// backward.cu): threshold_backward (relu), _softmax_backward_data / _log_softmax_backward_data
-// and nll_loss_backward. Checks and messages follow the CPU kernels (core/ops/cpu/activation.cpp,
-// softmax.cpp, loss.cpp).
+// backward.cu): threshold_backward (relu), _softmax_backward_data / _log_softmax_backward_data,
+// nll_loss_backward, gelu / silu / softplus_backward and native_layer_norm_backward. Checks and
+// messages follow the CPU kernels (core/ops/cpu/activation.cpp, softmax.cpp, loss.cpp,
+// normalization.cpp).
 #include <algorithm>
+#include <array>
+#include <string_view>
 
 #include "core/cuda/kernels/KernelUtil.h"
 #include "core/cuda/kernels/LaunchBackward.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/KernelForms.h"
 #include "core/ops/arg_checks.h"
 #include "core/ops/copy.h"
 #include "core/ops/factories.h"
@@ -119,11 +123,105 @@ static Tensor nll_loss_backward(const Tensor& grad_output, const Tensor& self,
   return grad_input;
 }
 
+// grad_output, self (broadcast) -> grad_output * f'(self) for gelu / silu / softplus; into
+// grad_input when given (the .grad_input forms).
+static Tensor activation_backward(const Tensor& grad_input, const Tensor& grad_output,
+                                  const Tensor& self, ActivationGrad op, const char* name,
+                                  double p0 = 0, double p1 = 0) {
+  CUDAGuard guard(self.device());
+  TensorIterator iter = TensorIterator::binary_op(grad_input, grad_output, self);
+  OPSCOPE_CHECK(is_floating(iter.common_dtype()), "\"", name, "\" not implemented for '",
+                cpp_name(iter.common_dtype()), "'");
+  if (iter.numel() > 0) launch_activation_backward(op, make_args(iter), p0, p1, current_stream_ptr());
+  return iter.output();
+}
+
+static ActivationGrad gelu_grad(std::string_view approximate) {
+  if (approximate == "none") return ActivationGrad::GeluErf;
+  if (approximate == "tanh") return ActivationGrad::GeluTanh;
+  throw Error(detail::str("approximate argument must be either none or tanh."));
+}
+
+static Tensor gelu_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
+                                 const Tensor& self, std::string_view approximate) {
+  return activation_backward(grad_input, grad_output, self, gelu_grad(approximate),
+                             "GeluBackwardCUDAKernelImpl");
+}
+static Tensor silu_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
+                                 const Tensor& self) {
+  return activation_backward(grad_input, grad_output, self, ActivationGrad::Silu,
+                             "silu_backward_cuda");
+}
+static Tensor softplus_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
+                                     const Tensor& self, const Scalar& beta,
+                                     const Scalar& threshold) {
+  return activation_backward(grad_input, grad_output, self, ActivationGrad::Softplus,
+                             "softplus_backward_cuda", beta.to_double(), threshold.to_double());
+}
+
+// grad_out, input (*, N1..Nk), mean / rstd (one per row) -> (grad_input, grad_weight,
+// grad_bias) as output_mask asks (Note [Layer norm's gradient on the GPU], backward.cu).
+static std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(
+    const Tensor& grad_out, const Tensor& input, IntArrayRef normalized_shape, const Tensor& mean,
+    const Tensor& rstd, const Tensor& weight, const Tensor& bias, IntArrayRef output_mask) {
+  const auto [M, N] = checks::layer_norm_backward_args(grad_out, input, normalized_shape, mean,
+                                                       rstd, weight, bias, output_mask);
+  const ScalarType t = input.dtype();
+  OPSCOPE_CHECK(is_floating(t), "\"LayerNormBackwardKernelImpl\" not implemented for '",
+                cpp_name(t), "'");
+  for (const Tensor* other : {&grad_out, &mean, &rstd, &weight, &bias}) {
+    if (!other->defined()) continue;
+    check_same_device(input, *other, "native_layer_norm_backward");
+  }
+  for (const Tensor* other : {&grad_out, &weight})
+    OPSCOPE_CHECK(!other->defined() || other->dtype() == t, "expected scalar type ", cpp_name(t),
+                  " but found ", cpp_name(other->dtype()));
+  CUDAGuard guard(input.device());
+  Tensor dX = output_mask[0] != 0 ? make_empty(input.sizes(), t, input.device()) : Tensor();
+  Tensor dgamma = output_mask[1] != 0 && weight.defined()
+                      ? make_empty(weight.sizes(), t, input.device())
+                      : Tensor();
+  Tensor dbeta = output_mask[2] != 0 && bias.defined()
+                     ? make_empty(bias.sizes(), t, input.device())
+                     : Tensor();
+  const bool columns = dgamma.defined() || dbeta.defined();
+  if (M == 0 || N == 0) {  // no rows: zero column sums; no elements: nothing to write
+    if (dgamma.defined()) ops::zero_(dgamma);
+    if (dbeta.defined()) ops::zero_(dbeta);
+    return {dX, dgamma, dbeta};
+  }
+  if (!dX.defined() && !columns) return {dX, dgamma, dbeta};
+  // The statistics in the accumulation type the kernels read (float for half / bfloat16).
+  const ScalarType acc = t == ScalarType::Float64 ? ScalarType::Float64 : ScalarType::Float32;
+  const Tensor mu = contiguous_or_self(mean.dtype() == acc ? mean : ops::to(mean, acc));
+  const Tensor rs = contiguous_or_self(rstd.dtype() == acc ? rstd : ops::to(rstd, acc));
+  const Tensor dy = contiguous_or_self(grad_out), x = contiguous_or_self(input);
+  const Tensor gamma = contiguous_or_self(weight);
+  Tensor partial = columns ? make_empty(std::array<int64_t, 1>{2 * layer_norm_partial_rows(M) * N},
+                                        acc, input.device())
+                           : Tensor();
+  launch_layer_norm_backward(dt_of(t), dy.data(), x.data(), mu.data(), rs.data(),
+                             gamma.defined() ? gamma.data() : nullptr,
+                             dX.defined() ? dX.data() : nullptr,
+                             dgamma.defined() ? dgamma.data() : nullptr,
+                             dbeta.defined() ? dbeta.data() : nullptr,
+                             partial.defined() ? partial.data() : nullptr, M, N,
+                             current_stream_ptr());
+  return {dX, dgamma, dbeta};
+}
+
 static Library cuda_backward(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& m) {
   m.impl("threshold_backward", fn<&threshold_backward>);
   m.impl("_softmax_backward_data", fn<&_softmax_backward_data>);
   m.impl("_log_softmax_backward_data", fn<&_log_softmax_backward_data>);
   m.impl("nll_loss_backward", fn<&nll_loss_backward>);
+  m.impl("gelu_backward", functional<&gelu_backward_impl>());
+  m.impl("gelu_backward.grad_input", out<&gelu_backward_impl>());
+  m.impl("silu_backward", functional<&silu_backward_impl>());
+  m.impl("silu_backward.grad_input", out<&silu_backward_impl>());
+  m.impl("softplus_backward", functional<&softplus_backward_impl>());
+  m.impl("softplus_backward.grad_input", out<&softplus_backward_impl>());
+  m.impl("native_layer_norm_backward", fn<&native_layer_norm_backward>);
 });
 
 }  // namespace opscope::cuda

@@ -1,7 +1,9 @@
 // CPU kernels of the activations (see core/ops/nn.h): relu (clamp_min, as PyTorch) and its
 // gradient threshold_backward; gelu, silu and softplus, float-only functions of self's own dtype
-// over the unary loops (unary_loops.h). Each of these is one `*_impl(out, self, ...)`, registered
-// at the end of the file in its functional / in-place / out= forms (core/ops/KernelForms.h).
+// over the unary loops (unary_loops.h), and their gradients gelu_backward, silu_backward and
+// softplus_backward (one pass over grad and self, SLEEF's vector math for float / double). Each
+// of these is one `*_impl(out, ...)`, registered at the end of the file in its functional /
+// in-place / out= forms (core/ops/KernelForms.h).
 #include <cmath>
 #include <string_view>
 
@@ -95,6 +97,58 @@ Tensor softplus_impl(const Tensor& out, const Tensor& self, const Scalar& beta,
       params);
 }
 
+// grad_output, self (broadcast) -> grad_output * gelu'(self): "none" Phi(x) + x phi(x), "tanh"
+// the derivative of 0.5 x (1 + tanh(beta (x + kappa x^3))), as torch 1.13's GeluBackwardKernelImpl.
+Tensor gelu_backward_impl(const Tensor& grad_input, const Tensor& grad_output, const Tensor& self,
+                          std::string_view approximate) {
+  const UnaryOp op = gelu_op(approximate);
+  if (op == UnaryOp::GeluErf) {
+    return activation_backward(grad_input, grad_output, self, "GeluBackwardKernelImpl", op,
+                               [](auto g, auto x) {
+                                 using A = decltype(x);
+                                 const A cdf = A(0.5) * (A(1) + std::erf(x * A(M_SQRT1_2)));
+                                 const A pdf = A(M_2_SQRTPI * M_SQRT1_2 * 0.5) *
+                                               std::exp(A(-0.5) * x * x);
+                                 return g * (cdf + x * pdf);
+                               });
+  }
+  return activation_backward(
+      grad_input, grad_output, self, "GeluBackwardKernelImpl", op, [](auto g, auto x) {
+        using A = decltype(x);
+        const A beta = A(M_SQRT2 * M_2_SQRTPI * 0.5), kappa = A(0.044715);
+        const A x2 = x * x, t = std::tanh(beta * (x + kappa * x2 * x));
+        const A left = A(0.5) * (A(1) + t);
+        const A right = A(0.5) * x * (A(1) - t * t) * beta * (A(1) + A(3) * kappa * x2);
+        return g * (left + right);
+      });
+}
+
+// grad_output, self (broadcast) -> grad_output * s (1 + x (1 - s)), s = sigmoid(self)
+Tensor silu_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
+                          const Tensor& self) {
+  return activation_backward(grad_input, grad_output, self, "silu_backward_cpu", UnaryOp::Silu,
+                             [](auto g, auto x) {
+                               using A = decltype(x);
+                               const A s = A(1) / (A(1) + std::exp(-x));
+                               return g * s * (A(1) + x * (A(1) - s));
+                             });
+}
+
+// grad_output, self (broadcast) -> grad_output * sigmoid(beta x), grad_output itself where
+// beta x > threshold (softplus is x there)
+Tensor softplus_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
+                              const Tensor& self, const Scalar& beta, const Scalar& threshold) {
+  const double params[2] = {beta.to_double(), threshold.to_double()};
+  return activation_backward(
+      grad_input, grad_output, self, "softplus_backward_cpu", UnaryOp::Softplus,
+      [b = params[0], t = params[1]](auto g, auto x) {
+        using A = decltype(x);
+        const A z = std::exp(x * A(b));
+        return x * A(b) > A(t) ? g : g * z / (z + A(1));
+      },
+      params);
+}
+
 // grad_output, self (broadcast) -> grad_output where self > threshold, 0 elsewhere: relu's
 // gradient read off its result (a NaN in self passes the gradient, as torch's).
 Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {
@@ -118,6 +172,12 @@ static Library cpu_activation(Library::IMPL, "aten", DispatchKey::CPU, [](Librar
   m.impl("silu.out", out<&silu_impl>());
   m.impl("softplus", functional<&softplus_impl>());
   m.impl("softplus.out", out<&softplus_impl>());
+  m.impl("gelu_backward", functional<&gelu_backward_impl>());
+  m.impl("gelu_backward.grad_input", out<&gelu_backward_impl>());
+  m.impl("silu_backward", functional<&silu_backward_impl>());
+  m.impl("silu_backward.grad_input", out<&silu_backward_impl>());
+  m.impl("softplus_backward", functional<&softplus_backward_impl>());
+  m.impl("softplus_backward.grad_input", out<&softplus_backward_impl>());
 });
 
 }  // namespace opscope::cpu

@@ -1,5 +1,5 @@
-// CPU kernels of native_layer_norm and native_batch_norm (declared in core/ops/nn.cpp,
-// registered at the end of this file).
+// CPU kernels of native_layer_norm, native_layer_norm_backward and native_batch_norm (declared
+// in core/ops/nn.cpp, registered at the end of this file).
 //
 // native_batch_norm: see Note [Batch norm, one pass per channel] below.
 //
@@ -10,6 +10,7 @@
 // float, float64 in double; mean and rstd come back in the input's dtype with shape
 // (*batch, 1, ..., 1). Rows are split over threads; the statistics take two passes over the row
 // (it is in cache), which is as exact as torch's Welford and vectorizes.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -117,6 +118,136 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
   DimVector stat_shape(input.sizes().begin(), input.sizes().begin() + axis);
   for (size_t i = axis; i < static_cast<size_t>(input.dim()); ++i) stat_shape.push_back(1);
   return {Y, ops::view(mean, stat_shape), ops::view(rstd, stat_shape)};
+}
+
+// Note [Layer norm's gradient in one pass per row]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// For a row x (N) with its saved mean and rstd, xhat = (x - mean) rstd and dxhat = dy gamma:
+//   dx = rstd (dxhat - sum(dxhat) / N - xhat sum(dxhat xhat) / N),
+//   dgamma += dy xhat, dbeta += dy (summed over the rows).
+// (torch 1.13's LayerNormBackwardKernelImpl computes the same dx as a dy gamma + b x + c.) Each
+// row is read twice (the two sums, then dx with the column sums), in cache. The column sums are
+// split over at most kLayerNormChunks blocks of rows, each summing into its own slice of a
+// buffer, then added in block order: the same bits at any thread count.
+constexpr int64_t kLayerNormChunks = 64;
+
+// dxhat_j = dy_j gamma_j, or dy_j without a weight (a template argument: a null gamma read under
+// a run-time test would keep the loops from vectorizing).
+template <bool Affine, typename T, typename A>
+inline A dxhat_at(const T* dy, const T* gamma, int64_t j) {
+  if constexpr (Affine) return A(dy[j]) * A(gamma[j]);
+  return A(dy[j]);
+}
+
+// One row: the two sums, then dx and the row's share of the column sums in one pass. Which of
+// them are wanted is a template argument too (a store under a run-time test would not vectorize).
+template <bool Affine, bool Dx, bool Columns, typename T, typename A>
+OPSCOPE_VECTOR_CLONES void layer_norm_backward_row(const T* dy, const T* x, const T* gamma,
+                                                   A mean, A rstd, int64_t N, T* dx, A* dgamma,
+                                                   A* dbeta) {
+  A s1 = 0, s2 = 0;
+#pragma omp simd reduction(+ : s1, s2)
+  for (int64_t j = 0; j < N; ++j) {
+    const A dxhat = dxhat_at<Affine, T, A>(dy, gamma, j);
+    s1 += dxhat;
+    s2 += dxhat * (A(x[j]) - mean) * rstd;
+  }
+  const A m1 = s1 / A(N), m2 = s2 / A(N);
+#pragma omp simd
+  for (int64_t j = 0; j < N; ++j) {
+    const A g = A(dy[j]), xhat = (A(x[j]) - mean) * rstd;
+    if constexpr (Dx) {
+      const A d = rstd * (dxhat_at<Affine, T, A>(dy, gamma, j) - m1 - xhat * m2);
+      dx[j] = static_cast<T>(d);
+    }
+    if constexpr (Columns) {
+      dgamma[j] += g * xhat;
+      dbeta[j] += g;
+    }
+  }
+}
+
+template <bool Affine, typename T, typename A>
+void layer_norm_backward_rows(const T* dy, const T* x, const T* gamma, const T* mu, const T* rs,
+                              int64_t begin, int64_t end, int64_t N, T* dx, A* dgamma, A* dbeta) {
+  for (int64_t i = begin; i < end; ++i) {
+    const T* dyr = dy + i * N;
+    const T* xr = x + i * N;
+    if (dx != nullptr && dgamma != nullptr)
+      layer_norm_backward_row<Affine, true, true>(dyr, xr, gamma, A(mu[i]), A(rs[i]), N,
+                                                  dx + i * N, dgamma, dbeta);
+    else if (dx != nullptr)
+      layer_norm_backward_row<Affine, true, false>(dyr, xr, gamma, A(mu[i]), A(rs[i]), N,
+                                                   dx + i * N, dgamma, dbeta);
+    else
+      layer_norm_backward_row<Affine, false, true>(dyr, xr, gamma, A(mu[i]), A(rs[i]), N, dx,
+                                                   dgamma, dbeta);
+  }
+}
+
+// grad_out, input (*, N1..Nk), mean / rstd (one per row) -> (grad_input (*, N1..Nk),
+// grad_weight (N1..Nk), grad_bias (N1..Nk)) as output_mask asks; see the Note above.
+std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(
+    const Tensor& grad_out, const Tensor& input, IntArrayRef normalized_shape, const Tensor& mean,
+    const Tensor& rstd, const Tensor& weight, const Tensor& bias, IntArrayRef output_mask) {
+  const auto [M, N] = checks::layer_norm_backward_args(grad_out, input, normalized_shape, mean,
+                                                       rstd, weight, bias, output_mask);
+  const ScalarType dtype = input.dtype();
+  Tensor dX = output_mask[0] != 0 ? make_empty(input.sizes(), dtype) : Tensor();
+  Tensor dgamma = output_mask[1] != 0 && weight.defined() ? make_empty(weight.sizes(), dtype)
+                                                          : Tensor();
+  Tensor dbeta = output_mask[2] != 0 && bias.defined() ? make_empty(bias.sizes(), dtype)
+                                                       : Tensor();
+  dispatch_dtype(dtype, "LayerNormBackwardKernelImpl", [&]<typename T>() {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                  std::is_same_v<T, BFloat16>) {
+      using A = acc_type_t<T>;
+      if (weight.defined()) check_read_as(dtype, weight.dtype());
+      check_read_as(dtype, grad_out.dtype());
+      check_read_as(dtype, mean.dtype());
+      check_read_as(dtype, rstd.dtype());
+      const Tensor DY = contiguous_or_self(grad_out), X = contiguous_or_self(input);
+      const Tensor gamma = contiguous_or_self(weight);
+      const Tensor means = contiguous_or_self(mean), rstds = contiguous_or_self(rstd);
+      const T* dy = DY.data_ptr<T>();
+      const T* x = X.data_ptr<T>();
+      const T* g = gamma.defined() ? gamma.data_ptr<T>() : nullptr;
+      const T* mu = means.data_ptr<T>();
+      const T* rs = rstds.data_ptr<T>();
+      T* dx = dX.defined() ? dX.data_ptr<T>() : nullptr;
+      const int64_t chunks = std::min(M, kLayerNormChunks);
+      const bool columns = dgamma.defined() || dbeta.defined();
+      std::vector<A> partial(columns ? static_cast<size_t>(std::max<int64_t>(chunks, 0) * 2 * N)
+                                     : 0,
+                             A(0));
+      parallel_for(0, chunks, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t c = begin; c < end; ++c) {
+          // Both column sums into this block's slice whenever either is wanted.
+          A* pg = columns ? partial.data() + c * 2 * N : nullptr;
+          A* pb = columns ? partial.data() + c * 2 * N + N : nullptr;
+          const int64_t first = c * M / chunks, last = (c + 1) * M / chunks;
+          if (g != nullptr)
+            layer_norm_backward_rows<true, T, A>(dy, x, g, mu, rs, first, last, N, dx, pg, pb);
+          else
+            layer_norm_backward_rows<false, T, A>(dy, x, g, mu, rs, first, last, N, dx, pg, pb);
+        }
+      });
+      for (int64_t half = 0; half < 2; ++half) {
+        const Tensor& out = half == 0 ? dgamma : dbeta;
+        if (!out.defined()) continue;
+        T* o = out.data_ptr<T>();
+        for (int64_t j = 0; j < N; ++j) {
+          A sum = 0;
+          for (int64_t c = 0; c < chunks; ++c) sum += partial[c * 2 * N + half * N + j];
+          o[j] = static_cast<T>(sum);
+        }
+      }
+    } else {
+      throw Error(detail::str("\"LayerNormBackwardKernelImpl\" not implemented for '",
+                              cpp_name(dtype), "'"));
+    }
+  });
+  return {dX, dgamma, dbeta};
 }
 
 // Note [Batch norm, one pass per channel]
@@ -516,6 +647,7 @@ static Library cpu_normalization(Library::IMPL, "aten", DispatchKey::CPU, [](Lib
   m.impl("native_layer_norm", fn<&native_layer_norm>);
   m.impl("native_batch_norm", fn<&native_batch_norm>);
   m.impl("native_batch_norm_backward", fn<&native_batch_norm_backward>);
+  m.impl("native_layer_norm_backward", fn<&native_layer_norm_backward>);
 });
 
 }  // namespace opscope::cpu

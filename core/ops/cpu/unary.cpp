@@ -42,6 +42,14 @@ bool vec_unary(UnaryOp op, const float* x, float* y, int64_t n, const double* pa
 bool vec_unary(UnaryOp op, const double* x, double* y, int64_t n, const double* params) {
   return available() && avx2_unary(op, x, y, n, params);
 }
+bool vec_activation_backward(UnaryOp op, const float* g, const float* x, float* y, int64_t n,
+                             const double* params) {
+  return available() && avx2_activation_backward(op, g, x, y, n, params);
+}
+bool vec_activation_backward(UnaryOp op, const double* g, const double* x, double* y, int64_t n,
+                             const double* params) {
+  return available() && avx2_activation_backward(op, g, x, y, n, params);
+}
 
 }  // namespace cpu::vec
 

@@ -158,6 +158,32 @@ inline __m256d gelu_erf(__m256d x) {
   return erf(x);
 }
 
+// GELU's derivative Phi(x) + x phi(x) on float32: gelu_erf's approximation of erf(x / sqrt(2)),
+// whose exp(-x^2 / 2) is also phi's, computed once. float64: SLEEF's erf and exp.
+inline __m256 gelu_derivative(__m256 x) {
+  const __m256 neg_zero = _mm256_set1_ps(-0.f), one = _mm256_set1_ps(1.0f);
+  const __m256 p = _mm256_set1_ps(0.3275911f), p1 = _mm256_set1_ps(0.254829592f),
+               p2 = _mm256_set1_ps(-0.284496736f), p3 = _mm256_set1_ps(1.421413741f),
+               p4 = _mm256_set1_ps(-1.453152027f), p5 = _mm256_set1_ps(1.061405429f);
+  const __m256 z = _mm256_mul_ps(x, _mm256_set1_ps(0.70710678118654752440f));
+  const __m256 sign = _mm256_and_ps(neg_zero, z);
+  const __m256 az = _mm256_xor_ps(sign, z);
+  const __m256 t = _mm256_div_ps(one, _mm256_fmadd_ps(p, az, one));
+  const __m256 r = _mm256_fmadd_ps(
+      _mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_fmadd_ps(p5, t, p4), t, p3), t, p2), t, p1);
+  const __m256 e = exp_nonpositive(_mm256_xor_ps(neg_zero, _mm256_mul_ps(z, z)));  // e^(-x^2/2)
+  const __m256 erf_z = _mm256_xor_ps(sign, _mm256_fnmadd_ps(_mm256_mul_ps(e, t), r, one));
+  const __m256 cdf = _mm256_mul_ps(_mm256_set1_ps(0.5f), _mm256_add_ps(one, erf_z));
+  return _mm256_fmadd_ps(_mm256_mul_ps(x, _mm256_set1_ps(0.39894228040143267794f)), e, cdf);
+}
+inline __m256d gelu_derivative(__m256d x) {
+  const __m256d half = _mm256_set1_pd(0.5), one = _mm256_set1_pd(1.0);
+  const __m256d cdf = mul(half, add(one, erf(mul(x, _mm256_set1_pd(0.70710678118654752440)))));
+  const __m256d pdf = mul(_mm256_set1_pd(0.39894228040143267794),
+                          exp(mul(_mm256_set1_pd(-0.5), mul(x, x))));
+  return add(cdf, mul(x, pdf));
+}
+
 // The register of 256 bits of T (no __m256 as a template argument: GCC drops its attributes).
 template <typename T>
 struct Vec;
@@ -288,7 +314,75 @@ bool run(UnaryOp op, const T* x, T* y, int64_t n, const double* params) {
   return false;
 }
 
+// y[i] = f(g[i], x[i]), the last partial vector through zero-padded buffers.
+template <typename T, typename F>
+inline void loop2(const T* g, const T* x, T* y, int64_t n, F f) {
+  constexpr int L = static_cast<int>(32 / sizeof(T));
+  int64_t i = 0;
+  for (; i + L <= n; i += L) store(y + i, f(load(g + i), load(x + i)));
+  if (i < n) {
+    T gb[L] = {}, xb[L] = {};
+    for (int64_t j = 0; j < n - i; ++j) {
+      gb[j] = g[i + j];
+      xb[j] = x[i + j];
+    }
+    store(gb, f(load(gb), load(xb)));
+    for (int64_t j = 0; j < n - i; ++j) y[i + j] = gb[j];
+  }
+}
+
+// The activations' derivatives times the incoming gradient, as the scalar forms in
+// core/ops/cpu/activation.cpp (and torch 1.13's cpu/Activation.cpp) compute them.
+template <typename T>
+bool run_backward(UnaryOp op, const T* g, const T* x, T* y, int64_t n, const double* params) {
+  using V = typename Vec<T>::type;
+  const V one = splat(T(1)), half = splat(T(0.5));
+  switch (op) {
+    case UnaryOp::GeluErf:  // Phi(x) + x phi(x)
+      loop2(g, x, y, n, [](V gv, V v) { return mul(gv, gelu_derivative(v)); });
+      return true;
+    case UnaryOp::GeluTanh: {  // d/dx x / 2 (1 + tanh(beta (x + kappa x^3)))
+      const V beta = splat(T(0.79788456080286535588)), kappa = splat(T(0.044715));
+      const V three_kappa = splat(T(3 * 0.044715));
+      loop2(g, x, y, n, [=](V gv, V v) {
+        V x2 = mul(v, v);
+        V t = tanh(mul(beta, add(v, mul(kappa, mul(x2, v)))));
+        V left = mul(half, add(one, t));
+        V right = mul(mul(mul(half, v), sub(one, mul(t, t))), mul(beta, add(one, mul(three_kappa, x2))));
+        return mul(gv, add(left, right));
+      });
+      return true;
+    }
+    case UnaryOp::Silu:  // s (1 + x (1 - s)), s = sigmoid(x)
+      loop2(g, x, y, n, [one](V gv, V v) {
+        V sg = div(one, add(one, exp(neg(v))));
+        return mul(gv, mul(sg, add(one, mul(v, sub(one, sg)))));
+      });
+      return true;
+    case UnaryOp::Softplus: {  // x beta > threshold ? 1 : z / (z + 1), z = exp(x beta)
+      const V beta = splat(T(params[0])), threshold = splat(T(params[1]));
+      loop2(g, x, y, n, [=](V gv, V v) {
+        V xb = mul(v, beta);
+        V z = exp(xb);
+        return select_gt(xb, threshold, gv, div(mul(gv, z), add(z, one)));
+      });
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 }  // namespace
+
+bool avx2_activation_backward(UnaryOp op, const float* g, const float* x, float* y, int64_t n,
+                              const double* params) {
+  return run_backward(op, g, x, y, n, params);
+}
+bool avx2_activation_backward(UnaryOp op, const double* g, const double* x, double* y, int64_t n,
+                              const double* params) {
+  return run_backward(op, g, x, y, n, params);
+}
 
 bool avx2_unary(UnaryOp op, const float* x, float* y, int64_t n, const double* params) {
   return run(op, x, y, n, params);
@@ -306,6 +400,14 @@ bool avx2_unary(UnaryOp, const float*, float*, int64_t, const double*) {
   return false;
 }
 bool avx2_unary(UnaryOp, const double*, double*, int64_t, const double*) {
+  return false;
+}
+bool avx2_activation_backward(UnaryOp, const float*, const float*, float*, int64_t,
+                              const double*) {
+  return false;
+}
+bool avx2_activation_backward(UnaryOp, const double*, const double*, double*, int64_t,
+                              const double*) {
   return false;
 }
 }  // namespace opscope::cpu::vec

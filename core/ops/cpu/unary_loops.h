@@ -79,4 +79,51 @@ Tensor unary_same_float(const Tensor& out, const Tensor& self, std::string_view 
   return iter.output();
 }
 
+// An activation's gradient (gelu_backward, silu_backward, softplus_backward): out = f(grad, self)
+// = grad * f'(self) over grad and self broadcast, one floating dtype (Half refused, as torch 1.13
+// on the CPU). Float32 / float64 go through the vector kernel `vop` (vec_activation_backward),
+// strided runs through small buffers; bfloat16 runs the scalar form in float.
+template <typename F>
+Tensor activation_backward(const Tensor& grad_input, const Tensor& grad, const Tensor& self,
+                           std::string_view name, vec::UnaryOp vop, const F& f,
+                           const double* params = nullptr) {
+  TensorIterator iter = TensorIterator::binary_op(grad_input, grad, self);
+  dispatch_dtype_if(iter.common_dtype(), name, kFloatingOnly, [&]<typename T>() {
+    if (std::is_same_v<T, Half>) not_implemented(name, iter.common_dtype());
+    using A = acc_type_t<T>;
+    constexpr bool vectorizable = std::is_same_v<T, float> || std::is_same_v<T, double>;
+    const bool use_vec = vectorizable && vec::available();
+    iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+      if constexpr (vectorizable) {
+        if (use_vec) {
+          if (strides[0] == sizeof(T) && strides[1] == sizeof(T) && strides[2] == sizeof(T)) {
+            vec::vec_activation_backward(vop, reinterpret_cast<const T*>(data[1]),
+                                         reinterpret_cast<const T*>(data[2]),
+                                         reinterpret_cast<T*>(data[0]), n, params);
+            return;
+          }
+          T gbuf[kBufferElems], xbuf[kBufferElems];
+          for (int64_t start = 0; start < n; start += kBufferElems) {
+            const int64_t m = std::min(kBufferElems, n - start);
+            for (int64_t i = 0; i < m; ++i) {
+              gbuf[i] = *reinterpret_cast<const T*>(data[1] + (start + i) * strides[1]);
+              xbuf[i] = *reinterpret_cast<const T*>(data[2] + (start + i) * strides[2]);
+            }
+            vec::vec_activation_backward(vop, gbuf, xbuf, gbuf, m, params);
+            for (int64_t i = 0; i < m; ++i)
+              *reinterpret_cast<T*>(data[0] + (start + i) * strides[0]) = gbuf[i];
+          }
+          return;
+        }
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        const A g = A(*reinterpret_cast<const T*>(data[1] + i * strides[1]));
+        const A x = A(*reinterpret_cast<const T*>(data[2] + i * strides[2]));
+        *reinterpret_cast<T*>(data[0] + i * strides[0]) = static_cast<T>(f(g, x));
+      }
+    });
+  });
+  return iter.output();
+}
+
 }  // namespace opscope::cpu

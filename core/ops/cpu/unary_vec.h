@@ -51,8 +51,20 @@ bool available();
 bool vec_unary(UnaryOp op, const float* x, float* y, int64_t n, const double* params = nullptr);
 bool vec_unary(UnaryOp op, const double* x, double* y, int64_t n, const double* params = nullptr);
 
+// y[i] = g[i] * f'(x[i]) for the activations' gradients (gelu_backward, silu_backward,
+// softplus_backward): `op` names f (GeluErf, GeluTanh, Silu, Softplus with its params); false when
+// no vector kernel applies. y may be g or x, not otherwise overlap them.
+bool vec_activation_backward(UnaryOp op, const float* g, const float* x, float* y, int64_t n,
+                             const double* params = nullptr);
+bool vec_activation_backward(UnaryOp op, const double* g, const double* x, double* y, int64_t n,
+                             const double* params = nullptr);
+
 // The AVX2 kernels themselves (unary_avx2.cpp); call only when available().
 bool avx2_unary(UnaryOp op, const float* x, float* y, int64_t n, const double* params);
 bool avx2_unary(UnaryOp op, const double* x, double* y, int64_t n, const double* params);
+bool avx2_activation_backward(UnaryOp op, const float* g, const float* x, float* y, int64_t n,
+                              const double* params);
+bool avx2_activation_backward(UnaryOp op, const double* g, const double* x, double* y, int64_t n,
+                              const double* params);
 
 }  // namespace opscope::cpu::vec
