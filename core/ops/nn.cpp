@@ -32,6 +32,19 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> "
       "Tensor(a!)",
       Variants::Function);
+  // sigmoid's and tanh's gradients from their result, as SigmoidBackward0 / TanhBackward0 call
+  // them: grad_output, output (broadcast) -> grad_output (1 - output) output, grad_output
+  // (1 - output^2)
+  m.def("sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor", kNone);
+  m.def(
+      "sigmoid_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) "
+      "-> Tensor(a!)",
+      kNone);
+  m.def("tanh_backward(Tensor grad_output, Tensor output) -> Tensor", kNone);
+  m.def(
+      "tanh_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> "
+      "Tensor(a!)",
+      kNone);
   // The activations' gradients, as torch's GeluBackward0 / SiluBackward0 / SoftplusBackward0 call
   // them: grad_output, self (broadcast) -> grad_output * f'(self)
   m.def("gelu_backward(Tensor grad_output, Tensor self, *, str approximate=\"none\") -> Tensor",
@@ -125,6 +138,15 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def(
       "huber_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction, "
       "float delta) -> Tensor",
+      kNone);
+  m.def(
+      "mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> "
+      "Tensor",
+      kNone);
+  // grad_output (broadcast), self in [0, 1], target, weight -> d loss / d self, self's shape
+  m.def(
+      "binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target, "
+      "Tensor? weight=None, int reduction=1) -> Tensor",
       kNone);
   m.def(
       "binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) "

@@ -115,6 +115,17 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, int64_t,
     smooth_l1_loss_backward{"aten::smooth_l1_loss_backward"};
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, int64_t, double)>
     huber_loss_backward{"aten::huber_loss_backward"};
+// mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor
+// grad_output * 2 (self - target) (divided by numel for the mean); self's shape.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, int64_t)>
+    mse_loss_backward{"aten::mse_loss_backward"};
+// binary_cross_entropy_backward(Tensor grad_output, Tensor self, Tensor target,
+//                               Tensor? weight=None, int reduction=Mean) -> Tensor
+// grad_output * weight * (self - target) / max((1 - self) self, 1e-12) (divided by numel for the
+// mean); self's shape.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<const Tensor&>,
+                           Default<int64_t>)>
+    binary_cross_entropy_backward{"aten::binary_cross_entropy_backward"};
 // binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean)
 // -w * (t * log(x) + (1 - t) * log(1 - x)), each log clamped at -100; x must lie in [0, 1].
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>, Default<int64_t>)>
@@ -209,6 +220,13 @@ inline constexpr Op<Tensor(const Tensor&)> relu{"aten::relu"};
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Scalar&)> threshold_backward{
     "aten::threshold_backward"};
 
+// sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor
+// grad_output * (1 - output) * output (broadcast): sigmoid's gradient from its result.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> sigmoid_backward{
+    "aten::sigmoid_backward"};
+// tanh_backward(Tensor grad_output, Tensor output) -> Tensor
+// grad_output * (1 - output^2) (broadcast): tanh's gradient from its result.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> tanh_backward{"aten::tanh_backward"};
 // gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor
 // grad_output * gelu'(self) (broadcast): "none" Phi(x) + x phi(x); "tanh" the derivative of
 // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).

@@ -1,9 +1,11 @@
 """Training steps whose backward is traced op by op, shared by the recording script
 (make_torch_reference_backward_ops.py, run with torch) and test_backward_ops.py (run with
 opscope): a small MLP (Linear, ReLU, log_softmax + nll_loss), the same with cross_entropy, and
-softmax; and with cross_entropy, the MLP with GELU (erf and tanh), SiLU or Softplus in place of
-ReLU, or a LayerNorm before it. `backward_ops(torch, case)` runs one step under the library's profiler and returns, in
-the order the engine ran them, each autograd node's name with the ops it called directly.
+softmax; and with cross_entropy, the MLP with GELU (erf and tanh), SiLU, Softplus, Sigmoid or
+Tanh in place of ReLU, or a LayerNorm before it; and the ReLU MLP with mse_loss, and with a
+sigmoid and binary_cross_entropy. `backward_ops(torch, case)` runs one step under the
+library's profiler and returns, in the order the engine ran them, each autograd node's name with
+the ops it called directly.
 
 torch's profiler nests by time, and at microsecond resolution it hangs some ops under the wrong
 parent (t's transpose and as_strided beside it, TBackward0's t under the AddmmBackward0 before
@@ -19,12 +21,14 @@ INNER = {"aten::transpose", "aten::as_strided", "aten::resolve_conj", "aten::det
 # nodes whose op lists torch's profiler keeps in place: compared exactly
 EXACT = {"NllLossBackward0", "LogSoftmaxBackward0", "SoftmaxBackward0", "ReluBackward0",
          "MulBackward0", "SumBackward0", "GeluBackward0", "SiluBackward0", "SoftplusBackward0",
-         "NativeLayerNormBackward0"}
+         "NativeLayerNormBackward0", "SigmoidBackward0", "TanhBackward0", "MseLossBackward0",
+         "BinaryCrossEntropyBackward0"}
 
 # case -> the hidden layer between the two Linears
 HIDDEN = {"gelu": lambda nn: [nn.GELU()], "gelu_tanh": lambda nn: [nn.GELU(approximate="tanh")],
           "silu": lambda nn: [nn.SiLU()], "softplus": lambda nn: [nn.Softplus(beta=2.0)],
-          "layer_norm": lambda nn: [nn.LayerNorm(16), nn.ReLU()]}
+          "layer_norm": lambda nn: [nn.LayerNorm(16), nn.ReLU()],
+          "sigmoid": lambda nn: [nn.Sigmoid()], "tanh": lambda nn: [nn.Tanh()]}
 
 
 def mlp_step(torch, loss):
@@ -41,25 +45,31 @@ def mlp_step(torch, loss):
             value = F.cross_entropy(out, target)
         elif loss == "nll_loss":
             value = F.nll_loss(F.log_softmax(out, dim=1), target)
+        elif loss == "mse_loss":
+            value = F.mse_loss(out, (torch.arange(20.0) / 20).view(5, 4))
+        elif loss == "binary_cross_entropy":
+            value = F.binary_cross_entropy(torch.sigmoid(out), (torch.arange(20.0) / 20).view(5, 4))
         else:  # softmax, then a weighted sum
             value = (F.softmax(out, dim=1) * torch.arange(4.0)).sum()
         value.backward()
     return run
 
 
-CASES = ["nll_loss", "cross_entropy", "softmax", *HIDDEN]
+CASES = ["nll_loss", "cross_entropy", "softmax", "mse_loss", "binary_cross_entropy", *HIDDEN]
 
 
 def saved_names(torch):
     """{node: sorted _saved_* attribute names} of relu, log_softmax, softmax, nll_loss, gelu,
-    silu, softplus and layer_norm."""
+    silu, softplus, layer_norm, sigmoid, tanh, mse_loss and binary_cross_entropy."""
     torch.manual_seed(0)
     F = torch.nn.functional
     x = torch.randn(3, 4, requires_grad=True)
     nodes = [F.relu(x), F.log_softmax(x, 1), F.softmax(x, 1),
              F.nll_loss(x, torch.tensor([0, 3, 1]), weight=torch.ones(4)), F.gelu(x), F.silu(x),
              F.softplus(x), F.layer_norm(x, (4,), torch.ones(4, requires_grad=True),
-                                         torch.zeros(4, requires_grad=True))]
+                                         torch.zeros(4, requires_grad=True)),
+             torch.sigmoid(x), torch.tanh(x), F.mse_loss(x, torch.zeros(3, 4)),
+             F.binary_cross_entropy(torch.sigmoid(x), torch.ones(3, 4) / 2, weight=torch.ones(4))]
     return {y.grad_fn.name(): sorted(a for a in dir(y.grad_fn) if a.startswith("_saved_"))
             for y in nodes}
 

@@ -1,8 +1,9 @@
 """Op-table samples (see tests/python/test_op_table.py) for the gradient ops a training step's
 backward calls (test_backward_ops.py checks them in depth): relu's threshold_backward, softmax's
 and log_softmax's backward from their result, nll_loss_backward from nll_loss_forward's total
-weight, the gelu / silu / softplus gradients, and native_layer_norm_backward from the forward's
-saved statistics."""
+weight, the gelu / silu / softplus / sigmoid / tanh gradients, mse_loss_backward and
+binary_cross_entropy_backward, and native_layer_norm_backward from the forward's saved
+statistics."""
 import opscope
 from reference_cases import matrix
 
@@ -41,6 +42,21 @@ OVERRIDES = {
     "aten::softplus_backward": {**_ACTIVATION_GRAD, "beta": 1.0, "threshold": 20.0},
     "aten::softplus_backward.grad_input": {**_ACTIVATION_GRAD, "beta": 1.0, "threshold": 20.0,
                                            "grad_input": lambda: opscope.empty(0)},
+    "aten::sigmoid_backward": {"grad_output": lambda: matrix(2, 3),
+                               "output": lambda: matrix(2, 3) / 10},
+    "aten::sigmoid_backward.grad_input": {"grad_output": lambda: matrix(2, 3),
+                                          "output": lambda: matrix(2, 3) / 10,
+                                          "grad_input": lambda: opscope.empty(0)},
+    "aten::tanh_backward": {"grad_output": lambda: matrix(2, 3),
+                            "output": lambda: matrix(2, 3) / 10},
+    "aten::tanh_backward.grad_input": {"grad_output": lambda: matrix(2, 3),
+                                       "output": lambda: matrix(2, 3) / 10,
+                                       "grad_input": lambda: opscope.empty(0)},
+    "aten::mse_loss_backward": {"grad_output": lambda: opscope.tensor(1.0),
+                                "target": lambda: matrix(2, 3) / 2, "reduction": 1},
+    "aten::binary_cross_entropy_backward": {"grad_output": lambda: opscope.tensor(1.0),
+                                            "self": lambda: matrix(2, 3) / 10,
+                                            "target": lambda: matrix(2, 3) / 20},
     "aten::native_layer_norm_backward": {
         "grad_out": lambda: matrix(2, 3), "input": lambda: matrix(2, 3) / 4,
         "normalized_shape": [3], "mean": lambda: _layer_norm_stats()[1],

@@ -335,6 +335,58 @@ def test_activation_backward_broadcast_out_bfloat16_and_errors(name, kw):
             aten.gelu_backward(T(g), T(g), approximate="fast")
 
 
+
+# --- sigmoid_backward / tanh_backward (from the result), mse / bce loss gradients ---------------
+
+
+@pytest.mark.parametrize("shape", [(7,), (3, 33), (0, 3), ()])
+@pytest.mark.parametrize("dtype", [opscope.float32, opscope.float64, opscope.bfloat16])
+def test_sigmoid_and_tanh_backward_match_numpy(shape, dtype):
+    g, y = RNG.standard_normal(shape), np.tanh(RNG.standard_normal(shape))
+    tol = {opscope.float64: 1e-12, opscope.float32: 1e-6, opscope.bfloat16: 2e-2}[dtype]
+    for make in (T, strided):
+        gg, yy = make(g, dtype), make(y, dtype)
+        gn, yn = N(gg), N(yy)  # the values opscope holds (bfloat16 rounds them)
+        s = aten.sigmoid_backward(gg, yy)
+        t = aten.tanh_backward(gg, yy)
+        assert s.dtype == t.dtype == dtype and tuple(s.shape) == shape
+        np.testing.assert_allclose(N(s), gn * (1 - yn) * yn, rtol=tol, atol=tol)
+        np.testing.assert_allclose(N(t), gn * (1 - yn * yn), rtol=tol, atol=tol)
+    out = opscope.empty(0, dtype=opscope.float64)
+    assert aten.sigmoid_backward(T(g), T(y), grad_input=out) is out
+    with pytest.raises(RuntimeError, match="\"tanh_backward_cpu\" not implemented for 'Half'"):
+        aten.tanh_backward(T(g).half(), T(y).half())
+    with pytest.raises(RuntimeError, match="\"sigmoid_backward_cpu\" not implemented for 'Long'"):
+        aten.sigmoid_backward(opscope.tensor([1]), opscope.tensor([1]))
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("dtype", [opscope.float32, opscope.float64])
+def test_mse_and_binary_cross_entropy_backward_match_numpy(reduction, dtype):
+    r = REDUCTIONS[reduction]
+    x = RNG.uniform(0.05, 0.95, (4, 5))
+    t, w = RNG.uniform(0, 1, (4, 5)), RNG.uniform(0.5, 2, (5,))
+    g = RNG.standard_normal((4, 5)) if reduction == "none" else np.array(1.7)
+    norm = 1 / x.size if reduction == "mean" else 1.0
+    tol = 1e-12 if dtype == opscope.float64 else 1e-5
+    for make in (T, strided):
+        got = aten.mse_loss_backward(T(g, dtype), make(x, dtype), make(t, dtype), r)
+        np.testing.assert_allclose(N(got), 2 * (x - t) * g * norm, rtol=tol, atol=tol)
+        bce = aten.binary_cross_entropy_backward(T(g, dtype), make(x, dtype), make(t, dtype),
+                                                 T(w, dtype), r)
+        expected = g * (x - t) / np.maximum((1 - x) * x, 1e-12) * w * norm
+        np.testing.assert_allclose(N(bce), expected, rtol=tol * 10, atol=tol * 10)
+    unweighted = aten.binary_cross_entropy_backward(T(g), T(x), T(t), None, r)
+    np.testing.assert_allclose(N(unweighted), g * (x - t) / ((1 - x) * x) * norm, rtol=1e-12)
+    # at x = 1 and t = 1 the clamped denominator gives 0, as torch's
+    edge = aten.binary_cross_entropy_backward(T(1.0), T([0.2, 0.5, 1.0]), T([0.0, 1.0, 1.0]),
+                                              None, 1)
+    np.testing.assert_allclose(N(edge), [0.2 / 0.16 / 3, -0.5 / 0.25 / 3, 0.0], rtol=1e-12)
+    with pytest.raises(RuntimeError, match="\"binary_cross_entropy_backward\" not implemented "
+                                           "for 'BFloat16'"):
+        aten.binary_cross_entropy_backward(T(1.0), T(x).bfloat16(), T(t).bfloat16(), None, 1)
+
+
 # --- native_layer_norm_backward ----------------------------------------------------------------
 
 
@@ -436,7 +488,11 @@ def test_saved_values_are_torchs(reference):
              "GeluBackward0": F.gelu(x), "SiluBackward0": F.silu(x),
              "SoftplusBackward0": F.softplus(x),
              "NativeLayerNormBackward0": F.layer_norm(x, (4,), opscope.ones(4, requires_grad=True),
-                                                      opscope.zeros(4, requires_grad=True))}
+                                                      opscope.zeros(4, requires_grad=True)),
+             "SigmoidBackward0": opscope.sigmoid(x), "TanhBackward0": opscope.tanh(x),
+             "MseLossBackward0": F.mse_loss(x, opscope.zeros(3, 4)),
+             "BinaryCrossEntropyBackward0": F.binary_cross_entropy(
+                 opscope.sigmoid(x), opscope.ones(3, 4) / 2, weight=opscope.ones(4))}
     for name, y in nodes.items():
         assert y.grad_fn.name() == name
         for attr in reference["saved"][name]:

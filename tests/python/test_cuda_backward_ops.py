@@ -1,8 +1,9 @@
 """CUDA kernels of the gradient ops a training step's backward calls (core/cuda/kernels/backward.cu,
 backward.cpp): threshold_backward, _softmax_backward_data, _log_softmax_backward_data,
-nll_loss_backward, gelu / silu / softplus_backward and native_layer_norm_backward, against
-opscope's CPU kernels on the same inputs (which test_backward_ops.py checks against NumPy and
-torch 1.13), and a small MLP's and a LayerNorm / GELU block's gradients on both devices.
+nll_loss_backward, gelu / silu / softplus / sigmoid / tanh / mse_loss_backward and
+native_layer_norm_backward, against opscope's CPU kernels on the same inputs (which
+test_backward_ops.py checks against NumPy and torch 1.13), and a small MLP's and a LayerNorm /
+GELU block's gradients on both devices.
 
 Without a GPU (or without the CUDA backend) every test skips with the reason.
 """
@@ -133,6 +134,19 @@ def test_activation_backward(name, kw, dtype, shape):
     ref = activation_grad(name, g.float(), x.float(), kw).half()
     assert h.dtype == opscope.float16
     np.testing.assert_allclose(h.cpu().float().numpy(), ref.float().numpy(), rtol=2e-3, atol=2e-3)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_sigmoid_tanh_and_mse_loss_backward(dtype):
+    g, y = make((33, 65), dtype, 47), make((33, 65), dtype, 48).tanh()
+    for op in (aten.sigmoid_backward, aten.tanh_backward):
+        same(op(g.cuda(), y.cuda()), op(g, y), dtype)
+        same(op(g.cuda().t(), y.cuda().t()), op(g.t(), y.t()), dtype)
+    t = make((33, 65), dtype, 49)
+    for reduction in (0, 1, 2):
+        grad = g if reduction == 0 else opscope.tensor(1.5).to(dtype)
+        same(aten.mse_loss_backward(grad.cuda(), y.cuda(), t.cuda(), reduction),
+             aten.mse_loss_backward(grad, y, t, reduction), dtype)
 
 
 @pytest.mark.parametrize("dtype", FLOATS)

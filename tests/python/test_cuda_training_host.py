@@ -177,8 +177,8 @@ def test_argument_errors(fake):
 def test_a_training_step_never_waits_for_the_device(fake):
     # A GELU / LayerNorm / softmax block trained with AdamW queues its work and returns: no
     # synchronizing call, no copy to the host (the fake device counts both); its backward runs
-    # torch's fused gradient ops (native_layer_norm_backward, gelu_backward, silu_backward,
-    # softplus_backward) on CUDA. (The index-taking ops — nll_loss, embedding, gather,
+    # torch's gradient ops (native_layer_norm_backward, gelu / silu / softplus / tanh / sigmoid /
+    # mse_loss_backward) on CUDA. (The index-taking ops — nll_loss, embedding, gather,
     # index_select, x[idx] — read a bounds flag back, one wait each, where torch asserts on the
     # device: not in this step.)
     out = run(fake, """
@@ -189,7 +189,8 @@ def test_a_training_step_never_waits_for_the_device(fake):
             return [fake.fakecuda_count(k) for k in (b"syncs", b"copies_to_host", b"launches")]
         nn = torch.nn
         model = nn.Sequential(nn.Linear(16, 32), nn.LayerNorm(32), nn.GELU(), nn.Linear(32, 32),
-                              nn.SiLU(), nn.Softplus(), nn.Linear(32, 8)).cuda()
+                              nn.SiLU(), nn.Softplus(), nn.Tanh(), nn.Sigmoid(),
+                              nn.Linear(32, 8)).cuda()
         opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
         x, target = torch.ones(4, 16, device="cuda"), torch.zeros(4, 8, device="cuda")
         def step():
@@ -207,4 +208,6 @@ def test_a_training_step_never_waits_for_the_device(fake):
         """)
     assert out[0] == "[0, 0] True"
     assert out[1] == str(sorted(["gelu_backward[CUDA]", "native_layer_norm_backward[CUDA]",
-                                 "silu_backward[CUDA]", "softplus_backward[CUDA]"]))
+                                 "silu_backward[CUDA]", "softplus_backward[CUDA]",
+                                 "tanh_backward[CUDA]", "sigmoid_backward[CUDA]",
+                                 "mse_loss_backward[CUDA]"]))

@@ -171,6 +171,15 @@ std::vector<Derivative> nn_derivatives() {
       {.op = "mse_loss", .node = "MseLossBackward0", .inputs = {"self", "target"},
        .save = {"self", "target"},
        .formula = [](C c, G g) -> variable_list {
+         if (!grad_mode_enabled()) {  // torch's mse_loss_backward, target's with the two swapped
+           const int64_t reduction = c.value("reduction").to_int();
+           return {c.needs("self") ? ops::mse_loss_backward(g[0], c.arg("self"), c.arg("target"),
+                                                            reduction)
+                                   : Tensor(),
+                   c.needs("target") ? ops::mse_loss_backward(g[0], c.arg("target"),
+                                                              c.arg("self"), reduction)
+                                     : Tensor()};
+         }
          Tensor d = ops::mul(ops::mul(ops::sub(c.arg("self"), c.arg("target")), g[0]), 2.0);
          if (c.value("reduction").to_int() == 1) {
            int64_t n = 1;
@@ -219,6 +228,8 @@ std::vector<Derivative> nn_derivatives() {
        .save = {"self", "target", "weight"},
        .formula = [](C c, G g) -> variable_list {
          Tensor x = c.arg("self"), y = c.arg("target"), w = c.arg("weight");
+         if (!grad_mode_enabled() && x.device().is_cpu())  // torch's fused kernel (CPU only here)
+           return {ops::binary_cross_entropy_backward(g[0], x, y, w, c.value("reduction").to_int())};
          Tensor den = ops::clamp_min(ops::mul(x, ops::rsub(x, Scalar(1))), Scalar(1e-12));
          Tensor d = ops::mul(ops::div(ops::sub(x, y), den), g[0]);
          if (w.defined()) d = ops::mul(d, w);

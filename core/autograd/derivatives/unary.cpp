@@ -3,10 +3,12 @@
 // floor, round, ...) have a zero gradient, but torch still records their node.
 #include <cmath>
 
+#include "core/autograd/GradMode.h"
 #include "core/autograd/derivatives/common.h"
 #include "core/ops/binary.h"
 #include "core/ops/compare.h"
 #include "core/ops/indexing.h"
+#include "core/ops/nn.h"
 #include "core/ops/unary.h"
 
 namespace opscope::autograd {
@@ -46,6 +48,8 @@ std::vector<Derivative> unary_derivatives() {
       {.op = "tanh", .node = "TanhBackward0", .inputs = {"self"}, .save_result = true,
        .formula = [](C c, G g) -> variable_list {
          Tensor r = c.result();
+         if (!grad_mode_enabled() && is_floating(r.dtype()))  // torch's tanh_backward
+           return {ops::tanh_backward(g[0], r)};
          return {ops::mul(g[0], ops::rsub(ops::mul(r, r), Scalar(1)))};
        },
        .inplace = {"tanh_"}},
@@ -53,6 +57,8 @@ std::vector<Derivative> unary_derivatives() {
       {.op = "sigmoid", .node = "SigmoidBackward0", .inputs = {"self"}, .save_result = true,
        .formula = [](C c, G g) -> variable_list {
          Tensor r = c.result();
+         if (!grad_mode_enabled() && is_floating(r.dtype()))  // torch's sigmoid_backward
+           return {ops::sigmoid_backward(g[0], r)};
          return {ops::mul(g[0], ops::mul(r, ops::rsub(r, Scalar(1))))};
        },
        .inplace = {"sigmoid_"}},

@@ -26,9 +26,10 @@ void launch_nll_loss_backward(DT dt, const void* grad_output, const int64_t* tar
                               int64_t* bad, void* stream);
 
 // The activations' gradients: out = in0 * f'(in1) over a built TensorIterator (out, grad_output,
-// self; one floating dtype), f named by `op`: 0 gelu ("none"), 1 gelu ("tanh"), 2 silu,
-// 3 softplus (p0 = beta, p1 = threshold).
-enum class ActivationGrad : int { GeluErf = 0, GeluTanh = 1, Silu = 2, Softplus = 3 };
+// self; one floating dtype), f named by `op`: gelu ("none", "tanh"), silu, softplus (p0 = beta,
+// p1 = threshold); for sigmoid and tanh in1 is the forward's result: in0 (1 - in1) in1 and
+// in0 (1 - in1^2).
+enum class ActivationGrad : int { GeluErf, GeluTanh, Silu, Softplus, SigmoidOut, TanhOut };
 void launch_activation_backward(ActivationGrad op, const ElementwiseArgs& args, double p0,
                                 double p1, void* stream);
 

@@ -1,6 +1,7 @@
 // CUDA kernels of the gradient ops a training step's backward calls, host side (device code in
 // backward.cu): threshold_backward (relu), _softmax_backward_data / _log_softmax_backward_data,
-// nll_loss_backward, gelu / silu / softplus_backward and native_layer_norm_backward. Checks and
+// nll_loss_backward, gelu / silu / softplus / sigmoid / tanh_backward and
+// native_layer_norm_backward. Checks and
 // messages follow the CPU kernels (core/ops/cpu/activation.cpp, softmax.cpp, loss.cpp,
 // normalization.cpp).
 #include <algorithm>
@@ -152,6 +153,16 @@ static Tensor silu_backward_impl(const Tensor& grad_input, const Tensor& grad_ou
   return activation_backward(grad_input, grad_output, self, ActivationGrad::Silu,
                              "silu_backward_cuda");
 }
+static Tensor sigmoid_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
+                                    const Tensor& output) {
+  return activation_backward(grad_input, grad_output, output, ActivationGrad::SigmoidOut,
+                             "sigmoid_backward_cuda");
+}
+static Tensor tanh_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
+                                 const Tensor& output) {
+  return activation_backward(grad_input, grad_output, output, ActivationGrad::TanhOut,
+                             "tanh_backward_cuda");
+}
 static Tensor softplus_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
                                      const Tensor& self, const Scalar& beta,
                                      const Scalar& threshold) {
@@ -215,6 +226,10 @@ static Library cuda_backward(Library::IMPL, "aten", DispatchKey::CUDA, [](Librar
   m.impl("_softmax_backward_data", fn<&_softmax_backward_data>);
   m.impl("_log_softmax_backward_data", fn<&_log_softmax_backward_data>);
   m.impl("nll_loss_backward", fn<&nll_loss_backward>);
+  m.impl("sigmoid_backward", functional<&sigmoid_backward_impl>());
+  m.impl("sigmoid_backward.grad_input", out<&sigmoid_backward_impl>());
+  m.impl("tanh_backward", functional<&tanh_backward_impl>());
+  m.impl("tanh_backward.grad_input", out<&tanh_backward_impl>());
   m.impl("gelu_backward", functional<&gelu_backward_impl>());
   m.impl("gelu_backward.grad_input", out<&gelu_backward_impl>());
   m.impl("silu_backward", functional<&silu_backward_impl>());

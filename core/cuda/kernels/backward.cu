@@ -2,7 +2,7 @@
 // LaunchBackward.h, host side in backward.cpp): threshold_backward (elementwise),
 // _softmax_backward_data / _log_softmax_backward_data (one block per row: a block-wide sum, then
 // the write), nll_loss_backward (one thread per sample writes its one nonzero), the gelu / silu /
-// softplus gradients (elementwise) and native_layer_norm_backward (Note [Layer norm's gradient
+// softplus / sigmoid / tanh gradients (elementwise) and native_layer_norm_backward (Note [Layer norm's gradient
 // on the GPU]).
 #include "core/cuda/kernels/LaunchBackward.h"
 #include "core/cuda/kernels/Reduce.cuh"
@@ -107,6 +107,21 @@ struct SoftplusBackward {
   }
 };
 
+template <typename T>
+struct SigmoidBackward {  // from the result y
+  __device__ T operator()(T g, T y) const {
+    using A = acc_t<T>;
+    return cvt<T>(cvt<A>(g) * (A(1) - cvt<A>(y)) * cvt<A>(y));
+  }
+};
+template <typename T>
+struct TanhBackward {  // from the result y
+  __device__ T operator()(T g, T y) const {
+    using A = acc_t<T>;
+    return cvt<T>(cvt<A>(g) * (A(1) - cvt<A>(y) * cvt<A>(y)));
+  }
+};
+
 // Note [Layer norm's gradient on the GPU]
 // dx: one block per row, two block-wide sums (of dxhat and dxhat xhat, dxhat = dy gamma), then
 // the write, as the CPU kernel (Note [Layer norm's gradient in one pass per row]). dgamma and
@@ -194,9 +209,11 @@ __global__ void layer_norm_backward_sum_partials_kernel(const acc_t<T>* partial,
 
 void launch_activation_backward(ActivationGrad op, const ElementwiseArgs& args, double p0,
                                 double p1, void* stream) {
-  const char* name = op == ActivationGrad::Silu       ? "silu_backward_cuda"
-                     : op == ActivationGrad::Softplus ? "softplus_backward_cuda"
-                                                      : "GeluBackwardCUDAKernelImpl";
+  const char* name = op == ActivationGrad::Silu         ? "silu_backward_cuda"
+                     : op == ActivationGrad::Softplus   ? "softplus_backward_cuda"
+                     : op == ActivationGrad::SigmoidOut ? "sigmoid_backward_cuda"
+                     : op == ActivationGrad::TanhOut    ? "tanh_backward_cuda"
+                                                        : "GeluBackwardCUDAKernelImpl";
   dispatch_float(args.dtypes[0], name, [&]<typename T>() {
     switch (op) {
       case ActivationGrad::GeluErf:
@@ -207,6 +224,12 @@ void launch_activation_backward(ActivationGrad op, const ElementwiseArgs& args, 
         break;
       case ActivationGrad::Silu:
         gpu_elementwise<T, T, T>(args, SiluBackward<T>{}, stream, name);
+        break;
+      case ActivationGrad::SigmoidOut:
+        gpu_elementwise<T, T, T>(args, SigmoidBackward<T>{}, stream, name);
+        break;
+      case ActivationGrad::TanhOut:
+        gpu_elementwise<T, T, T>(args, TanhBackward<T>{}, stream, name);
         break;
       case ActivationGrad::Softplus:
         gpu_elementwise<T, T, T>(

@@ -1,7 +1,7 @@
-// smooth_l1_loss and huber_loss on CUDA, forward and backward (schemas in core/ops/nn.cpp; the
-// CPU kernels in core/ops/cpu/loss.cpp), from elementwise ops and reductions that have CUDA
-// kernels — several launches where torch's CUDA kernels are one each; the formulas, dtypes and
-// messages are the CPU kernels'.
+// smooth_l1_loss and huber_loss on CUDA, forward and backward, and mse_loss_backward (schemas in
+// core/ops/nn.cpp; the CPU kernels in core/ops/cpu/loss.cpp), from elementwise ops and reductions
+// that have CUDA kernels — several launches where torch's CUDA kernels are one each; the
+// formulas, dtypes and messages are the CPU kernels'.
 #include <string_view>
 
 #include "core/cuda/kernels/KernelUtil.h"
@@ -82,6 +82,14 @@ Tensor huber_loss_backward(const Tensor& grad_output, const Tensor& self, const 
   return scaled(ops::clamp(d, Scalar(-delta), Scalar(delta)), grad_output, self, reduction);
 }
 
+// grad_output ((): reduced), self, target -> grad_output 2 (self - target)
+Tensor mse_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                         int64_t reduction) {
+  CUDAGuard guard(self.device());
+  Tensor d = difference("mse_backward_cuda", self, target);
+  return scaled(ops::mul(d, Scalar(2.0)), grad_output, self, reduction);
+}
+
 }  // namespace
 
 static Library cuda_loss(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& m) {
@@ -89,6 +97,7 @@ static Library cuda_loss(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& m
   m.impl("huber_loss", fn<&huber_loss>);
   m.impl("smooth_l1_loss_backward", fn<&smooth_l1_loss_backward>);
   m.impl("huber_loss_backward", fn<&huber_loss_backward>);
+  m.impl("mse_loss_backward", fn<&mse_loss_backward>);
 });
 
 }  // namespace opscope::cuda

@@ -1,7 +1,8 @@
 // CPU kernels of the activations (see core/ops/nn.h): relu (clamp_min, as PyTorch) and its
 // gradient threshold_backward; gelu, silu and softplus, float-only functions of self's own dtype
 // over the unary loops (unary_loops.h), and their gradients gelu_backward, silu_backward and
-// softplus_backward (one pass over grad and self, SLEEF's vector math for float / double). Each
+// softplus_backward (one pass over grad and self, SLEEF's vector math for float / double); the
+// gradients of sigmoid and tanh from their results, sigmoid_backward and tanh_backward. Each
 // of these is one `*_impl(out, ...)`, registered at the end of the file in its functional /
 // in-place / out= forms (core/ops/KernelForms.h).
 #include <cmath>
@@ -97,6 +98,31 @@ Tensor softplus_impl(const Tensor& out, const Tensor& self, const Scalar& beta,
       params);
 }
 
+// grad_output, output (broadcast) -> grad_output * (1 - output) * output (sigmoid's gradient from
+// its result; floating dtypes, Half included, as torch 1.13's sigmoid_backward_cpu)
+Tensor sigmoid_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
+                             const Tensor& output) {
+  TensorIterator iter = TensorIterator::binary_op(grad_input, grad_output, output);
+  dispatch_dtype_if(iter.common_dtype(), "sigmoid_backward_cpu", kFloatingOnly, [&]<typename T>() {
+    using A = acc_type_t<T>;
+    cpu_kernel(iter, [](T g, T y) -> T { return static_cast<T>(A(g) * (A(1) - A(y)) * A(y)); });
+  });
+  return iter.output();
+}
+
+// grad_output, output (broadcast) -> grad_output * (1 - output^2) (tanh's gradient from its
+// result; Half refused, as torch 1.13's tanh_backward_cpu)
+Tensor tanh_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
+                          const Tensor& output) {
+  TensorIterator iter = TensorIterator::binary_op(grad_input, grad_output, output);
+  dispatch_dtype_if(iter.common_dtype(), "tanh_backward_cpu", kFloatingOnly, [&]<typename T>() {
+    if (std::is_same_v<T, Half>) not_implemented("tanh_backward_cpu", iter.common_dtype());
+    using A = acc_type_t<T>;
+    cpu_kernel(iter, [](T g, T y) -> T { return static_cast<T>(A(g) * (A(1) - A(y) * A(y))); });
+  });
+  return iter.output();
+}
+
 // grad_output, self (broadcast) -> grad_output * gelu'(self): "none" Phi(x) + x phi(x), "tanh"
 // the derivative of 0.5 x (1 + tanh(beta (x + kappa x^3))), as torch 1.13's GeluBackwardKernelImpl.
 Tensor gelu_backward_impl(const Tensor& grad_input, const Tensor& grad_output, const Tensor& self,
@@ -172,6 +198,10 @@ static Library cpu_activation(Library::IMPL, "aten", DispatchKey::CPU, [](Librar
   m.impl("silu.out", out<&silu_impl>());
   m.impl("softplus", functional<&softplus_impl>());
   m.impl("softplus.out", out<&softplus_impl>());
+  m.impl("sigmoid_backward", functional<&sigmoid_backward_impl>());
+  m.impl("sigmoid_backward.grad_input", out<&sigmoid_backward_impl>());
+  m.impl("tanh_backward", functional<&tanh_backward_impl>());
+  m.impl("tanh_backward.grad_input", out<&tanh_backward_impl>());
   m.impl("gelu_backward", functional<&gelu_backward_impl>());
   m.impl("gelu_backward.grad_input", out<&gelu_backward_impl>());
   m.impl("silu_backward", functional<&silu_backward_impl>());

@@ -479,6 +479,56 @@ Tensor huber_loss_backward(const Tensor& grad_output, const Tensor& self, const 
                                  });
 }
 
+// grad_output ((): reduced), self, target -> grad_output 2 (self - target), as torch's
+// mse_backward_cpu_out
+Tensor mse_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                         int64_t reduction) {
+  return pointwise_loss_backward("mse_backward_cpu_out", grad_output, self, target, reduction,
+                                 [](auto d) -> decltype(d) { return d + d; });
+}
+
+// grad_output (broadcast), self, target, weight -> grad_output weight (self - target) /
+// max((1 - self) self, 1e-12), divided by numel for the mean (torch 1.13's
+// binary_cross_entropy_backward_out_cpu); float32 / float64.
+Tensor binary_cross_entropy_backward(const Tensor& grad_output, const Tensor& self,
+                                     const Tensor& target, const Tensor& weight,
+                                     int64_t reduction) {
+  const ScalarType dtype = self.dtype();
+  OPSCOPE_CHECK(dtype == ScalarType::Float32 || dtype == ScalarType::Float64,
+                "\"binary_cross_entropy_backward\" not implemented for '", cpp_name(dtype), "'");
+  const double norm = reduction == ops::kReductionMean && self.numel() > 0
+                          ? 1.0 / static_cast<double>(self.numel())
+                          : 1.0;
+  // The gradient has self's shape; target, grad_output and weight broadcast to it.
+  const Tensor grad_input = make_empty(self.sizes(), dtype);
+  TensorIteratorConfig config;
+  config.add_output(grad_input)
+      .add_input(self)
+      .add_input(target)
+      .add_input(grad_output);
+  config.promote_inputs_to_common_dtype(true);
+  if (weight.defined()) config.add_input(weight);
+  TensorIterator iter = config.build();
+  dispatch_dtype_if(iter.common_dtype(), "binary_cross_entropy_backward", kFloatingOnly,
+                    [&]<typename T>() {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      const T n = T(norm), eps = T(1e-12);
+      auto d = [n, eps](T x, T t, T g) {
+        return g * (x - t) / std::max((T(1) - x) * x, eps) * n;
+      };
+      if (weight.defined()) {
+        cpu_kernel(iter, [d](T x, T t, T g, T w) -> T { return d(x, t, g) * w; });
+      } else {
+        cpu_kernel(iter, [d](T x, T t, T g) -> T { return d(x, t, g); });
+      }
+    } else {
+      throw Error(detail::str("\"binary_cross_entropy_backward\" not implemented for '",
+                              cpp_name(iter.common_dtype()), "'"));
+    }
+  });
+  return iter.output();
+}
+
 // self, target (broadcast) -> (self - target)^2, reduced
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
   Tensor loss = mse_elementwise(Tensor(), self, target);
@@ -627,6 +677,8 @@ static Library cpu_loss(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) 
   m.impl("smooth_l1_loss", fn<&smooth_l1_loss>);
   m.impl("huber_loss", fn<&huber_loss>);
   m.impl("smooth_l1_loss_backward", fn<&smooth_l1_loss_backward>);
+  m.impl("mse_loss_backward", fn<&mse_loss_backward>);
+  m.impl("binary_cross_entropy_backward", fn<&binary_cross_entropy_backward>);
   m.impl("huber_loss_backward", fn<&huber_loss_backward>);
   m.impl("mse_loss", fn<&mse_loss>);
   m.impl("mse_loss.out", fn<&mse_loss_out>);
