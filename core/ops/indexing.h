@@ -94,6 +94,11 @@ inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)
 inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&,
                            Default<const Scalar&>)>
     index_add{"aten::index_add"};
+// index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1)
+//     -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&,
+                           Default<const Scalar&>)>
+    index_add_{"aten::index_add_"};
 // index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Scalar&)> index_fill{
     "aten::index_fill.int_Scalar"};

@@ -207,6 +207,18 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "embedding(Tensor weight, Tensor indices, int padding_idx=-1, "
       "bool scale_grad_by_freq=False, bool sparse=False) -> Tensor",
       kFunction);
+  // grad (*, D), indices (*) -> (num_weights, D): EmbeddingBackward0's gradient of the weight
+  // (embedding_backward: the dense one, sparse refused; embedding_dense_backward: the rows of
+  // grad added at their indices, none at padding_idx, each divided by its index's count when
+  // scale_grad_by_freq)
+  m.def(
+      "embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, int padding_idx, "
+      "bool scale_grad_by_freq, bool sparse) -> Tensor",
+      kNone);
+  m.def(
+      "embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, "
+      "int padding_idx, bool scale_grad_by_freq) -> Tensor",
+      kNone);
   m.def(
       "embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) "
       "-> Tensor(a!)",

@@ -192,6 +192,19 @@ inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tens
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<int64_t>, Default<bool>,
                            Default<bool>)>
     embedding{"aten::embedding"};
+// embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, int padding_idx,
+//                    bool scale_grad_by_freq, bool sparse) -> Tensor
+// grad (*, D), indices (*) -> (num_weights, D): embedding's weight gradient (dense only).
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, int64_t, int64_t, bool, bool)>
+    embedding_backward{"aten::embedding_backward"};
+// embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights,
+//                          int padding_idx, bool scale_grad_by_freq) -> Tensor
+// The rows of grad_output added at their indices into zeros (num_weights, D); rows whose index
+// is padding_idx add nothing; with scale_grad_by_freq each row is divided by how often its
+// index occurs.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, int64_t, int64_t, bool)>
+    embedding_dense_backward{"aten::embedding_dense_backward"};
+
 // embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type)
 //     -> Tensor(a!)
 // self (V, D): rows named in indices with a norm_type-norm above max_norm are rescaled to it.
@@ -353,3 +366,12 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>
     adaptive_max_pool2d_backward{"aten::adaptive_max_pool2d_backward"};
 
 }  // namespace opscope::ops
+
+namespace opscope::composite {
+// embedding_dense_backward from zeros and index_add_, the kernel of both the CPU and the CUDA
+// key (core/ops/composite/nn.cpp; registered in core/ops/cpu/nn.cpp and
+// core/cuda/kernels/index.cpp).
+Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices,
+                                int64_t num_weights, int64_t padding_idx,
+                                bool scale_grad_by_freq);
+}  // namespace opscope::composite

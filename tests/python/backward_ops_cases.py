@@ -3,9 +3,9 @@
 opscope): a small MLP (Linear, ReLU, log_softmax + nll_loss), the same with cross_entropy, and
 softmax; and with cross_entropy, the MLP with GELU (erf and tanh), SiLU, Softplus, Sigmoid or
 Tanh in place of ReLU, or a LayerNorm before it; and the ReLU MLP with mse_loss, and with a
-sigmoid and binary_cross_entropy. `backward_ops(torch, case)` runs one step under the
-library's profiler and returns, in the order the engine ran them, each autograd node's name with
-the ops it called directly.
+sigmoid and binary_cross_entropy; and an embedding table before the ReLU.
+`backward_ops(torch, case)` runs one step under the library's profiler and returns, in the order
+the engine ran them, each autograd node's name with the ops it called directly.
 
 torch's profiler nests by time, and at microsecond resolution it hangs some ops under the wrong
 parent (t's transpose and as_strided beside it, TBackward0's t under the AddmmBackward0 before
@@ -22,7 +22,7 @@ INNER = {"aten::transpose", "aten::as_strided", "aten::resolve_conj", "aten::det
 EXACT = {"NllLossBackward0", "LogSoftmaxBackward0", "SoftmaxBackward0", "ReluBackward0",
          "MulBackward0", "SumBackward0", "GeluBackward0", "SiluBackward0", "SoftplusBackward0",
          "NativeLayerNormBackward0", "SigmoidBackward0", "TanhBackward0", "MseLossBackward0",
-         "BinaryCrossEntropyBackward0"}
+         "BinaryCrossEntropyBackward0", "EmbeddingBackward0"}
 
 # case -> the hidden layer between the two Linears
 HIDDEN = {"gelu": lambda nn: [nn.GELU()], "gelu_tanh": lambda nn: [nn.GELU(approximate="tanh")],
@@ -37,11 +37,15 @@ def mlp_step(torch, loss):
     hidden = HIDDEN[loss](torch.nn) if loss in HIDDEN else [torch.nn.ReLU()]
     model = torch.nn.Sequential(torch.nn.Linear(8, 16), *hidden, torch.nn.Linear(16, 4))
     x = torch.randn(5, 8)
+    if loss == "embedding":  # token ids through an embedding table (a repeated one, a padding one)
+        model = torch.nn.Sequential(torch.nn.Embedding(10, 8, padding_idx=0), torch.nn.ReLU(),
+                                    torch.nn.Linear(8, 4))
+        x = torch.tensor([1, 2, 1, 7, 0])
     target = torch.tensor([0, 3, 1, 2, 3])
 
     def run():
         out = model(x)
-        if loss == "cross_entropy" or loss in HIDDEN:
+        if loss in ("cross_entropy", "embedding") or loss in HIDDEN:
             value = F.cross_entropy(out, target)
         elif loss == "nll_loss":
             value = F.nll_loss(F.log_softmax(out, dim=1), target)
@@ -55,7 +59,8 @@ def mlp_step(torch, loss):
     return run
 
 
-CASES = ["nll_loss", "cross_entropy", "softmax", "mse_loss", "binary_cross_entropy", *HIDDEN]
+CASES = ["nll_loss", "cross_entropy", "softmax", "mse_loss", "binary_cross_entropy", "embedding",
+         *HIDDEN]
 
 
 def saved_names(torch):

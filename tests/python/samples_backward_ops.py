@@ -57,6 +57,12 @@ OVERRIDES = {
     "aten::binary_cross_entropy_backward": {"grad_output": lambda: opscope.tensor(1.0),
                                             "self": lambda: matrix(2, 3) / 10,
                                             "target": lambda: matrix(2, 3) / 20},
+    "aten::embedding_backward": {"grad": lambda: matrix(2, 3),
+                                 "indices": lambda: opscope.tensor([4, 1]), "num_weights": 5, "padding_idx": -1, "scale_grad_by_freq": False,
+                                 "sparse": False},
+    "aten::embedding_dense_backward": {"grad_output": lambda: matrix(2, 3),
+                                       "indices": lambda: opscope.tensor([4, 4]), "num_weights": 5,
+                                       "padding_idx": 1, "scale_grad_by_freq": True},
     "aten::native_layer_norm_backward": {
         "grad_out": lambda: matrix(2, 3), "input": lambda: matrix(2, 3) / 4,
         "normalized_shape": [3], "mean": lambda: _layer_norm_stats()[1],

@@ -509,3 +509,33 @@ def test_module_zero_grad_sets_none_by_default_as_the_optimizer():
         m(opscope.ones(3, 2)).sum().backward()
         clear()
         assert all(p.grad is None for p in m.parameters())
+
+
+# --- embedding's gradient ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("padding_idx", [-1, 0, 3])
+@pytest.mark.parametrize("scale_grad_by_freq", [False, True])
+def test_embedding_backward_matches_numpy(padding_idx, scale_grad_by_freq):
+    # EmbeddingBackward0 -> embedding_backward -> embedding_dense_backward, as torch's: the rows
+    # of the gradient added at their indices, none at padding_idx, each divided by its index's
+    # count with scale_grad_by_freq (which opscope's old formula ignored).
+    ids = np.array([[1, 3, 1], [0, 3, 3]])
+    g = RNG.standard_normal((2, 3, 4))
+    counts = np.bincount(ids.ravel(), minlength=6)
+    expected = np.zeros((6, 4))
+    for i, row in zip(ids.ravel(), g.reshape(-1, 4)):
+        if i != padding_idx:
+            expected[i] += row / (counts[i] if scale_grad_by_freq else 1)
+    got = aten.embedding_dense_backward(T(g), opscope.tensor(ids), 6, padding_idx,
+                                        scale_grad_by_freq)
+    np.testing.assert_allclose(N(got), expected, rtol=1e-12)
+    w = T(RNG.standard_normal((6, 4))).requires_grad_(True)
+    y = F.embedding(opscope.tensor(ids), w, padding_idx=None if padding_idx < 0 else padding_idx,
+                    scale_grad_by_freq=scale_grad_by_freq)
+    y.backward(T(g))
+    np.testing.assert_allclose(N(w.grad), expected, rtol=1e-12)
+    with pytest.raises(NotImplementedError, match="sparse gradients"):
+        aten.embedding_backward(T(g), opscope.tensor(ids), 6, -1, False, True)
+    with pytest.raises(RuntimeError, match="'indices' to have one of the following scalar types"):
+        aten.embedding_dense_backward(T(g), T(ids), 6, -1, False)

@@ -341,14 +341,20 @@ std::vector<Derivative> nn_derivatives() {
        },
        .outputs = 1},
       // embedding(Tensor weight, Tensor indices, int padding_idx=-1, ...) -> Tensor:
-      //   each row of g summed into the row of weight it came from; padding_idx gets none
+      //   each row of g summed into the row of weight it came from (divided by its index's count
+      //   with scale_grad_by_freq); padding_idx gets none. torch's embedding_backward; under
+      //   create_graph the same ops called here, so the gradient is differentiable in g
       {.op = "embedding", .node = "EmbeddingBackward0", .inputs = {"weight"}, .save = {"indices"},
        .formula = [](C c, G g) -> variable_list {
-         Tensor idx = ops::reshape(c.arg("indices"), {-1});
-         int64_t dim = c.sizes("weight").back(), pad = c.value("padding_idx").to_int();
-         Tensor rows = ops::reshape(g[0], {-1, dim});
-         if (pad >= 0) rows = ops::mul(rows, ops::unsqueeze(ops::ne(idx, Scalar(pad)), 1));
-         return {ops::index_add(zeros_like_arg(c, "weight"), 0, idx, rows)};  // IndexAddBackward0 again
+         if (grad_mode_enabled())
+           return {composite::embedding_dense_backward(g[0], c.arg("indices"),
+                                                       c.sizes("weight")[0],
+                                                       c.value("padding_idx").to_int(),
+                                                       c.value("scale_grad_by_freq").to_bool())};
+         return {ops::embedding_backward(g[0], c.arg("indices"), c.sizes("weight")[0],
+                                         c.value("padding_idx").to_int(),
+                                         c.value("scale_grad_by_freq").to_bool(),
+                                         c.value("sparse").to_bool())};
        }},
       // binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None,
       //                                  Tensor? pos_weight=None, int reduction=1) -> Tensor:

@@ -16,6 +16,7 @@
 #include "core/ops/binary.h"
 #include "core/ops/copy.h"
 #include "core/ops/indexing.h"
+#include "core/ops/nn.h"
 #include "core/ops/views.h"
 
 namespace opscope::cuda {
@@ -578,6 +579,7 @@ static Tensor triu_out(const Tensor& self, int64_t diagonal, const Tensor& out) 
 static Library cuda_index(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& m) {
   m.impl("index_select", fn<&index_select>);
   m.impl("index_select.out", fn<&index_select_out>);
+  m.impl("embedding_dense_backward", fn<&composite::embedding_dense_backward>);
   m.impl("index_add_", fn<&index_add_>);
   m.impl("index_add", fn<&index_add>);
   m.impl("index_add.out", fn<&index_add_out>);

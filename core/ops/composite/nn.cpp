@@ -260,6 +260,45 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t /*padding_
   return ops::view(ops::index_select(weight, 0, ops::reshape(indices, {-1})), size);
 }
 
+// grad (*, D), indices (*) -> (num_weights, D), as torch's embedding_backward (sparse: refused)
+Tensor embedding_backward(const Tensor& grad, const Tensor& indices, int64_t num_weights,
+                          int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  if (sparse)
+    throw NotImplementedError(
+        "embedding_backward: sparse gradients (nn.Embedding(sparse=True)) are not supported in "
+        "opscope; use sparse=False");
+  return ops::embedding_dense_backward(grad, indices, num_weights, padding_idx,
+                                       scale_grad_by_freq);
+}
+
+// See core/ops/nn.h. As torch 1.13's embedding_dense_backward_cpu: zeros, then index_add_ of
+// the gradient's rows; the padding rows masked out and the frequencies divided first.
+Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices,
+                                int64_t num_weights, int64_t padding_idx,
+                                bool scale_grad_by_freq) {
+  OPSCOPE_CHECK(indices.dtype() == ScalarType::Int64 || indices.dtype() == ScalarType::Int32,
+                "Expected tensor for argument #2 'indices' to have one of the following scalar "
+                "types: Long, Int; but got torch.",
+                cpp_name(indices.dtype()),
+                "Tensor instead (while checking arguments for embedding_backward)");
+  const int64_t dim = grad_output.dim() > 0 ? grad_output.size(-1) : 1;
+  const Tensor idx = ops::reshape(indices, {-1});
+  Tensor rows = ops::reshape(grad_output, {idx.numel(), dim});
+  if (padding_idx >= 0 || scale_grad_by_freq) {
+    Tensor scale = ops::to(ops::ne(idx, Scalar(padding_idx)), grad_output.dtype());
+    if (scale_grad_by_freq) {
+      Tensor counts = ops::index_add(
+          ops::zeros({num_weights}, grad_output.dtype(), std::nullopt, grad_output.device()), 0,
+          idx, ops::ones_like(scale));
+      scale = ops::div(scale, ops::index_select(counts, 0, idx));
+    }
+    rows = ops::mul(rows, ops::unsqueeze(scale, 1));
+  }
+  Tensor weight_grad = ops::zeros({num_weights, dim}, grad_output.dtype(), std::nullopt,
+                                  grad_output.device());
+  return ops::index_add_(weight_grad, 0, idx, rows);
+}
+
 // self (*) int64 -> (*, num_classes) int64
 Tensor one_hot(const Tensor& self, int64_t num_classes) {
   OPSCOPE_CHECK(self.dtype() == ScalarType::Int64, "one_hot is only applicable to index tensor.");
@@ -409,6 +448,7 @@ static Library composite_implicit_nn(Library::IMPL, "aten", DispatchKey::Composi
                                        m.impl("dropout", fn<&dropout>);
                                        m.impl("dropout_", fn<&dropout_>);
                                        m.impl("one_hot", fn<&one_hot>);
+                                       m.impl("embedding_backward", fn<&embedding_backward>);
                                        m.impl("pad", fn<&pad>);
                                      });
 

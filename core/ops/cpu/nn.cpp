@@ -1,5 +1,6 @@
 // CPU kernels of the nn family that are neither losses nor normalization (declared in
-// core/ops/nn.cpp; registered at the end of this file): native_dropout, embedding_renorm_.
+// core/ops/nn.cpp; registered at the end of this file): native_dropout, embedding_renorm_; and
+// embedding_dense_backward, whose kernel (zeros + index_add_) is core/ops/composite/nn.cpp's.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -89,6 +90,7 @@ Tensor embedding_renorm_(const Tensor& self, const Tensor& indices, double max_n
 static Library cpu_nn(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
   m.impl("native_dropout", fn<&native_dropout>);
   m.impl("embedding_renorm_", fn<&embedding_renorm_>);
+  m.impl("embedding_dense_backward", fn<&composite::embedding_dense_backward>);
 });
 
 }  // namespace opscope::cpu
