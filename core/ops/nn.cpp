@@ -32,18 +32,46 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> "
       "Tensor(a!)",
       Variants::Function);
-  // sigmoid's and tanh's gradients from their result, as SigmoidBackward0 / TanhBackward0 call
-  // them: grad_output, output (broadcast) -> grad_output (1 - output) output, grad_output
-  // (1 - output^2)
-  m.def("sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor", kNone);
+  // leaky_relu: self where self > 0, negative_slope self elsewhere; hardtanh: clamp(self,
+  // min_val, max_val); elu: scale self where self > 0, scale alpha (exp(input_scale self) - 1)
+  // elsewhere; relu6 = hardtanh(0, 6) and selu = elu with the self-normalizing alpha and scale
+  // (CompositeImplicitAutograd, as torch's)
+  m.def("leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", kNone);
+  m.def("leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)", kNone);
   m.def(
-      "sigmoid_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) "
-      "-> Tensor(a!)",
+      "leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)",
       kNone);
-  m.def("tanh_backward(Tensor grad_output, Tensor output) -> Tensor", kNone);
+  m.def("hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", kNone);
+  m.def("hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", kNone);
   m.def(
-      "tanh_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> "
+      "hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> "
       "Tensor(a!)",
+      kNone);
+  m.def("relu6(Tensor self) -> Tensor", kNone);
+  m.def("relu6_(Tensor(a!) self) -> Tensor(a!)", kNone);
+  m.def("elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", kNone);
+  m.def(
+      "elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> "
+      "Tensor(a!)",
+      kNone);
+  m.def(
+      "elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, "
+      "Tensor(a!) out) -> Tensor(a!)",
+      kNone);
+  m.def("selu(Tensor self) -> Tensor", kFunction);
+  m.def("selu_(Tensor(a!) self) -> Tensor(a!)", kFunction);
+  // their gradients, as LeakyReluBackward0 / HardtanhBackward0 / EluBackward0 call them
+  m.def(
+      "leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, "
+      "bool self_is_result) -> Tensor",
+      kNone);
+  m.def(
+      "hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> "
+      "Tensor",
+      kNone);
+  m.def(
+      "elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, "
+      "bool is_result, Tensor self_or_result) -> Tensor",
       kNone);
   // The activations' gradients, as torch's GeluBackward0 / SiluBackward0 / SoftplusBackward0 call
   // them: grad_output, self (broadcast) -> grad_output * f'(self)

@@ -233,13 +233,37 @@ inline constexpr Op<Tensor(const Tensor&)> relu{"aten::relu"};
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Scalar&)> threshold_backward{
     "aten::threshold_backward"};
 
-// sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor
-// grad_output * (1 - output) * output (broadcast): sigmoid's gradient from its result.
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> sigmoid_backward{
-    "aten::sigmoid_backward"};
-// tanh_backward(Tensor grad_output, Tensor output) -> Tensor
-// grad_output * (1 - output^2) (broadcast): tanh's gradient from its result.
-inline constexpr Op<Tensor(const Tensor&, const Tensor&)> tanh_backward{"aten::tanh_backward"};
+// leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>)> leaky_relu{"aten::leaky_relu"};
+// hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor: clamp(self, min, max)
+inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const Scalar&>)>
+    hardtanh{"aten::hardtanh"};
+inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const Scalar&>)>
+    hardtanh_{"aten::hardtanh_"};
+// elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const Scalar&>,
+                           Default<const Scalar&>)>
+    elu{"aten::elu"};
+inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const Scalar&>,
+                           Default<const Scalar&>)>
+    elu_{"aten::elu_"};
+// leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope,
+//                     bool self_is_result) -> Tensor
+// grad_output where self > 0, negative_slope grad_output elsewhere.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Scalar&, bool)>
+    leaky_relu_backward{"aten::leaky_relu_backward"};
+// hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor
+// grad_output strictly between min_val and max_val, 0 at and beyond them.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Scalar&, const Scalar&)>
+    hardtanh_backward{"aten::hardtanh_backward"};
+// elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale,
+//              bool is_result, Tensor self_or_result) -> Tensor
+// x > 0: grad_output scale; else grad_output input_scale (y + alpha scale) from the result y, or
+// grad_output input_scale alpha scale exp(input_scale x) from the input x.
+inline constexpr Op<Tensor(const Tensor&, const Scalar&, const Scalar&, const Scalar&, bool,
+                           const Tensor&)>
+    elu_backward{"aten::elu_backward"};
+
 // gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor
 // grad_output * gelu'(self) (broadcast): "none" Phi(x) + x phi(x); "tanh" the derivative of
 // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).

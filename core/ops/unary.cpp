@@ -72,6 +72,19 @@ static Library unary_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("sigmoid(Tensor self) -> Tensor");
   m.def("sigmoid_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
   m.def("sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  // sigmoid's and tanh's gradients from their result, as SigmoidBackward0 / TanhBackward0 call
+  // them: grad_output, output (broadcast) -> grad_output (1 - output) output, grad_output
+  // (1 - output^2)
+  m.def("sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor", Variants::None);
+  m.def(
+      "sigmoid_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) "
+      "-> Tensor(a!)",
+      Variants::None);
+  m.def("tanh_backward(Tensor grad_output, Tensor output) -> Tensor", Variants::None);
+  m.def(
+      "tanh_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> "
+      "Tensor(a!)",
+      Variants::None);
   m.def("logit(Tensor self, float? eps=None) -> Tensor");
   m.def("logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)", Variants::FunctionAndMethod);
   m.def("logit.out(Tensor self, float? eps=None, *, Tensor(a!) out) -> Tensor(a!)",

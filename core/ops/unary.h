@@ -85,6 +85,13 @@ inline constexpr Op<Tensor(const Tensor&)> tanh{"aten::tanh"};
 // --- sigmoid -------------------------------------------------------------------------------------
 // sigmoid(Tensor self) -> Tensor
 inline constexpr Op<Tensor(const Tensor&)> sigmoid{"aten::sigmoid"};
+// sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor
+// grad_output * (1 - output) * output (broadcast): sigmoid's gradient from its result.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> sigmoid_backward{
+    "aten::sigmoid_backward"};
+// tanh_backward(Tensor grad_output, Tensor output) -> Tensor
+// grad_output * (1 - output^2) (broadcast): tanh's gradient from its result.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> tanh_backward{"aten::tanh_backward"};
 
 // --- erf -----------------------------------------------------------------------------------------
 // erf(Tensor self) -> Tensor

@@ -387,6 +387,46 @@ def test_mse_and_binary_cross_entropy_backward_match_numpy(reduction, dtype):
         aten.binary_cross_entropy_backward(T(1.0), T(x).bfloat16(), T(t).bfloat16(), None, 1)
 
 
+
+# --- leaky_relu / hardtanh / elu and their gradients -------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [opscope.float32, opscope.float64])
+def test_leaky_relu_hardtanh_elu_match_numpy(dtype):
+    x = RNG.standard_normal((4, 9)) * 2
+    x[0, :3] = [0.0, -0.5, 0.7]  # at zero and at the hardtanh bounds
+    g = RNG.standard_normal((4, 9))
+    tol = 1e-12 if dtype == opscope.float64 else 1e-6
+    for make in (T, strided):
+        tx, tg = make(x, dtype), make(g, dtype)
+        pairs = [
+            (aten.leaky_relu(tx, 0.2), np.where(x > 0, x, 0.2 * x)),
+            (aten.hardtanh(tx, -0.5, 0.7), np.clip(x, -0.5, 0.7)),
+            (aten.elu(tx, 1.3, 1.1, 0.9), np.where(x > 0, 1.1 * x, 1.3 * 1.1 * np.expm1(0.9 * x))),
+            (aten.leaky_relu_backward(tg, tx, 0.2, False), np.where(x > 0, g, 0.2 * g)),
+            (aten.hardtanh_backward(tg, tx, -0.5, 0.7), np.where((x > -0.5) & (x < 0.7), g, 0)),
+            (aten.elu_backward(tg, 1.3, 1.1, 0.9, False, tx),
+             np.where(x > 0, 1.1 * g, g * 0.9 * 1.3 * 1.1 * np.exp(0.9 * x))),
+        ]
+        y = np.where(x > 0, 1.1 * x, 1.3 * 1.1 * np.expm1(0.9 * x))  # elu's result
+        pairs.append((aten.elu_backward(tg, 1.3, 1.1, 0.9, True, make(y, dtype)),
+                      np.where(x > 0, 1.1 * g, g * 0.9 * (y + 1.3 * 1.1))))
+        for got, want in pairs:
+            assert got.dtype == dtype
+            np.testing.assert_allclose(N(got), want, rtol=tol, atol=tol)
+    ints = aten.hardtanh(opscope.tensor([-5, 0, 5]), -2, 3)
+    assert ints.tolist() == [-2, 0, 3] and ints.dtype == opscope.int64
+    with pytest.raises(RuntimeError, match="\"leaky_relu_cpu\" not implemented for 'Half'"):
+        aten.leaky_relu(T(x).half())
+    with pytest.raises(RuntimeError, match="negative slope"):
+        aten.leaky_relu_backward(T(g), T(x), -0.1, True)
+    # in place: the functional entry's node with self saved before the write
+    w = T(x).requires_grad_(True)
+    z = w * 1
+    F.leaky_relu(z, 0.2, inplace=True).sum().backward()
+    np.testing.assert_allclose(N(w.grad), np.where(x > 0, 1.0, 0.2), rtol=1e-12)
+
+
 # --- native_layer_norm_backward ----------------------------------------------------------------
 
 

@@ -1,9 +1,9 @@
 """CUDA kernels of the gradient ops a training step's backward calls (core/cuda/kernels/backward.cu,
 backward.cpp): threshold_backward, _softmax_backward_data, _log_softmax_backward_data,
-nll_loss_backward, gelu / silu / softplus / sigmoid / tanh / mse_loss_backward and
-native_layer_norm_backward, against opscope's CPU kernels on the same inputs (which
-test_backward_ops.py checks against NumPy and torch 1.13), and a small MLP's and a LayerNorm /
-GELU block's gradients on both devices.
+nll_loss_backward, gelu / silu / softplus / sigmoid / tanh / leaky_relu / hardtanh / elu /
+mse_loss_backward and native_layer_norm_backward (and leaky_relu / hardtanh / elu themselves),
+against opscope's CPU kernels on the same inputs (which test_backward_ops.py checks against NumPy
+and torch 1.13), and a small MLP's and a LayerNorm / GELU block's gradients on both devices.
 
 Without a GPU (or without the CUDA backend) every test skips with the reason.
 """
@@ -134,6 +134,23 @@ def test_activation_backward(name, kw, dtype, shape):
     ref = activation_grad(name, g.float(), x.float(), kw).half()
     assert h.dtype == opscope.float16
     np.testing.assert_allclose(h.cpu().float().numpy(), ref.float().numpy(), rtol=2e-3, atol=2e-3)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_leaky_relu_hardtanh_elu_and_their_gradients(dtype):
+    g, x = make((33, 65), dtype, 50), make((33, 65), dtype, 51) * 2
+    for fn in (lambda t: aten.leaky_relu(t, 0.2), lambda t: aten.hardtanh(t, -0.5, 0.7),
+               lambda t: aten.elu(t, 1.3, 1.1, 0.9), lambda t: aten.relu6(t * 4),
+               lambda t: aten.selu(t)):
+        same(fn(x.cuda()), fn(x), dtype)
+        same(fn(x.cuda().t()), fn(x.t()), dtype)
+    for fn in (lambda a, b: aten.leaky_relu_backward(a, b, 0.2, False),
+               lambda a, b: aten.hardtanh_backward(a, b, -0.5, 0.7),
+               lambda a, b: aten.elu_backward(a, 1.3, 1.1, 0.9, False, b),
+               lambda a, b: aten.elu_backward(a, 1.3, 1.1, 0.9, True, b)):
+        same(fn(g.cuda(), x.cuda()), fn(g, x), dtype)
+    ints = opscope.tensor([-5, 0, 5], device="cuda")
+    assert aten.hardtanh(ints, -2, 3).cpu().tolist() == [-2, 0, 3]
 
 
 @pytest.mark.parametrize("dtype", FLOATS)

@@ -83,6 +83,42 @@ std::vector<Derivative> nn_derivatives() {
                      : Tensor(),
                  c.needs("self") ? ops::zeros_like(g[0]) : Tensor()};
        }},
+      // leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor: 1 where self > 0, else the
+      //   slope (torch's leaky_relu_backward; create_graph: a where)
+      {.op = "leaky_relu", .node = "LeakyReluBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         const Scalar slope = c.value("negative_slope").to_scalar();
+         if (!grad_mode_enabled())
+           return {ops::leaky_relu_backward(g[0], c.arg("self"), slope, false)};
+         return {ops::where(ops::gt(c.arg("self"), Scalar(0)), g[0], ops::mul(g[0], slope))};
+       },
+       .inplace = {"leaky_relu_"}},
+      // hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor: 1 strictly between
+      //   the bounds, 0 at and beyond them
+      {.op = "hardtanh", .node = "HardtanhBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
+         const Scalar lo = c.value("min_val").to_scalar(), hi = c.value("max_val").to_scalar();
+         if (!grad_mode_enabled()) return {ops::hardtanh_backward(g[0], x, lo, hi)};
+         Tensor inside = ops::logical_and(ops::gt(x, lo), ops::lt(x, hi));
+         return {ops::where(inside, g[0], ops::zeros_like(g[0]))};
+       },
+       .inplace = {"hardtanh_"}},
+      // elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor:
+      //   scale where self > 0, else input_scale alpha scale exp(input_scale self)
+      {.op = "elu", .node = "EluBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
+         const Scalar alpha = c.value("alpha").to_scalar(), scale = c.value("scale").to_scalar(),
+                      input_scale = c.value("input_scale").to_scalar();
+         if (!grad_mode_enabled())
+           return {ops::elu_backward(g[0], alpha, scale, input_scale, false, x)};
+         const double neg = alpha.to_double() * scale.to_double() * input_scale.to_double();
+         Tensor negative = ops::mul(ops::exp(ops::mul(x, input_scale)), neg);
+         return {ops::mul(g[0], ops::where(ops::gt(x, Scalar(0)), ops::full_like(x, scale),
+                                           negative))};
+       },
+       .inplace = {"elu_"}},
       // gelu(Tensor self, *, str approximate="none") -> Tensor
       //   none: Phi(x) + x phi(x); tanh: d/dx 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
       {.op = "gelu", .node = "GeluBackward0", .inputs = {"self"}, .save = {"self"},

@@ -53,13 +53,16 @@ enum class UnaryOp : int {
   // floating dtypes only
   Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Reciprocal, Sin, Cos, Tan, Asin, Acos,
   Atan, Sinh, Cosh, Tanh, Erf, Sigmoid, Gelu, GeluTanh, Silu, Softplus, Floor, Ceil, Round, Trunc,
+  LeakyRelu, Hardtanh, Elu,
   // every dtype but bool
   Neg, Abs, Sign, Relu,
   // IsNan etc. write bool: see CompareOp
 };
-// out = op(in) in operand 1's dtype (== out's); `a`, `b` are the op's parameters (softplus's beta
-// and threshold).
-void launch_unary(UnaryOp op, const ElementwiseArgs& args, double a, double b, void* stream);
+// out = op(in) in operand 1's dtype (== out's); `a`, `b`, `c` are the op's parameters
+// (softplus's beta and threshold; leaky_relu's slope; hardtanh's bounds; elu's alpha * scale,
+// scale and input_scale).
+void launch_unary(UnaryOp op, const ElementwiseArgs& args, double a, double b, void* stream,
+                  double c = 0);
 
 enum class BinaryOp : int {
   Add,        // a + alpha * b

@@ -29,9 +29,13 @@ void launch_nll_loss_backward(DT dt, const void* grad_output, const int64_t* tar
 // self; one floating dtype), f named by `op`: gelu ("none", "tanh"), silu, softplus (p0 = beta,
 // p1 = threshold); for sigmoid and tanh in1 is the forward's result: in0 (1 - in1) in1 and
 // in0 (1 - in1^2).
-enum class ActivationGrad : int { GeluErf, GeluTanh, Silu, Softplus, SigmoidOut, TanhOut };
+// leaky_relu: p0 = slope; hardtanh: p0, p1 = the bounds; elu: p0 = alpha scale, p1 = scale,
+// p2 = input_scale, p3 != 0 when in1 is the result.
+enum class ActivationGrad : int {
+  GeluErf, GeluTanh, Silu, Softplus, SigmoidOut, TanhOut, LeakyRelu, Hardtanh, Elu
+};
 void launch_activation_backward(ActivationGrad op, const ElementwiseArgs& args, double p0,
-                                double p1, void* stream);
+                                double p1, void* stream, double p2 = 0, double p3 = 0);
 
 // native_layer_norm_backward over contiguous [M, N] rows: dx (when not null) per row from dy, x,
 // the row's mean and rstd (acc_t: float for half / bfloat16) and gamma (null: none); dgamma /

@@ -1,7 +1,7 @@
 // CUDA kernels of the gradient ops a training step's backward calls, host side (device code in
 // backward.cu): threshold_backward (relu), _softmax_backward_data / _log_softmax_backward_data,
-// nll_loss_backward, gelu / silu / softplus / sigmoid / tanh_backward and
-// native_layer_norm_backward. Checks and
+// nll_loss_backward, gelu / silu / softplus / sigmoid / tanh / leaky_relu / hardtanh /
+// elu_backward and native_layer_norm_backward. Checks and
 // messages follow the CPU kernels (core/ops/cpu/activation.cpp, softmax.cpp, loss.cpp,
 // normalization.cpp).
 #include <algorithm>
@@ -128,12 +128,13 @@ static Tensor nll_loss_backward(const Tensor& grad_output, const Tensor& self,
 // grad_input when given (the .grad_input forms).
 static Tensor activation_backward(const Tensor& grad_input, const Tensor& grad_output,
                                   const Tensor& self, ActivationGrad op, const char* name,
-                                  double p0 = 0, double p1 = 0) {
+                                  double p0 = 0, double p1 = 0, double p2 = 0, double p3 = 0) {
   CUDAGuard guard(self.device());
   TensorIterator iter = TensorIterator::binary_op(grad_input, grad_output, self);
   OPSCOPE_CHECK(is_floating(iter.common_dtype()), "\"", name, "\" not implemented for '",
                 cpp_name(iter.common_dtype()), "'");
-  if (iter.numel() > 0) launch_activation_backward(op, make_args(iter), p0, p1, current_stream_ptr());
+  if (iter.numel() > 0)
+    launch_activation_backward(op, make_args(iter), p0, p1, current_stream_ptr(), p2, p3);
   return iter.output();
 }
 
@@ -162,6 +163,26 @@ static Tensor tanh_backward_impl(const Tensor& grad_input, const Tensor& grad_ou
                                  const Tensor& output) {
   return activation_backward(grad_input, grad_output, output, ActivationGrad::TanhOut,
                              "tanh_backward_cuda");
+}
+static Tensor leaky_relu_backward(const Tensor& grad_output, const Tensor& self,
+                                  const Scalar& negative_slope, bool self_is_result) {
+  OPSCOPE_CHECK(!self_is_result || negative_slope.to_double() >= 0.0,
+                "In-place leakyReLu backward calculation is triggered with a negative slope "
+                "which is not supported.");
+  return activation_backward(Tensor(), grad_output, self, ActivationGrad::LeakyRelu,
+                             "leaky_relu_backward_cuda", negative_slope.to_double());
+}
+static Tensor hardtanh_backward(const Tensor& grad_output, const Tensor& self,
+                                const Scalar& min_val, const Scalar& max_val) {
+  return activation_backward(Tensor(), grad_output, self, ActivationGrad::Hardtanh,
+                             "hardtanh_backward_cuda", min_val.to_double(), max_val.to_double());
+}
+static Tensor elu_backward(const Tensor& grad_output, const Scalar& alpha, const Scalar& scale,
+                           const Scalar& input_scale, bool is_result,
+                           const Tensor& self_or_result) {
+  return activation_backward(Tensor(), grad_output, self_or_result, ActivationGrad::Elu,
+                             "elu_backward_cuda", alpha.to_double() * scale.to_double(),
+                             scale.to_double(), input_scale.to_double(), is_result ? 1.0 : 0.0);
 }
 static Tensor softplus_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
                                      const Tensor& self, const Scalar& beta,
@@ -226,6 +247,9 @@ static Library cuda_backward(Library::IMPL, "aten", DispatchKey::CUDA, [](Librar
   m.impl("_softmax_backward_data", fn<&_softmax_backward_data>);
   m.impl("_log_softmax_backward_data", fn<&_log_softmax_backward_data>);
   m.impl("nll_loss_backward", fn<&nll_loss_backward>);
+  m.impl("leaky_relu_backward", fn<&leaky_relu_backward>);
+  m.impl("hardtanh_backward", fn<&hardtanh_backward>);
+  m.impl("elu_backward", fn<&elu_backward>);
   m.impl("sigmoid_backward", functional<&sigmoid_backward_impl>());
   m.impl("sigmoid_backward.grad_input", out<&sigmoid_backward_impl>());
   m.impl("tanh_backward", functional<&tanh_backward_impl>());

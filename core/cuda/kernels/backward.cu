@@ -2,7 +2,7 @@
 // LaunchBackward.h, host side in backward.cpp): threshold_backward (elementwise),
 // _softmax_backward_data / _log_softmax_backward_data (one block per row: a block-wide sum, then
 // the write), nll_loss_backward (one thread per sample writes its one nonzero), the gelu / silu /
-// softplus / sigmoid / tanh gradients (elementwise) and native_layer_norm_backward (Note [Layer norm's gradient
+// softplus / sigmoid / tanh / leaky_relu / hardtanh / elu gradients (elementwise) and native_layer_norm_backward (Note [Layer norm's gradient
 // on the GPU]).
 #include "core/cuda/kernels/LaunchBackward.h"
 #include "core/cuda/kernels/Reduce.cuh"
@@ -122,6 +122,36 @@ struct TanhBackward {  // from the result y
   }
 };
 
+template <typename T>
+struct LeakyReluBackward {
+  acc_t<T> slope;
+  __device__ T operator()(T g, T xv) const {
+    using A = acc_t<T>;
+    return cvt<A>(xv) > A(0) ? g : cvt<T>(cvt<A>(g) * slope);
+  }
+};
+template <typename T>
+struct HardtanhBackward {
+  acc_t<T> lo, hi;
+  __device__ T operator()(T g, T xv) const {
+    using A = acc_t<T>;
+    const A x = cvt<A>(xv);
+    return (x <= lo || x >= hi) ? cvt<T>(A(0)) : g;
+  }
+};
+template <typename T>
+struct EluBackward {
+  acc_t<T> negcoef, poscoef, negiptcoef;
+  bool is_result;
+  __device__ T operator()(T g, T xv) const {
+    using A = acc_t<T>;
+    const A x = cvt<A>(xv), gv = cvt<A>(g);
+    if (x > A(0)) return cvt<T>(gv * poscoef);
+    return cvt<T>(is_result ? gv * negiptcoef * (x + negcoef)
+                            : gv * negiptcoef * negcoef * exp(x * negiptcoef));
+  }
+};
+
 // Note [Layer norm's gradient on the GPU]
 // dx: one block per row, two block-wide sums (of dxhat and dxhat xhat, dxhat = dy gamma), then
 // the write, as the CPU kernel (Note [Layer norm's gradient in one pass per row]). dgamma and
@@ -208,11 +238,14 @@ __global__ void layer_norm_backward_sum_partials_kernel(const acc_t<T>* partial,
 }  // namespace
 
 void launch_activation_backward(ActivationGrad op, const ElementwiseArgs& args, double p0,
-                                double p1, void* stream) {
+                                double p1, void* stream, double p2, double p3) {
   const char* name = op == ActivationGrad::Silu         ? "silu_backward_cuda"
                      : op == ActivationGrad::Softplus   ? "softplus_backward_cuda"
                      : op == ActivationGrad::SigmoidOut ? "sigmoid_backward_cuda"
                      : op == ActivationGrad::TanhOut    ? "tanh_backward_cuda"
+                     : op == ActivationGrad::LeakyRelu  ? "leaky_relu_backward_cuda"
+                     : op == ActivationGrad::Hardtanh   ? "hardtanh_backward_cuda"
+                     : op == ActivationGrad::Elu        ? "elu_backward_cuda"
                                                         : "GeluBackwardCUDAKernelImpl";
   dispatch_float(args.dtypes[0], name, [&]<typename T>() {
     switch (op) {
@@ -230,6 +263,22 @@ void launch_activation_backward(ActivationGrad op, const ElementwiseArgs& args, 
         break;
       case ActivationGrad::TanhOut:
         gpu_elementwise<T, T, T>(args, TanhBackward<T>{}, stream, name);
+        break;
+      case ActivationGrad::LeakyRelu:
+        gpu_elementwise<T, T, T>(args, LeakyReluBackward<T>{static_cast<acc_t<T>>(p0)}, stream,
+                                 name);
+        break;
+      case ActivationGrad::Hardtanh:
+        gpu_elementwise<T, T, T>(
+            args, HardtanhBackward<T>{static_cast<acc_t<T>>(p0), static_cast<acc_t<T>>(p1)},
+            stream, name);
+        break;
+      case ActivationGrad::Elu:
+        gpu_elementwise<T, T, T>(
+            args,
+            EluBackward<T>{static_cast<acc_t<T>>(p0), static_cast<acc_t<T>>(p1),
+                           static_cast<acc_t<T>>(p2), p3 != 0},
+            stream, name);
         break;
       case ActivationGrad::Softplus:
         gpu_elementwise<T, T, T>(

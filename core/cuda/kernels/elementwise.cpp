@@ -219,6 +219,29 @@ static Tensor softplus_impl(const Tensor& out, const Tensor& self, const Scalar&
                     threshold.to_double());
 }
 
+static Tensor leaky_relu_impl(const Tensor& out, const Tensor& self,
+                              const Scalar& negative_slope) {
+  return unary_same(out, self, UnaryOp::LeakyRelu, "leaky_relu_cuda", true,
+                    negative_slope.to_double());
+}
+
+// clamp(self, min_val, max_val), every dtype but bool (integers too, as clamp's)
+static Tensor hardtanh_impl(const Tensor& out, const Tensor& self, const Scalar& min_val,
+                            const Scalar& max_val) {
+  return unary_same(out, self, UnaryOp::Hardtanh, "hardtanh_cuda", false, min_val.to_double(),
+                    max_val.to_double());
+}
+
+static Tensor elu_impl(const Tensor& out, const Tensor& self, const Scalar& alpha,
+                       const Scalar& scale, const Scalar& input_scale) {
+  CUDAGuard guard(self.device());
+  TensorIterator iter = TensorIterator::unary_op(out, self);
+  if (!is_floating(iter.common_dtype())) not_implemented("elu_cuda", iter.common_dtype());
+  launch_unary(UnaryOp::Elu, make_args(iter), alpha.to_double() * scale.to_double(),
+               scale.to_double(), current_stream_ptr(), input_scale.to_double());
+  return iter.output();
+}
+
 // --- binary ---------------------------------------------------------------------------------
 
 namespace {
@@ -926,6 +949,15 @@ static Library cuda_elementwise(Library::IMPL, "aten", DispatchKey::CUDA, [](Lib
   m.impl("silu.out", out<&silu_impl>());
   m.impl("softplus", functional<&softplus_impl>());
   m.impl("softplus.out", out<&softplus_impl>());
+  m.impl("leaky_relu", functional<&leaky_relu_impl>());
+  m.impl("leaky_relu_", inplace<&leaky_relu_impl>());
+  m.impl("leaky_relu.out", out<&leaky_relu_impl>());
+  m.impl("hardtanh", functional<&hardtanh_impl>());
+  m.impl("hardtanh_", inplace<&hardtanh_impl>());
+  m.impl("hardtanh.out", out<&hardtanh_impl>());
+  m.impl("elu", functional<&elu_impl>());
+  m.impl("elu_", inplace<&elu_impl>());
+  m.impl("elu.out", out<&elu_impl>());
   // binary
   m.impl("add.Tensor", functional<&add_impl>());
   m.impl("add_.Tensor", inplace<&add_impl>());

@@ -1,6 +1,6 @@
 // CUDA kernels of the unary elementwise ops (exp, log, sin, ..., sigmoid, tanh, erf, the
 // roundings, neg / abs / sign) and the activations torch files beside them (relu, gelu, silu,
-// softplus). One functor per dtype with the op as a runtime switch: the branch is uniform across
+// softplus, leaky_relu, hardtanh, elu). One functor per dtype with the op as a runtime switch: the branch is uniform across
 // a launch and keeps nvcc to one instantiation per dtype.
 #include "core/cuda/kernels/Loops.cuh"
 
@@ -9,7 +9,7 @@ namespace opscope::cuda {
 namespace {
 
 template <typename A>
-__device__ __forceinline__ A float_unary(UnaryOp op, A x, A pa, A pb) {
+__device__ __forceinline__ A float_unary(UnaryOp op, A x, A pa, A pb, A pc) {
   switch (op) {
     case UnaryOp::Exp: return exp(x);
     case UnaryOp::Exp2: return exp2(x);
@@ -48,6 +48,10 @@ __device__ __forceinline__ A float_unary(UnaryOp op, A x, A pa, A pb) {
     case UnaryOp::Abs: return fabs(x);
     case UnaryOp::Sign: return x != x ? x : A((A(0) < x) - (x < A(0)));
     case UnaryOp::Relu: return x != x ? x : (x > A(0) ? x : A(0));  // NaN stays, as clamp_min
+    case UnaryOp::LeakyRelu: return x > A(0) ? x : x * pa;  // pa = negative_slope
+    case UnaryOp::Hardtanh: return x != x ? x : (x < pa ? pa : (x > pb ? pb : x));  // [pa, pb]
+    case UnaryOp::Elu:  // pa = alpha scale, pb = scale, pc = input_scale
+      return x <= A(0) ? expm1(x * pc) * pa : x * pb;
   }
   return x;
 }
@@ -55,9 +59,9 @@ __device__ __forceinline__ A float_unary(UnaryOp op, A x, A pa, A pb) {
 template <typename T>
 struct FloatUnary {
   UnaryOp op;
-  acc_t<T> pa, pb;
+  acc_t<T> pa, pb, pc;
   __device__ T operator()(T x) const {
-    return cvt<T>(float_unary<acc_t<T>>(op, cvt<acc_t<T>>(x), pa, pb));
+    return cvt<T>(float_unary<acc_t<T>>(op, cvt<acc_t<T>>(x), pa, pb, pc));
   }
 };
 
@@ -65,6 +69,7 @@ struct FloatUnary {
 template <typename T>
 struct IntUnary {
   UnaryOp op;
+  T lo, hi;  // hardtanh's bounds
   __device__ T operator()(T x) const {
     using U = std::make_unsigned_t<T>;
     switch (op) {
@@ -77,6 +82,7 @@ struct IntUnary {
         if constexpr (std::is_signed_v<T>) return static_cast<T>((T(0) < x) - (x < T(0)));
         return static_cast<T>(x != 0);
       case UnaryOp::Relu: return x > T(0) ? x : T(0);
+      case UnaryOp::Hardtanh: return x < lo ? lo : (x > hi ? hi : x);
       default: return x;
     }
   }
@@ -84,14 +90,17 @@ struct IntUnary {
 
 }  // namespace
 
-void launch_unary(UnaryOp op, const ElementwiseArgs& args, double a, double b, void* stream) {
+void launch_unary(UnaryOp op, const ElementwiseArgs& args, double a, double b, void* stream,
+                  double c) {
   dispatch_numeric(args.dtypes[0], "unary_cuda", [&]<typename T>() {
     if constexpr (IsFloat<T>::value) {
       using A = acc_t<T>;
-      gpu_elementwise<T, T>(args, FloatUnary<T>{op, static_cast<A>(a), static_cast<A>(b)}, stream,
-                            "unary_cuda");
+      gpu_elementwise<T, T>(
+          args, FloatUnary<T>{op, static_cast<A>(a), static_cast<A>(b), static_cast<A>(c)}, stream,
+          "unary_cuda");
     } else {
-      gpu_elementwise<T, T>(args, IntUnary<T>{op}, stream, "unary_cuda");
+      gpu_elementwise<T, T>(args, IntUnary<T>{op, static_cast<T>(a), static_cast<T>(b)}, stream,
+                            "unary_cuda");
     }
   });
 }

@@ -260,6 +260,14 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t /*padding_
   return ops::view(ops::index_select(weight, 0, ops::reshape(indices, {-1})), size);
 }
 
+// relu6 = hardtanh(self, 0, 6); selu = elu with the self-normalizing alpha and scale
+Tensor relu6(const Tensor& self) { return ops::hardtanh(self, Scalar(0.0), Scalar(6.0)); }
+Tensor relu6_(const Tensor& self) { return ops::hardtanh_(self, Scalar(0.0), Scalar(6.0)); }
+constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+constexpr double kSeluScale = 1.0507009873554804934193349852946;
+Tensor selu(const Tensor& self) { return ops::elu(self, kSeluAlpha, kSeluScale, 1.0); }
+Tensor selu_(const Tensor& self) { return ops::elu_(self, kSeluAlpha, kSeluScale, 1.0); }
+
 // grad (*, D), indices (*) -> (num_weights, D), as torch's embedding_backward (sparse: refused)
 Tensor embedding_backward(const Tensor& grad, const Tensor& indices, int64_t num_weights,
                           int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
@@ -449,6 +457,10 @@ static Library composite_implicit_nn(Library::IMPL, "aten", DispatchKey::Composi
                                        m.impl("dropout_", fn<&dropout_>);
                                        m.impl("one_hot", fn<&one_hot>);
                                        m.impl("embedding_backward", fn<&embedding_backward>);
+                                       m.impl("relu6", fn<&relu6>);
+                                       m.impl("relu6_", fn<&relu6_>);
+                                       m.impl("selu", fn<&selu>);
+                                       m.impl("selu_", fn<&selu_>);
                                        m.impl("pad", fn<&pad>);
                                      });
 

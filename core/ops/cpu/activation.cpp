@@ -1,8 +1,8 @@
 // CPU kernels of the activations (see core/ops/nn.h): relu (clamp_min, as PyTorch) and its
 // gradient threshold_backward; gelu, silu and softplus, float-only functions of self's own dtype
 // over the unary loops (unary_loops.h), and their gradients gelu_backward, silu_backward and
-// softplus_backward (one pass over grad and self, SLEEF's vector math for float / double); the
-// gradients of sigmoid and tanh from their results, sigmoid_backward and tanh_backward. Each
+// softplus_backward (one pass over grad and self, SLEEF's vector math for float / double);
+// leaky_relu, hardtanh and elu with their gradients. Each
 // of these is one `*_impl(out, ...)`, registered at the end of the file in its functional /
 // in-place / out= forms (core/ops/KernelForms.h).
 #include <cmath>
@@ -98,29 +98,102 @@ Tensor softplus_impl(const Tensor& out, const Tensor& self, const Scalar& beta,
       params);
 }
 
-// grad_output, output (broadcast) -> grad_output * (1 - output) * output (sigmoid's gradient from
-// its result; floating dtypes, Half included, as torch 1.13's sigmoid_backward_cpu)
-Tensor sigmoid_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
-                             const Tensor& output) {
-  TensorIterator iter = TensorIterator::binary_op(grad_input, grad_output, output);
-  dispatch_dtype_if(iter.common_dtype(), "sigmoid_backward_cpu", kFloatingOnly, [&]<typename T>() {
+// self [*s] -> self where self > 0, negative_slope * self elsewhere (floating; Half refused, as
+// torch 1.13's leaky_relu_cpu)
+Tensor leaky_relu_impl(const Tensor& out, const Tensor& self, const Scalar& negative_slope) {
+  const double slope = negative_slope.to_double();
+  return unary_same_float(out, self, "leaky_relu_cpu", std::nullopt, [slope](auto x) {
+    using A = decltype(x);
+    return x > A(0) ? x : x * A(slope);
+  });
+}
+
+// self [*s] -> clamp(self, min_val, max_val) (every dtype but bool; NaN stays NaN, as clamp)
+Tensor hardtanh_impl(const Tensor& out, const Tensor& self, const Scalar& min_val,
+                     const Scalar& max_val) {
+  TensorIterator iter = TensorIterator::unary_op(out, self);
+  dispatch_dtype_if(iter.common_dtype(), "clamp_scalar_cpu", kAllButBool, [&]<typename T>() {
+    if (std::is_same_v<T, Half>) not_implemented("clamp_scalar_cpu", iter.common_dtype());
     using A = acc_type_t<T>;
-    cpu_kernel(iter, [](T g, T y) -> T { return static_cast<T>(A(g) * (A(1) - A(y)) * A(y)); });
+    const A lo = min_val.to<A>(), hi = max_val.to<A>();
+    cpu_kernel(iter, [lo, hi](T v) -> T {
+      const A x = A(v);
+      if (x != x) return v;
+      return static_cast<T>(x < lo ? lo : (x > hi ? hi : x));
+    });
   });
   return iter.output();
 }
 
-// grad_output, output (broadcast) -> grad_output * (1 - output^2) (tanh's gradient from its
-// result; Half refused, as torch 1.13's tanh_backward_cpu)
-Tensor tanh_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
-                          const Tensor& output) {
-  TensorIterator iter = TensorIterator::binary_op(grad_input, grad_output, output);
-  dispatch_dtype_if(iter.common_dtype(), "tanh_backward_cpu", kFloatingOnly, [&]<typename T>() {
-    if (std::is_same_v<T, Half>) not_implemented("tanh_backward_cpu", iter.common_dtype());
+// self [*s] -> scale self where self > 0, scale alpha (exp(input_scale self) - 1) elsewhere
+// (floating; Half refused, as torch 1.13's elu_cpu)
+Tensor elu_impl(const Tensor& out, const Tensor& self, const Scalar& alpha, const Scalar& scale,
+                const Scalar& input_scale) {
+  const double negcoef = alpha.to_double() * scale.to_double(), poscoef = scale.to_double(),
+               negiptcoef = input_scale.to_double();
+  return unary_same_float(out, self, "elu_cpu", std::nullopt, [=](auto x) {
+    using A = decltype(x);
+    return x <= A(0) ? std::expm1(x * A(negiptcoef)) * A(negcoef) : x * A(poscoef);
+  });
+}
+
+// The gradients of the three above, one pass over grad_output and self (broadcast).
+namespace {
+template <typename F>
+Tensor float_backward(const Tensor& grad_output, const Tensor& self, std::string_view name,
+                      const F& f) {
+  TensorIterator iter = TensorIterator::binary_op(Tensor(), grad_output, self);
+  dispatch_dtype_if(iter.common_dtype(), name, kFloatingOnly, [&]<typename T>() {
+    if (std::is_same_v<T, Half>) not_implemented(name, iter.common_dtype());
     using A = acc_type_t<T>;
-    cpu_kernel(iter, [](T g, T y) -> T { return static_cast<T>(A(g) * (A(1) - A(y) * A(y))); });
+    cpu_kernel(iter, [&f](T g, T x) -> T { return static_cast<T>(f(A(g), A(x))); });
   });
   return iter.output();
+}
+}  // namespace
+
+// grad_output where self > 0, negative_slope grad_output elsewhere
+Tensor leaky_relu_backward(const Tensor& grad_output, const Tensor& self,
+                           const Scalar& negative_slope, bool self_is_result) {
+  OPSCOPE_CHECK(!self_is_result || negative_slope.to_double() >= 0.0,
+                "In-place leakyReLu backward calculation is triggered with a negative slope "
+                "which is not supported. This is caused by calling in-place forward function "
+                "with a negative slope, please call out-of-place version instead. File an issue "
+                "at https://github.com/pytorch/pytorch if you do require supporting in-place "
+                "leakRelu backward calculation with negative slope");
+  const double slope = negative_slope.to_double();
+  return float_backward(grad_output, self, "leaky_relu_backward_cpu", [slope](auto g, auto x) {
+    using A = decltype(x);
+    return x > A(0) ? g : g * A(slope);
+  });
+}
+
+// grad_output strictly between min_val and max_val, 0 at and beyond them (NaN passes it)
+Tensor hardtanh_backward(const Tensor& grad_output, const Tensor& self, const Scalar& min_val,
+                         const Scalar& max_val) {
+  const double lo = min_val.to_double(), hi = max_val.to_double();
+  return float_backward(grad_output, self, "hardtanh_backward_cpu", [lo, hi](auto g, auto x) {
+    using A = decltype(x);
+    return (x <= A(lo) || x >= A(hi)) ? A(0) : g;
+  });
+}
+
+// x > 0: grad_output scale; otherwise grad_output input_scale (y + alpha scale) from the result
+// y (is_result), or grad_output input_scale alpha scale exp(input_scale x) from the input x
+Tensor elu_backward(const Tensor& grad_output, const Scalar& alpha, const Scalar& scale,
+                    const Scalar& input_scale, bool is_result, const Tensor& self_or_result) {
+  const double negcoef = alpha.to_double() * scale.to_double(), poscoef = scale.to_double(),
+               negiptcoef = input_scale.to_double();
+  OPSCOPE_CHECK(!is_result || alpha.to_double() >= 0.0,
+                "In-place elu backward calculation is triggered with a negative slope which is "
+                "not supported. This is caused by calling in-place forward function with a "
+                "negative slope, please call out-of-place version instead.");
+  return float_backward(grad_output, self_or_result, "elu_backward_cpu", [=](auto g, auto x) {
+    using A = decltype(x);
+    if (x > A(0)) return g * A(poscoef);
+    return is_result ? g * A(negiptcoef) * (x + A(negcoef))
+                     : g * A(negiptcoef) * A(negcoef) * std::exp(x * A(negiptcoef));
+  });
 }
 
 // grad_output, self (broadcast) -> grad_output * gelu'(self): "none" Phi(x) + x phi(x), "tanh"
@@ -198,10 +271,18 @@ static Library cpu_activation(Library::IMPL, "aten", DispatchKey::CPU, [](Librar
   m.impl("silu.out", out<&silu_impl>());
   m.impl("softplus", functional<&softplus_impl>());
   m.impl("softplus.out", out<&softplus_impl>());
-  m.impl("sigmoid_backward", functional<&sigmoid_backward_impl>());
-  m.impl("sigmoid_backward.grad_input", out<&sigmoid_backward_impl>());
-  m.impl("tanh_backward", functional<&tanh_backward_impl>());
-  m.impl("tanh_backward.grad_input", out<&tanh_backward_impl>());
+  m.impl("leaky_relu", functional<&leaky_relu_impl>());
+  m.impl("leaky_relu_", inplace<&leaky_relu_impl>());
+  m.impl("leaky_relu.out", out<&leaky_relu_impl>());
+  m.impl("hardtanh", functional<&hardtanh_impl>());
+  m.impl("hardtanh_", inplace<&hardtanh_impl>());
+  m.impl("hardtanh.out", out<&hardtanh_impl>());
+  m.impl("elu", functional<&elu_impl>());
+  m.impl("elu_", inplace<&elu_impl>());
+  m.impl("elu.out", out<&elu_impl>());
+  m.impl("leaky_relu_backward", fn<&leaky_relu_backward>);
+  m.impl("hardtanh_backward", fn<&hardtanh_backward>);
+  m.impl("elu_backward", fn<&elu_backward>);
   m.impl("gelu_backward", functional<&gelu_backward_impl>());
   m.impl("gelu_backward.grad_input", out<&gelu_backward_impl>());
   m.impl("silu_backward", functional<&silu_backward_impl>());

@@ -1,6 +1,7 @@
 // CPU kernels of the unary ops (see core/ops/unary.h): the float functions (exp, log, sin,
 // sigmoid, erf, ...), abs, sign, the roundings and nan_to_num; with them the is* classifications
-// (isnan, isposinf, isneginf; core/ops/compare.h). The activations built on the same loops
+// (isnan, isposinf, isneginf; core/ops/compare.h); sigmoid_backward and tanh_backward, the
+// gradients of sigmoid and tanh from their results. The activations built on the same loops
 // (unary_loops.h) are in activation.cpp. Binary ops are in binary.cpp and
 // binary_more.cpp. Each op is one `*_impl(out, self, ...)`, registered at the end of the file in
 // its functional / in-place / out= forms (core/ops/KernelForms.h).
@@ -407,6 +408,31 @@ Tensor isneginf(const Tensor& self) {
   return isneginf_out(self, Tensor());
 }
 
+// grad_output, output (broadcast) -> grad_output * (1 - output) * output (sigmoid's gradient from
+// its result; floating dtypes, Half included, as torch 1.13's sigmoid_backward_cpu)
+Tensor sigmoid_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
+                             const Tensor& output) {
+  TensorIterator iter = TensorIterator::binary_op(grad_input, grad_output, output);
+  dispatch_dtype_if(iter.common_dtype(), "sigmoid_backward_cpu", kFloatingOnly, [&]<typename T>() {
+    using A = acc_type_t<T>;
+    cpu_kernel(iter, [](T g, T y) -> T { return static_cast<T>(A(g) * (A(1) - A(y)) * A(y)); });
+  });
+  return iter.output();
+}
+
+// grad_output, output (broadcast) -> grad_output * (1 - output^2) (tanh's gradient from its
+// result; Half refused, as torch 1.13's tanh_backward_cpu)
+Tensor tanh_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
+                          const Tensor& output) {
+  TensorIterator iter = TensorIterator::binary_op(grad_input, grad_output, output);
+  dispatch_dtype_if(iter.common_dtype(), "tanh_backward_cpu", kFloatingOnly, [&]<typename T>() {
+    if (std::is_same_v<T, Half>) not_implemented("tanh_backward_cpu", iter.common_dtype());
+    using A = acc_type_t<T>;
+    cpu_kernel(iter, [](T g, T y) -> T { return static_cast<T>(A(g) * (A(1) - A(y) * A(y))); });
+  });
+  return iter.output();
+}
+
 static Library cpu_unary(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
   m.impl("abs.out", out<&abs_impl>());
   m.impl("sign", functional<&sign_impl>());
@@ -467,6 +493,10 @@ static Library cpu_unary(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m)
   m.impl("tanh_", inplace<&tanh_impl>());
   m.impl("tanh.out", out<&tanh_impl>());
   m.impl("sigmoid", functional<&sigmoid_impl>());
+  m.impl("sigmoid_backward", functional<&sigmoid_backward_impl>());
+  m.impl("sigmoid_backward.grad_input", out<&sigmoid_backward_impl>());
+  m.impl("tanh_backward", functional<&tanh_backward_impl>());
+  m.impl("tanh_backward.grad_input", out<&tanh_backward_impl>());
   m.impl("sigmoid_", inplace<&sigmoid_impl>());
   m.impl("sigmoid.out", out<&sigmoid_impl>());
   m.impl("logit", functional<&logit_impl>());

@@ -58,6 +58,14 @@ _gelu = _Op("aten::gelu")
 _silu = _Op("aten::silu")
 _silu_ = _Op("aten::silu_")
 _softplus = _Op("aten::softplus")
+_leaky_relu = _Op("aten::leaky_relu")
+_leaky_relu_ = _Op("aten::leaky_relu_")
+_hardtanh = _Op("aten::hardtanh")
+_hardtanh_ = _Op("aten::hardtanh_")
+_relu6 = _Op("aten::relu6")
+_relu6_ = _Op("aten::relu6_")
+_elu = _Op("aten::elu")
+_elu_ = _Op("aten::elu_")
 _smooth_l1_loss = _Op("aten::smooth_l1_loss")
 _huber_loss = _Op("aten::huber_loss")
 _batch_norm = _Op("aten::batch_norm")
@@ -178,11 +186,9 @@ def _inplace(input, result, inplace):
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    """min(max(input, min_val), max_val). The gradient is 1 strictly between the bounds and 0 at
-    and beyond them, as torch's HardtanhBackward0 (clamp's passes it at the bounds too): the
-    clamped values enter detached."""
-    inside = (input > min_val) & (input < max_val)
-    return _inplace(input, opscope.where(inside, input, input.clamp(min_val, max_val).detach()), inplace)
+    """min(max(input, min_val), max_val): aten::hardtanh, whose gradient (HardtanhBackward0 ->
+    hardtanh_backward) is 1 strictly between the bounds and 0 at and beyond them."""
+    return _hardtanh_(input, min_val, max_val) if inplace else _hardtanh(input, min_val, max_val)
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
@@ -190,13 +196,13 @@ def hardtanh_(input, min_val=-1.0, max_val=1.0):
 
 
 def relu6(input, inplace=False):
-    """min(max(input, 0), 6)."""
-    return hardtanh(input, 0.0, 6.0, inplace)
+    """min(max(input, 0), 6): aten::relu6 -> hardtanh, as torch."""
+    return _relu6_(input) if inplace else _relu6(input)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    """input where input > 0, negative_slope * input elsewhere."""
-    return _inplace(input, opscope.where(input > 0, input, input * negative_slope), inplace)
+    """input where input > 0, negative_slope * input elsewhere (aten::leaky_relu)."""
+    return _leaky_relu_(input, negative_slope) if inplace else _leaky_relu(input, negative_slope)
 
 
 def leaky_relu_(input, negative_slope=0.01):
@@ -204,9 +210,8 @@ def leaky_relu_(input, negative_slope=0.01):
 
 
 def elu(input, alpha=1.0, inplace=False):
-    """input where input > 0, alpha * (exp(input) - 1) elsewhere."""
-    negative = opscope.expm1(input.clamp(max=0)) * alpha  # clamped: no inf where input is large
-    return _inplace(input, opscope.where(input > 0, input, negative), inplace)
+    """input where input > 0, alpha * (exp(input) - 1) elsewhere (aten::elu)."""
+    return _elu_(input, alpha) if inplace else _elu(input, alpha)
 
 
 def elu_(input, alpha=1.0):
@@ -214,15 +219,16 @@ def elu_(input, alpha=1.0):
 
 
 def selu(input, inplace=False):
-    """scale * elu(input, alpha) with the self-normalizing constants."""
-    alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
-    return _inplace(input, elu(input, alpha) * scale, inplace)
+    """scale * elu(input, alpha) with the self-normalizing constants: aten::selu -> elu."""
+    return opscope.selu_(input) if inplace else opscope.selu(input)
 
 
 def celu(input, alpha=1.0, inplace=False):
-    """input where input > 0, alpha * (exp(input / alpha) - 1) elsewhere."""
-    negative = opscope.expm1(input.clamp(max=0) / alpha) * alpha
-    return _inplace(input, opscope.where(input > 0, input, negative), inplace)
+    """input where input > 0, alpha * (exp(input / alpha) - 1) elsewhere: elu with
+    input_scale = 1 / alpha, as torch's celu."""
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    return (_elu_ if inplace else _elu)(input, alpha, 1.0, 1.0 / alpha)
 
 
 def mish(input, inplace=False):
