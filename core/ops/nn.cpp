@@ -60,6 +60,20 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       kNone);
   m.def("selu(Tensor self) -> Tensor", kFunction);
   m.def("selu_(Tensor(a!) self) -> Tensor(a!)", kFunction);
+  // hardsigmoid: clamp(self + 3, 0, 6) / 6; hardswish: self hardsigmoid(self); mish: self
+  // tanh(softplus(self))
+  m.def("hardsigmoid(Tensor self) -> Tensor", kNone);
+  m.def("hardsigmoid_(Tensor(a!) self) -> Tensor(a!)", kNone);
+  m.def("hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kNone);
+  m.def("hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor", kNone);
+  m.def("hardswish(Tensor self) -> Tensor", kNone);
+  m.def("hardswish_(Tensor(a!) self) -> Tensor(a!)", kNone);
+  m.def("hardswish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kNone);
+  m.def("hardswish_backward(Tensor grad_output, Tensor self) -> Tensor", kNone);
+  m.def("mish(Tensor self) -> Tensor", kNone);
+  m.def("mish_(Tensor(a!) self) -> Tensor(a!)", kNone);
+  m.def("mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kNone);
+  m.def("mish_backward(Tensor grad_output, Tensor self) -> Tensor", kNone);
   // their gradients, as LeakyReluBackward0 / HardtanhBackward0 / EluBackward0 call them
   m.def(
       "leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, "

@@ -247,6 +247,15 @@ inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const 
 inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const Scalar&>,
                            Default<const Scalar&>)>
     elu_{"aten::elu_"};
+// hardsigmoid_backward / hardswish_backward / mish_backward(Tensor grad_output, Tensor self)
+// -> Tensor: grad_output times the derivative of hardsigmoid (1/6 strictly inside (-3, 3), else
+// 0), hardswish (0 below -3, x / 3 + 1/2 up to 3, 1 above), mish (tanh(sp) + x sigmoid(x)
+// (1 - tanh(sp)^2), sp = softplus(x)).
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> hardsigmoid_backward{
+    "aten::hardsigmoid_backward"};
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> hardswish_backward{
+    "aten::hardswish_backward"};
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> mish_backward{"aten::mish_backward"};
 // leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope,
 //                     bool self_is_result) -> Tensor
 // grad_output where self > 0, negative_slope grad_output elsewhere.

@@ -414,6 +414,20 @@ def test_leaky_relu_hardtanh_elu_match_numpy(dtype):
         for got, want in pairs:
             assert got.dtype == dtype
             np.testing.assert_allclose(N(got), want, rtol=tol, atol=tol)
+        hs = np.clip(x + 3, 0, 6) / 6
+        sp = np.log1p(np.exp(x))
+        sig = 1 / (1 + np.exp(-x))
+        more = [
+            (aten.hardsigmoid(tx), hs), (aten.hardswish(tx), x * hs),
+            (aten.mish(tx), x * np.tanh(sp)),
+            (aten.hardsigmoid_backward(tg, tx), np.where((x > -3) & (x < 3), g / 6, 0)),
+            (aten.hardswish_backward(tg, tx),
+             np.where(x < -3, 0, np.where(x <= 3, g * (x / 3 + 0.5), g))),
+            (aten.mish_backward(tg, tx),
+             g * (np.tanh(sp) + x * sig * (1 - np.tanh(sp) ** 2))),
+        ]
+        for got, want in more:
+            np.testing.assert_allclose(N(got), want, rtol=tol, atol=tol)
     ints = aten.hardtanh(opscope.tensor([-5, 0, 5]), -2, 3)
     assert ints.tolist() == [-2, 0, 3] and ints.dtype == opscope.int64
     with pytest.raises(RuntimeError, match="\"leaky_relu_cpu\" not implemented for 'Half'"):

@@ -119,6 +119,35 @@ std::vector<Derivative> nn_derivatives() {
                                            negative))};
        },
        .inplace = {"elu_"}},
+      // hardsigmoid / hardswish / mish(Tensor self) -> Tensor: torch's *_backward; under
+      //   create_graph the same derivatives from differentiable ops
+      {.op = "hardsigmoid", .node = "HardsigmoidBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
+         if (!grad_mode_enabled()) return {ops::hardsigmoid_backward(g[0], x)};
+         Tensor inside = ops::logical_and(ops::gt(x, Scalar(-3)), ops::lt(x, Scalar(3)));
+         return {ops::where(inside, ops::div(g[0], Scalar(6)), ops::zeros_like(g[0]))};
+       },
+       .inplace = {"hardsigmoid_"}},
+      {.op = "hardswish", .node = "HardswishBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
+         if (!grad_mode_enabled()) return {ops::hardswish_backward(g[0], x)};
+         Tensor middle = ops::mul(g[0], ops::add(ops::div(x, Scalar(3)), Scalar(0.5)));
+         Tensor d = ops::where(ops::le(x, Scalar(3)), middle, g[0]);
+         return {ops::where(ops::lt(x, Scalar(-3)), ops::zeros_like(g[0]), d)};
+       },
+       .inplace = {"hardswish_"}},
+      {.op = "mish", .node = "MishBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
+         if (!grad_mode_enabled()) return {ops::mish_backward(g[0], x)};
+         Tensor t = ops::tanh(ops::softplus(x));
+         Tensor d = ops::add(t, ops::mul(ops::mul(x, ops::sigmoid(x)),
+                                         ops::rsub(ops::mul(t, t), Scalar(1))));
+         return {ops::mul(g[0], d)};
+       },
+       .inplace = {"mish_"}},
       // gelu(Tensor self, *, str approximate="none") -> Tensor
       //   none: Phi(x) + x phi(x); tanh: d/dx 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
       {.op = "gelu", .node = "GeluBackward0", .inputs = {"self"}, .save = {"self"},

@@ -32,7 +32,8 @@ void launch_nll_loss_backward(DT dt, const void* grad_output, const int64_t* tar
 // leaky_relu: p0 = slope; hardtanh: p0, p1 = the bounds; elu: p0 = alpha scale, p1 = scale,
 // p2 = input_scale, p3 != 0 when in1 is the result.
 enum class ActivationGrad : int {
-  GeluErf, GeluTanh, Silu, Softplus, SigmoidOut, TanhOut, LeakyRelu, Hardtanh, Elu
+  GeluErf, GeluTanh, Silu, Softplus, SigmoidOut, TanhOut, LeakyRelu, Hardtanh, Elu, Hardsigmoid,
+  Hardswish, Mish
 };
 void launch_activation_backward(ActivationGrad op, const ElementwiseArgs& args, double p0,
                                 double p1, void* stream, double p2 = 0, double p3 = 0);

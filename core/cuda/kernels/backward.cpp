@@ -1,7 +1,7 @@
 // CUDA kernels of the gradient ops a training step's backward calls, host side (device code in
 // backward.cu): threshold_backward (relu), _softmax_backward_data / _log_softmax_backward_data,
-// nll_loss_backward, gelu / silu / softplus / sigmoid / tanh / leaky_relu / hardtanh /
-// elu_backward and native_layer_norm_backward. Checks and
+// nll_loss_backward, gelu / silu / softplus / sigmoid / tanh / leaky_relu / hardtanh / elu /
+// hardsigmoid / hardswish / mish_backward and native_layer_norm_backward. Checks and
 // messages follow the CPU kernels (core/ops/cpu/activation.cpp, softmax.cpp, loss.cpp,
 // normalization.cpp).
 #include <algorithm>
@@ -184,6 +184,18 @@ static Tensor elu_backward(const Tensor& grad_output, const Scalar& alpha, const
                              "elu_backward_cuda", alpha.to_double() * scale.to_double(),
                              scale.to_double(), input_scale.to_double(), is_result ? 1.0 : 0.0);
 }
+static Tensor hardsigmoid_backward(const Tensor& grad_output, const Tensor& self) {
+  return activation_backward(Tensor(), grad_output, self, ActivationGrad::Hardsigmoid,
+                             "hardsigmoid_backward_cuda");
+}
+static Tensor hardswish_backward(const Tensor& grad_output, const Tensor& self) {
+  return activation_backward(Tensor(), grad_output, self, ActivationGrad::Hardswish,
+                             "hardswish_backward_cuda");
+}
+static Tensor mish_backward(const Tensor& grad_output, const Tensor& self) {
+  return activation_backward(Tensor(), grad_output, self, ActivationGrad::Mish,
+                             "mish_backward_cuda");
+}
 static Tensor softplus_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
                                      const Tensor& self, const Scalar& beta,
                                      const Scalar& threshold) {
@@ -250,6 +262,9 @@ static Library cuda_backward(Library::IMPL, "aten", DispatchKey::CUDA, [](Librar
   m.impl("leaky_relu_backward", fn<&leaky_relu_backward>);
   m.impl("hardtanh_backward", fn<&hardtanh_backward>);
   m.impl("elu_backward", fn<&elu_backward>);
+  m.impl("hardsigmoid_backward", fn<&hardsigmoid_backward>);
+  m.impl("hardswish_backward", fn<&hardswish_backward>);
+  m.impl("mish_backward", fn<&mish_backward>);
   m.impl("sigmoid_backward", functional<&sigmoid_backward_impl>());
   m.impl("sigmoid_backward.grad_input", out<&sigmoid_backward_impl>());
   m.impl("tanh_backward", functional<&tanh_backward_impl>());

@@ -2,7 +2,8 @@
 // LaunchBackward.h, host side in backward.cpp): threshold_backward (elementwise),
 // _softmax_backward_data / _log_softmax_backward_data (one block per row: a block-wide sum, then
 // the write), nll_loss_backward (one thread per sample writes its one nonzero), the gelu / silu /
-// softplus / sigmoid / tanh / leaky_relu / hardtanh / elu gradients (elementwise) and native_layer_norm_backward (Note [Layer norm's gradient
+// softplus / sigmoid / tanh / leaky_relu / hardtanh / elu / hardsigmoid / hardswish / mish
+// gradients (elementwise) and native_layer_norm_backward (Note [Layer norm's gradient
 // on the GPU]).
 #include "core/cuda/kernels/LaunchBackward.h"
 #include "core/cuda/kernels/Reduce.cuh"
@@ -152,6 +153,32 @@ struct EluBackward {
   }
 };
 
+template <typename T>
+struct HardsigmoidBackward {
+  __device__ T operator()(T g, T xv) const {
+    using A = acc_t<T>;
+    const A x = cvt<A>(xv);
+    return cvt<T>((x > A(-3) && x < A(3)) ? cvt<A>(g) / A(6) : A(0));
+  }
+};
+template <typename T>
+struct HardswishBackward {
+  __device__ T operator()(T g, T xv) const {
+    using A = acc_t<T>;
+    const A x = cvt<A>(xv);
+    if (x < A(-3)) return cvt<T>(A(0));
+    return x <= A(3) ? cvt<T>(cvt<A>(g) * (x / A(3) + A(0.5))) : g;
+  }
+};
+template <typename T>
+struct MishBackward {
+  __device__ T operator()(T g, T xv) const {
+    using A = acc_t<T>;
+    const A x = cvt<A>(xv), s = A(1) / (A(1) + exp(-x)), t = tanh(log1p(exp(x)));
+    return cvt<T>(cvt<A>(g) * (t + x * s * (A(1) - t * t)));
+  }
+};
+
 // Note [Layer norm's gradient on the GPU]
 // dx: one block per row, two block-wide sums (of dxhat and dxhat xhat, dxhat = dy gamma), then
 // the write, as the CPU kernel (Note [Layer norm's gradient in one pass per row]). dgamma and
@@ -246,6 +273,9 @@ void launch_activation_backward(ActivationGrad op, const ElementwiseArgs& args, 
                      : op == ActivationGrad::LeakyRelu  ? "leaky_relu_backward_cuda"
                      : op == ActivationGrad::Hardtanh   ? "hardtanh_backward_cuda"
                      : op == ActivationGrad::Elu        ? "elu_backward_cuda"
+                     : op == ActivationGrad::Hardsigmoid ? "hardsigmoid_backward_cuda"
+                     : op == ActivationGrad::Hardswish  ? "hardswish_backward_cuda"
+                     : op == ActivationGrad::Mish       ? "mish_backward_cuda"
                                                         : "GeluBackwardCUDAKernelImpl";
   dispatch_float(args.dtypes[0], name, [&]<typename T>() {
     switch (op) {
@@ -279,6 +309,15 @@ void launch_activation_backward(ActivationGrad op, const ElementwiseArgs& args, 
             EluBackward<T>{static_cast<acc_t<T>>(p0), static_cast<acc_t<T>>(p1),
                            static_cast<acc_t<T>>(p2), p3 != 0},
             stream, name);
+        break;
+      case ActivationGrad::Hardsigmoid:
+        gpu_elementwise<T, T, T>(args, HardsigmoidBackward<T>{}, stream, name);
+        break;
+      case ActivationGrad::Hardswish:
+        gpu_elementwise<T, T, T>(args, HardswishBackward<T>{}, stream, name);
+        break;
+      case ActivationGrad::Mish:
+        gpu_elementwise<T, T, T>(args, MishBackward<T>{}, stream, name);
         break;
       case ActivationGrad::Softplus:
         gpu_elementwise<T, T, T>(

@@ -232,6 +232,16 @@ static Tensor hardtanh_impl(const Tensor& out, const Tensor& self, const Scalar&
                     max_val.to_double());
 }
 
+static Tensor hardsigmoid_impl(const Tensor& out, const Tensor& self) {
+  return unary_same(out, self, UnaryOp::Hardsigmoid, "hardsigmoid_cuda", true);
+}
+static Tensor hardswish_impl(const Tensor& out, const Tensor& self) {
+  return unary_same(out, self, UnaryOp::Hardswish, "hardswish_cuda", true);
+}
+static Tensor mish_impl(const Tensor& out, const Tensor& self) {
+  return unary_same(out, self, UnaryOp::Mish, "mish_cuda", true);
+}
+
 static Tensor elu_impl(const Tensor& out, const Tensor& self, const Scalar& alpha,
                        const Scalar& scale, const Scalar& input_scale) {
   CUDAGuard guard(self.device());
@@ -958,6 +968,15 @@ static Library cuda_elementwise(Library::IMPL, "aten", DispatchKey::CUDA, [](Lib
   m.impl("elu", functional<&elu_impl>());
   m.impl("elu_", inplace<&elu_impl>());
   m.impl("elu.out", out<&elu_impl>());
+  m.impl("hardsigmoid", functional<&hardsigmoid_impl>());
+  m.impl("hardsigmoid_", inplace<&hardsigmoid_impl>());
+  m.impl("hardsigmoid.out", out<&hardsigmoid_impl>());
+  m.impl("hardswish", functional<&hardswish_impl>());
+  m.impl("hardswish_", inplace<&hardswish_impl>());
+  m.impl("hardswish.out", out<&hardswish_impl>());
+  m.impl("mish", functional<&mish_impl>());
+  m.impl("mish_", inplace<&mish_impl>());
+  m.impl("mish.out", out<&mish_impl>());
   // binary
   m.impl("add.Tensor", functional<&add_impl>());
   m.impl("add_.Tensor", inplace<&add_impl>());

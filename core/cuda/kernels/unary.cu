@@ -1,6 +1,6 @@
 // CUDA kernels of the unary elementwise ops (exp, log, sin, ..., sigmoid, tanh, erf, the
 // roundings, neg / abs / sign) and the activations torch files beside them (relu, gelu, silu,
-// softplus, leaky_relu, hardtanh, elu). One functor per dtype with the op as a runtime switch: the branch is uniform across
+// softplus, leaky_relu, hardtanh, elu, hardsigmoid, hardswish, mish). One functor per dtype with the op as a runtime switch: the branch is uniform across
 // a launch and keeps nvcc to one instantiation per dtype.
 #include "core/cuda/kernels/Loops.cuh"
 
@@ -52,6 +52,9 @@ __device__ __forceinline__ A float_unary(UnaryOp op, A x, A pa, A pb, A pc) {
     case UnaryOp::Hardtanh: return x != x ? x : (x < pa ? pa : (x > pb ? pb : x));  // [pa, pb]
     case UnaryOp::Elu:  // pa = alpha scale, pb = scale, pc = input_scale
       return x <= A(0) ? expm1(x * pc) * pa : x * pb;
+    case UnaryOp::Hardsigmoid: return fmin(fmax(x + A(3), A(0)), A(6)) / A(6);
+    case UnaryOp::Hardswish: return x * fmin(fmax(x + A(3), A(0)), A(6)) / A(6);
+    case UnaryOp::Mish: return x * tanh(log1p(exp(x)));
   }
   return x;
 }

@@ -2,7 +2,7 @@
 // gradient threshold_backward; gelu, silu and softplus, float-only functions of self's own dtype
 // over the unary loops (unary_loops.h), and their gradients gelu_backward, silu_backward and
 // softplus_backward (one pass over grad and self, SLEEF's vector math for float / double);
-// leaky_relu, hardtanh and elu with their gradients. Each
+// leaky_relu, hardtanh, elu, hardsigmoid, hardswish and mish with their gradients. Each
 // of these is one `*_impl(out, ...)`, registered at the end of the file in its functional /
 // in-place / out= forms (core/ops/KernelForms.h).
 #include <cmath>
@@ -137,6 +137,31 @@ Tensor elu_impl(const Tensor& out, const Tensor& self, const Scalar& alpha, cons
   });
 }
 
+// self [*s] -> clamp(self + 3, 0, 6) / 6
+Tensor hardsigmoid_impl(const Tensor& out, const Tensor& self) {
+  return unary_same_float(out, self, "hardsigmoid_cpu", std::nullopt, [](auto x) {
+    using A = decltype(x);
+    const A y = x + A(3);
+    return (y < A(0) ? A(0) : (y > A(6) ? A(6) : y)) / A(6);
+  });
+}
+
+// self [*s] -> self * clamp(self + 3, 0, 6) / 6
+Tensor hardswish_impl(const Tensor& out, const Tensor& self) {
+  return unary_same_float(out, self, "hardswish_cpu", std::nullopt, [](auto x) {
+    using A = decltype(x);
+    const A y = x + A(3);
+    return x * (y < A(0) ? A(0) : (y > A(6) ? A(6) : y)) / A(6);
+  });
+}
+
+// self [*s] -> self * tanh(log1p(exp(self)))
+Tensor mish_impl(const Tensor& out, const Tensor& self) {
+  return unary_same_float(out, self, "mish_cpu", std::nullopt, [](auto x) {
+    return x * std::tanh(std::log1p(std::exp(x)));
+  });
+}
+
 // The gradients of the three above, one pass over grad_output and self (broadcast).
 namespace {
 template <typename F>
@@ -175,6 +200,33 @@ Tensor hardtanh_backward(const Tensor& grad_output, const Tensor& self, const Sc
   return float_backward(grad_output, self, "hardtanh_backward_cpu", [lo, hi](auto g, auto x) {
     using A = decltype(x);
     return (x <= A(lo) || x >= A(hi)) ? A(0) : g;
+  });
+}
+
+// grad_output / 6 strictly inside (-3, 3), 0 elsewhere
+Tensor hardsigmoid_backward(const Tensor& grad_output, const Tensor& self) {
+  return float_backward(grad_output, self, "hardsigmoid_backward", [](auto g, auto x) {
+    using A = decltype(x);
+    return (x > A(-3) && x < A(3)) ? g / A(6) : A(0);
+  });
+}
+
+// 0 below -3, grad_output (x / 3 + 1/2) up to 3, grad_output above
+Tensor hardswish_backward(const Tensor& grad_output, const Tensor& self) {
+  return float_backward(grad_output, self, "hardswish_backward_cpu", [](auto g, auto x) {
+    using A = decltype(x);
+    if (x < A(-3)) return A(0);
+    return x <= A(3) ? g * (x / A(3) + A(0.5)) : g;
+  });
+}
+
+// grad_output (tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2)), sp = softplus(x)
+Tensor mish_backward(const Tensor& grad_output, const Tensor& self) {
+  return float_backward(grad_output, self, "mish_backward_cpu", [](auto g, auto x) {
+    using A = decltype(x);
+    const A sigmoid = A(1) / (A(1) + std::exp(-x));
+    const A t = std::tanh(std::log1p(std::exp(x)));
+    return g * (t + x * sigmoid * (A(1) - t * t));
   });
 }
 
@@ -280,6 +332,18 @@ static Library cpu_activation(Library::IMPL, "aten", DispatchKey::CPU, [](Librar
   m.impl("elu", functional<&elu_impl>());
   m.impl("elu_", inplace<&elu_impl>());
   m.impl("elu.out", out<&elu_impl>());
+  m.impl("hardsigmoid", functional<&hardsigmoid_impl>());
+  m.impl("hardsigmoid_", inplace<&hardsigmoid_impl>());
+  m.impl("hardsigmoid.out", out<&hardsigmoid_impl>());
+  m.impl("hardsigmoid_backward", fn<&hardsigmoid_backward>);
+  m.impl("hardswish", functional<&hardswish_impl>());
+  m.impl("hardswish_", inplace<&hardswish_impl>());
+  m.impl("hardswish.out", out<&hardswish_impl>());
+  m.impl("hardswish_backward", fn<&hardswish_backward>);
+  m.impl("mish", functional<&mish_impl>());
+  m.impl("mish_", inplace<&mish_impl>());
+  m.impl("mish.out", out<&mish_impl>());
+  m.impl("mish_backward", fn<&mish_backward>);
   m.impl("leaky_relu_backward", fn<&leaky_relu_backward>);
   m.impl("hardtanh_backward", fn<&hardtanh_backward>);
   m.impl("elu_backward", fn<&elu_backward>);

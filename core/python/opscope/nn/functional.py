@@ -66,6 +66,12 @@ _relu6 = _Op("aten::relu6")
 _relu6_ = _Op("aten::relu6_")
 _elu = _Op("aten::elu")
 _elu_ = _Op("aten::elu_")
+_hardsigmoid = _Op("aten::hardsigmoid")
+_hardsigmoid_ = _Op("aten::hardsigmoid_")
+_hardswish = _Op("aten::hardswish")
+_hardswish_ = _Op("aten::hardswish_")
+_mish = _Op("aten::mish")
+_mish_ = _Op("aten::mish_")
 _smooth_l1_loss = _Op("aten::smooth_l1_loss")
 _huber_loss = _Op("aten::huber_loss")
 _batch_norm = _Op("aten::batch_norm")
@@ -232,18 +238,18 @@ def celu(input, alpha=1.0, inplace=False):
 
 
 def mish(input, inplace=False):
-    """input * tanh(softplus(input))."""
-    return _inplace(input, input * softplus(input).tanh(), inplace)
+    """input * tanh(softplus(input)) (aten::mish)."""
+    return _mish_(input) if inplace else _mish(input)
 
 
 def hardsigmoid(input, inplace=False):
-    """clamp(input / 6 + 1/2, 0, 1)."""
-    return _inplace(input, (input / 6 + 0.5).clamp(0.0, 1.0), inplace)
+    """clamp(input / 6 + 1/2, 0, 1) (aten::hardsigmoid)."""
+    return _hardsigmoid_(input) if inplace else _hardsigmoid(input)
 
 
 def hardswish(input, inplace=False):
-    """input * hardsigmoid(input)."""
-    return _inplace(input, input * hardsigmoid(input), inplace)
+    """input * hardsigmoid(input) (aten::hardswish)."""
+    return _hardswish_(input) if inplace else _hardswish(input)
 
 
 def logsigmoid(input):
