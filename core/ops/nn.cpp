@@ -74,6 +74,11 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("mish_(Tensor(a!) self) -> Tensor(a!)", kNone);
   m.def("mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kNone);
   m.def("mish_backward(Tensor grad_output, Tensor self) -> Tensor", kNone);
+  // log_sigmoid = log_sigmoid_forward's output: min(self, 0) - log1p(exp(-|self|)); the buffer
+  // holds exp(-|self|) for the backward on the CPU, and is empty on CUDA (recomputed there)
+  m.def("log_sigmoid(Tensor self) -> Tensor", kNone);
+  m.def("log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)", kNone);
+  m.def("log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor", kNone);
   // their gradients, as LeakyReluBackward0 / HardtanhBackward0 / EluBackward0 call them
   m.def(
       "leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, "

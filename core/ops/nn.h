@@ -247,6 +247,16 @@ inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const 
 inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const Scalar&>,
                            Default<const Scalar&>)>
     elu_{"aten::elu_"};
+// log_sigmoid(Tensor self) -> Tensor: log(sigmoid(self)) without overflow
+inline constexpr Op<Tensor(const Tensor&)> log_sigmoid{"aten::log_sigmoid"};
+// log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&)> log_sigmoid_forward{
+    "aten::log_sigmoid_forward"};
+// log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor
+// grad_output (1 - sigmoid(self)) = grad_output sigmoid(-self), from the buffer exp(-|self|) when
+// it has self's elements (the CPU's), else recomputed.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> log_sigmoid_backward{
+    "aten::log_sigmoid_backward"};
 // hardsigmoid_backward / hardswish_backward / mish_backward(Tensor grad_output, Tensor self)
 // -> Tensor: grad_output times the derivative of hardsigmoid (1/6 strictly inside (-3, 3), else
 // 0), hardswish (0 below -3, x / 3 + 1/2 up to 3, 1 above), mish (tanh(sp) + x sigmoid(x)

@@ -2,8 +2,8 @@
 (make_torch_reference_backward_ops.py, run with torch) and test_backward_ops.py (run with
 opscope): a small MLP (Linear, ReLU, log_softmax + nll_loss), the same with cross_entropy, and
 softmax; and with cross_entropy, the MLP with GELU (erf and tanh), SiLU, Softplus, Sigmoid,
-Tanh, LeakyReLU, ReLU6, ELU, SELU, Hardswish + Hardsigmoid or Mish in place of ReLU, or a
-LayerNorm before it; and the ReLU MLP with mse_loss, and with a sigmoid and
+Tanh, LeakyReLU, ReLU6, ELU, SELU, Hardswish + Hardsigmoid, Mish or LogSigmoid in place of
+ReLU, or a LayerNorm before it; and the ReLU MLP with mse_loss, and with a sigmoid and
 binary_cross_entropy; and an embedding table before the ReLU.
 `backward_ops(torch, case)` runs one step under the library's profiler and returns, in the order
 the engine ran them, each autograd node's name with the ops it called directly.
@@ -25,7 +25,7 @@ EXACT = {"NllLossBackward0", "LogSoftmaxBackward0", "SoftmaxBackward0", "ReluBac
          "NativeLayerNormBackward0", "SigmoidBackward0", "TanhBackward0", "MseLossBackward0",
          "BinaryCrossEntropyBackward0", "EmbeddingBackward0", "LeakyReluBackward0",
          "HardtanhBackward0", "EluBackward0", "HardswishBackward0", "HardsigmoidBackward0",
-         "MishBackward0"}
+         "MishBackward0", "LogSigmoidBackward0"}
 
 # case -> the hidden layer between the two Linears
 HIDDEN = {"gelu": lambda nn: [nn.GELU()], "gelu_tanh": lambda nn: [nn.GELU(approximate="tanh")],
@@ -35,7 +35,7 @@ HIDDEN = {"gelu": lambda nn: [nn.GELU()], "gelu_tanh": lambda nn: [nn.GELU(appro
           "leaky_relu": lambda nn: [nn.LeakyReLU(0.2)], "relu6": lambda nn: [nn.ReLU6()],
           "elu": lambda nn: [nn.ELU(alpha=0.5)], "selu": lambda nn: [nn.SELU()],
           "hardswish": lambda nn: [nn.Hardswish(), nn.Hardsigmoid()],
-          "mish": lambda nn: [nn.Mish()]}
+          "mish": lambda nn: [nn.Mish()], "logsigmoid": lambda nn: [nn.LogSigmoid()]}
 
 
 def mlp_step(torch, loss):

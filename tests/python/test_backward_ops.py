@@ -425,6 +425,10 @@ def test_leaky_relu_hardtanh_elu_match_numpy(dtype):
              np.where(x < -3, 0, np.where(x <= 3, g * (x / 3 + 0.5), g))),
             (aten.mish_backward(tg, tx),
              g * (np.tanh(sp) + x * sig * (1 - np.tanh(sp) ** 2))),
+            (aten.log_sigmoid_forward(tx)[0], np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))),
+            (aten.log_sigmoid_forward(tx)[1], np.exp(-np.abs(x))),
+            (aten.log_sigmoid_backward(tg, tx, aten.log_sigmoid_forward(tx)[1]), g * (1 - sig)),
+            (aten.log_sigmoid_backward(tg, tx, opscope.empty(0, dtype=dtype)), g * (1 - sig)),
         ]
         for got, want in more:
             np.testing.assert_allclose(N(got), want, rtol=tol, atol=tol)

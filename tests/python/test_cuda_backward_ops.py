@@ -142,7 +142,8 @@ def test_leaky_relu_hardtanh_elu_and_their_gradients(dtype):
     for fn in (lambda t: aten.leaky_relu(t, 0.2), lambda t: aten.hardtanh(t, -0.5, 0.7),
                lambda t: aten.elu(t, 1.3, 1.1, 0.9), lambda t: aten.relu6(t * 4),
                lambda t: aten.selu(t), lambda t: aten.hardsigmoid(t * 3),
-               lambda t: aten.hardswish(t * 3), lambda t: aten.mish(t)):
+               lambda t: aten.hardswish(t * 3), lambda t: aten.mish(t),
+               lambda t: aten.log_sigmoid(t)):
         same(fn(x.cuda()), fn(x), dtype)
         same(fn(x.cuda().t()), fn(x.t()), dtype)
     for fn in (lambda a, b: aten.leaky_relu_backward(a, b, 0.2, False),
@@ -150,7 +151,8 @@ def test_leaky_relu_hardtanh_elu_and_their_gradients(dtype):
                lambda a, b: aten.elu_backward(a, 1.3, 1.1, 0.9, False, b),
                lambda a, b: aten.elu_backward(a, 1.3, 1.1, 0.9, True, b),
                lambda a, b: aten.hardsigmoid_backward(a, b * 3),
-               lambda a, b: aten.hardswish_backward(a, b * 3), aten.mish_backward):
+               lambda a, b: aten.hardswish_backward(a, b * 3), aten.mish_backward,
+               lambda a, b: aten.log_sigmoid_backward(a, b, aten.log_sigmoid_forward(b)[1])):
         same(fn(g.cuda(), x.cuda()), fn(g, x), dtype)
     ints = opscope.tensor([-5, 0, 5], device="cuda")
     assert aten.hardtanh(ints, -2, 3).cpu().tolist() == [-2, 0, 3]

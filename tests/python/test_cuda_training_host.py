@@ -191,7 +191,7 @@ def test_a_training_step_never_waits_for_the_device(fake):
         model = nn.Sequential(nn.Linear(16, 32), nn.LayerNorm(32), nn.GELU(), nn.Linear(32, 32),
                               nn.SiLU(), nn.Softplus(), nn.Tanh(), nn.LeakyReLU(0.1),
                               nn.ELU(), nn.ReLU6(), nn.Hardswish(), nn.Mish(), nn.Hardsigmoid(),
-                              nn.Sigmoid(), nn.Linear(32, 8)).cuda()
+                              nn.LogSigmoid(), nn.Sigmoid(), nn.Linear(32, 8)).cuda()
         opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
         x, target = torch.ones(4, 16, device="cuda"), torch.zeros(4, 8, device="cuda")
         def step():
@@ -214,4 +214,4 @@ def test_a_training_step_never_waits_for_the_device(fake):
                                  "leaky_relu_backward[CUDA]", "elu_backward[CUDA]",
                                  "hardtanh_backward[CUDA]", "mse_loss_backward[CUDA]",
                                  "hardswish_backward[CUDA]", "mish_backward[CUDA]",
-                                 "hardsigmoid_backward[CUDA]"]))
+                                 "hardsigmoid_backward[CUDA]", "log_sigmoid_backward[CUDA]"]))

@@ -119,6 +119,15 @@ std::vector<Derivative> nn_derivatives() {
                                            negative))};
        },
        .inplace = {"elu_"}},
+      // log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer): 1 - sigmoid(self)
+      {.op = "log_sigmoid_forward", .node = "LogSigmoidBackward0", .inputs = {"self"},
+       .save = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
+         if (!grad_mode_enabled()) return {ops::log_sigmoid_backward(g[0], x, c.result(1))};
+         return {ops::mul(g[0], ops::sigmoid(ops::neg(x)))};
+       },
+       .outputs = 1},
       // hardsigmoid / hardswish / mish(Tensor self) -> Tensor: torch's *_backward; under
       //   create_graph the same derivatives from differentiable ops
       {.op = "hardsigmoid", .node = "HardsigmoidBackward0", .inputs = {"self"}, .save = {"self"},

@@ -53,7 +53,7 @@ enum class UnaryOp : int {
   // floating dtypes only
   Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Reciprocal, Sin, Cos, Tan, Asin, Acos,
   Atan, Sinh, Cosh, Tanh, Erf, Sigmoid, Gelu, GeluTanh, Silu, Softplus, Floor, Ceil, Round, Trunc,
-  LeakyRelu, Hardtanh, Elu, Hardsigmoid, Hardswish, Mish,
+  LeakyRelu, Hardtanh, Elu, Hardsigmoid, Hardswish, Mish, LogSigmoid,
   // every dtype but bool
   Neg, Abs, Sign, Relu,
   // IsNan etc. write bool: see CompareOp

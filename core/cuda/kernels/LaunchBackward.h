@@ -33,7 +33,7 @@ void launch_nll_loss_backward(DT dt, const void* grad_output, const int64_t* tar
 // p2 = input_scale, p3 != 0 when in1 is the result.
 enum class ActivationGrad : int {
   GeluErf, GeluTanh, Silu, Softplus, SigmoidOut, TanhOut, LeakyRelu, Hardtanh, Elu, Hardsigmoid,
-  Hardswish, Mish
+  Hardswish, Mish, LogSigmoid
 };
 void launch_activation_backward(ActivationGrad op, const ElementwiseArgs& args, double p0,
                                 double p1, void* stream, double p2 = 0, double p3 = 0);

@@ -196,6 +196,12 @@ static Tensor mish_backward(const Tensor& grad_output, const Tensor& self) {
   return activation_backward(Tensor(), grad_output, self, ActivationGrad::Mish,
                              "mish_backward_cuda");
 }
+// grad_output (1 - sigmoid(self)); the buffer is empty on CUDA (recomputed)
+static Tensor log_sigmoid_backward(const Tensor& grad_output, const Tensor& self,
+                                   const Tensor& /*buffer*/) {
+  return activation_backward(Tensor(), grad_output, self, ActivationGrad::LogSigmoid,
+                             "log_sigmoid_backward_cuda");
+}
 static Tensor softplus_backward_impl(const Tensor& grad_input, const Tensor& grad_output,
                                      const Tensor& self, const Scalar& beta,
                                      const Scalar& threshold) {
@@ -265,6 +271,7 @@ static Library cuda_backward(Library::IMPL, "aten", DispatchKey::CUDA, [](Librar
   m.impl("hardsigmoid_backward", fn<&hardsigmoid_backward>);
   m.impl("hardswish_backward", fn<&hardswish_backward>);
   m.impl("mish_backward", fn<&mish_backward>);
+  m.impl("log_sigmoid_backward", fn<&log_sigmoid_backward>);
   m.impl("sigmoid_backward", functional<&sigmoid_backward_impl>());
   m.impl("sigmoid_backward.grad_input", out<&sigmoid_backward_impl>());
   m.impl("tanh_backward", functional<&tanh_backward_impl>());

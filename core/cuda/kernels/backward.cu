@@ -179,6 +179,15 @@ struct MishBackward {
   }
 };
 
+template <typename T>
+struct LogSigmoidBackward {  // g (1 - sigmoid(x)), exp(-|x|) recomputed
+  __device__ T operator()(T g, T xv) const {
+    using A = acc_t<T>;
+    const A x = cvt<A>(xv), z = exp(-fabs(x));
+    return cvt<T>(cvt<A>(g) * (x < A(0) ? A(1) / (A(1) + z) : z / (A(1) + z)));
+  }
+};
+
 // Note [Layer norm's gradient on the GPU]
 // dx: one block per row, two block-wide sums (of dxhat and dxhat xhat, dxhat = dy gamma), then
 // the write, as the CPU kernel (Note [Layer norm's gradient in one pass per row]). dgamma and
@@ -276,6 +285,7 @@ void launch_activation_backward(ActivationGrad op, const ElementwiseArgs& args, 
                      : op == ActivationGrad::Hardsigmoid ? "hardsigmoid_backward_cuda"
                      : op == ActivationGrad::Hardswish  ? "hardswish_backward_cuda"
                      : op == ActivationGrad::Mish       ? "mish_backward_cuda"
+                     : op == ActivationGrad::LogSigmoid ? "log_sigmoid_backward_cuda"
                                                         : "GeluBackwardCUDAKernelImpl";
   dispatch_float(args.dtypes[0], name, [&]<typename T>() {
     switch (op) {
@@ -318,6 +328,9 @@ void launch_activation_backward(ActivationGrad op, const ElementwiseArgs& args, 
         break;
       case ActivationGrad::Mish:
         gpu_elementwise<T, T, T>(args, MishBackward<T>{}, stream, name);
+        break;
+      case ActivationGrad::LogSigmoid:
+        gpu_elementwise<T, T, T>(args, LogSigmoidBackward<T>{}, stream, name);
         break;
       case ActivationGrad::Softplus:
         gpu_elementwise<T, T, T>(

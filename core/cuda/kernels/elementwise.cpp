@@ -5,9 +5,11 @@
 // (broadcasting, type promotion, out= resizing, overlap checks) and launches the device loop of
 // core/cuda/kernels/{unary,binary,compare}.cu on the operands; the rows at the end register
 // them on DispatchKey::CUDA with the CPU kernels' overload names.
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string_view>
+#include <tuple>
 
 #include "core/cuda/kernels/KernelUtil.h"
 #include "core/dispatch/Library.h"
@@ -240,6 +242,12 @@ static Tensor hardswish_impl(const Tensor& out, const Tensor& self) {
 }
 static Tensor mish_impl(const Tensor& out, const Tensor& self) {
   return unary_same(out, self, UnaryOp::Mish, "mish_cuda", true);
+}
+
+// (output, an empty buffer: the backward recomputes exp(-|self|)), as torch's CUDA kernel
+static std::tuple<Tensor, Tensor> log_sigmoid_forward(const Tensor& self) {
+  Tensor out = unary_same(Tensor(), self, UnaryOp::LogSigmoid, "log_sigmoid_forward_cuda", true);
+  return {out, make_empty(std::array<int64_t, 1>{0}, self.dtype(), self.device())};
 }
 
 static Tensor elu_impl(const Tensor& out, const Tensor& self, const Scalar& alpha,
@@ -974,6 +982,7 @@ static Library cuda_elementwise(Library::IMPL, "aten", DispatchKey::CUDA, [](Lib
   m.impl("hardswish", functional<&hardswish_impl>());
   m.impl("hardswish_", inplace<&hardswish_impl>());
   m.impl("hardswish.out", out<&hardswish_impl>());
+  m.impl("log_sigmoid_forward", fn<&log_sigmoid_forward>);
   m.impl("mish", functional<&mish_impl>());
   m.impl("mish_", inplace<&mish_impl>());
   m.impl("mish.out", out<&mish_impl>());

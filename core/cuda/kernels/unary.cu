@@ -1,6 +1,6 @@
 // CUDA kernels of the unary elementwise ops (exp, log, sin, ..., sigmoid, tanh, erf, the
 // roundings, neg / abs / sign) and the activations torch files beside them (relu, gelu, silu,
-// softplus, leaky_relu, hardtanh, elu, hardsigmoid, hardswish, mish). One functor per dtype with the op as a runtime switch: the branch is uniform across
+// softplus, leaky_relu, hardtanh, elu, hardsigmoid, hardswish, mish, log_sigmoid). One functor per dtype with the op as a runtime switch: the branch is uniform across
 // a launch and keeps nvcc to one instantiation per dtype.
 #include "core/cuda/kernels/Loops.cuh"
 
@@ -55,6 +55,7 @@ __device__ __forceinline__ A float_unary(UnaryOp op, A x, A pa, A pb, A pc) {
     case UnaryOp::Hardsigmoid: return fmin(fmax(x + A(3), A(0)), A(6)) / A(6);
     case UnaryOp::Hardswish: return x * fmin(fmax(x + A(3), A(0)), A(6)) / A(6);
     case UnaryOp::Mish: return x * tanh(log1p(exp(x)));
+    case UnaryOp::LogSigmoid: return fmin(x, A(0)) - log1p(exp(-fabs(x)));
   }
   return x;
 }

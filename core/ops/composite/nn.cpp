@@ -260,6 +260,9 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t /*padding_
   return ops::view(ops::index_select(weight, 0, ops::reshape(indices, {-1})), size);
 }
 
+// log_sigmoid = log_sigmoid_forward's output, as torch's
+Tensor log_sigmoid(const Tensor& self) { return std::get<0>(ops::log_sigmoid_forward(self)); }
+
 // relu6 = hardtanh(self, 0, 6); selu = elu with the self-normalizing alpha and scale
 Tensor relu6(const Tensor& self) { return ops::hardtanh(self, Scalar(0.0), Scalar(6.0)); }
 Tensor relu6_(const Tensor& self) { return ops::hardtanh_(self, Scalar(0.0), Scalar(6.0)); }
@@ -458,6 +461,7 @@ static Library composite_implicit_nn(Library::IMPL, "aten", DispatchKey::Composi
                                        m.impl("one_hot", fn<&one_hot>);
                                        m.impl("embedding_backward", fn<&embedding_backward>);
                                        m.impl("relu6", fn<&relu6>);
+                                       m.impl("log_sigmoid", fn<&log_sigmoid>);
                                        m.impl("relu6_", fn<&relu6_>);
                                        m.impl("selu", fn<&selu>);
                                        m.impl("selu_", fn<&selu_>);

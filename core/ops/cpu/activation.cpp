@@ -2,7 +2,7 @@
 // gradient threshold_backward; gelu, silu and softplus, float-only functions of self's own dtype
 // over the unary loops (unary_loops.h), and their gradients gelu_backward, silu_backward and
 // softplus_backward (one pass over grad and self, SLEEF's vector math for float / double);
-// leaky_relu, hardtanh, elu, hardsigmoid, hardswish and mish with their gradients. Each
+// leaky_relu, hardtanh, elu, hardsigmoid, hardswish, mish and log_sigmoid with their gradients. Each
 // of these is one `*_impl(out, ...)`, registered at the end of the file in its functional /
 // in-place / out= forms (core/ops/KernelForms.h).
 #include <cmath>
@@ -162,6 +162,22 @@ Tensor mish_impl(const Tensor& out, const Tensor& self) {
   });
 }
 
+// self [*s] -> (min(self, 0) - log1p(exp(-|self|)), buffer exp(-|self|)), as torch 1.13's
+// log_sigmoid_forward_out_cpu (floating; Half refused)
+std::tuple<Tensor, Tensor> log_sigmoid_forward(const Tensor& self) {
+  Tensor buffer = unary_same_float(Tensor(), self, "log_sigmoid_forward", std::nullopt,
+                                   [](auto x) { return std::exp(-std::abs(x)); });
+  TensorIterator iter = TensorIterator::binary_op(Tensor(), self, buffer);
+  dispatch_dtype_if(iter.common_dtype(), "log_sigmoid_forward", kFloatingOnly, [&]<typename T>() {
+    using A = acc_type_t<T>;
+    cpu_kernel(iter, [](T x, T z) -> T {
+      const A v = A(x);
+      return static_cast<T>((v < A(0) ? v : A(0)) - std::log1p(A(z)));
+    });
+  });
+  return {iter.output(), buffer};
+}
+
 // The gradients of the three above, one pass over grad_output and self (broadcast).
 namespace {
 template <typename F>
@@ -201,6 +217,30 @@ Tensor hardtanh_backward(const Tensor& grad_output, const Tensor& self, const Sc
     using A = decltype(x);
     return (x <= A(lo) || x >= A(hi)) ? A(0) : g;
   });
+}
+
+// grad_output (1 - sigmoid(x)): with z = exp(-|x|) (the buffer), z / (1 + z) for x >= 0 and
+// 1 / (1 + z) below
+Tensor log_sigmoid_backward(const Tensor& grad_output, const Tensor& self, const Tensor& buffer) {
+  const bool buffered = buffer.defined() && buffer.numel() == self.numel() && self.numel() > 0;
+  const Tensor grad_input;  // undefined: the iterator allocates it
+  TensorIterator iter = TensorIteratorConfig()
+                            .add_output(grad_input)
+                            .add_input(grad_output)
+                            .add_input(self)
+                            .add_input(buffered ? buffer : self)
+                            .promote_inputs_to_common_dtype(true)
+                            .build();
+  dispatch_dtype_if(iter.common_dtype(), "log_sigmoid_backward", kFloatingOnly,
+                    [&]<typename T>() {
+    if (std::is_same_v<T, Half>) not_implemented("log_sigmoid_backward", iter.common_dtype());
+    using A = acc_type_t<T>;
+    cpu_kernel(iter, [buffered](T g, T xv, T zv) -> T {
+      const A x = A(xv), z = buffered ? A(zv) : std::exp(-std::abs(x));
+      return static_cast<T>(A(g) * (x < A(0) ? A(1) / (A(1) + z) : z / (A(1) + z)));
+    });
+  });
+  return iter.output();
 }
 
 // grad_output / 6 strictly inside (-3, 3), 0 elsewhere
@@ -344,6 +384,8 @@ static Library cpu_activation(Library::IMPL, "aten", DispatchKey::CPU, [](Librar
   m.impl("mish_", inplace<&mish_impl>());
   m.impl("mish.out", out<&mish_impl>());
   m.impl("mish_backward", fn<&mish_backward>);
+  m.impl("log_sigmoid_forward", fn<&log_sigmoid_forward>);
+  m.impl("log_sigmoid_backward", fn<&log_sigmoid_backward>);
   m.impl("leaky_relu_backward", fn<&leaky_relu_backward>);
   m.impl("hardtanh_backward", fn<&hardtanh_backward>);
   m.impl("elu_backward", fn<&elu_backward>);

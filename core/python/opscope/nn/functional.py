@@ -72,6 +72,7 @@ _hardswish = _Op("aten::hardswish")
 _hardswish_ = _Op("aten::hardswish_")
 _mish = _Op("aten::mish")
 _mish_ = _Op("aten::mish_")
+_log_sigmoid = _Op("aten::log_sigmoid")
 _smooth_l1_loss = _Op("aten::smooth_l1_loss")
 _huber_loss = _Op("aten::huber_loss")
 _batch_norm = _Op("aten::batch_norm")
@@ -253,8 +254,8 @@ def hardswish(input, inplace=False):
 
 
 def logsigmoid(input):
-    """log(sigmoid(input)) = -softplus(-input), without overflow."""
-    return -softplus(-input)
+    """log(sigmoid(input)) without overflow: aten::log_sigmoid -> log_sigmoid_forward."""
+    return _log_sigmoid(input)
 
 
 def softsign(input):
