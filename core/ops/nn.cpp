@@ -75,7 +75,7 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kNone);
   m.def("mish_backward(Tensor grad_output, Tensor self) -> Tensor", kNone);
   // log_sigmoid = log_sigmoid_forward's output: min(self, 0) - log1p(exp(-|self|)); the buffer
-  // holds exp(-|self|) for the backward on the CPU, and is empty on CUDA (recomputed there)
+  // is empty (the backward recomputes exp(-|self|); torch's CPU kernel fills it)
   m.def("log_sigmoid(Tensor self) -> Tensor", kNone);
   m.def("log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)", kNone);
   m.def("log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor", kNone);

@@ -253,8 +253,8 @@ inline constexpr Op<Tensor(const Tensor&)> log_sigmoid{"aten::log_sigmoid"};
 inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&)> log_sigmoid_forward{
     "aten::log_sigmoid_forward"};
 // log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor
-// grad_output (1 - sigmoid(self)) = grad_output sigmoid(-self), from the buffer exp(-|self|) when
-// it has self's elements (the CPU's), else recomputed.
+// grad_output (1 - sigmoid(self)) = grad_output sigmoid(-self); exp(-|self|) is recomputed (the
+// forward's buffer is empty).
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> log_sigmoid_backward{
     "aten::log_sigmoid_backward"};
 // hardsigmoid_backward / hardswish_backward / mish_backward(Tensor grad_output, Tensor self)
@@ -411,10 +411,10 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>
 }  // namespace opscope::ops
 
 namespace opscope::composite {
-// embedding_dense_backward from zeros and index_add_, the kernel of both the CPU and the CUDA
-// key (core/ops/composite/nn.cpp; registered in core/ops/cpu/nn.cpp and
-// core/cuda/kernels/index.cpp).
-Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices,
-                                int64_t num_weights, int64_t padding_idx,
-                                bool scale_grad_by_freq);
+// embedding_dense_backward from zeros and index_add_ (core/ops/composite/nn.cpp): the body of
+// both the CPU kernel (core/ops/cpu/nn.cpp) and the CUDA one (core/cuda/kernels/index.cpp), and
+// of EmbeddingBackward0's differentiable path under create_graph.
+Tensor embedding_dense_backward_from_ops(const Tensor& grad_output, const Tensor& indices,
+                                         int64_t num_weights, int64_t padding_idx,
+                                         bool scale_grad_by_freq);
 }  // namespace opscope::composite

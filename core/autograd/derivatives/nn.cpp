@@ -421,10 +421,9 @@ std::vector<Derivative> nn_derivatives() {
       {.op = "embedding", .node = "EmbeddingBackward0", .inputs = {"weight"}, .save = {"indices"},
        .formula = [](C c, G g) -> variable_list {
          if (grad_mode_enabled())
-           return {composite::embedding_dense_backward(g[0], c.arg("indices"),
-                                                       c.sizes("weight")[0],
-                                                       c.value("padding_idx").to_int(),
-                                                       c.value("scale_grad_by_freq").to_bool())};
+           return {composite::embedding_dense_backward_from_ops(
+               g[0], c.arg("indices"), c.sizes("weight")[0], c.value("padding_idx").to_int(),
+               c.value("scale_grad_by_freq").to_bool())};
          return {ops::embedding_backward(g[0], c.arg("indices"), c.sizes("weight")[0],
                                          c.value("padding_idx").to_int(),
                                          c.value("scale_grad_by_freq").to_bool(),

@@ -576,10 +576,20 @@ static Tensor triu_out(const Tensor& self, int64_t diagonal, const Tensor& out) 
   return triangle_out(self, diagonal, out, true);
 }
 
+// grad_output (*, D), indices (*) -> (num_weights, D): zeros + index_add_ on the GPU (the body
+// is shared with the CPU kernel: core/ops/composite/nn.cpp)
+static Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices,
+                                       int64_t num_weights, int64_t padding_idx,
+                                       bool scale_grad_by_freq) {
+  CUDAGuard guard(grad_output.device());
+  return composite::embedding_dense_backward_from_ops(grad_output, indices, num_weights,
+                                                      padding_idx, scale_grad_by_freq);
+}
+
 static Library cuda_index(Library::IMPL, "aten", DispatchKey::CUDA, [](Library& m) {
   m.impl("index_select", fn<&index_select>);
   m.impl("index_select.out", fn<&index_select_out>);
-  m.impl("embedding_dense_backward", fn<&composite::embedding_dense_backward>);
+  m.impl("embedding_dense_backward", fn<&embedding_dense_backward>);
   m.impl("index_add_", fn<&index_add_>);
   m.impl("index_add", fn<&index_add>);
   m.impl("index_add.out", fn<&index_add_out>);

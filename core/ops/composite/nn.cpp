@@ -284,9 +284,9 @@ Tensor embedding_backward(const Tensor& grad, const Tensor& indices, int64_t num
 
 // See core/ops/nn.h. As torch 1.13's embedding_dense_backward_cpu: zeros, then index_add_ of
 // the gradient's rows; the padding rows masked out and the frequencies divided first.
-Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices,
-                                int64_t num_weights, int64_t padding_idx,
-                                bool scale_grad_by_freq) {
+Tensor embedding_dense_backward_from_ops(const Tensor& grad_output, const Tensor& indices,
+                                         int64_t num_weights, int64_t padding_idx,
+                                         bool scale_grad_by_freq) {
   OPSCOPE_CHECK(indices.dtype() == ScalarType::Int64 || indices.dtype() == ScalarType::Int32,
                 "Expected tensor for argument #2 'indices' to have one of the following scalar "
                 "types: Long, Int; but got torch.",

@@ -101,20 +101,33 @@ Tensor softplus_impl(const Tensor& out, const Tensor& self, const Scalar& beta,
 // self [*s] -> self where self > 0, negative_slope * self elsewhere (floating; Half refused, as
 // torch 1.13's leaky_relu_cpu)
 Tensor leaky_relu_impl(const Tensor& out, const Tensor& self, const Scalar& negative_slope) {
-  const double slope = negative_slope.to_double();
-  return unary_same_float(out, self, "leaky_relu_cpu", std::nullopt, [slope](auto x) {
-    using A = decltype(x);
-    return x > A(0) ? x : x * A(slope);
-  });
+  const double params[1] = {negative_slope.to_double()};
+  return unary_same_float(
+      out, self, "leaky_relu_cpu", UnaryOp::LeakyRelu,
+      [slope = params[0]](auto x) {
+        using A = decltype(x);
+        return x > A(0) ? x : x * A(slope);
+      },
+      params);
 }
 
 // self [*s] -> clamp(self, min_val, max_val) (every dtype but bool; NaN stays NaN, as clamp)
 Tensor hardtanh_impl(const Tensor& out, const Tensor& self, const Scalar& min_val,
                      const Scalar& max_val) {
   TensorIterator iter = TensorIterator::unary_op(out, self);
+  const double params[2] = {min_val.to_double(), max_val.to_double()};
   dispatch_dtype_if(iter.common_dtype(), "clamp_scalar_cpu", kAllButBool, [&]<typename T>() {
     if (std::is_same_v<T, Half>) not_implemented("clamp_scalar_cpu", iter.common_dtype());
     using A = acc_type_t<T>;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      unary_loop<T>(
+          iter, UnaryOp::Hardtanh,
+          [lo = params[0], hi = params[1]](A x) {
+            return x != x ? x : (x < A(lo) ? A(lo) : (x > A(hi) ? A(hi) : x));
+          },
+          params);
+      return;
+    }
     const A lo = min_val.to<A>(), hi = max_val.to<A>();
     cpu_kernel(iter, [lo, hi](T v) -> T {
       const A x = A(v);
@@ -129,17 +142,21 @@ Tensor hardtanh_impl(const Tensor& out, const Tensor& self, const Scalar& min_va
 // (floating; Half refused, as torch 1.13's elu_cpu)
 Tensor elu_impl(const Tensor& out, const Tensor& self, const Scalar& alpha, const Scalar& scale,
                 const Scalar& input_scale) {
-  const double negcoef = alpha.to_double() * scale.to_double(), poscoef = scale.to_double(),
-               negiptcoef = input_scale.to_double();
-  return unary_same_float(out, self, "elu_cpu", std::nullopt, [=](auto x) {
-    using A = decltype(x);
-    return x <= A(0) ? std::expm1(x * A(negiptcoef)) * A(negcoef) : x * A(poscoef);
-  });
+  const double params[3] = {alpha.to_double() * scale.to_double(), scale.to_double(),
+                            input_scale.to_double()};
+  return unary_same_float(
+      out, self, "elu_cpu", UnaryOp::Elu,
+      [negcoef = params[0], poscoef = params[1], negiptcoef = params[2]](auto x) {
+        using A = decltype(x);
+        const A positive = x * A(poscoef);
+        return x <= A(0) ? std::expm1(x * A(negiptcoef)) * A(negcoef) : positive;
+      },
+      params);
 }
 
 // self [*s] -> clamp(self + 3, 0, 6) / 6
 Tensor hardsigmoid_impl(const Tensor& out, const Tensor& self) {
-  return unary_same_float(out, self, "hardsigmoid_cpu", std::nullopt, [](auto x) {
+  return unary_same_float(out, self, "hardsigmoid_cpu", UnaryOp::Hardsigmoid, [](auto x) {
     using A = decltype(x);
     const A y = x + A(3);
     return (y < A(0) ? A(0) : (y > A(6) ? A(6) : y)) / A(6);
@@ -148,7 +165,7 @@ Tensor hardsigmoid_impl(const Tensor& out, const Tensor& self) {
 
 // self [*s] -> self * clamp(self + 3, 0, 6) / 6
 Tensor hardswish_impl(const Tensor& out, const Tensor& self) {
-  return unary_same_float(out, self, "hardswish_cpu", std::nullopt, [](auto x) {
+  return unary_same_float(out, self, "hardswish_cpu", UnaryOp::Hardswish, [](auto x) {
     using A = decltype(x);
     const A y = x + A(3);
     return x * (y < A(0) ? A(0) : (y > A(6) ? A(6) : y)) / A(6);
@@ -157,41 +174,25 @@ Tensor hardswish_impl(const Tensor& out, const Tensor& self) {
 
 // self [*s] -> self * tanh(log1p(exp(self)))
 Tensor mish_impl(const Tensor& out, const Tensor& self) {
-  return unary_same_float(out, self, "mish_cpu", std::nullopt, [](auto x) {
+  return unary_same_float(out, self, "mish_cpu", UnaryOp::Mish, [](auto x) {
     return x * std::tanh(std::log1p(std::exp(x)));
   });
 }
 
-// self [*s] -> (min(self, 0) - log1p(exp(-|self|)), buffer exp(-|self|)), as torch 1.13's
-// log_sigmoid_forward_out_cpu (floating; Half refused)
+// self [*s] -> (min(self, 0) - log1p(exp(-|self|)), an empty buffer): one vectorized pass; the
+// backward recomputes exp(-|self|) (torch 1.13's CPU kernel fills the buffer with it, its CUDA
+// kernel leaves it empty, as here)
 std::tuple<Tensor, Tensor> log_sigmoid_forward(const Tensor& self) {
-  Tensor buffer = unary_same_float(Tensor(), self, "log_sigmoid_forward", std::nullopt,
-                                   [](auto x) { return std::exp(-std::abs(x)); });
-  TensorIterator iter = TensorIterator::binary_op(Tensor(), self, buffer);
-  dispatch_dtype_if(iter.common_dtype(), "log_sigmoid_forward", kFloatingOnly, [&]<typename T>() {
-    using A = acc_type_t<T>;
-    cpu_kernel(iter, [](T x, T z) -> T {
-      const A v = A(x);
-      return static_cast<T>((v < A(0) ? v : A(0)) - std::log1p(A(z)));
-    });
-  });
-  return {iter.output(), buffer};
+  Tensor output = unary_same_float(
+      Tensor(), self, "log_sigmoid_forward", UnaryOp::LogSigmoid, [](auto x) {
+        using A = decltype(x);
+        return (x < A(0) ? x : A(0)) - std::log1p(std::exp(-std::abs(x)));
+      });
+  return {output, make_empty({0}, output.dtype())};
 }
 
-// The gradients of the three above, one pass over grad_output and self (broadcast).
-namespace {
-template <typename F>
-Tensor float_backward(const Tensor& grad_output, const Tensor& self, std::string_view name,
-                      const F& f) {
-  TensorIterator iter = TensorIterator::binary_op(Tensor(), grad_output, self);
-  dispatch_dtype_if(iter.common_dtype(), name, kFloatingOnly, [&]<typename T>() {
-    if (std::is_same_v<T, Half>) not_implemented(name, iter.common_dtype());
-    using A = acc_type_t<T>;
-    cpu_kernel(iter, [&f](T g, T x) -> T { return static_cast<T>(f(A(g), A(x))); });
-  });
-  return iter.output();
-}
-}  // namespace
+// The gradients: one pass over grad_output and self (broadcast), activation_backward's
+// vector kernels for float / double (unary_loops.h, unary_avx2.cpp).
 
 // grad_output where self > 0, negative_slope grad_output elsewhere
 Tensor leaky_relu_backward(const Tensor& grad_output, const Tensor& self,
@@ -202,72 +203,69 @@ Tensor leaky_relu_backward(const Tensor& grad_output, const Tensor& self,
                 "with a negative slope, please call out-of-place version instead. File an issue "
                 "at https://github.com/pytorch/pytorch if you do require supporting in-place "
                 "leakRelu backward calculation with negative slope");
-  const double slope = negative_slope.to_double();
-  return float_backward(grad_output, self, "leaky_relu_backward_cpu", [slope](auto g, auto x) {
-    using A = decltype(x);
-    return x > A(0) ? g : g * A(slope);
-  });
+  const double params[1] = {negative_slope.to_double()};
+  return activation_backward(
+      Tensor(), grad_output, self, "leaky_relu_backward_cpu", UnaryOp::LeakyRelu,
+      [slope = params[0]](auto g, auto x) {
+        using A = decltype(x);
+        return x > A(0) ? g : g * A(slope);
+      },
+      params);
 }
 
 // grad_output strictly between min_val and max_val, 0 at and beyond them (NaN passes it)
 Tensor hardtanh_backward(const Tensor& grad_output, const Tensor& self, const Scalar& min_val,
                          const Scalar& max_val) {
-  const double lo = min_val.to_double(), hi = max_val.to_double();
-  return float_backward(grad_output, self, "hardtanh_backward_cpu", [lo, hi](auto g, auto x) {
-    using A = decltype(x);
-    return (x <= A(lo) || x >= A(hi)) ? A(0) : g;
-  });
+  const double params[2] = {min_val.to_double(), max_val.to_double()};
+  return activation_backward(
+      Tensor(), grad_output, self, "hardtanh_backward_cpu", UnaryOp::Hardtanh,
+      [lo = params[0], hi = params[1]](auto g, auto x) {
+        using A = decltype(x);
+        return (x <= A(lo) || x >= A(hi)) ? A(0) : g;
+      },
+      params);
 }
 
-// grad_output (1 - sigmoid(x)): with z = exp(-|x|) (the buffer), z / (1 + z) for x >= 0 and
-// 1 / (1 + z) below
-Tensor log_sigmoid_backward(const Tensor& grad_output, const Tensor& self, const Tensor& buffer) {
-  const bool buffered = buffer.defined() && buffer.numel() == self.numel() && self.numel() > 0;
-  const Tensor grad_input;  // undefined: the iterator allocates it
-  TensorIterator iter = TensorIteratorConfig()
-                            .add_output(grad_input)
-                            .add_input(grad_output)
-                            .add_input(self)
-                            .add_input(buffered ? buffer : self)
-                            .promote_inputs_to_common_dtype(true)
-                            .build();
-  dispatch_dtype_if(iter.common_dtype(), "log_sigmoid_backward", kFloatingOnly,
-                    [&]<typename T>() {
-    if (std::is_same_v<T, Half>) not_implemented("log_sigmoid_backward", iter.common_dtype());
-    using A = acc_type_t<T>;
-    cpu_kernel(iter, [buffered](T g, T xv, T zv) -> T {
-      const A x = A(xv), z = buffered ? A(zv) : std::exp(-std::abs(x));
-      return static_cast<T>(A(g) * (x < A(0) ? A(1) / (A(1) + z) : z / (A(1) + z)));
-    });
-  });
-  return iter.output();
+// grad_output (1 - sigmoid(x)) = grad_output z / (1 + z) for x >= 0 and grad_output / (1 + z)
+// below, z = exp(-|x|) recomputed (the buffer is not read: this file's forward leaves it empty)
+Tensor log_sigmoid_backward(const Tensor& grad_output, const Tensor& self,
+                            const Tensor& /*buffer*/) {
+  return activation_backward(Tensor(), grad_output, self, "log_sigmoid_backward",
+                             UnaryOp::LogSigmoid, [](auto g, auto x) {
+                               using A = decltype(x);
+                               const A z = std::exp(-std::abs(x)), r = A(1) / (A(1) + z);
+                               return g * (x < A(0) ? r : z * r);
+                             });
 }
 
 // grad_output / 6 strictly inside (-3, 3), 0 elsewhere
 Tensor hardsigmoid_backward(const Tensor& grad_output, const Tensor& self) {
-  return float_backward(grad_output, self, "hardsigmoid_backward", [](auto g, auto x) {
-    using A = decltype(x);
-    return (x > A(-3) && x < A(3)) ? g / A(6) : A(0);
-  });
+  return activation_backward(Tensor(), grad_output, self, "hardsigmoid_backward",
+                             UnaryOp::Hardsigmoid, [](auto g, auto x) {
+                               using A = decltype(x);
+                               return (x > A(-3) && x < A(3)) ? g / A(6) : A(0);
+                             });
 }
 
 // 0 below -3, grad_output (x / 3 + 1/2) up to 3, grad_output above
 Tensor hardswish_backward(const Tensor& grad_output, const Tensor& self) {
-  return float_backward(grad_output, self, "hardswish_backward_cpu", [](auto g, auto x) {
-    using A = decltype(x);
-    if (x < A(-3)) return A(0);
-    return x <= A(3) ? g * (x / A(3) + A(0.5)) : g;
-  });
+  return activation_backward(Tensor(), grad_output, self, "hardswish_backward_cpu",
+                             UnaryOp::Hardswish, [](auto g, auto x) {
+                               using A = decltype(x);
+                               if (x < A(-3)) return A(0);
+                               return x <= A(3) ? g * (x / A(3) + A(0.5)) : g;
+                             });
 }
 
 // grad_output (tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2)), sp = softplus(x)
 Tensor mish_backward(const Tensor& grad_output, const Tensor& self) {
-  return float_backward(grad_output, self, "mish_backward_cpu", [](auto g, auto x) {
-    using A = decltype(x);
-    const A sigmoid = A(1) / (A(1) + std::exp(-x));
-    const A t = std::tanh(std::log1p(std::exp(x)));
-    return g * (t + x * sigmoid * (A(1) - t * t));
-  });
+  return activation_backward(Tensor(), grad_output, self, "mish_backward_cpu", UnaryOp::Mish,
+                             [](auto g, auto x) {
+                               using A = decltype(x);
+                               const A sigmoid = A(1) / (A(1) + std::exp(-x));
+                               const A t = std::tanh(std::log1p(std::exp(x)));
+                               return g * (t + x * sigmoid * (A(1) - t * t));
+                             });
 }
 
 // x > 0: grad_output scale; otherwise grad_output input_scale (y + alpha scale) from the result
@@ -280,12 +278,16 @@ Tensor elu_backward(const Tensor& grad_output, const Scalar& alpha, const Scalar
                 "In-place elu backward calculation is triggered with a negative slope which is "
                 "not supported. This is caused by calling in-place forward function with a "
                 "negative slope, please call out-of-place version instead.");
-  return float_backward(grad_output, self_or_result, "elu_backward_cpu", [=](auto g, auto x) {
-    using A = decltype(x);
-    if (x > A(0)) return g * A(poscoef);
-    return is_result ? g * A(negiptcoef) * (x + A(negcoef))
-                     : g * A(negiptcoef) * A(negcoef) * std::exp(x * A(negiptcoef));
-  });
+  const double params[4] = {negcoef, poscoef, negiptcoef, is_result ? 1.0 : 0.0};
+  return activation_backward(
+      Tensor(), grad_output, self_or_result, "elu_backward_cpu", UnaryOp::Elu,
+      [=](auto g, auto x) {
+        using A = decltype(x);
+        if (x > A(0)) return g * A(poscoef);
+        return is_result ? g * A(negiptcoef) * (x + A(negcoef))
+                         : g * A(negiptcoef) * A(negcoef) * std::exp(x * A(negiptcoef));
+      },
+      params);
 }
 
 // grad_output, self (broadcast) -> grad_output * gelu'(self): "none" Phi(x) + x phi(x), "tanh"

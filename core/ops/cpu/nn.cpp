@@ -1,6 +1,7 @@
 // CPU kernels of the nn family that are neither losses nor normalization (declared in
 // core/ops/nn.cpp; registered at the end of this file): native_dropout, embedding_renorm_; and
-// embedding_dense_backward, whose kernel (zeros + index_add_) is core/ops/composite/nn.cpp's.
+// embedding_dense_backward (zeros + index_add_, its body shared with CUDA in
+// core/ops/composite/nn.cpp).
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -87,10 +88,19 @@ Tensor embedding_renorm_(const Tensor& self, const Tensor& indices, double max_n
   return self;
 }
 
+// grad_output (*, D), indices (*) -> (num_weights, D): zeros + index_add_, as torch 1.13's
+// embedding_dense_backward_cpu (the body is shared with CUDA: core/ops/composite/nn.cpp)
+Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices,
+                                int64_t num_weights, int64_t padding_idx,
+                                bool scale_grad_by_freq) {
+  return composite::embedding_dense_backward_from_ops(grad_output, indices, num_weights,
+                                                      padding_idx, scale_grad_by_freq);
+}
+
 static Library cpu_nn(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
   m.impl("native_dropout", fn<&native_dropout>);
   m.impl("embedding_renorm_", fn<&embedding_renorm_>);
-  m.impl("embedding_dense_backward", fn<&composite::embedding_dense_backward>);
+  m.impl("embedding_dense_backward", fn<&embedding_dense_backward>);
 });
 
 }  // namespace opscope::cpu

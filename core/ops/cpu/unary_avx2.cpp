@@ -83,6 +83,13 @@ inline __m256d neg(__m256d a) {
   return _mm256_xor_pd(_mm256_set1_pd(-0.0), a);
 }
 // a > b ? x : y
+// a == b ? x : y (ordered: NaN gives y)
+inline __m256 select_eq(__m256 a, __m256 b, __m256 x, __m256 y) {
+  return _mm256_blendv_ps(y, x, _mm256_cmp_ps(a, b, _CMP_EQ_OQ));
+}
+inline __m256d select_eq(__m256d a, __m256d b, __m256d x, __m256d y) {
+  return _mm256_blendv_pd(y, x, _mm256_cmp_pd(a, b, _CMP_EQ_OQ));
+}
 inline __m256 select_gt(__m256 a, __m256 b, __m256 x, __m256 y) {
   return _mm256_blendv_ps(y, x, _mm256_cmp_ps(a, b, _CMP_GT_OQ));
 }
@@ -302,6 +309,50 @@ bool run(UnaryOp op, const T* x, T* y, int64_t n, const double* params) {
       });
       return true;
     }
+    case UnaryOp::Elu: {  // x > 0 ? scale x : alpha scale expm1(input_scale x)
+      const V negcoef = splat(T(params[0])), poscoef = splat(T(params[1])),
+              negiptcoef = splat(T(params[2])), zero = splat(T(0));
+      loop(x, y, n, [=](V v) {
+        return select_gt(v, zero, mul(v, poscoef), mul(expm1(mul(v, negiptcoef)), negcoef));
+      });
+      return true;
+    }
+    case UnaryOp::Mish:  // x tanh(log1p(exp(x)))
+      loop(x, y, n, [](V v) { return mul(v, tanh(log1p(exp(v)))); });
+      return true;
+    case UnaryOp::LogSigmoid: {  // min(x, 0) - log1p(exp(-|x|))
+      const V zero = splat(T(0));
+      loop(x, y, n, [zero](V v) {
+        return sub(select_gt(v, zero, zero, v), log1p(exp(neg(abs(v)))));
+      });
+      return true;
+    }
+    case UnaryOp::LeakyRelu: {  // x > 0 ? x : slope x
+      const V slope = splat(T(params[0])), zero = splat(T(0));
+      loop(x, y, n, [=](V v) { return select_gt(v, zero, v, mul(v, slope)); });
+      return true;
+    }
+    case UnaryOp::Hardtanh: {  // clamp(x, lo, hi), NaN kept
+      const V lo = splat(T(params[0])), hi = splat(T(params[1]));
+      loop(x, y, n, [=](V v) { return select_gt(v, hi, hi, select_gt(lo, v, lo, v)); });
+      return true;
+    }
+    case UnaryOp::Hardsigmoid: {  // clamp(x + 3, 0, 6) / 6
+      const V three = splat(T(3)), six = splat(T(6)), zero = splat(T(0));
+      loop(x, y, n, [=](V v) {
+        V t = add(v, three);
+        return div(select_gt(t, six, six, select_gt(zero, t, zero, t)), six);
+      });
+      return true;
+    }
+    case UnaryOp::Hardswish: {  // x clamp(x + 3, 0, 6) / 6
+      const V three = splat(T(3)), six = splat(T(6)), zero = splat(T(0));
+      loop(x, y, n, [=](V v) {
+        V t = add(v, three);
+        return div(mul(v, select_gt(t, six, six, select_gt(zero, t, zero, t))), six);
+      });
+      return true;
+    }
     case UnaryOp::Abs:
       loop(x, y, n, [](V v) { return abs(v); });
       return true;
@@ -365,6 +416,68 @@ bool run_backward(UnaryOp op, const T* g, const T* x, T* y, int64_t n, const dou
         V xb = mul(v, beta);
         V z = exp(xb);
         return select_gt(xb, threshold, gv, div(mul(gv, z), add(z, one)));
+      });
+      return true;
+    }
+    case UnaryOp::Elu: {  // x > 0 ? g scale : from the result y or the input x, as elu_backward
+      const V negcoef = splat(T(params[0])), poscoef = splat(T(params[1])),
+              negiptcoef = splat(T(params[2])), zero = splat(T(0));
+      if (params[3] != 0) {
+        loop2(g, x, y, n, [=](V gv, V v) {
+          return select_gt(v, zero, mul(gv, poscoef), mul(mul(gv, negiptcoef), add(v, negcoef)));
+        });
+      } else {
+        loop2(g, x, y, n, [=](V gv, V v) {
+          V negative = mul(mul(mul(gv, negiptcoef), negcoef), exp(mul(v, negiptcoef)));
+          return select_gt(v, zero, mul(gv, poscoef), negative);
+        });
+      }
+      return true;
+    }
+    case UnaryOp::LeakyRelu: {  // g where x > 0, slope g elsewhere
+      const V slope = splat(T(params[0])), zero = splat(T(0));
+      loop2(g, x, y, n, [=](V gv, V v) { return select_gt(v, zero, gv, mul(gv, slope)); });
+      return true;
+    }
+    case UnaryOp::Hardtanh: {  // g strictly inside (lo, hi), 0 at and beyond (NaN x: g)
+      const V lo = splat(T(params[0])), hi = splat(T(params[1])), zero = splat(T(0));
+      loop2(g, x, y, n, [=](V gv, V v) {
+        // x <= lo or x >= hi -> 0: as not (x > lo) or not (hi > x), NaN compares false twice
+        return select_gt(lo, v, zero, select_gt(v, hi, zero, select_eq(v, lo, zero,
+                                                                       select_eq(v, hi, zero, gv))));
+      });
+      return true;
+    }
+    case UnaryOp::Hardsigmoid: {  // g / 6 strictly inside (-3, 3)
+      const V three = splat(T(3)), minus_three = splat(T(-3)), six = splat(T(6)),
+              zero = splat(T(0));
+      loop2(g, x, y, n, [=](V gv, V v) {
+        V inside = select_gt(v, minus_three, select_gt(three, v, div(gv, six), zero), zero);
+        return inside;
+      });
+      return true;
+    }
+    case UnaryOp::Hardswish: {  // 0 below -3, g (x / 3 + 1/2) up to 3, g above
+      const V three = splat(T(3)), minus_three = splat(T(-3)), zero = splat(T(0));
+      loop2(g, x, y, n, [=](V gv, V v) {
+        V middle = mul(gv, add(div(v, three), half));
+        return select_gt(minus_three, v, zero, select_gt(v, three, gv, middle));
+      });
+      return true;
+    }
+    case UnaryOp::Mish:  // tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2), sp = log1p(exp(x))
+      loop2(g, x, y, n, [one](V gv, V v) {
+        V sg = div(one, add(one, exp(neg(v))));
+        V t = tanh(log1p(exp(v)));
+        return mul(gv, add(t, mul(mul(v, sg), sub(one, mul(t, t)))));
+      });
+      return true;
+    case UnaryOp::LogSigmoid: {  // 1 - sigmoid(x) with z = exp(-|x|): 1 / (1 + z) below 0
+      const V zero = splat(T(0));
+      loop2(g, x, y, n, [=](V gv, V v) {
+        V z = exp(neg(abs(v)));
+        V r = div(one, add(one, z));
+        return mul(gv, select_gt(zero, v, r, mul(z, r)));
       });
       return true;
     }

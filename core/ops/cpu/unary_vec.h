@@ -43,6 +43,13 @@ enum class UnaryOp : int {
   Softplus,  // Softplus: params = {beta, threshold}
   Abs,
   Relu,
+  Elu,         // params = {alpha scale, scale, input_scale} (backward: and is_result)
+  Mish,
+  LogSigmoid,  // min(x, 0) - log1p(exp(-|x|)) (backward: 1 - sigmoid(x))
+  LeakyRelu,   // params = {negative_slope}
+  Hardtanh,    // params = {min_val, max_val}
+  Hardsigmoid,
+  Hardswish,
 };
 
 // Whether this CPU runs the vector kernels (AVX2 and FMA), decided once.
