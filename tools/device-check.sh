@@ -207,15 +207,19 @@ step "kernels: opscope vs torch (tests/bench/bench_cuda.py${BENCH_ARGS:+ $BENCH_
 [ "${BENCH:-1}" = 0 ] || timeout "${BENCH_TIMEOUT:-180}" "$PY" tests/bench/bench_cuda.py ${BENCH_ARGS:-} 2>&1 \
   | tee "$OUT/bench_cuda.log" | tail -40
 
-# compute-sanitizer on a slice of the kernel tests (SANITIZE_K: a pytest -k expression).
+# compute-sanitizer on a slice of the kernel tests (SANITIZE_K: a pytest -k expression, over
+# SANITIZE_FILES). The parametrize ids are dtype0, dtype1, ...: select by test name, e.g.
+# SANITIZE_K="each_kernel_path or test_softmax or native_layer_norm_backward".
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+SANITIZE_FILES=${SANITIZE_FILES:-tests/python/test_cuda_ops.py tests/python/test_cuda_backward_ops.py}
 if [ -n "${SANITIZE_K:-}" ] && [ -x "$SAN" ]; then
-  step "compute-sanitizer (memcheck, racecheck): test_cuda_ops.py -k '$SANITIZE_K'"
+  step "compute-sanitizer (memcheck, racecheck): $SANITIZE_FILES -k '$SANITIZE_K'"
   for tool in memcheck racecheck; do
+    # shellcheck disable=SC2086  # SANITIZE_FILES is a list
     timeout "${SANITIZE_TIMEOUT:-90}" "$SAN" --tool "$tool" --error-exitcode 9 --print-limit 20 \
-      "$PY" -m pytest -q -x -p no:cacheprovider -k "$SANITIZE_K" tests/python/test_cuda_ops.py \
+      "$PY" -m pytest -q -x -p no:cacheprovider -k "$SANITIZE_K" $SANITIZE_FILES \
       > "$OUT/sanitize-$tool.log" 2>&1
-    echo "$tool: rc=$? (9: the tool found errors; 124: out of time)"
+    echo "$tool: rc=$? (9: the tool found errors; 5: the -k selected no test; 124: out of time)"
     grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed|failed|Invalid|Race" "$OUT/sanitize-$tool.log" \
       | head -8
   done
