@@ -249,6 +249,10 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("dropout(Tensor input, float p, bool train) -> Tensor", kFunction);
   m.def("dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", kFunction);
 
+  // x1, x2 (broadcast, floating) -> <x1, x2> / (max(|x1|, eps) max(|x2|, eps)) along dim
+  m.def("cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor",
+        kFunction);
+
   // --- embedding, one_hot ---
   m.def(
       "embedding(Tensor weight, Tensor indices, int padding_idx=-1, "

@@ -192,6 +192,12 @@ inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tens
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<int64_t>, Default<bool>,
                            Default<bool>)>
     embedding{"aten::embedding"};
+// cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor
+// x1, x2 broadcast to one shape and a floating dtype -> sum(x1 / |x1| * x2 / |x2|) along dim,
+// each norm at least eps (torch 1.13's formula: the squared norms clamped at eps^2 under
+// no_grad, then sqrt_).
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<int64_t>, Default<double>)>
+    cosine_similarity{"aten::cosine_similarity"};
 // embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, int padding_idx,
 //                    bool scale_grad_by_freq, bool sparse) -> Tensor
 // grad (*, D), indices (*) -> (num_weights, D): embedding's weight gradient (dense only).

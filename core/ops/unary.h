@@ -61,6 +61,8 @@ inline constexpr Op<Tensor(const Tensor&)> log_{"aten::log_"};
 // --- sqrt ----------------------------------------------------------------------------------------
 // sqrt(Tensor self) -> Tensor
 inline constexpr Op<Tensor(const Tensor&)> sqrt{"aten::sqrt"};
+// sqrt_(Tensor(a!) self) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&)> sqrt_{"aten::sqrt_"};
 
 // --- sin -----------------------------------------------------------------------------------------
 // sin(Tensor self) -> Tensor

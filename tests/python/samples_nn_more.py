@@ -41,6 +41,7 @@ OVERRIDES = {
         "save_mean": lambda: _saved_stats()[0], "save_invstd": lambda: _saved_stats()[1],
         # output_mask: torch's bool[3], declared int[3] here (Note [Boolean masks as ints], nn.cpp).
         "train": True, "eps": _EPS, "output_mask": [1, 1, 1]},
+    "aten::cosine_similarity": {"x1": lambda: matrix(2, 3), "x2": lambda: matrix(3) / 2},
     "aten::huber_loss": _TARGET,
     "aten::huber_loss_backward": {**_LOSS_BACKWARD, "delta": 1.0},
     "aten::smooth_l1_loss": _TARGET,

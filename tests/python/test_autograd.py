@@ -124,6 +124,7 @@ CASES = [
     ("hardswish", lambda a: F.hardswish(a * 4), [(3, 4)], False, True),
     ("mish", lambda a: F.mish(a), [(2, 3)], False, True),
     ("logsigmoid", lambda a: F.logsigmoid(a * 3), [(2, 3)], False, True),
+    ("cosine_similarity", lambda a, b: F.cosine_similarity(a, b), [(3, 4), (4,)], False, True),
     ("clamp", lambda a: a.clamp(-0.5, 0.5), [(3, 4)], False, False),
     ("clamp_min", lambda a: opscope.clamp_min(a, 0.1), [(3, 4)], False, False),
     ("maximum", lambda a, b: opscope.maximum(a, b), [(2, 3), (3,)], False, False),

@@ -598,3 +598,28 @@ def test_embedding_backward_matches_numpy(padding_idx, scale_grad_by_freq):
         aten.embedding_backward(T(g), opscope.tensor(ids), 6, -1, False, True)
     with pytest.raises(RuntimeError, match="'indices' to have one of the following scalar types"):
         aten.embedding_dense_backward(T(g), T(ids), 6, -1, False)
+
+
+
+# --- cosine_similarity ---------------------------------------------------------------------------
+
+
+def test_cosine_similarity_matches_numpy_and_torchs_steps():
+    # aten::cosine_similarity (CompositeImplicitAutograd), torch 1.13's steps: the squared norms
+    # clamped at eps^2 under no_grad, so a zero vector gives 0 and its gradient stays finite.
+    a, b = RNG.standard_normal((3, 5)), RNG.standard_normal((5,))
+    want = (a * b).sum(1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b))
+    got = F.cosine_similarity(T(a), T(b))
+    np.testing.assert_allclose(N(got), want, rtol=1e-12)
+    np.testing.assert_allclose(N(opscope.cosine_similarity(T(a).t(), T(b)[:, None], 0)), want,
+                               rtol=1e-12)
+    zero = F.cosine_similarity(T(np.zeros((2, 3))), T(np.ones((2, 3))))
+    assert zero.tolist() == [0.0, 0.0]
+    x = T(a).requires_grad_(True)
+    y = F.cosine_similarity(x, T(b))
+    assert y.grad_fn.name() == "SumBackward1"
+    y.sum().backward()
+    assert np.isfinite(N(x.grad)).all()
+    with pytest.raises(RuntimeError, match="expected common dtype to be floating point, yet "
+                                           "common dtype is Long"):
+        opscope.cosine_similarity(opscope.tensor([1, 2]), opscope.tensor([1, 2]), 0)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/autograd/GradMode.h"
 #include "core/dispatch/Library.h"
 #include "core/ops/TensorIterator.h"
 #include "core/ops/binary.h"
@@ -260,6 +261,29 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t /*padding_
   return ops::view(ops::index_select(weight, 0, ops::reshape(indices, {-1})), size);
 }
 
+// See core/ops/nn.h: torch 1.13's steps (result_type, to, expand, pow + sum of each, the two
+// clamp_min_ under no_grad, sqrt_, the divisions, the product summed along dim).
+Tensor cosine_similarity(const Tensor& x1_in, const Tensor& x2_in, int64_t dim, double eps) {
+  const ScalarType common = result_type(x1_in, x2_in);
+  OPSCOPE_CHECK(is_floating(common), "expected common dtype to be floating point, yet common "
+                "dtype is ", cpp_name(common));
+  const DimVector size = broadcast_shapes(x1_in.sizes(), x2_in.sizes());
+  const Tensor x1 = ops::expand(ops::to(x1_in, common), size);
+  const Tensor x2 = ops::expand(ops::to(x2_in, common), size);
+  const int64_t dims[1] = {dim};
+  Tensor x1_norm = ops::sum(ops::pow(x1, Scalar(2)), IntArrayRef(dims, 1), true, std::nullopt);
+  Tensor x2_norm = ops::sum(ops::pow(x2, Scalar(2)), IntArrayRef(dims, 1), true, std::nullopt);
+  {
+    autograd::GradModeGuard no_grad(false);
+    ops::clamp_min_(x1_norm, Scalar(eps * eps));
+    ops::clamp_min_(x2_norm, Scalar(eps * eps));
+  }
+  ops::sqrt_(x1_norm);
+  ops::sqrt_(x2_norm);
+  return ops::sum(ops::mul(ops::div(x1, x1_norm), ops::div(x2, x2_norm)), IntArrayRef(dims, 1),
+                  false, std::nullopt);
+}
+
 // log_sigmoid = log_sigmoid_forward's output, as torch's
 Tensor log_sigmoid(const Tensor& self) { return std::get<0>(ops::log_sigmoid_forward(self)); }
 
@@ -462,6 +486,7 @@ static Library composite_implicit_nn(Library::IMPL, "aten", DispatchKey::Composi
                                        m.impl("embedding_backward", fn<&embedding_backward>);
                                        m.impl("relu6", fn<&relu6>);
                                        m.impl("log_sigmoid", fn<&log_sigmoid>);
+                                       m.impl("cosine_similarity", fn<&cosine_similarity>);
                                        m.impl("relu6_", fn<&relu6_>);
                                        m.impl("selu", fn<&selu>);
                                        m.impl("selu_", fn<&selu_>);

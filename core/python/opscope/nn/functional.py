@@ -253,6 +253,12 @@ def hardswish(input, inplace=False):
     return _hardswish_(input) if inplace else _hardswish(input)
 
 
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """<x1, x2> / (max(||x1||, eps) max(||x2||, eps)) along dim, x1 and x2 broadcast
+    (aten::cosine_similarity)."""
+    return opscope.cosine_similarity(x1, x2, dim, eps)
+
+
 def logsigmoid(input):
     """log(sigmoid(input)) without overflow: aten::log_sigmoid -> log_sigmoid_forward."""
     return _log_sigmoid(input)
