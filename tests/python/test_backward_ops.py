@@ -495,6 +495,10 @@ def test_native_layer_norm_backward_mask_and_errors():
     _, mean, rstd = aten.native_layer_norm(x, [6], w, w, 1e-5)
     gx, gw, gb = aten.native_layer_norm_backward(dy, x, [6], mean, rstd, w, w, [0, 1, 0])
     assert gx is None and gb is None and tuple(gw.shape) == (6,)
+    # nothing asked for, or only a weight gradient without a weight: no output, no write
+    assert aten.native_layer_norm_backward(dy, x, [6], mean, rstd, w, w, [0, 0, 0]) == (None,) * 3
+    assert aten.native_layer_norm_backward(dy, x, [6], mean, rstd, None, None,
+                                           [0, 1, 1]) == (None,) * 3
     # The same bits at any thread count (the column sums add fixed blocks of rows in order).
     big = T(RNG.standard_normal((300, 6)))
     _, bm, br = aten.native_layer_norm(big, [6], w, w, 1e-5)

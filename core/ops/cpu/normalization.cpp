@@ -217,9 +217,8 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(
       T* dx = dX.defined() ? dX.data_ptr<T>() : nullptr;
       const int64_t chunks = std::min(M, kLayerNormChunks);
       const bool columns = dgamma.defined() || dbeta.defined();
-      std::vector<A> partial(columns ? static_cast<size_t>(std::max<int64_t>(chunks, 0) * 2 * N)
-                                     : 0,
-                             A(0));
+      if (dx == nullptr && !columns) return;  // nothing asked for
+      std::vector<A> partial(columns ? static_cast<size_t>(chunks * 2 * N) : 0, A(0));
       parallel_for(0, chunks, 1, [&](int64_t begin, int64_t end) {
         for (int64_t c = begin; c < end; ++c) {
           // Both column sums into this block's slice whenever either is wanted.
