@@ -78,12 +78,12 @@ Tensor unary_float(const Tensor& out, const Tensor& self, UnaryOp op, double a =
 
 // Same dtype in and out; floating only (gelu, silu, softplus refuse integers, as torch).
 Tensor unary_same(const Tensor& out, const Tensor& self, UnaryOp op, std::string_view name,
-                  bool floating_only, double a = 0, double b = 0) {
+                  bool floating_only, double a = 0, double b = 0, double c = 0) {
   CUDAGuard guard(self.device());
   TensorIterator iter = TensorIterator::unary_op(out, self);
   ScalarType t = iter.common_dtype();
   if (t == ScalarType::Bool || (floating_only && !is_floating(t))) not_implemented(name, t);
-  launch_unary(op, make_args(iter), a, b, current_stream_ptr());
+  launch_unary(op, make_args(iter), a, b, current_stream_ptr(), c);
   return iter.output();
 }
 
@@ -252,12 +252,9 @@ static std::tuple<Tensor, Tensor> log_sigmoid_forward(const Tensor& self) {
 
 static Tensor elu_impl(const Tensor& out, const Tensor& self, const Scalar& alpha,
                        const Scalar& scale, const Scalar& input_scale) {
-  CUDAGuard guard(self.device());
-  TensorIterator iter = TensorIterator::unary_op(out, self);
-  if (!is_floating(iter.common_dtype())) not_implemented("elu_cuda", iter.common_dtype());
-  launch_unary(UnaryOp::Elu, make_args(iter), alpha.to_double() * scale.to_double(),
-               scale.to_double(), current_stream_ptr(), input_scale.to_double());
-  return iter.output();
+  return unary_same(out, self, UnaryOp::Elu, "elu_cuda", true,
+                    alpha.to_double() * scale.to_double(), scale.to_double(),
+                    input_scale.to_double());
 }
 
 // --- binary ---------------------------------------------------------------------------------

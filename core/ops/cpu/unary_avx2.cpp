@@ -147,7 +147,9 @@ inline __m256 exp_nonpositive(__m256 z) {
 // float32 GELU) uses: Abramowitz and Stegun 7.1.26, absolute error below 1.5e-7,
 // erf(x) = sign(x) (1 - t (p1 + t (p2 + t (p3 + t (p4 + t p5)))) exp(-x^2)), t = 1 / (1 + p |x|).
 // float64 uses SLEEF's erf.
-inline __m256 gelu_erf(__m256 x) {
+// The approximation, also giving the exp(-x^2) it computed on the way (GELU's derivative reuses
+// it as its density).
+inline __m256 erf_approx(__m256 x, __m256* exp_minus_x2) {
   const __m256 neg_zero = _mm256_set1_ps(-0.f), one = _mm256_set1_ps(1.0f);
   const __m256 p = _mm256_set1_ps(0.3275911f), p1 = _mm256_set1_ps(0.254829592f),
                p2 = _mm256_set1_ps(-0.284496736f), p3 = _mm256_set1_ps(1.421413741f),
@@ -158,8 +160,13 @@ inline __m256 gelu_erf(__m256 x) {
   __m256 r = _mm256_fmadd_ps(
       _mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_fmadd_ps(p5, t, p4), t, p3), t, p2), t, p1);
   __m256 e = exp_nonpositive(_mm256_xor_ps(neg_zero, _mm256_mul_ps(x, x)));  // exp(-x^2)
-  __m256 y = _mm256_fnmadd_ps(_mm256_mul_ps(e, t), r, one);                  // 1 - t r exp(-x^2)
+  *exp_minus_x2 = e;
+  __m256 y = _mm256_fnmadd_ps(_mm256_mul_ps(e, t), r, one);  // 1 - t r exp(-x^2)
   return _mm256_xor_ps(sign, y);
+}
+inline __m256 gelu_erf(__m256 x) {
+  __m256 unused;
+  return erf_approx(x, &unused);
 }
 inline __m256d gelu_erf(__m256d x) {
   return erf(x);
@@ -168,19 +175,10 @@ inline __m256d gelu_erf(__m256d x) {
 // GELU's derivative Phi(x) + x phi(x) on float32: gelu_erf's approximation of erf(x / sqrt(2)),
 // whose exp(-x^2 / 2) is also phi's, computed once. float64: SLEEF's erf and exp.
 inline __m256 gelu_derivative(__m256 x) {
-  const __m256 neg_zero = _mm256_set1_ps(-0.f), one = _mm256_set1_ps(1.0f);
-  const __m256 p = _mm256_set1_ps(0.3275911f), p1 = _mm256_set1_ps(0.254829592f),
-               p2 = _mm256_set1_ps(-0.284496736f), p3 = _mm256_set1_ps(1.421413741f),
-               p4 = _mm256_set1_ps(-1.453152027f), p5 = _mm256_set1_ps(1.061405429f);
-  const __m256 z = _mm256_mul_ps(x, _mm256_set1_ps(0.70710678118654752440f));
-  const __m256 sign = _mm256_and_ps(neg_zero, z);
-  const __m256 az = _mm256_xor_ps(sign, z);
-  const __m256 t = _mm256_div_ps(one, _mm256_fmadd_ps(p, az, one));
-  const __m256 r = _mm256_fmadd_ps(
-      _mm256_fmadd_ps(_mm256_fmadd_ps(_mm256_fmadd_ps(p5, t, p4), t, p3), t, p2), t, p1);
-  const __m256 e = exp_nonpositive(_mm256_xor_ps(neg_zero, _mm256_mul_ps(z, z)));  // e^(-x^2/2)
-  const __m256 erf_z = _mm256_xor_ps(sign, _mm256_fnmadd_ps(_mm256_mul_ps(e, t), r, one));
-  const __m256 cdf = _mm256_mul_ps(_mm256_set1_ps(0.5f), _mm256_add_ps(one, erf_z));
+  __m256 e;  // exp(-z^2) = exp(-x^2 / 2)
+  const __m256 erf_z = erf_approx(_mm256_mul_ps(x, _mm256_set1_ps(0.70710678118654752440f)), &e);
+  const __m256 cdf =
+      _mm256_mul_ps(_mm256_set1_ps(0.5f), _mm256_add_ps(_mm256_set1_ps(1.0f), erf_z));
   return _mm256_fmadd_ps(_mm256_mul_ps(x, _mm256_set1_ps(0.39894228040143267794f)), e, cdf);
 }
 inline __m256d gelu_derivative(__m256d x) {
@@ -399,7 +397,8 @@ bool run_backward(UnaryOp op, const T* g, const T* x, T* y, int64_t n, const dou
         V x2 = mul(v, v);
         V t = tanh(mul(beta, add(v, mul(kappa, mul(x2, v)))));
         V left = mul(half, add(one, t));
-        V right = mul(mul(mul(half, v), sub(one, mul(t, t))), mul(beta, add(one, mul(three_kappa, x2))));
+        V right = mul(mul(mul(half, v), sub(one, mul(t, t))),
+                      mul(beta, add(one, mul(three_kappa, x2))));
         return mul(gv, add(left, right));
       });
       return true;
@@ -442,9 +441,10 @@ bool run_backward(UnaryOp op, const T* g, const T* x, T* y, int64_t n, const dou
     case UnaryOp::Hardtanh: {  // g strictly inside (lo, hi), 0 at and beyond (NaN x: g)
       const V lo = splat(T(params[0])), hi = splat(T(params[1])), zero = splat(T(0));
       loop2(g, x, y, n, [=](V gv, V v) {
-        // x <= lo or x >= hi -> 0: as not (x > lo) or not (hi > x), NaN compares false twice
-        return select_gt(lo, v, zero, select_gt(v, hi, zero, select_eq(v, lo, zero,
-                                                                       select_eq(v, hi, zero, gv))));
+        // 0 where x < lo, x > hi, x == lo or x == hi; every compare is false for a NaN x
+        V inside = select_eq(v, hi, zero, gv);
+        inside = select_eq(v, lo, zero, inside);
+        return select_gt(lo, v, zero, select_gt(v, hi, zero, inside));
       });
       return true;
     }
@@ -452,8 +452,7 @@ bool run_backward(UnaryOp op, const T* g, const T* x, T* y, int64_t n, const dou
       const V three = splat(T(3)), minus_three = splat(T(-3)), six = splat(T(6)),
               zero = splat(T(0));
       loop2(g, x, y, n, [=](V gv, V v) {
-        V inside = select_gt(v, minus_three, select_gt(three, v, div(gv, six), zero), zero);
-        return inside;
+        return select_gt(v, minus_three, select_gt(three, v, div(gv, six), zero), zero);
       });
       return true;
     }
