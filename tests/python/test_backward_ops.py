@@ -500,7 +500,7 @@ def test_native_layer_norm_backward_mask_and_errors():
     assert aten.native_layer_norm_backward(dy, x, [6], mean, rstd, None, None,
                                            [0, 1, 1]) == (None,) * 3
     # The same bits at any thread count (the column sums add fixed blocks of rows in order).
-    big = T(RNG.standard_normal((300, 6)))
+    big = T(RNG.standard_normal((40000, 6)))  # several blocks of rows (kGrainSize each)
     _, bm, br = aten.native_layer_norm(big, [6], w, w, 1e-5)
     runs = []
     for threads in (1, 2):

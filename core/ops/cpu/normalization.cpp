@@ -127,8 +127,9 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(const Tensor& input,
 //   dgamma += dy xhat, dbeta += dy (summed over the rows).
 // (torch 1.13's LayerNormBackwardKernelImpl computes the same dx as a dy gamma + b x + c.) Each
 // row is read twice (the two sums, then dx with the column sums), in cache. The column sums are
-// split over at most kLayerNormChunks blocks of rows, each summing into its own slice of a
-// buffer, then added in block order: the same bits at any thread count.
+// split over at most kLayerNormChunks blocks of rows (of at least kGrainSize elements each),
+// each summing into its own slice of a buffer, then added in block order: the same bits at any
+// thread count.
 constexpr int64_t kLayerNormChunks = 64;
 
 // dxhat_j = dy_j gamma_j, or dy_j without a weight (a template argument: a null gamma read under
@@ -215,7 +216,10 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(
       const T* mu = means.data_ptr<T>();
       const T* rs = rstds.data_ptr<T>();
       T* dx = dX.defined() ? dX.data_ptr<T>() : nullptr;
-      const int64_t chunks = std::min(M, kLayerNormChunks);
+      // Blocks of at least kGrainSize elements (a small input is one block, on this thread); the
+      // count depends on the shape alone, so the column sums' bits do too.
+      const int64_t chunks =
+          std::clamp<int64_t>(M * N / kGrainSize, 1, std::min(M, kLayerNormChunks));
       const bool columns = dgamma.defined() || dbeta.defined();
       if (dx == nullptr && !columns) return;  // nothing asked for
       std::vector<A> partial(columns ? static_cast<size_t>(chunks * 2 * N) : 0, A(0));
