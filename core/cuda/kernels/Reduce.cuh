@@ -51,6 +51,9 @@ __device__ __forceinline__ T block_reduce(T v, T* shared, F combine) {
         v = shared[lane < warps ? lane : 0];
         for (unsigned offset = warps / 2; offset > 0; offset >>= 1)
           v = combine(v, __shfl_down_sync(0xffffffffu, v, offset));
+        // Every lane's read of shared[] above is done before lane 0 writes shared[0] below
+        // (compute-sanitizer's racecheck saw the read and the write unordered).
+        __syncwarp();
       }
     }
     if (threadIdx.x == 0) shared[0] = v;
