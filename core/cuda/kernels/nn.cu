@@ -42,8 +42,8 @@ __global__ void softmax_rows_kernel(const In* in, Out* out, int64_t rows, int64_
 // barrier. On the H200 (2026-11-27, bench_cuda) layer_norm of (16384, 1024) went from 0.094 ms
 // (block per row) to 0.052 (torch 2.11: 0.057). The same scheme for softmax measured slower than
 // the block kernel (0.159 against 0.126 ms; 128 registers a thread, a quarter of the SM's warps),
-// so softmax keeps the block per row. Longer rows take the block kernel, which reads the row
-// once per pass.
+// so softmax keeps a block per row, holding the row in registers (Note [A softmax row in
+// registers]). Longer rows take the block kernel, which reads the row once per pass.
 constexpr int64_t kWarpRow = 1024;
 constexpr int kWarpsPerBlock = 4;
 
@@ -52,19 +52,79 @@ inline unsigned warp_row_grid(int64_t rows) {
   return static_cast<unsigned>(blocks < (int64_t(1) << 20) ? blocks : int64_t(1) << 20);
 }
 
+// Note [A softmax row in registers]
+// A row of at most 8 * blockDim.x elements is read from memory once: each thread keeps its N
+// elements (c = threadIdx.x + i * blockDim.x, coalesced) in registers through the max, the sum
+// and the write, where the block kernel above reads the row once per pass. The arithmetic is the
+// block kernel's, step for step, so both give the same bits.
+template <bool Log, typename In, typename Out, int N>
+__global__ void softmax_rows_in_registers_kernel(const In* in, Out* out, int64_t rows,
+                                                 int64_t cols) {
+  using A = acc_t<In>;
+  A* shared = shared_mem<A>();
+  for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+    const In* row = in + r * cols;
+    Out* orow = out + r * cols;
+    A v[N];
+    A m = lowest<A>();
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const int64_t c = threadIdx.x + int64_t(i) * blockDim.x;
+      v[i] = c < cols ? cvt<A>(row[c]) : lowest<A>();
+      m = nan_max(m, v[i]);
+    }
+    m = block_reduce(m, shared, [](A a, A b) { return nan_max(a, b); });
+    A s = A(0);
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      if (threadIdx.x + int64_t(i) * blockDim.x >= cols) continue;
+      const A e = exp(v[i] - m);
+      s += e;
+      if constexpr (!Log) v[i] = e;
+    }
+    s = block_reduce(s, shared, [](A a, A b) { return a + b; });
+    const A shift = Log ? m + log(s) : A(0);
+    const A inv = A(1) / s;
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+      const int64_t c = threadIdx.x + int64_t(i) * blockDim.x;
+      if (c < cols) orow[c] = cvt<Out>(Log ? v[i] - shift : v[i] * inv);
+    }
+  }
+}
+
+template <bool Log, typename In, typename Out>
+void softmax_launch_rows(const RowLaunch& l, const void* in, void* out, int64_t rows,
+                         int64_t cols, cudaStream_t stream) {
+  using A = acc_t<In>;
+  const auto* x = static_cast<const In*>(in);
+  auto* y = static_cast<Out*>(out);
+  const size_t shared = l.block * sizeof(A);
+  const int64_t per_thread = (cols + l.block - 1) / l.block;
+  auto launch = [&](auto kernel) {
+    kernel<<<l.grid, l.block, shared, stream>>>(x, y, rows, cols);
+  };
+  if (per_thread <= 1) {
+    launch(softmax_rows_in_registers_kernel<Log, In, Out, 1>);
+  } else if (per_thread <= 2) {
+    launch(softmax_rows_in_registers_kernel<Log, In, Out, 2>);
+  } else if (per_thread <= 4) {
+    launch(softmax_rows_in_registers_kernel<Log, In, Out, 4>);
+  } else if (per_thread <= 8) {
+    launch(softmax_rows_in_registers_kernel<Log, In, Out, 8>);
+  } else {
+    launch(softmax_rows_kernel<Log, In, Out>);
+  }
+}
+
 template <typename In, typename Out>
 void softmax_launch(bool log, const void* in, void* out, int64_t rows, int64_t cols,
                     void* stream) {
-  using A = acc_t<In>;
   const RowLaunch l = row_launch(rows, cols);
   if (log) {
-    softmax_rows_kernel<true, In, Out><<<l.grid, l.block, l.block * sizeof(A),
-                                         as_stream(stream)>>>(static_cast<const In*>(in),
-                                                              static_cast<Out*>(out), rows, cols);
+    softmax_launch_rows<true, In, Out>(l, in, out, rows, cols, as_stream(stream));
   } else {
-    softmax_rows_kernel<false, In, Out><<<l.grid, l.block, l.block * sizeof(A),
-                                          as_stream(stream)>>>(static_cast<const In*>(in),
-                                                               static_cast<Out*>(out), rows, cols);
+    softmax_launch_rows<false, In, Out>(l, in, out, rows, cols, as_stream(stream));
   }
 }
 
