@@ -9,57 +9,18 @@
 
 #include <cstddef>
 #include <memory>
-#include <mutex>
-#include <new>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace opscope::profiler {
 
-// Note [Recordings reuse their memory]
-// A chunk of 1024 events is ~200 KB, which glibc gives back to the system when it is freed and
-// maps afresh for the next recording: every new trace then paid for fresh pages again (~10 us a
-// page the first time on this project's VMs; ~15% of a traced 1-element op's time in `perf`,
-// exc_page_fault and friends). Freed chunks are kept instead, up to 32 MB, by size, and the next
-// recording takes them back: its memory is pages the process has already touched.
+// Where chunks come from and go back to: a pool of memory already mapped and touched, kept filled
+// ahead of the recorder by a thread of its own (Chunked.cpp: Note [Recordings reuse their
+// memory], Note [Pages touched ahead of the recorder]).
 namespace chunk_memory {
-struct ChunkPool {
-  std::mutex mutex;
-  std::unordered_map<size_t, std::vector<void*>> free;  // by chunk size in bytes
-  size_t bytes = 0;
-  static constexpr size_t kMaxBytes = size_t(32) << 20;
-};
-inline ChunkPool& chunk_pool() {
-  static auto* pool = new ChunkPool();  // never destroyed: recordings may outlive static teardown
-  return *pool;
-}
-inline void* take_chunk(size_t bytes) {
-  ChunkPool& pool = chunk_pool();
-  {
-    std::lock_guard lock(pool.mutex);
-    auto it = pool.free.find(bytes);
-    if (it != pool.free.end() && !it->second.empty()) {
-      void* chunk = it->second.back();
-      it->second.pop_back();
-      pool.bytes -= bytes;
-      return chunk;
-    }
-  }
-  return ::operator new(bytes);
-}
-inline void give_chunk(void* chunk, size_t bytes) {
-  ChunkPool& pool = chunk_pool();
-  {
-    std::lock_guard lock(pool.mutex);
-    if (pool.bytes + bytes <= ChunkPool::kMaxBytes) {
-      pool.free[bytes].push_back(chunk);
-      pool.bytes += bytes;
-      return;
-    }
-  }
-  ::operator delete(chunk);
-}
+void get_ready(size_t bytes);  // a recording will take chunks of this size: have some ready
+void* take_chunk(size_t bytes);
+void give_chunk(void* chunk, size_t bytes);
 }  // namespace chunk_memory
 
 template <typename T, size_t ChunkSize = 1024>
@@ -79,6 +40,9 @@ class Chunked {
   Chunked(const Chunked&) = delete;
   Chunked& operator=(const Chunked&) = delete;
   ~Chunked() { clear(); }
+
+  // Has chunks of this sequence's size mapped and touched ahead of its first elements.
+  static void get_ready() { chunk_memory::get_ready(sizeof(T) * ChunkSize); }
 
   template <typename... Args>
   T& emplace_back(Args&&... args) {

@@ -106,13 +106,16 @@ bool opens_a_span(EventKind k) {
 template <typename Fill>
 void TraceRecorder::record(EventKind k, uint64_t step, Edge edge, Fill&& fill) {
   if (!recording()) return;  // a thread still holding the list it saw before stop()
-  const uint64_t t_ns = now_ns();
+  // An opening event's time is read once it is stored; this first read is for the others, and
+  // for the bound's accounting.
+  const bool opens = opens_a_span(k);
+  const uint64_t t_ns = !opens || options_.max_events != 0 ? now_ns() : 0;
   uint32_t thread = trace_thread_id();
   std::lock_guard lock(mutex_);
   if (options_.max_events != 0 && !keep_event(thread, edge, t_ns)) return;
   Event& e = recording_.events.emplace_back(k, step, t_ns, thread);
   fill(e);
-  e.t_ns = opens_a_span(k) ? now_ns() : t_ns;
+  if (opens) e.t_ns = now_ns();
   if (options_.sink) options_.sink(recording_, e);
   if (!options_.keep) recording_.truncate();
 }
@@ -298,6 +301,10 @@ void TraceRecorder::on_autograd(const AutogradEvent& a) {
 void TraceRecorder::start(std::shared_ptr<TraceRecorder> self) {
   OPSCOPE_CHECK(self.get() == this, "TraceRecorder::start: pass the recorder's own shared_ptr");
   if (options_.device_time && !timeline_) timeline_ = make_device_timeline(DeviceType::CUDA);
+  // Note [Pages touched ahead of the recorder] (Chunked.cpp)
+  decltype(recording_.events)::get_ready();
+  decltype(recording_.values)::get_ready();
+  decltype(recording_.dims)::get_ready();
   recording_now_.store(true, std::memory_order_relaxed);
   if (options_.stacks) {
     listen_to_blas(this, self, true);
