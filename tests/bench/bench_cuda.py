@@ -3,10 +3,11 @@
     PYTHONPATH=core/python:build-cuda/python python tests/bench/bench_cuda.py [--quick]
 
 Rows: the host overhead of a 1-element add (the time a loop of launches takes per op, the GPU
-idle), inside opscope.trace() too, and its allocation and launch apart; add of 2^28 float32 against the device-to-device copy bandwidth; mm in float32 (TF32 off
-and on) and bfloat16 at 4096 and 8192, in TFLOP/s, each beside cuBLAS called directly (ctypes, torch's
-tensors); softmax, layer_norm, cross_entropy and a
-sum over rows; one training step of a small transformer block (forward, backward, AdamW), then
+idle), inside opscope.trace() too, and its allocation and launch apart, beside what a clock read
+and an empty kernel launched through the driver API cost from Python (the floor of any eager op);
+add of 2^28 float32 against the device-to-device copy bandwidth; mm in float32 (TF32 off and on)
+and bfloat16 at 4096 and 8192, in TFLOP/s, each beside cuBLAS called directly (ctypes, torch's
+tensors); softmax, layer_norm, cross_entropy and a sum over rows; one training step of a small transformer block (forward, backward, AdamW), then
 each library's profile of that step by device time.
 Device times come from CUDA events around a loop of calls, after a warm-up, best of the repeats.
 Without a GPU, or without the CUDA backend, it says so and exits 0; PyTorch's column reads n/a
@@ -173,6 +174,50 @@ class DirectCublas:
         return fn
 
 
+class BareLaunch:
+    """An empty kernel launched from Python through the driver API (ctypes, cuLaunchKernel), on
+    the legacy default stream: what any eager op launched from Python pays at least, with no
+    dispatch, no tensor and no allocation. None of it when libcuda cannot be loaded."""
+
+    PTX = (b".version 7.0\n.target sm_50\n.address_size 64\n"
+           b".visible .entry opscope_bench_empty()\n{\n\tret;\n}\n")
+
+    def __init__(self):
+        import ctypes
+        self.ct = ctypes
+        self.fn = None
+        try:
+            cu = ctypes.CDLL("libcuda.so.1")
+        except OSError:
+            return
+        module, func = ctypes.c_void_p(), ctypes.c_void_p()
+        # The runtime (opscope's, torch's) made the device's primary context current already.
+        if cu.cuModuleLoadData(ctypes.byref(module), self.PTX) != 0:
+            return
+        if cu.cuModuleGetFunction(ctypes.byref(func), module, b"opscope_bench_empty") != 0:
+            return
+        launch, one, zero, null = cu.cuLaunchKernel, ctypes.c_uint(1), ctypes.c_uint(0), None
+
+        def fn():
+            return launch(func, one, one, one, one, one, one, zero, null, null, null)
+        if fn() != 0:
+            return
+        self.fn = fn
+
+
+def clock_read_ns(n=200000):
+    """Nanoseconds per time.perf_counter_ns() call (clock_gettime(CLOCK_MONOTONIC), the
+    recorder's clock) seen from Python, best of 5: slow where the VM's clocksource has no vDSO."""
+    best = math.inf
+    clock = time.perf_counter_ns
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            clock()
+        best = min(best, (time.perf_counter() - t0) / n)
+    return best
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="fewer repeats, smaller products")
@@ -197,6 +242,13 @@ def main():
         traced = host_time(opscope, tiny(opscope), 200, 5 * repeat)
     row("  the same inside opscope.trace()", traced, None, "us", 1e6)
     print(f"{'  recording cost per op (opscope)':<44} {(traced - o) * 1e6:>12.3f} {'':>12} us")
+    print(f"{'  a clock read from Python (perf_counter_ns)':<44} {clock_read_ns() * 1e6:>12.3f} "
+          f"{'':>12} us")
+    bare = BareLaunch()
+    if bare.fn is not None:
+        print(f"{'  empty kernel, cuLaunchKernel through ctypes':<44} "
+              f"{host_time(opscope, bare.fn, 200, 5 * repeat) * 1e6:>12.3f} {'':>12} us"
+              "   (the floor of an eager launch from Python)")
     # Where the host time goes: the allocation alone, an in-place add (no allocation).
     for name, build in (("empty(1) on the GPU (allocate + free)",
                          lambda lib: (lambda: lib.empty(1, device="cuda"))),
