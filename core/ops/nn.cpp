@@ -60,6 +60,16 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       kNone);
   m.def("selu(Tensor self) -> Tensor", kFunction);
   m.def("selu_(Tensor(a!) self) -> Tensor(a!)", kFunction);
+  // celu = elu(self, alpha, 1, 1 / alpha) (CompositeExplicitAutograd, CeluBackward0 / 1)
+  m.def("celu(Tensor self, Scalar alpha=1.0) -> Tensor", kFunction);
+  m.def("celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)", kFunction);
+  // threshold: value where self <= threshold, self elsewhere (NaN stays)
+  m.def("threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor", kFunction);
+  m.def("threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)", kFunction);
+  m.def(
+      "threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      kFunction);
   // hardsigmoid: clamp(self + 3, 0, 6) / 6; hardswish: self hardsigmoid(self); mish: self
   // tanh(softplus(self))
   m.def("hardsigmoid(Tensor self) -> Tensor", kNone);

@@ -253,6 +253,13 @@ inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const 
 inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const Scalar&>,
                            Default<const Scalar&>)>
     elu_{"aten::elu_"};
+// celu(Tensor self, Scalar alpha=1.0) -> Tensor: elu(self, alpha, 1, 1 / alpha)
+inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>)> celu{"aten::celu"};
+inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>)> celu_{"aten::celu_"};
+// threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor: value where self <=
+// threshold, self elsewhere
+inline constexpr Op<Tensor(const Tensor&, const Scalar&, const Scalar&)> threshold{
+    "aten::threshold"};
 // log_sigmoid(Tensor self) -> Tensor: log(sigmoid(self)) without overflow
 inline constexpr Op<Tensor(const Tensor&)> log_sigmoid{"aten::log_sigmoid"};
 // log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer)

@@ -439,11 +439,102 @@ def test_leaky_relu_hardtanh_elu_match_numpy(dtype):
         aten.leaky_relu(T(x).half())
     with pytest.raises(RuntimeError, match="negative slope"):
         aten.leaky_relu_backward(T(g), T(x), -0.1, True)
-    # in place: the functional entry's node with self saved before the write
+    # in place: the gradient read off the result (LeakyReluBackward1)
     w = T(x).requires_grad_(True)
     z = w * 1
     F.leaky_relu(z, 0.2, inplace=True).sum().backward()
     np.testing.assert_allclose(N(w.grad), np.where(x > 0, 1.0, 0.2), rtol=1e-12)
+    # a negative slope in place cannot be undone from the result: refused at backward, as torch's
+    y = F.leaky_relu_(T(x).requires_grad_(True) * 1, -0.1)
+    with pytest.raises(RuntimeError, match="In-place leakyReLu backward calculation is triggered "
+                                           "with a negative slope"):
+        y.sum().backward()
+
+
+# --- threshold; the in-place activations' own nodes --------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [opscope.float32, opscope.float64, opscope.bfloat16,
+                                   opscope.int64, opscope.int8, opscope.uint8])
+def test_threshold_matches_numpy(dtype):
+    x = RNG.standard_normal((5, 7)) * 3
+    x[0, :3] = [0.5, np.nan, -0.0]  # at the threshold, NaN (stays), a signed zero
+    if not dtype.is_floating_point:
+        x = np.nan_to_num(np.round(x)).astype(np.int64)
+    tx = opscope.tensor(x).to(dtype)
+    ref = N(tx.double())  # the values as the dtype holds them (uint8 wraps negatives)
+    thr = 0.5 if dtype.is_floating_point else 1
+    # torch converts both scalars to self's dtype first: bfloat16's 0.5 and 7 are exact
+    want = np.where(ref <= thr, 7, ref)
+    for got in (opscope.threshold(tx, thr, 7), F.threshold(tx, thr, 7),
+                opscope.threshold(tx.t().contiguous().t(), thr, 7),   # column-major
+                opscope.threshold(tx[:, ::2], thr, 7)):
+        assert got.dtype == dtype
+        w = want if got.shape == want.shape else want[:, ::2]
+        np.testing.assert_array_equal(N(got.double()), w)
+    inplace = tx.clone()
+    assert F.threshold(inplace, thr, 7, inplace=True) is inplace
+    np.testing.assert_array_equal(N(inplace.double()), want)
+    out = opscope.empty(0, dtype=dtype)
+    assert opscope.threshold(tx, thr, 7, out=out) is out
+    np.testing.assert_array_equal(N(out.double()), want)
+    # 0-d and empty
+    assert opscope.threshold(opscope.tensor(3).to(dtype), 4, 1).item() == 1
+    assert opscope.threshold(opscope.empty(0, 3, dtype=dtype), 0, 1).shape == (0, 3)
+
+
+def test_threshold_errors_and_module():
+    with pytest.raises(RuntimeError, match="\"threshold_cpu\" not implemented for 'Half'"):
+        opscope.threshold(opscope.ones(2).half(), 0, 1)
+    with pytest.raises(RuntimeError, match="\"threshold_cpu\" not implemented for 'Bool'"):
+        opscope.threshold(opscope.ones(2, dtype=opscope.bool), 0, 1)
+    # an integer tensor takes the scalars as integers (1.5 -> 1, 0.5 -> 0), as torch's
+    assert opscope.threshold(opscope.tensor([1, 2, 3]), 1.5, 0.5).tolist() == [0, 2, 3]
+    m = opscope.nn.Threshold(0.1, 20)
+    assert repr(m) == "Threshold(threshold=0.1, value=20)"
+    assert repr(opscope.nn.Threshold(0.1, 20, inplace=True)) == \
+        "Threshold(threshold=0.1, value=20, inplace=True)"
+    assert m(opscope.tensor([0.0, 0.5])).tolist() == [20.0, 0.5]
+    with pytest.raises(RuntimeError, match="ZeroDivisionError: alpha cannot be 0 for CELU"):
+        opscope.celu(opscope.ones(2), 0.0)
+
+
+# torch 1.13's nodes and saved attributes (grad_fn) for each form, recorded by hand
+INPLACE_NODES = [
+    ("leaky_relu", lambda z: F.leaky_relu(z, 0.2), "LeakyReluBackward0", "self"),
+    ("leaky_relu_", lambda z: F.leaky_relu_(z, 0.2), "LeakyReluBackward1", "result"),
+    ("leaky_relu inplace", lambda z: F.leaky_relu(z, 0.2, inplace=True), "LeakyReluBackward1",
+     "result"),
+    ("elu_", lambda z: F.elu_(z, 0.7), "EluBackward1", "result"),
+    ("selu_", lambda z: F.selu_(z), "EluBackward1", "result"),
+    ("celu", lambda z: F.celu(z, 0.7), "CeluBackward0", "self"),
+    ("celu_", lambda z: F.celu_(z, 0.7), "CeluBackward1", "result"),
+    ("threshold", lambda z: F.threshold(z, 0.1, 2.0), "ThresholdBackward0", "self"),
+    ("threshold_", lambda z: F.threshold_(z, 0.1, 2.0), "ThresholdBackward1", "self"),
+    ("hardtanh_", lambda z: F.hardtanh_(z), "HardtanhBackward0", "self"),
+]
+
+
+@pytest.mark.parametrize("name", [c[0] for c in INPLACE_NODES])
+def test_inplace_activations_have_torchs_nodes(name):
+    _, f, node, saved = next(c for c in INPLACE_NODES if c[0] == name)
+    x = np.array([-2.0, -0.5, 0.05, 0.3, 1.5])
+    w = T(x).requires_grad_(True)
+    y = f(w * 1)
+    assert type(y.grad_fn).__name__ == node
+    kept = getattr(y.grad_fn, "_saved_" + saved)
+    # self is the input before the write (torch's original_self); result is the output itself
+    np.testing.assert_allclose(N(kept), x if saved == "self" else N(y.detach()), rtol=0)
+    y.backward(T(np.ones_like(x)))
+    # the same gradient as the out-of-place form's
+    w2 = T(x).requires_grad_(True)
+    out_of_place = {"leaky_relu_": lambda z: F.leaky_relu(z, 0.2), "elu_": lambda z: F.elu(z, 0.7),
+                    "selu_": F.selu, "celu_": lambda z: F.celu(z, 0.7),
+                    "threshold_": lambda z: F.threshold(z, 0.1, 2.0),
+                    "leaky_relu inplace": lambda z: F.leaky_relu(z, 0.2),
+                    "hardtanh_": F.hardtanh}.get(name, f)
+    out_of_place(w2 * 1).backward(T(np.ones_like(x)))
+    np.testing.assert_allclose(N(w.grad), N(w2.grad), rtol=1e-12)
 
 
 # --- native_layer_norm_backward ----------------------------------------------------------------

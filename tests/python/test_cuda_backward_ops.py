@@ -143,7 +143,8 @@ def test_leaky_relu_hardtanh_elu_and_their_gradients(dtype):
                lambda t: aten.elu(t, 1.3, 1.1, 0.9), lambda t: aten.relu6(t * 4),
                lambda t: aten.selu(t), lambda t: aten.hardsigmoid(t * 3),
                lambda t: aten.hardswish(t * 3), lambda t: aten.mish(t),
-               lambda t: aten.log_sigmoid(t)):
+               lambda t: aten.log_sigmoid(t), lambda t: aten.celu(t, 0.7),
+               lambda t: aten.threshold(t, 0.1, 2.0)):
         same(fn(x.cuda()), fn(x), dtype)
         same(fn(x.cuda().t()), fn(x.t()), dtype)
     for fn in (lambda a, b: aten.leaky_relu_backward(a, b, 0.2, False),
@@ -156,6 +157,9 @@ def test_leaky_relu_hardtanh_elu_and_their_gradients(dtype):
         same(fn(g.cuda(), x.cuda()), fn(g, x), dtype)
     ints = opscope.tensor([-5, 0, 5], device="cuda")
     assert aten.hardtanh(ints, -2, 3).cpu().tolist() == [-2, 0, 3]
+    # threshold on integers takes its scalars through int64 (-1 as uint8 is 255), as torch's
+    assert aten.threshold(ints, 0, -7).cpu().tolist() == [-7, -7, 5]
+    assert aten.threshold(ints.to(opscope.uint8), 200, -1).cpu().tolist() == [251, 255, 255]
 
 
 @pytest.mark.parametrize("dtype", FLOATS)

@@ -76,6 +76,7 @@ SAMPLES = {
     ("Tensor", "out"): lambda: opscope.empty(0),
     ("Scalar", "self"): 2, ("Scalar", "other"): 2, ("Scalar", "exponent"): 2, ("Scalar", "s"): 3,
     ("Scalar", "start"): 0, ("Scalar", "end"): 5, ("Scalar", "fill_value"): 1.5, ("Scalar", "value"): 1.5,
+    ("Scalar", "threshold"): 0.5,
     ("int", "dim"): 0, ("int", "dim0"): 0, ("int", "dim1"): 1, ("int", "index"): 1, ("int", "start"): 0,
     ("int", "length"): 2, ("int", "source"): 0, ("int", "destination"): 1, ("int", "axis0"): 0,
     ("int", "axis1"): 1, ("int", "n"): 3, ("int", "m"): 2, ("int", "steps"): 5, ("int", "low"): 0,

@@ -44,6 +44,18 @@ Tensor nll_grad_composite(formulas::C c, const Tensor& g, int64_t classes) {
   return ops::neg(ops::mul(ops::one_hot(safe, classes), ops::unsqueeze(coef, -1)));
 }
 
+// The gradient of elu_ / celu_ from their result y: g scale where y > 0, g input_scale (y +
+// alpha scale) elsewhere (elu_backward with is_result, whose negative alpha is refused;
+// create_graph: the same from differentiable ops).
+Tensor elu_from_result(formulas::C c, const Tensor& g, const Scalar& alpha, const Scalar& scale,
+                       const Scalar& input_scale) {
+  Tensor y = c.result();
+  if (!grad_mode_enabled()) return ops::elu_backward(g, alpha, scale, input_scale, true, y);
+  const double a = alpha.to_double(), s = scale.to_double(), is = input_scale.to_double();
+  Tensor negative = ops::mul(ops::add(y, a * s), is);
+  return ops::mul(g, ops::where(ops::gt(y, Scalar(0)), ops::full_like(y, s), negative));
+}
+
 }  // namespace
 
 // convolution's and _convolution's formula: convolution_backward for the inputs that need one
@@ -91,8 +103,25 @@ std::vector<Derivative> nn_derivatives() {
          if (!grad_mode_enabled())
            return {ops::leaky_relu_backward(g[0], c.arg("self"), slope, false)};
          return {ops::where(ops::gt(c.arg("self"), Scalar(0)), g[0], ops::mul(g[0], slope))};
-       },
-       .inplace = {"leaky_relu_"}},
+       }},
+      // leaky_relu_: the same read off the result (torch's LeakyReluBackward1; a negative slope
+      //   is refused at backward, as torch's)
+      {.op = "leaky_relu_", .node = "LeakyReluBackward1", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         const Scalar slope = c.value("negative_slope").to_scalar();
+         if (!grad_mode_enabled()) return {ops::leaky_relu_backward(g[0], c.result(), slope, true)};
+         return {ops::where(ops::gt(c.result(), Scalar(0)), g[0], ops::mul(g[0], slope))};
+       }},
+      // threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor: g where self >
+      //   threshold (threshold_ saves the original self too: ThresholdBackward1)
+      {.op = "threshold", .node = "ThresholdBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::threshold_backward(g[0], c.arg("self"), c.value("threshold").to_scalar())};
+       }},
+      {.op = "threshold_", .node = "ThresholdBackward1", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::threshold_backward(g[0], c.arg("self"), c.value("threshold").to_scalar())};
+       }},
       // hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor: 1 strictly between
       //   the bounds, 0 at and beyond them
       {.op = "hardtanh", .node = "HardtanhBackward0", .inputs = {"self"}, .save = {"self"},
@@ -117,8 +146,30 @@ std::vector<Derivative> nn_derivatives() {
          Tensor negative = ops::mul(ops::exp(ops::mul(x, input_scale)), neg);
          return {ops::mul(g[0], ops::where(ops::gt(x, Scalar(0)), ops::full_like(x, scale),
                                            negative))};
-       },
-       .inplace = {"elu_"}},
+       }},
+      // elu_ (selu_ too): the same read off the result y, input_scale (y + alpha scale) where
+      //   y <= 0 (torch's EluBackward1)
+      {.op = "elu_", .node = "EluBackward1", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {elu_from_result(c, g[0], c.value("alpha").to_scalar(),
+                                 c.value("scale").to_scalar(), c.value("input_scale").to_scalar())};
+       }},
+      // celu(Tensor self, Scalar alpha=1.0) -> Tensor: elu's with scale 1 and input_scale
+      //   1 / alpha (CeluBackward0; celu_ from the result: CeluBackward1)
+      {.op = "celu", .node = "CeluBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
+         const Scalar alpha = c.value("alpha").to_scalar();
+         const double inv = 1.0 / alpha.to_double();
+         if (!grad_mode_enabled()) return {ops::elu_backward(g[0], alpha, 1.0, inv, false, x)};
+         return {ops::mul(g[0], ops::where(ops::gt(x, Scalar(0)), ops::ones_like(x),
+                                           ops::exp(ops::mul(x, inv))))};
+       }},
+      {.op = "celu_", .node = "CeluBackward1", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         const Scalar alpha = c.value("alpha").to_scalar();
+         return {elu_from_result(c, g[0], alpha, 1.0, 1.0 / alpha.to_double())};
+       }},
       // log_sigmoid_forward(Tensor self) -> (Tensor output, Tensor buffer): 1 - sigmoid(self)
       {.op = "log_sigmoid_forward", .node = "LogSigmoidBackward0", .inputs = {"self"},
        .save = {"self"}, .save_result = true,

@@ -55,12 +55,13 @@ enum class UnaryOp : int {
   Atan, Sinh, Cosh, Tanh, Erf, Sigmoid, Gelu, GeluTanh, Silu, Softplus, Floor, Ceil, Round, Trunc,
   LeakyRelu, Hardtanh, Elu, Hardsigmoid, Hardswish, Mish, LogSigmoid,
   // every dtype but bool
-  Neg, Abs, Sign, Relu,
+  Neg, Abs, Sign, Relu, Threshold,
   // IsNan etc. write bool: see CompareOp
 };
 // out = op(in) in operand 1's dtype (== out's); `a`, `b`, `c` are the op's parameters
 // (softplus's beta and threshold; leaky_relu's slope; hardtanh's bounds; elu's alpha * scale,
-// scale and input_scale).
+// scale and input_scale; threshold's threshold and value). Integer dtypes take `a` and `b`
+// through int64, as Scalar::to does.
 void launch_unary(UnaryOp op, const ElementwiseArgs& args, double a, double b, void* stream,
                   double c = 0);
 

@@ -234,6 +234,22 @@ static Tensor hardtanh_impl(const Tensor& out, const Tensor& self, const Scalar&
                     max_val.to_double());
 }
 
+// value where self <= threshold, self elsewhere, every dtype but bool; the scalars rounded to
+// self's dtype first, as torch's threshold.to<scalar_t>() (a bfloat16 0.1 is 0.10009765625)
+static Tensor threshold_impl(const Tensor& out, const Tensor& self, const Scalar& threshold,
+                             const Scalar& value) {
+  const auto in_dtype = [t = self.dtype()](const Scalar& s) {
+    switch (t) {
+      case ScalarType::BFloat16: return double(static_cast<float>(s.to<BFloat16>()));
+      case ScalarType::Float16: return double(static_cast<float>(s.to<Half>()));
+      case ScalarType::Float32: return double(s.to<float>());
+      default: return s.to_double();
+    }
+  };
+  return unary_same(out, self, UnaryOp::Threshold, "threshold_cuda", false, in_dtype(threshold),
+                    in_dtype(value));
+}
+
 static Tensor hardsigmoid_impl(const Tensor& out, const Tensor& self) {
   return unary_same(out, self, UnaryOp::Hardsigmoid, "hardsigmoid_cuda", true);
 }
@@ -967,6 +983,9 @@ static Library cuda_elementwise(Library::IMPL, "aten", DispatchKey::CUDA, [](Lib
   m.impl("leaky_relu", functional<&leaky_relu_impl>());
   m.impl("leaky_relu_", inplace<&leaky_relu_impl>());
   m.impl("leaky_relu.out", out<&leaky_relu_impl>());
+  m.impl("threshold", functional<&threshold_impl>());
+  m.impl("threshold_", inplace<&threshold_impl>());
+  m.impl("threshold.out", out<&threshold_impl>());
   m.impl("hardtanh", functional<&hardtanh_impl>());
   m.impl("hardtanh_", inplace<&hardtanh_impl>());
   m.impl("hardtanh.out", out<&hardtanh_impl>());

@@ -48,6 +48,7 @@ __device__ __forceinline__ A float_unary(UnaryOp op, A x, A pa, A pb, A pc) {
     case UnaryOp::Abs: return fabs(x);
     case UnaryOp::Sign: return x != x ? x : A((A(0) < x) - (x < A(0)));
     case UnaryOp::Relu: return x != x ? x : (x > A(0) ? x : A(0));  // NaN stays, as clamp_min
+    case UnaryOp::Threshold: return x <= pa ? pb : x;  // pa = threshold, pb = value; NaN stays
     case UnaryOp::LeakyRelu: return x > A(0) ? x : x * pa;  // pa = negative_slope
     case UnaryOp::Hardtanh: return x != x ? x : (x < pa ? pa : (x > pb ? pb : x));  // [pa, pb]
     case UnaryOp::Elu:  // pa = alpha scale, pb = scale, pc = input_scale
@@ -73,7 +74,7 @@ struct FloatUnary {
 template <typename T>
 struct IntUnary {
   UnaryOp op;
-  T lo, hi;  // hardtanh's bounds
+  T lo, hi;  // hardtanh's bounds; threshold's threshold and value
   __device__ T operator()(T x) const {
     using U = std::make_unsigned_t<T>;
     switch (op) {
@@ -87,6 +88,7 @@ struct IntUnary {
         return static_cast<T>(x != 0);
       case UnaryOp::Relu: return x > T(0) ? x : T(0);
       case UnaryOp::Hardtanh: return x < lo ? lo : (x > hi ? hi : x);
+      case UnaryOp::Threshold: return x <= lo ? hi : x;
       default: return x;
     }
   }
@@ -103,8 +105,8 @@ void launch_unary(UnaryOp op, const ElementwiseArgs& args, double a, double b, v
           args, FloatUnary<T>{op, static_cast<A>(a), static_cast<A>(b), static_cast<A>(c)}, stream,
           "unary_cuda");
     } else {
-      gpu_elementwise<T, T>(args, IntUnary<T>{op, static_cast<T>(a), static_cast<T>(b)}, stream,
-                            "unary_cuda");
+      const auto to_t = [](double v) { return static_cast<T>(static_cast<int64_t>(v)); };
+      gpu_elementwise<T, T>(args, IntUnary<T>{op, to_t(a), to_t(b)}, stream, "unary_cuda");
     }
   });
 }

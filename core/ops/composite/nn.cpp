@@ -1,7 +1,7 @@
 // The composite kernels of the nn family (declared in core/ops/nn.cpp, registered at the end of
 // this file): the CompositeImplicitAutograd decompositions (nll_loss*, cross_entropy_loss, l1_loss,
 // layer_norm, dropout, one_hot, pad) and the CompositeExplicitAutograd ones
-// (binary_cross_entropy_with_logits, embedding, constant_pad_nd). Each calls its children through
+// (binary_cross_entropy_with_logits, embedding, constant_pad_nd, celu). Each calls its children through
 // ops:: in torch 1.13's order (LossNLL.cpp, Loss.cpp, layer_norm.cpp, Dropout.cpp, Embedding.cpp,
 // PadNd.cpp), so a dispatch trace shows the ops torch runs.
 #include <algorithm>
@@ -295,6 +295,18 @@ constexpr double kSeluScale = 1.0507009873554804934193349852946;
 Tensor selu(const Tensor& self) { return ops::elu(self, kSeluAlpha, kSeluScale, 1.0); }
 Tensor selu_(const Tensor& self) { return ops::elu_(self, kSeluAlpha, kSeluScale, 1.0); }
 
+// celu = elu(self, alpha, 1, 1 / alpha), with torch's message for alpha = 0
+static double celu_input_scale(const Scalar& alpha) {
+  OPSCOPE_CHECK(alpha.to_double() != 0.0, "ZeroDivisionError: alpha cannot be 0 for CELU");
+  return 1.0 / alpha.to_double();
+}
+Tensor celu(const Tensor& self, const Scalar& alpha) {
+  return ops::elu(self, alpha, 1.0, celu_input_scale(alpha));
+}
+Tensor celu_(const Tensor& self, const Scalar& alpha) {
+  return ops::elu_(self, alpha, 1.0, celu_input_scale(alpha));
+}
+
 // grad (*, D), indices (*) -> (num_weights, D), as torch's embedding_backward (sparse: refused)
 Tensor embedding_backward(const Tensor& grad, const Tensor& indices, int64_t num_weights,
                           int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
@@ -500,6 +512,8 @@ static Library composite_explicit_nn(Library::IMPL, "aten", DispatchKey::Composi
                                               fn<&binary_cross_entropy_with_logits>);
                                        m.impl("embedding", fn<&embedding>);
                                        m.impl("constant_pad_nd", fn<&constant_pad_nd>);
+                                       m.impl("celu", fn<&celu>);
+                                       m.impl("celu_", fn<&celu_>);
                                      });
 
 }  // namespace opscope::composite

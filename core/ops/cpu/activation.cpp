@@ -2,7 +2,8 @@
 // gradient threshold_backward; gelu, silu and softplus, float-only functions of self's own dtype
 // over the unary loops (unary_loops.h), and their gradients gelu_backward, silu_backward and
 // softplus_backward (one pass over grad and self, SLEEF's vector math for float / double);
-// leaky_relu, hardtanh, elu, hardsigmoid, hardswish, mish and log_sigmoid with their gradients. Each
+// leaky_relu, hardtanh, elu, hardsigmoid, hardswish, mish and log_sigmoid with their gradients;
+// threshold. Each
 // of these is one `*_impl(out, ...)`, registered at the end of the file in its functional /
 // in-place / out= forms (core/ops/KernelForms.h).
 #include <cmath>
@@ -109,6 +110,26 @@ Tensor leaky_relu_impl(const Tensor& out, const Tensor& self, const Scalar& nega
         return x > A(0) ? x : x * A(slope);
       },
       params);
+}
+
+// self [*s] -> value where self <= threshold, self elsewhere [*s] (every dtype but bool and
+// Half, as torch 1.13's threshold_cpu; NaN stays NaN; both scalars converted to self's dtype)
+Tensor threshold_impl(const Tensor& out, const Tensor& self, const Scalar& threshold,
+                      const Scalar& value) {
+  TensorIterator iter = TensorIterator::unary_op(out, self);
+  dispatch_dtype_if(iter.common_dtype(), "threshold_cpu", kAllButBool, [&]<typename T>() {
+    if (std::is_same_v<T, Half>) not_implemented("threshold_cpu", iter.common_dtype());
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      const double params[2] = {double(threshold.to<T>()), double(value.to<T>())};
+      unary_loop<T>(
+          iter, UnaryOp::Threshold,
+          [t = T(params[0]), v = T(params[1])](T x) { return x <= t ? v : x; }, params);
+      return;
+    }
+    const T t = threshold.to<T>(), v = value.to<T>();
+    cpu_kernel(iter, [t, v](T x) -> T { return x <= t ? v : x; });
+  });
+  return iter.output();
 }
 
 // self [*s] -> clamp(self, min_val, max_val) (every dtype but bool; NaN stays NaN, as clamp)
@@ -357,6 +378,9 @@ static Library cpu_activation(Library::IMPL, "aten", DispatchKey::CPU, [](Librar
   m.impl("relu", fn<&relu>);
   m.impl("relu_", fn<&relu_>);
   m.impl("threshold_backward", fn<&threshold_backward>);
+  m.impl("threshold", functional<&threshold_impl>());
+  m.impl("threshold_", inplace<&threshold_impl>());
+  m.impl("threshold.out", out<&threshold_impl>());
   m.impl("gelu", functional<&gelu_impl>());
   m.impl("gelu_", inplace<&gelu_impl>());
   m.impl("gelu.out", out<&gelu_impl>());

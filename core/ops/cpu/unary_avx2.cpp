@@ -335,6 +335,11 @@ bool run(UnaryOp op, const T* x, T* y, int64_t n, const double* params) {
       loop(x, y, n, [=](V v) { return select_gt(v, hi, hi, select_gt(lo, v, lo, v)); });
       return true;
     }
+    case UnaryOp::Threshold: {  // x <= t ? value : x, NaN kept (every compare is false)
+      const V t = splat(T(params[0])), value = splat(T(params[1]));
+      loop(x, y, n, [=](V v) { return select_gt(t, v, value, select_eq(v, t, value, v)); });
+      return true;
+    }
     case UnaryOp::Hardsigmoid: {  // clamp(x + 3, 0, 6) / 6
       const V three = splat(T(3)), six = splat(T(6)), zero = splat(T(0));
       loop(x, y, n, [=](V v) {

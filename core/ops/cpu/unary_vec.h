@@ -50,6 +50,7 @@ enum class UnaryOp : int {
   Hardtanh,    // params = {min_val, max_val}
   Hardsigmoid,
   Hardswish,
+  Threshold,   // params = {threshold, value}: value where x <= threshold (forward only)
 };
 
 // Whether this CPU runs the vector kernels (AVX2 and FMA), decided once.

@@ -11,7 +11,7 @@ from opscope.nn.modules import (  # noqa: F401
     Hardtanh, HuberLoss, Identity, KLDivLoss, L1Loss, LayerNorm, LeakyReLU, Linear, LogSigmoid,
     LogSoftmax, Mish, Module, ModuleDict, ModuleList, MSELoss, NLLLoss, ParameterDict, ParameterList,
     ReLU, ReLU6, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softmin, Softplus, Softsign, Tanh,
-    Tanhshrink, Unflatten)
+    Tanhshrink, Threshold, Unflatten)
 from opscope.nn import utils  # noqa: F401
 from opscope.nn.modules import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell, MultiheadAttention, TransformerEncoderLayer, TransformerEncoder, TransformerDecoderLayer, TransformerDecoder, Transformer  # noqa: F401,E501
 from opscope.nn.modules import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d  # noqa: F401,E501

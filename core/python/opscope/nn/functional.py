@@ -25,7 +25,8 @@ __all__ = [
     "log_softmax", "dropout", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "layer_norm", "embedding",
     "one_hot", "pad",
-    "hardtanh", "hardtanh_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu",
+    "hardtanh", "hardtanh_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "selu_",
+    "celu", "celu_", "threshold", "threshold_",
     "mish", "hardsigmoid", "hardswish", "logsigmoid", "softsign", "tanhshrink", "softmin",
     "smooth_l1_loss", "huber_loss", "kl_div", "batch_norm", "dropout1d", "dropout2d",
 ]
@@ -230,12 +231,29 @@ def selu(input, inplace=False):
     return opscope.selu_(input) if inplace else opscope.selu(input)
 
 
+def selu_(input):
+    return opscope.selu_(input)
+
+
 def celu(input, alpha=1.0, inplace=False):
-    """input where input > 0, alpha * (exp(input / alpha) - 1) elsewhere: elu with
-    input_scale = 1 / alpha, as torch's celu."""
-    if alpha == 0:
-        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
-    return (_elu_ if inplace else _elu)(input, alpha, 1.0, 1.0 / alpha)
+    """input where input > 0, alpha * (exp(input / alpha) - 1) elsewhere: aten::celu, which
+    calls elu with input_scale = 1 / alpha (its gradient: CeluBackward0 -> elu_backward)."""
+    return opscope.celu_(input, alpha) if inplace else opscope.celu(input, alpha)
+
+
+def celu_(input, alpha=1.0):
+    return opscope.celu_(input, alpha)
+
+
+def threshold(input, threshold, value, inplace=False):
+    """value where input <= threshold, input elsewhere (aten::threshold; its gradient
+    ThresholdBackward0 -> threshold_backward passes where input > threshold)."""
+    return opscope.threshold_(input, threshold, value) if inplace else opscope.threshold(
+        input, threshold, value)
+
+
+def threshold_(input, threshold, value):
+    return opscope.threshold_(input, threshold, value)
 
 
 def mish(input, inplace=False):
@@ -864,7 +882,7 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
 _TORCH_BUILTINS = {
     "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "celu_", "conv1d", "conv2d",
     "conv_transpose1d", "conv_transpose2d", "elu_", "gelu", "hardtanh_", "leaky_relu_", "linear",
-    "logsigmoid", "one_hot", "pad", "relu_", "selu_", "softplus",
+    "logsigmoid", "one_hot", "pad", "relu_", "selu_", "softplus", "threshold_",
 }
 
 

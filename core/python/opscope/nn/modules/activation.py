@@ -6,13 +6,30 @@ import warnings
 from opscope.nn import functional as F
 from opscope.nn.modules.module import Module
 
-__all__ = ["ReLU", "ReLU6", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "SiLU", "Mish", "Tanh",
+__all__ = ["Threshold", "ReLU", "ReLU6", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "SiLU", "Mish", "Tanh",
            "Sigmoid", "Hardtanh", "Hardsigmoid", "Hardswish", "Softplus", "Softmax", "LogSoftmax",
            "Softmin", "LogSigmoid", "Softsign", "Tanhshrink"]
 
 
 def _inplace_repr(inplace, leading=""):
     return (leading + "inplace=True") if inplace else ""
+
+
+class Threshold(Module):
+    """value where x <= threshold, x elsewhere."""
+
+    __constants__ = ["threshold", "value", "inplace"]
+
+    def __init__(self, threshold, value, inplace=False):
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input):
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self):
+        return "threshold={}, value={}{}".format(self.threshold, self.value,
+                                                 _inplace_repr(self.inplace, ", "))
 
 
 class ReLU(Module):
