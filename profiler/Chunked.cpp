@@ -36,6 +36,13 @@ namespace opscope::profiler::chunk_memory {
 // project's 2-core machine: the refiller mapped 4x the memory used, competing for the cores.)
 // A forked child gets a new pool (the parent's refiller thread does not exist there, and may
 // have held the mutex).
+// Measured: on this project's 2-core machine the first trace's cost per traced 1-element add
+// went from ~+1.1 us (fresh chunks from operator new) to ~+0.6 us, the recording thread's page
+// faults from 0.34 to ~0.01 per op. On the lent H200's VM (2026-11-27) the recording thread no
+// longer faulted either (0.007 per op), yet the first trace still cost +3.5 us per CUDA add
+// against +0.1 us in a second trace on reused pages: there the first touch of fresh memory
+// stalls the process whichever thread makes it (~10 us a page), so only reuse helps.
+
 namespace {
 constexpr size_t kMaxBytes = size_t(32) << 20;  // freed and reserve chunks together
 constexpr size_t kReserveBytes = size_t(2) << 20;
