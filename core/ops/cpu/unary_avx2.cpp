@@ -307,11 +307,14 @@ bool run(UnaryOp op, const T* x, T* y, int64_t n, const double* params) {
       });
       return true;
     }
-    case UnaryOp::Elu: {  // x > 0 ? scale x : alpha scale expm1(input_scale x)
+    case UnaryOp::Elu: {  // x > 0 ? scale x : alpha scale (exp(input_scale x) - 1)
+      // exp - 1, as torch 1.13's vectorized elu_kernel: SLEEF's expm1 takes 4x exp's time (1e6
+      // floats: 1.49 ms against torch's 0.49), and the absolute error stays ~1 ulp of 1.
       const V negcoef = splat(T(params[0])), poscoef = splat(T(params[1])),
-              negiptcoef = splat(T(params[2])), zero = splat(T(0));
+              negiptcoef = splat(T(params[2])), zero = splat(T(0)), one = splat(T(1));
       loop(x, y, n, [=](V v) {
-        return select_gt(v, zero, mul(v, poscoef), mul(expm1(mul(v, negiptcoef)), negcoef));
+        V negative = mul(sub(exp(mul(v, negiptcoef)), one), negcoef);
+        return select_gt(v, zero, mul(v, poscoef), negative);
       });
       return true;
     }
