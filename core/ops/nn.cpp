@@ -63,6 +63,11 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   // celu = elu(self, alpha, 1, 1 / alpha) (CompositeExplicitAutograd, CeluBackward0 / 1)
   m.def("celu(Tensor self, Scalar alpha=1.0) -> Tensor", kFunction);
   m.def("celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)", kFunction);
+  // prelu: self where self > 0, weight[c] self elsewhere (c along dim 1; a one-element weight
+  // everywhere); prelu_backward -> (grad_input, grad_weight), as PreluBackward0 calls it
+  m.def("prelu(Tensor self, Tensor weight) -> Tensor", Variants::FunctionAndMethod);
+  m.def("prelu_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)",
+        Variants::FunctionAndMethod);
   // threshold: value where self <= threshold, self elsewhere (NaN stays)
   m.def("threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor", kFunction);
   m.def("threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!)", kFunction);

@@ -256,6 +256,11 @@ inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const 
 // celu(Tensor self, Scalar alpha=1.0) -> Tensor: elu(self, alpha, 1, 1 / alpha)
 inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>)> celu{"aten::celu"};
 inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>)> celu_{"aten::celu_"};
+// prelu(Tensor self, Tensor weight) -> Tensor: self where self > 0, weight[c] self elsewhere
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> prelu{"aten::prelu"};
+// prelu_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&)>
+    prelu_backward{"aten::prelu_backward"};
 // threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor: value where self <=
 // threshold, self elsewhere
 inline constexpr Op<Tensor(const Tensor&, const Scalar&, const Scalar&)> threshold{

@@ -121,6 +121,8 @@ CASES = [
     ("selu", lambda a: F.selu(a), [(2, 3)], False, True),
     ("celu", lambda a: F.celu(a, 0.7), [(2, 3)], False, True),
     ("threshold", lambda a: F.threshold(a, 0.1, 2.0), [(3, 4)], False, True),
+    ("prelu", lambda a, w: F.prelu(a, w), [(2, 3, 4), (3,)], False, True),
+    ("prelu one weight", lambda a, w: F.prelu(a, w), [(2, 3), (1,)], False, True),
     # the in-place forms read their gradient off the result (LeakyReluBackward1, EluBackward1,
     # CeluBackward1) or the original self (ThresholdBackward1)
     ("leaky_relu_", lambda a: F.leaky_relu_(a * 1, 0.2), [(2, 3)], False, True),

@@ -499,6 +499,57 @@ def test_threshold_errors_and_module():
         opscope.celu(opscope.ones(2), 0.0)
 
 
+@pytest.mark.parametrize("dtype", [opscope.float32, opscope.float64, opscope.bfloat16])
+@pytest.mark.parametrize("shape,channels", [((4, 3, 5), 3), ((2, 6), 6), ((7,), 1), ((), 1),
+                                            ((0, 3), 3), ((3, 4, 2, 2), 1)])
+def test_prelu_and_its_gradient_match_numpy(dtype, shape, channels):
+    x = RNG.standard_normal(shape) * 2
+    w = RNG.uniform(0.05, 0.5, channels)
+    g = RNG.standard_normal(shape)
+    tx, tw, tg = (opscope.tensor(a).to(dtype) for a in (x, w, g))
+    x, w, g = (N(t.double()) for t in (tx, tw, tg))  # the values the dtype holds
+    wb = w.reshape([1, channels] + [1] * (len(shape) - 2)) if channels > 1 else w.reshape(())
+    tol = 1e-2 if dtype == opscope.bfloat16 else 1e-6
+    want = np.where(x > 0, x, wb * x)
+    # the same values laid out with the dims reversed (a non-contiguous input when dim >= 2)
+    dims = list(reversed(range(tx.dim())))
+    reversed_layout = tx.permute(dims).contiguous().permute(dims)
+    for got in (opscope.prelu(tx, tw), tx.prelu(tw), F.prelu(reversed_layout, tw)):
+        assert got.dtype == dtype and got.shape == tx.shape
+        np.testing.assert_allclose(N(got.double()), want, rtol=tol, atol=tol)
+    gi, gw = opscope.ops.aten.prelu_backward(tg, tx, tw)
+    np.testing.assert_allclose(N(gi.double()), np.where(x > 0, g, wb * g), rtol=tol, atol=tol)
+    terms = np.where(x > 0, 0, x * g)
+    sum_dims = tuple(d for d in range(len(shape)) if d != 1) if channels > 1 else None
+    want_w = terms.sum(axis=sum_dims) if channels > 1 else np.full(1, terms.sum())
+    assert gw.shape == tw.shape and gw.dtype == dtype
+    np.testing.assert_allclose(N(gw.double()), want_w, rtol=tol * 10, atol=tol * 10)
+
+
+def test_prelu_errors_module_and_node():
+    with pytest.raises(RuntimeError, match="Mismatch of parameter numbers and input channel size. "
+                                           "Found parameter numbers = 2 and channel size = 3."):
+        F.prelu(opscope.randn(2, 3), opscope.randn(2))
+    with pytest.raises(RuntimeError, match="Not allow zero-dim input tensor."):
+        F.prelu(opscope.randn(()), opscope.randn(3))
+    with pytest.raises(RuntimeError, match="Expected `weight` to be a scalar or 1D tensor, but "
+                                           "got ndim = 2"):
+        F.prelu(opscope.randn(2, 3), opscope.randn(1, 3))
+    with pytest.raises(RuntimeError, match="\"prelu_cpu\" not implemented for 'Half'"):
+        F.prelu(opscope.randn(2, 3).half(), opscope.randn(3).half())
+    with pytest.raises(RuntimeError, match="Found dtype Float but expected Double"):
+        F.prelu(opscope.randn(2, 3).double(), opscope.randn(3))
+    m = opscope.nn.PReLU(3, 0.1)
+    assert repr(m) == "PReLU(num_parameters=3)" and m.weight.tolist() == pytest.approx([0.1] * 3)
+    assert repr(opscope.nn.PReLU()) == "PReLU(num_parameters=1)"
+    x = opscope.tensor([[-1.0, 2.0, -4.0]], requires_grad=True)
+    y = m(x)
+    assert type(y.grad_fn).__name__ == "PreluBackward0"
+    assert y.grad_fn._saved_weight is not None and y.grad_fn._saved_self.tolist() == x.tolist()
+    y.sum().backward()
+    assert m.weight.grad.tolist() == [-1.0, 0.0, -4.0]
+
+
 # torch 1.13's nodes and saved attributes (grad_fn) for each form, recorded by hand
 INPLACE_NODES = [
     ("leaky_relu", lambda z: F.leaky_relu(z, 0.2), "LeakyReluBackward0", "self"),

@@ -104,6 +104,8 @@ OVERRIDES = {
     "aten::vdot": {"self": lambda: matrix(3), "other": lambda: matrix(3)},
     "aten::vdot.out": {"self": lambda: matrix(3), "other": lambda: matrix(3)},
     "aten::matmul": {"other": lambda: matrix(3, 4)},
+    "aten::prelu": {"weight": lambda: matrix(3)},
+    "aten::prelu_backward": {"grad_output": lambda: matrix(2, 3), "weight": lambda: matrix(3)},
     "aten::unflatten.int": {"dim": 1},
     "aten::view.dtype": {"dtype": opscope.int32},  # same element size: any geometry
     "aten::select_backward": {"grad_output": lambda: matrix(3), "input_sizes": [2, 3], "dim": 0, "index": 1},

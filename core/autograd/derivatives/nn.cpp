@@ -56,6 +56,13 @@ Tensor elu_from_result(formulas::C c, const Tensor& g, const Scalar& alpha, cons
   return ops::mul(g, ops::where(ops::gt(y, Scalar(0)), ops::full_like(y, s), negative));
 }
 
+// A [C] weight's shape against a [N, C, *] input: [1, C, 1, ..., 1]
+std::vector<int64_t> prelu_channel_shape(int64_t dim, int64_t channels) {
+  std::vector<int64_t> shape(static_cast<size_t>(dim), 1);
+  shape[1] = channels;
+  return shape;
+}
+
 }  // namespace
 
 // convolution's and _convolution's formula: convolution_backward for the inputs that need one
@@ -111,6 +118,27 @@ std::vector<Derivative> nn_derivatives() {
          const Scalar slope = c.value("negative_slope").to_scalar();
          if (!grad_mode_enabled()) return {ops::leaky_relu_backward(g[0], c.result(), slope, true)};
          return {ops::where(ops::gt(c.result(), Scalar(0)), g[0], ops::mul(g[0], slope))};
+       }},
+      // prelu(Tensor self, Tensor weight) -> Tensor: prelu_backward's two gradients (create_graph:
+      //   the same from differentiable ops)
+      {.op = "prelu", .node = "PreluBackward0", .inputs = {"self", "weight"},
+       .save = {"self", "weight"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self"), w = c.arg("weight");
+         if (!grad_mode_enabled()) {
+           auto [gi, gw] = ops::prelu_backward(g[0], x, w);
+           return {gi, gw};
+         }
+         Tensor positive = ops::gt(x, Scalar(0));
+         Tensor wb = w.numel() == 1 || x.dim() < 2
+                         ? w
+                         : ops::reshape(w, prelu_channel_shape(x.dim(), w.numel()));
+         Tensor gi = ops::where(positive, g[0], ops::mul(g[0], wb));
+         Tensor terms = ops::where(positive, ops::zeros_like(x), ops::mul(x, g[0]));
+         if (w.numel() == 1) return {gi, ops::reshape(ops::sum(terms), w.sizes())};
+         std::vector<int64_t> dims{0};
+         for (int64_t d = 2; d < x.dim(); ++d) dims.push_back(d);
+         return {gi, ops::sum(terms, dims)};
        }},
       // threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor: g where self >
       //   threshold (threshold_ saves the original self too: ThresholdBackward1)

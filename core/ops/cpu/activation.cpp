@@ -3,7 +3,7 @@
 // over the unary loops (unary_loops.h), and their gradients gelu_backward, silu_backward and
 // softplus_backward (one pass over grad and self, SLEEF's vector math for float / double);
 // leaky_relu, hardtanh, elu, hardsigmoid, hardswish, mish and log_sigmoid with their gradients;
-// threshold. Each
+// threshold; prelu and its gradient. Each
 // of these is one `*_impl(out, ...)`, registered at the end of the file in its functional /
 // in-place / out= forms (core/ops/KernelForms.h).
 #include <cmath>
@@ -14,6 +14,9 @@
 #include "core/ops/compare.h"
 #include "core/ops/cpu/Loops.h"
 #include "core/ops/cpu/unary_loops.h"
+#include "core/ops/copy.h"
+#include "core/ops/reduce.h"
+#include "core/ops/utility.h"
 
 namespace opscope::cpu {
 
@@ -130,6 +133,76 @@ Tensor threshold_impl(const Tensor& out, const Tensor& self, const Scalar& thres
     cpu_kernel(iter, [t, v](T x) -> T { return x <= t ? v : x; });
   });
   return iter.output();
+}
+
+// --- prelu -------------------------------------------------------------------------------------
+
+namespace {
+// prelu's weight as an operand of self's shape: weight[c] at channel c (dim 1), its one element
+// everywhere when it has one. An alias with stride 0 elsewhere, seen by the iterator only. Checks
+// and messages are torch 1.13's prelu_cpu.
+Tensor prelu_weight_operand(const Tensor& self, const Tensor& weight) {
+  OPSCOPE_CHECK(weight.dim() <= 1,
+                "prelu: Expected `weight` to be a scalar or 1D tensor, but got ndim = ",
+                weight.dim());
+  const int64_t n = weight.numel();
+  DimVector strides(static_cast<size_t>(self.dim()), 0);
+  if (n != 1) {
+    OPSCOPE_CHECK(self.dim() > 0, "Not allow zero-dim input tensor.");
+    const int64_t channels = self.dim() > 1 ? self.size(1) : 1;
+    OPSCOPE_CHECK(n == channels,
+                  "Mismatch of parameter numbers and input channel size. Found parameter "
+                  "numbers = ", n, " and channel size = ", channels, ".");
+    strides[1] = weight.stride(0);
+  }
+  return Tensor(make_intrusive<TensorImpl>(weight->storage(), weight.dtype(), self.sizes(),
+                                           strides, weight->storage_offset()));
+}
+
+// Floating dtypes and bfloat16 (Half refused, as torch 1.13's CPU kernels).
+void check_prelu_dtype(ScalarType t, const char* what) {
+  if (!is_floating(t) || t == ScalarType::Float16) not_implemented(what, t);
+}
+}  // namespace
+
+// self [N, C, *], weight [C] (or one element) -> self where self > 0, weight[c] self elsewhere
+Tensor prelu(const Tensor& self, const Tensor& weight) {
+  check_prelu_dtype(self.dtype(), "prelu_cpu");
+  const Tensor w = prelu_weight_operand(self, weight), none;
+  TensorIterator iter =
+      TensorIteratorConfig().add_output(none).add_input(self).add_input(w).build();
+  dispatch_dtype_if(iter.common_dtype(), "prelu_cpu", kFloatingOnly, [&]<typename T>() {
+    using A = acc_type_t<T>;
+    cpu_kernel(iter, [](T x, T a) -> T { return A(x) > A(0) ? x : T(A(a) * A(x)); });
+  });
+  return iter.output();
+}
+
+// -> (grad_output where self > 0 and weight[c] grad_output elsewhere, the sum over all but the
+// channel dim of self grad_output where self <= 0), as torch's prelu_backward_cpu: the per-element
+// terms of the weight's gradient are summed by aten::sum (the whole sum, then fill_, for a
+// one-element weight)
+std::tuple<Tensor, Tensor> prelu_backward(const Tensor& grad_output, const Tensor& self,
+                                          const Tensor& weight) {
+  check_prelu_dtype(self.dtype(), "prelu_backward_cpu");
+  const Tensor w = prelu_weight_operand(self, weight), none;
+  TensorIterator gi = TensorIteratorConfig().add_output(none).add_input(grad_output)
+                          .add_input(self).add_input(w).build();
+  TensorIterator terms =
+      TensorIteratorConfig().add_output(none).add_input(grad_output).add_input(self).build();
+  dispatch_dtype_if(gi.common_dtype(), "prelu_backward_cpu", kFloatingOnly, [&]<typename T>() {
+    using A = acc_type_t<T>;
+    cpu_kernel(gi, [](T g, T x, T a) -> T { return A(x) > A(0) ? g : T(A(a) * A(g)); });
+    cpu_kernel(terms, [](T g, T x) -> T { return A(x) > A(0) ? T(0) : T(A(x) * A(g)); });
+  });
+  if (weight.numel() == 1) {
+    Tensor gw = make_empty(weight.sizes(), weight.dtype(), weight.device());
+    ops::fill_(gw, ops::item(ops::sum(terms.output())));
+    return {gi.output(), gw};
+  }
+  std::vector<int64_t> dims{0};
+  for (int64_t d = 2; d < self.dim(); ++d) dims.push_back(d);
+  return {gi.output(), ops::sum(terms.output(), dims)};
 }
 
 // self [*s] -> clamp(self, min_val, max_val) (every dtype but bool; NaN stays NaN, as clamp)
@@ -378,6 +451,8 @@ static Library cpu_activation(Library::IMPL, "aten", DispatchKey::CPU, [](Librar
   m.impl("relu", fn<&relu>);
   m.impl("relu_", fn<&relu_>);
   m.impl("threshold_backward", fn<&threshold_backward>);
+  m.impl("prelu", fn<&prelu>);
+  m.impl("prelu_backward", fn<&prelu_backward>);
   m.impl("threshold", functional<&threshold_impl>());
   m.impl("threshold_", inplace<&threshold_impl>());
   m.impl("threshold.out", out<&threshold_impl>());

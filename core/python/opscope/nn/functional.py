@@ -26,7 +26,7 @@ __all__ = [
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "layer_norm", "embedding",
     "one_hot", "pad",
     "hardtanh", "hardtanh_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "selu_",
-    "celu", "celu_", "threshold", "threshold_",
+    "celu", "celu_", "threshold", "threshold_", "prelu",
     "mish", "hardsigmoid", "hardswish", "logsigmoid", "softsign", "tanhshrink", "softmin",
     "smooth_l1_loss", "huber_loss", "kl_div", "batch_norm", "dropout1d", "dropout2d",
 ]
@@ -280,6 +280,12 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 def logsigmoid(input):
     """log(sigmoid(input)) without overflow: aten::log_sigmoid -> log_sigmoid_forward."""
     return _log_sigmoid(input)
+
+
+def prelu(input, weight):
+    """input where input > 0, weight[c] * input elsewhere, c the channel (dim 1); a one-element
+    weight everywhere (aten::prelu; its gradient PreluBackward0 -> prelu_backward)."""
+    return opscope.prelu(input, weight)
 
 
 def softsign(input):
@@ -882,7 +888,7 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
 _TORCH_BUILTINS = {
     "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "celu_", "conv1d", "conv2d",
     "conv_transpose1d", "conv_transpose2d", "elu_", "gelu", "hardtanh_", "leaky_relu_", "linear",
-    "logsigmoid", "one_hot", "pad", "relu_", "selu_", "softplus", "threshold_",
+    "logsigmoid", "one_hot", "pad", "prelu", "relu_", "selu_", "softplus", "threshold_",
 }
 
 

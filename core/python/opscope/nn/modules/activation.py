@@ -4,9 +4,11 @@ arguments, checks and extra_repr (what shows in the model's printout)."""
 import warnings
 
 from opscope.nn import functional as F
+import opscope
 from opscope.nn.modules.module import Module
+from opscope.nn.parameter import Parameter
 
-__all__ = ["Threshold", "ReLU", "ReLU6", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "SiLU", "Mish", "Tanh",
+__all__ = ["Threshold", "ReLU", "ReLU6", "PReLU", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "SiLU", "Mish", "Tanh",
            "Sigmoid", "Hardtanh", "Hardsigmoid", "Hardswish", "Softplus", "Softmax", "LogSoftmax",
            "Softmin", "LogSigmoid", "Softsign", "Tanhshrink"]
 
@@ -46,6 +48,23 @@ class ReLU(Module):
 
     def extra_repr(self):
         return _inplace_repr(self.inplace)
+
+
+class PReLU(Module):
+    """x where x > 0, a x elsewhere, with a learnt slope a: one for every channel (dim 1), or one
+    for all (num_parameters=1), each starting at `init`."""
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.weight = Parameter(opscope.empty(num_parameters, device=device, dtype=dtype)
+                                .fill_(init))
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return "num_parameters={}".format(self.num_parameters)
 
 
 class Hardtanh(Module):
