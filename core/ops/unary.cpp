@@ -15,6 +15,10 @@ static Library unary_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("sign(Tensor self) -> Tensor");
   m.def("sign_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
   m.def("sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  // sgn: x / |x| (0 at 0), sign's values for real dtypes (torch's abs gradient reads it)
+  m.def("sgn(Tensor self) -> Tensor");
+  m.def("sgn_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
+  m.def("sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
   m.def("exp(Tensor self) -> Tensor");
   m.def("exp_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
   m.def("exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);

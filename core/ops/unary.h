@@ -45,6 +45,8 @@ inline constexpr Op<Tensor(Out, const Tensor&)> abs_out{"aten::abs.out"};
 // --- sign ----------------------------------------------------------------------------------------
 // sign(Tensor self) -> Tensor
 inline constexpr Op<Tensor(const Tensor&)> sign{"aten::sign"};
+// sgn(Tensor self) -> Tensor: x / |x|, 0 at 0 (for real dtypes, sign's values)
+inline constexpr Op<Tensor(const Tensor&)> sgn{"aten::sgn"};
 
 // --- exp -----------------------------------------------------------------------------------------
 // exp(Tensor self) -> Tensor

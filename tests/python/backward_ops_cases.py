@@ -3,8 +3,9 @@
 opscope): a small MLP (Linear, ReLU, log_softmax + nll_loss), the same with cross_entropy, and
 softmax; and with cross_entropy, the MLP with GELU (erf and tanh), SiLU, Softplus, Sigmoid,
 Tanh, LeakyReLU, ReLU6, ELU, SELU, Hardswish + Hardsigmoid, Mish or LogSigmoid in place of
-ReLU, or a LayerNorm before it; and the ReLU MLP with mse_loss, and with a sigmoid and
-binary_cross_entropy; and an embedding table before the ReLU.
+ReLU, or a LayerNorm before it, or PReLU, Threshold or CELU; and the ReLU MLP with mse_loss,
+with a sigmoid and binary_cross_entropy, with binary_cross_entropy_with_logits (and with weight
+and pos_weight) and with l1_loss; and an embedding table before the ReLU.
 `backward_ops(torch, case)` runs one step under the library's profiler and returns, in the order
 the engine ran them, each autograd node's name with the ops it called directly.
 
@@ -25,7 +26,8 @@ EXACT = {"NllLossBackward0", "LogSoftmaxBackward0", "SoftmaxBackward0", "ReluBac
          "NativeLayerNormBackward0", "SigmoidBackward0", "TanhBackward0", "MseLossBackward0",
          "BinaryCrossEntropyBackward0", "EmbeddingBackward0", "LeakyReluBackward0",
          "HardtanhBackward0", "EluBackward0", "HardswishBackward0", "HardsigmoidBackward0",
-         "MishBackward0", "LogSigmoidBackward0"}
+         "MishBackward0", "LogSigmoidBackward0", "PreluBackward0", "ThresholdBackward0",
+         "CeluBackward0", "BinaryCrossEntropyWithLogitsBackward0", "AbsBackward0"}
 
 # case -> the hidden layer between the two Linears
 HIDDEN = {"gelu": lambda nn: [nn.GELU()], "gelu_tanh": lambda nn: [nn.GELU(approximate="tanh")],
@@ -35,7 +37,9 @@ HIDDEN = {"gelu": lambda nn: [nn.GELU()], "gelu_tanh": lambda nn: [nn.GELU(appro
           "leaky_relu": lambda nn: [nn.LeakyReLU(0.2)], "relu6": lambda nn: [nn.ReLU6()],
           "elu": lambda nn: [nn.ELU(alpha=0.5)], "selu": lambda nn: [nn.SELU()],
           "hardswish": lambda nn: [nn.Hardswish(), nn.Hardsigmoid()],
-          "mish": lambda nn: [nn.Mish()], "logsigmoid": lambda nn: [nn.LogSigmoid()]}
+          "mish": lambda nn: [nn.Mish()], "logsigmoid": lambda nn: [nn.LogSigmoid()],
+          "prelu": lambda nn: [nn.PReLU(16)], "threshold": lambda nn: [nn.Threshold(0.1, -1.0)],
+          "celu": lambda nn: [nn.CELU(0.5)]}
 
 
 def mlp_step(torch, loss):
@@ -60,6 +64,14 @@ def mlp_step(torch, loss):
             value = F.mse_loss(out, (torch.arange(20.0) / 20).view(5, 4))
         elif loss == "binary_cross_entropy":
             value = F.binary_cross_entropy(torch.sigmoid(out), (torch.arange(20.0) / 20).view(5, 4))
+        elif loss == "bce_with_logits":
+            value = F.binary_cross_entropy_with_logits(out, (torch.arange(20.0) / 20).view(5, 4))
+        elif loss == "bce_with_logits_weighted":
+            value = F.binary_cross_entropy_with_logits(out, (torch.arange(20.0) / 20).view(5, 4),
+                                                       weight=torch.arange(1.0, 5.0),
+                                                       pos_weight=torch.full((4,), 2.0))
+        elif loss == "l1_loss":
+            value = F.l1_loss(out, (torch.arange(20.0) / 20).view(5, 4))
         else:  # softmax, then a weighted sum
             value = (F.softmax(out, dim=1) * torch.arange(4.0)).sum()
         value.backward()
@@ -67,7 +79,7 @@ def mlp_step(torch, loss):
 
 
 CASES = ["nll_loss", "cross_entropy", "softmax", "mse_loss", "binary_cross_entropy", "embedding",
-         *HIDDEN]
+         "bce_with_logits", "bce_with_logits_weighted", "l1_loss", *HIDDEN]
 
 
 def saved_names(torch):

@@ -188,6 +188,7 @@ CASES = [
     ("log2", lambda a: a.log2(), [(2, 3)], True, True),
     ("log10_ on a non-leaf", lambda a: (a * 1).log10_(), [(3,)], True, True),
     ("sign", lambda a: a.sign() * a, [(2, 3)], False, True),
+    ("sgn", lambda a: a.sgn() * a, [(2, 3)], False, True),
     ("floor", lambda a: a.floor() + a, [(2, 3)], False, False),
     ("ceil", lambda a: a.ceil() + a, [(2, 3)], False, False),
     ("round", lambda a: a.round() + a, [(2, 3)], False, False),

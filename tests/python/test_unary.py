@@ -246,7 +246,7 @@ def test_relu_rules():
 
 
 # --- dtype-keeping unary ops --------------------------------------------------------------------
-KEEP = {"abs": np.abs, "sign": np.sign, "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc,
+KEEP = {"abs": np.abs, "sign": np.sign, "sgn": np.sign, "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc,
         "round": np.round}
 
 
@@ -259,7 +259,7 @@ def test_dtype_keeping_unary(name, dtype, layout, rng):
     v[0, :4] = [2.5, -2.5, 0.5, -0.0]
     t, x = make(v, dtype, layout)
     fn = getattr(opscope, name)
-    if dtype == "float16" and name not in ("abs", "sign"):
+    if dtype == "float16" and name not in ("abs", "sign", "sgn"):
         with pytest.raises(RuntimeError, match=f"\"{name}_vml_cpu\" not implemented for 'Half'"):
             fn(t)
         return
@@ -284,6 +284,7 @@ def test_dtype_keeping_unary_bool_and_specials():
         with pytest.raises(RuntimeError, match=f"\"{name}_vml_cpu\" not implemented for 'Bool'"):
             getattr(opscope, name)(b)
     assert opscope.sign(b).tolist() == [True, False]
+    assert opscope.sgn(b).tolist() == [True, False]  # sign's values for every real dtype
     x = opscope.tensor([float("nan"), -float("inf"), float("inf"), -0.0])
     assert to_numpy(opscope.sign(x)).tolist()[1:] == [-1.0, 1.0, 0.0]
     assert math.isnan(opscope.abs(x).tolist()[0]) and opscope.abs(x).tolist()[1:] == [math.inf] * 2 + [0.0]

@@ -56,6 +56,26 @@ Tensor elu_from_result(formulas::C c, const Tensor& g, const Scalar& alpha, cons
   return ops::mul(g, ops::where(ops::gt(y, Scalar(0)), ops::full_like(y, s), negative));
 }
 
+// binary_cross_entropy_with_logits' gradient for its input before weight and reduction, in torch
+// 1.13's steps: sigmoid(x).sub_(t).mul_(g), or with pos_weight (pt = pw t) pt.add(1).sub_(t)
+// .mul_(sigmoid(x)).sub_(pt).mul_(g); out of place when the result must stay differentiable.
+Tensor bce_with_logits_input_grad(const Tensor& x, const Tensor& t, const Tensor& pw,
+                                  const Tensor& g, bool in_place) {
+  Tensor r;
+  if (pw.defined()) {
+    Tensor pt = ops::mul(pw, t);
+    r = ops::add(pt, Scalar(1));
+    r = in_place ? ops::sub_(r, t) : ops::sub(r, t);
+    Tensor s = ops::sigmoid(x);
+    r = in_place ? ops::mul_(r, s) : ops::mul(r, s);
+    r = in_place ? ops::sub_(r, pt) : ops::sub(r, pt);
+  } else {
+    r = ops::sigmoid(x);
+    r = in_place ? ops::sub_(r, t) : ops::sub(r, t);
+  }
+  return in_place ? ops::mul_(r, g) : ops::mul(r, g);
+}
+
 // A [C] weight's shape against a [N, C, *] input: [1, C, 1, ..., 1]
 std::vector<int64_t> prelu_channel_shape(int64_t dim, int64_t channels) {
   std::vector<int64_t> shape(static_cast<size_t>(dim), 1);
@@ -511,24 +531,32 @@ std::vector<Derivative> nn_derivatives() {
       // binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None,
       //                                  Tensor? pos_weight=None, int reduction=1) -> Tensor:
       //   l = (1 - t) x + (1 + (pw - 1) t) softplus(-x);
-      //   dl/dx = (1 - t) - (1 + (pw - 1) t) (1 - sigmoid(x)) (sigmoid(x) - t without pw),
+      //   dl/dx = (pw t + 1 - t) sigmoid(x) - pw t (sigmoid(x) - t without pw), in torch 1.13's
+      //   steps (binary_cross_entropy_with_logits_backward: in place unless grad mode is on);
       //   dl/dt = -x + (pw - 1) softplus(-x)
       {.op = "binary_cross_entropy_with_logits", .node = "BinaryCrossEntropyWithLogitsBackward0",
        .inputs = {"self", "target"}, .save = {"self", "target", "weight", "pos_weight"},
        .formula = [](C c, G g) -> variable_list {
-         Tensor x = c.arg("self"), t = c.arg("target"), w = c.arg("weight"), pw = c.arg("pos_weight"), dx, dt;
-         if (pw.defined()) {
-           Tensor coef = ops::add(ops::mul(ops::sub(pw, Scalar(1)), t), Scalar(1));
-           dx = ops::sub(ops::rsub(t, Scalar(1)), ops::mul(coef, ops::rsub(ops::sigmoid(x), Scalar(1))));
-           dt = ops::sub(ops::mul(ops::sub(pw, Scalar(1)), ops::softplus(ops::neg(x))), x);
-         } else {
-           dx = ops::sub(ops::sigmoid(x), t);
-           dt = ops::neg(x);
+         Tensor x = c.arg("self"), t = c.arg("target"), w = c.arg("weight"),
+                pw = c.arg("pos_weight");
+         const bool mean = c.value("reduction").to_int() == 1;
+         const int64_t n = count(c.sizes("self"), reduced_dims(IValue(), c.sizes("self").size()));
+         Tensor dx;
+         if (c.needs("self")) {
+           const bool in_place = !grad_mode_enabled();
+           dx = bce_with_logits_input_grad(x, t, pw, g[0], in_place);
+           if (w.defined()) dx = in_place ? ops::mul_(dx, w) : ops::mul(dx, w);
+           if (mean) dx = in_place ? ops::div_(dx, Scalar(n)) : ops::div(dx, Scalar(n));
          }
-         Tensor scale = w.defined() ? ops::mul(g[0], w) : g[0];
-         if (c.value("reduction").to_int() == 1) scale = ops::div(scale, Scalar(count(c.sizes("self"),
-             reduced_dims(IValue(), c.sizes("self").size()))));
-         return {c.needs("self") ? ops::mul(dx, scale) : Tensor(), c.needs("target") ? ops::mul(dt, scale) : Tensor()};
+         Tensor dt;
+         if (c.needs("target")) {
+           dt = pw.defined() ? ops::sub(ops::mul(ops::sub(pw, Scalar(1)), ops::softplus(ops::neg(x))), x)
+                             : ops::neg(x);
+           Tensor scale = w.defined() ? ops::mul(g[0], w) : g[0];
+           if (mean) scale = ops::div(scale, Scalar(n));
+           dt = ops::mul(dt, scale);
+         }
+         return {dx, dt};
        }},
       // constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor: the padding cut off
       // again (a negative pad, which cropped, pads the gradient with zeros)

@@ -74,10 +74,10 @@ std::vector<Derivative> unary_derivatives() {
          return {ops::masked_fill(grad, outside, Scalar(0))};
        },
        .inplace = {"logit_"}},
-      // abs(Tensor self) -> Tensor: sign(self)
+      // abs(Tensor self) -> Tensor: grad * self.sgn(), as torch's
       {.op = "abs", .node = "AbsBackward0", .inputs = {"self"}, .save = {"self"},
        .formula = [](C c, G g) -> variable_list {
-         return {ops::mul(g[0], ops::sign(c.arg("self")))};
+         return {ops::mul(g[0], ops::sgn(c.arg("self")))};
        },
        .inplace = {"abs_"}},
       // sin(Tensor self) -> Tensor: cos(self)
@@ -186,6 +186,10 @@ std::vector<Derivative> unary_derivatives() {
       // sign(Tensor self) -> Tensor
       {.op = "sign", .node = "SignBackward0", .inputs = {"self"},
        .formula = zero_gradient, .inplace = {"sign_"}},
+      // sgn(Tensor self) -> Tensor: 0 for real dtypes (torch's sgn_backward keeps self and the
+      //   result for the complex case)
+      {.op = "sgn", .node = "SgnBackward0", .inputs = {"self"}, .save = {"self"},
+       .save_result = true, .formula = zero_gradient, .inplace = {"sgn_"}},
       // floor(Tensor self) -> Tensor
       {.op = "floor", .node = "FloorBackward0", .inputs = {"self"},
        .formula = zero_gradient, .inplace = {"floor_"}},

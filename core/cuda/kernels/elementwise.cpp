@@ -963,6 +963,9 @@ static Library cuda_elementwise(Library::IMPL, "aten", DispatchKey::CUDA, [](Lib
   m.impl("sign", functional<&sign_impl>());
   m.impl("sign_", inplace<&sign_impl>());
   m.impl("sign.out", out<&sign_impl>());
+  m.impl("sgn", functional<&sign_impl>());  // real dtypes only: sign's kernel
+  m.impl("sgn_", inplace<&sign_impl>());
+  m.impl("sgn.out", out<&sign_impl>());
   m.impl("isnan", fn<&isnan>);
   m.impl("isposinf", functional<&isposinf_impl>());
   m.impl("isposinf.out", out<&isposinf_impl>());

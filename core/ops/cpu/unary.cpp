@@ -438,6 +438,9 @@ static Library cpu_unary(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m)
   m.impl("sign", functional<&sign_impl>());
   m.impl("sign_", inplace<&sign_impl>());
   m.impl("sign.out", out<&sign_impl>());
+  m.impl("sgn", functional<&sign_impl>());  // real dtypes only: sign's kernel
+  m.impl("sgn_", inplace<&sign_impl>());
+  m.impl("sgn.out", out<&sign_impl>());
   m.impl("exp", functional<&exp_impl>());
   m.impl("exp_", inplace<&exp_impl>());
   m.impl("exp.out", out<&exp_impl>());
