@@ -10,8 +10,6 @@
 #include <condition_variable>
 #include <mutex>
 #include <new>
-#include <system_error>
-#include <thread>
 #include <unordered_map>
 
 namespace opscope::profiler::chunk_memory {
@@ -88,16 +86,22 @@ size_t short_size(const ChunkPool& pool) {
   return 0;
 }
 
-// A size class, with its reserve (2 MB of chunks, 2 to 16 of them), with the mutex held.
+// A size class, with its reserve (2 MB of chunks, 2 to 16 of them), with the mutex held. Its
+// list has room for the whole reserve from the start: the refiller never allocates (see
+// start_refiller).
 SizeClass& size_class(ChunkPool& pool, size_t bytes) {
   SizeClass& size = pool.sizes[bytes];
-  if (size.reserve == 0) size.reserve = std::clamp<size_t>(kReserveBytes / bytes, 2, 16);
+  if (size.reserve == 0) {
+    size.reserve = std::clamp<size_t>(kReserveBytes / bytes, 2, 16);
+    size.free.reserve(2 * size.reserve);
+  }
   return size;
 }
 
 void start_refiller(ChunkPool& pool);
 
-void refill_forever(ChunkPool* pool) {
+void* refill_forever(void* arg) {
+  ChunkPool* pool = static_cast<ChunkPool*>(arg);
   pthread_setname_np(pthread_self(), "opscope-chunks");
   std::unique_lock lock(pool->mutex);
   for (;;) {
@@ -113,19 +117,27 @@ void refill_forever(ChunkPool* pool) {
       pool->short_of_chunks.wait(lock);
       continue;
     }
-    pool->sizes[bytes].free.push_back(chunk);
+    pool->sizes.find(bytes)->second.free.push_back(chunk);  // within its reserved room
     pool->bytes += bytes;
   }
+  return nullptr;
 }
 
+// The refiller is a small thread: a 128 KB stack, and no malloc of its own — a thread's first
+// malloc makes glibc reserve it an arena of 64 MB of address space, which a process under an
+// address-space limit (the fuzz workers', RLIMIT_AS) would feel: the thread with std::thread's
+// 8 MB stack and an arena took 76 MB of address space for a 2 MB reserve.
 void start_refiller(ChunkPool& pool) {  // with the mutex held
   if (pool.refiller_started) return;
   pool.refiller_started = true;
-  try {
-    std::thread(refill_forever, &pool).detach();
-  } catch (const std::system_error&) {
-    // No thread to be had: the recorder maps every chunk itself, as it would without one.
-  }
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, size_t(128) << 10);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  pthread_t thread;
+  // No thread to be had (EAGAIN): the recorder maps every chunk itself, as without one.
+  pthread_create(&thread, &attr, &refill_forever, &pool);
+  pthread_attr_destroy(&attr);
 }
 }  // namespace
 

@@ -190,3 +190,25 @@ def test_a_forked_child_records_a_trace():
     p.start()
     p.join(60)
     assert p.exitcode == 0
+
+
+def test_the_first_trace_costs_little_address_space():
+    # The pool's refiller is a small thread with no malloc arena of its own (profiler/Chunked.cpp,
+    # start_refiller): with std::thread's 8 MB stack and glibc's 64 MB arena the first trace took
+    # 76 MB of address space, enough to push the fuzz workers (RLIMIT_AS) out of memory.
+    import subprocess
+    import sys
+    code = """
+import opscope, time
+def vm():
+    return next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmSize'))
+a = opscope.ones(3)
+before = vm()
+with opscope.trace():
+    a + a
+time.sleep(0.2)
+print((vm() - before) // 1024)
+"""
+    grown = int(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                               text=True).stdout)
+    assert grown < 24, f"the first trace took {grown} MB of address space"
