@@ -210,8 +210,8 @@ step "kernels: opscope vs torch (tests/bench/bench_cuda.py${BENCH_ARGS:+ $BENCH_
 # compute-sanitizer on the kernel tests (SANITIZE_K: a pytest -k expression over SANITIZE_FILES,
 # or "all" for every test of those files). The parametrize ids are dtype0, dtype1, ...: select by
 # test name, e.g. SANITIZE_K="each_kernel_path or test_softmax or native_layer_norm_backward".
-# On the H200 (2026-11-27) that slice (79 tests) took ~15 s under memcheck and ~25 s under
-# racecheck; "all" (~360 tests) wants SANITIZE_TIMEOUT=240 or so.
+# On the H200 (2026-11-27) that slice (79 tests) took ~20 s under both tools together; "all"
+# (~360 tests) should fit in SANITIZE_TIMEOUT=240.
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 SANITIZE_FILES=${SANITIZE_FILES:-tests/python/test_cuda_ops.py tests/python/test_cuda_backward_ops.py}
 if [ -n "${SANITIZE_K:-}" ] && [ -x "$SAN" ]; then
