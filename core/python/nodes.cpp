@@ -277,13 +277,16 @@ PyObject* node_register_prehook(PyObject* self, PyObject* fn) {
 PyObject* saved_attribute(const autograd::DerivativeNode& d, const std::string& what) {
   autograd::BackwardContext c(d);
   if (what == "result") return d.derivative().save_result ? wrap(c.result(0)) : nullptr;
+  const std::string op = "aten::" + std::string(d.derivative().op);
+  const FunctionSchema& schema = Dispatcher::singleton().find_by_full_name(op).schema();
+  // A named result: nll_loss_forward's total_weight is _saved_total_weight, as torch names it.
+  for (size_t r = 0; r < schema.returns.size() && d.derivative().save_result; ++r)
+    if (!schema.returns[r].name.empty() && schema.returns[r].name == what) return wrap(c.result(r));
   // A node of an op with several results: _saved_result1, _saved_result2 (native_layer_norm's
   // mean and rstd), as torch's generated attributes.
   if (what.size() > 6 && what.starts_with("result") &&
       what.find_first_not_of("0123456789", 6) == std::string::npos && d.derivative().save_result)
     return wrap(c.result(std::stoul(what.substr(6))));
-  const std::string op = "aten::" + std::string(d.derivative().op);
-  const FunctionSchema& schema = Dispatcher::singleton().find_by_full_name(op).schema();
   const auto& saved = d.derivative().at.save;  // schema positions
   for (size_t i = 0; i < schema.arguments.size(); ++i) {
     if (schema.arguments[i].name != what) continue;
@@ -315,7 +318,43 @@ PyObject* node_getattro(PyObject* self, PyObject* name) {
   return nullptr;
 }
 
+// dir(grad_fn): object's attributes and the node's _saved_* names (tab completion in IPython and
+// Jupyter reads dir), as torch's generated properties list them: the saved tensors, the results
+// (_saved_result, or _saved_result1.. of an op with several), and the non-tensor arguments
+// (all of them: torch lists only those its formula reads).
+PyObject* node_dir(PyObject* self, PyObject*) {
+  return guarded([&]() -> PyObject* {
+    py::list names = py::reinterpret_steal<py::list>(
+        PyObject_CallMethod(reinterpret_cast<PyObject*>(&PyBaseObject_Type), "__dir__", "O", self));
+    if (!names) throw py::error_already_set();
+    auto* d = dynamic_cast<autograd::DerivativeNode*>(node_of(self).get());
+    if (!d) return names.release().ptr();
+    const autograd::Derivative& entry = d->derivative();
+    const FunctionSchema& schema =
+        Dispatcher::singleton().find_by_full_name("aten::" + std::string(entry.op)).schema();
+    autograd::BackwardContext c(*d);
+    for (size_t i = 0; i < schema.arguments.size(); ++i)
+      if (c.arg_at(i).defined() || !c.value_at(i).is_none())
+        names.append("_saved_" + schema.arguments[i].name);
+    if (entry.save_result) {
+      const size_t results = schema.returns.size();
+      for (size_t r = 0; r < results; ++r) {
+        const std::string& name = schema.returns[r].name;
+        if (!name.empty()) {
+          if (r > 0) names.append("_saved_" + name);  // the first is the output itself
+        } else if (results == 1) {
+          names.append("_saved_result");
+        } else if (r > 0) {
+          names.append("_saved_result" + std::to_string(r));
+        }
+      }
+    }
+    return names.release().ptr();
+  });
+}
+
 PyMethodDef node_methods[] = {
+    {"__dir__", method<node_dir>(), METH_NOARGS, "The attributes, the saved values' too."},
     {"name", method<node_name>(), METH_NOARGS, "torch's name of the node: 'MulBackward0', 'torch::autograd::AccumulateGrad'."},
     {"_sequence_nr", method<node_sequence_nr>(), METH_NOARGS,
      "Creation order: links a backward node to the forward op that recorded it."},

@@ -17,7 +17,7 @@ import pytest
 
 import opscope
 import opscope.nn.functional as F
-from backward_ops_cases import CASES, EXACT, backward_ops
+from backward_ops_cases import CASES, EXACT, backward_ops, saved_names
 from opscope.autograd import gradcheck
 
 aten = opscope.ops.aten
@@ -682,6 +682,19 @@ def test_backward_op_lists_match_torch(reference, case):
             assert ops == torch_ops, node
     mm = collections.Counter(op for _, ops in got for op in ops)["aten::mm"]
     assert mm == collections.Counter(op for _, ops in expected for op in ops)["aten::mm"]
+
+
+def test_dir_lists_the_saved_attributes_as_torchs(reference):
+    # dir(grad_fn) (IPython's tab completion) lists the _saved_* names torch's nodes have; it
+    # lists every non-tensor argument, where torch lists those its formula reads: the extras.
+    extra = {"_saved_half_to_float", "_saved_eps"}
+    ours = saved_names(opscope)
+    for node, names in reference["saved"].items():
+        assert set(names) <= set(ours[node]), node
+        assert set(ours[node]) - set(names) <= extra, node
+    x = T(RNG.standard_normal((3, 4)), opscope.float32).requires_grad_(True)
+    y = F.nll_loss(x, opscope.tensor([0, 3, 1]), weight=opscope.ones(4))
+    assert y.grad_fn._saved_total_weight.item() == 3.0  # a named result, named as torch does
 
 
 def test_saved_values_are_torchs(reference):
