@@ -63,6 +63,35 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   // celu = elu(self, alpha, 1, 1 / alpha) (CompositeExplicitAutograd, CeluBackward0 / 1)
   m.def("celu(Tensor self, Scalar alpha=1.0) -> Tensor", kFunction);
   m.def("celu_(Tensor(a!) self, Scalar alpha=1.0) -> Tensor(a!)", kFunction);
+  // rrelu: in training, self <= 0 times a draw from U(lower, upper), else leaky_relu with slope
+  // (lower + upper) / 2; rrelu / rrelu_ (CompositeImplicitAutograd) call rrelu_with_noise with a
+  // fresh noise tensor, which the training kernel fills with the factors (1 where self > 0)
+  m.def(
+      "rrelu(Tensor self, Scalar lower=0.125, Scalar upper=0.3333333333333333, "
+      "bool training=False, Generator? generator=None) -> Tensor",
+      kFunction);
+  m.def(
+      "rrelu_(Tensor(a!) self, Scalar lower=0.125, Scalar upper=0.3333333333333333, "
+      "bool training=False, Generator? generator=None) -> Tensor(a!)",
+      kFunction);
+  m.def(
+      "rrelu_with_noise(Tensor self, Tensor noise, Scalar lower=0.125, "
+      "Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> Tensor",
+      kNone);
+  m.def(
+      "rrelu_with_noise_(Tensor(a!) self, Tensor noise, Scalar lower=0.125, "
+      "Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None) -> "
+      "Tensor(a!)",
+      kNone);
+  m.def(
+      "rrelu_with_noise.out(Tensor self, Tensor noise, Scalar lower=0.125, "
+      "Scalar upper=0.3333333333333333, bool training=False, Generator? generator=None, *, "
+      "Tensor(a!) out) -> Tensor(a!)",
+      kNone);
+  m.def(
+      "rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower, "
+      "Scalar upper, bool training, bool self_is_result) -> Tensor",
+      kNone);
   // prelu: self where self > 0, weight[c] self elsewhere (c along dim 1; a one-element weight
   // everywhere); prelu_backward -> (grad_input, grad_weight), as PreluBackward0 calls it
   m.def("prelu(Tensor self, Tensor weight) -> Tensor", Variants::FunctionAndMethod);

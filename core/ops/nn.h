@@ -32,6 +32,7 @@
 #include <tuple>
 
 #include "core/dispatch/Op.h"
+#include "core/runtime/Generator.h"
 #include "core/runtime/Scalar.h"
 #include "core/tensor/Tensor.h"
 
@@ -256,6 +257,24 @@ inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>, Default<const 
 // celu(Tensor self, Scalar alpha=1.0) -> Tensor: elu(self, alpha, 1, 1 / alpha)
 inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>)> celu{"aten::celu"};
 inline constexpr Op<Tensor(const Tensor&, Default<const Scalar&>)> celu_{"aten::celu_"};
+// leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Scalar&)> leaky_relu_out{
+    "aten::leaky_relu.out"};
+// rrelu_with_noise(Tensor self, Tensor noise, Scalar lower=0.125, Scalar upper=0.333...,
+//                  bool training=False, Generator? generator=None) -> Tensor
+// training: x <= 0 times a draw r from U(lower, upper), which noise keeps (1 elsewhere);
+// evaluation: leaky_relu with slope (lower + upper) / 2
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Scalar&, const Scalar&, bool,
+                           std::optional<Generator>)>
+    rrelu_with_noise{"aten::rrelu_with_noise"};
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Scalar&, const Scalar&, bool,
+                           std::optional<Generator>)>
+    rrelu_with_noise_{"aten::rrelu_with_noise_"};
+// rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower,
+//                           Scalar upper, bool training, bool self_is_result) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
+                           const Scalar&, bool, bool)>
+    rrelu_with_noise_backward{"aten::rrelu_with_noise_backward"};
 // prelu(Tensor self, Tensor weight) -> Tensor: self where self > 0, weight[c] self elsewhere
 inline constexpr Op<Tensor(const Tensor&, const Tensor&)> prelu{"aten::prelu"};
 // prelu_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)

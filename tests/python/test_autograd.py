@@ -122,6 +122,8 @@ CASES = [
     ("celu", lambda a: F.celu(a, 0.7), [(2, 3)], False, True),
     ("threshold", lambda a: F.threshold(a, 0.1, 2.0), [(3, 4)], False, True),
     ("prelu", lambda a, w: F.prelu(a, w), [(2, 3, 4), (3,)], False, True),
+    ("rrelu eval", lambda a: F.rrelu(a, 0.1, 0.3), [(2, 3)], False, True),
+    ("rrelu_ eval", lambda a: F.rrelu_(a * 1, 0.1, 0.3), [(2, 3)], False, True),
     ("prelu one weight", lambda a, w: F.prelu(a, w), [(2, 3), (1,)], False, True),
     # the in-place forms read their gradient off the result (LeakyReluBackward1, EluBackward1,
     # CeluBackward1) or the original self (ThresholdBackward1)

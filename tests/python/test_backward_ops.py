@@ -550,6 +550,66 @@ def test_prelu_errors_module_and_node():
     assert m.weight.grad.tolist() == [-1.0, 0.0, -4.0]
 
 
+@pytest.mark.parametrize("dtype", [opscope.float32, opscope.float64, opscope.bfloat16])
+def test_rrelu_matches_its_definition(dtype):
+    x = RNG.standard_normal((6, 7)) * 2
+    x[0, :2] = [0.0, -0.0]
+    tx = opscope.tensor(x).to(dtype)
+    x = N(tx.double())
+    tol = 1e-2 if dtype == opscope.bfloat16 else 1e-6
+    # evaluation: leaky_relu with the mean slope, strided too
+    for t, ref in ((tx, x), (tx.t(), x.T), (tx[:, ::3], x[:, ::3])):
+        np.testing.assert_allclose(N(F.rrelu(t, 0.1, 0.3).double()),
+                                   np.where(ref > 0, ref, 0.2 * ref), rtol=tol, atol=tol)
+    # training: each x <= 0 times a factor in [lower, upper), kept in noise (1 elsewhere)
+    noise = opscope.empty_like(tx)
+    y = opscope.ops.aten.rrelu_with_noise(tx, noise, 0.1, 0.3, True)
+    r = N(noise.double())
+    assert np.all(r[x > 0] == 1) and np.all((r[x <= 0] >= 0.1 - 1e-3) & (r[x <= 0] < 0.3 + 1e-3))
+    assert len(np.unique(r[x <= 0])) > 5  # drawn per element
+    np.testing.assert_allclose(N(y.double()), x * r, rtol=tol, atol=tol)
+    opscope.manual_seed(7)
+    a = F.rrelu(tx, training=True)
+    opscope.manual_seed(7)
+    np.testing.assert_array_equal(N(F.rrelu(tx, training=True).double()), N(a.double()))
+    # in place on a transposed (non-contiguous) tensor
+    s = tx.t().clone().t()
+    opscope.manual_seed(7)
+    assert F.rrelu(s, training=True, inplace=True) is s
+    assert np.all(N(s.double())[x > 0] == x[x > 0])
+    assert np.all(N(s.double())[x < 0] < 0) and np.all(N(s.double())[x < 0] > x[x < 0])
+
+
+def test_rrelu_gradient_node_errors_and_module():
+    x = T(np.array([-1.0, 2.0, -3.0, 0.5]))
+    w = x.clone().requires_grad_(True)
+    y = F.rrelu(w * 1, 0.1, 0.3, training=True)
+    assert type(y.grad_fn).__name__ == "RreluWithNoiseBackward0"
+    noise = y.grad_fn._saved_noise
+    y.sum().backward()
+    np.testing.assert_array_equal(N(w.grad), N(noise))  # the drawn factors, 1 where x > 0
+    w2 = x.clone().requires_grad_(True)
+    z = F.rrelu_(w2 * 1, 0.1, 0.3)  # evaluation, in place: read off the result
+    assert type(z.grad_fn).__name__ == "RreluWithNoiseBackward1"
+    z.sum().backward()
+    np.testing.assert_allclose(N(w2.grad), [0.2, 1.0, 0.2, 1.0], rtol=1e-12)
+    with pytest.raises(RuntimeError, match="Lower bound should be less than or equal to the "
+                                           "upper bound"):
+        opscope.rrelu(opscope.randn(3), 0.5, 0.1)
+    with pytest.raises(RuntimeError, match="\"rrelu_with_noise_out_cpu\" not implemented for "
+                                           "'Half'"):
+        opscope.rrelu(opscope.ones(2).half(), training=True)
+    with pytest.raises(RuntimeError, match="\"leaky_relu_cpu\" not implemented for 'Long'"):
+        opscope.rrelu(opscope.tensor([1, 2]))
+    m = opscope.nn.RReLU(0.1, 0.3)
+    assert repr(m) == "RReLU(lower=0.1, upper=0.3)"
+    assert repr(opscope.nn.RReLU(inplace=True)) == \
+        "RReLU(lower=0.125, upper=0.3333333333333333, inplace=True)"
+    assert m.eval()(opscope.tensor([-1.0])).tolist() == pytest.approx([-0.2])
+    drawn = m.train()(opscope.full((100,), -1.0))
+    assert len(set(drawn.tolist())) > 50
+
+
 # torch 1.13's nodes and saved attributes (grad_fn) for each form, recorded by hand
 INPLACE_NODES = [
     ("leaky_relu", lambda z: F.leaky_relu(z, 0.2), "LeakyReluBackward0", "self"),

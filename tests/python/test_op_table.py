@@ -105,6 +105,13 @@ OVERRIDES = {
     "aten::vdot.out": {"self": lambda: matrix(3), "other": lambda: matrix(3)},
     "aten::matmul": {"other": lambda: matrix(3, 4)},
     "aten::prelu": {"weight": lambda: matrix(3)},
+    "aten::rrelu_with_noise": {"noise": lambda: matrix(2, 3)},
+    "aten::rrelu_with_noise_": {"noise": lambda: matrix(2, 3)},
+    "aten::rrelu_with_noise.out": {"noise": lambda: matrix(2, 3)},
+    "aten::rrelu_with_noise_backward": {"grad_output": lambda: matrix(2, 3),
+                                        "noise": lambda: matrix(2, 3), "lower": 0.1,
+                                        "upper": 0.3, "training": True,
+                                        "self_is_result": False},
     "aten::prelu_backward": {"grad_output": lambda: matrix(2, 3), "weight": lambda: matrix(3)},
     "aten::unflatten.int": {"dim": 1},
     "aten::view.dtype": {"dtype": opscope.int32},  # same element size: any geometry

@@ -76,6 +76,20 @@ Tensor bce_with_logits_input_grad(const Tensor& x, const Tensor& t, const Tensor
   return in_place ? ops::mul_(r, g) : ops::mul(r, g);
 }
 
+// rrelu_with_noise's gradient from x (its input, or its in-place form's result): the op itself,
+// or under create_graph the same from differentiable ops (noise g in training, else g where
+// x > 0 and slope g elsewhere).
+Tensor rrelu_gradient(formulas::C c, const Tensor& g, const Tensor& x, bool x_is_result) {
+  const Scalar lower = c.value("lower").to_scalar(), upper = c.value("upper").to_scalar();
+  const bool training = c.value("training").to_bool();
+  Tensor noise = c.arg("noise");
+  if (!grad_mode_enabled())
+    return ops::rrelu_with_noise_backward(g, x, noise, lower, upper, training, x_is_result);
+  if (training && upper.to_double() - lower.to_double() > 1e-6) return ops::mul(g, noise);
+  const double slope = (lower.to_double() + upper.to_double()) / 2;
+  return ops::where(ops::gt(x, Scalar(0)), g, ops::mul(g, slope));
+}
+
 // A [C] weight's shape against a [N, C, *] input: [1, C, 1, ..., 1]
 std::vector<int64_t> prelu_channel_shape(int64_t dim, int64_t channels) {
   std::vector<int64_t> shape(static_cast<size_t>(dim), 1);
@@ -138,6 +152,19 @@ std::vector<Derivative> nn_derivatives() {
          const Scalar slope = c.value("negative_slope").to_scalar();
          if (!grad_mode_enabled()) return {ops::leaky_relu_backward(g[0], c.result(), slope, true)};
          return {ops::where(ops::gt(c.result(), Scalar(0)), g[0], ops::mul(g[0], slope))};
+       }},
+      // rrelu_with_noise(Tensor self, Tensor noise, Scalar lower, Scalar upper, bool training,
+      //   Generator? generator) -> Tensor: noise g in training, else leaky_relu's with slope
+      //   (lower + upper) / 2 (rrelu_with_noise_ from the result: RreluWithNoiseBackward1)
+      {.op = "rrelu_with_noise", .node = "RreluWithNoiseBackward0", .inputs = {"self"},
+       .save = {"self", "noise"},
+       .formula = [](C c, G g) -> variable_list {
+         return {rrelu_gradient(c, g[0], c.arg("self"), false)};
+       }},
+      {.op = "rrelu_with_noise_", .node = "RreluWithNoiseBackward1", .inputs = {"self"},
+       .save = {"noise"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {rrelu_gradient(c, g[0], c.result(), true)};
        }},
       // prelu(Tensor self, Tensor weight) -> Tensor: prelu_backward's two gradients (create_graph:
       //   the same from differentiable ops)

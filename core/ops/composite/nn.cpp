@@ -295,6 +295,22 @@ constexpr double kSeluScale = 1.0507009873554804934193349852946;
 Tensor selu(const Tensor& self) { return ops::elu(self, kSeluAlpha, kSeluScale, 1.0); }
 Tensor selu_(const Tensor& self) { return ops::elu_(self, kSeluAlpha, kSeluScale, 1.0); }
 
+// rrelu = rrelu_with_noise with a fresh noise tensor, lower <= upper checked
+static void check_rrelu_bounds(const Scalar& lower, const Scalar& upper) {
+  OPSCOPE_CHECK(lower.to_double() <= upper.to_double(),
+                "Lower bound should be less than or equal to the upper bound");
+}
+Tensor rrelu(const Tensor& self, const Scalar& lower, const Scalar& upper, bool training,
+             std::optional<Generator> generator) {
+  check_rrelu_bounds(lower, upper);
+  return ops::rrelu_with_noise(self, ops::empty_like(self), lower, upper, training, generator);
+}
+Tensor rrelu_(const Tensor& self, const Scalar& lower, const Scalar& upper, bool training,
+              std::optional<Generator> generator) {
+  check_rrelu_bounds(lower, upper);
+  return ops::rrelu_with_noise_(self, ops::empty_like(self), lower, upper, training, generator);
+}
+
 // celu = elu(self, alpha, 1, 1 / alpha), with torch's message for alpha = 0
 static double celu_input_scale(const Scalar& alpha) {
   OPSCOPE_CHECK(alpha.to_double() != 0.0, "ZeroDivisionError: alpha cannot be 0 for CELU");
@@ -502,6 +518,8 @@ static Library composite_implicit_nn(Library::IMPL, "aten", DispatchKey::Composi
                                        m.impl("relu6_", fn<&relu6_>);
                                        m.impl("selu", fn<&selu>);
                                        m.impl("selu_", fn<&selu_>);
+                                       m.impl("rrelu", fn<&rrelu>);
+                                       m.impl("rrelu_", fn<&rrelu_>);
                                        m.impl("pad", fn<&pad>);
                                      });
 

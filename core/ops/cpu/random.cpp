@@ -17,7 +17,9 @@
 #include "core/ops/binary.h"
 #include "core/ops/compare.h"
 #include "core/ops/copy.h"
+#include "core/ops/KernelForms.h"
 #include "core/ops/factories.h"
+#include "core/ops/nn.h"
 #include "core/ops/reduce.h"
 #include "core/ops/utility.h"
 #include "core/ops/TensorIterator.h"
@@ -674,7 +676,70 @@ Tensor randint(int64_t high, IntArrayRef size, std::optional<ScalarType> dtype,
   return randint_low_generator(0, high, size, std::nullopt, dtype, layout, device, pin_memory);
 }
 
+// --- rrelu --------------------------------------------------------------------------------------
+
+// out <- rrelu_with_noise(self). Training: each element <= 0 times a draw from U(lower, upper),
+// which noise keeps (1 for the others). Evaluation: leaky_relu with slope (lower + upper) / 2,
+// computed as torch 1.13's kernel does (add and div of 0-d tensors, item); noise untouched.
+Tensor rrelu_with_noise_impl(const Tensor& out, const Tensor& self, const Tensor& noise,
+                             const Scalar& lower, const Scalar& upper, bool training,
+                             std::optional<Generator> generator) {
+  Tensor result = out.defined() ? out : ops::empty_like(self);  // first, as torch's
+  if (!training) {
+    Tensor slope = ops::div(ops::add(scalar_to_tensor(lower, ScalarType::Float64),
+                                     scalar_to_tensor(upper, ScalarType::Float64)),
+                            Scalar(2));
+    return ops::leaky_relu_out(result, self, ops::item(slope));
+  }
+  const ScalarType dt = self.dtype();
+  if (dt == ScalarType::Float16)  // the floating dtypes and bfloat16, as torch 1.13's CPU kernel
+    throw Error(detail::str("\"rrelu_with_noise_out_cpu\" not implemented for '", cpp_name(dt),
+                            "'"));
+  OPSCOPE_CHECK(std::ranges::equal(noise.sizes(), self.sizes()) && noise.dtype() == dt,
+                "rrelu_with_noise: noise must have the input's shape and dtype (",
+                shape_str(self.sizes()), " ", cpp_name(dt), "), got ", shape_str(noise.sizes()), " ",
+                cpp_name(noise.dtype()));
+  if (out.defined() && !out.is_same(self)) resize_output(result, self.sizes());
+  OPSCOPE_CHECK(result.dtype() == dt, "rrelu_with_noise: out has dtype ",
+                cpp_name(result.dtype()), ", expected ", cpp_name(dt));
+  const int64_t n = self.numel();
+  const double lo = lower.to_double(), hi = upper.to_double();
+  std::vector<double> draws(static_cast<size_t>(n));
+  for_each_block<2>(generator_or_default(generator), n,
+                    [&](int64_t i0, int64_t cnt, const Words& r) {
+                      for (int64_t e = 0; e < cnt; ++e)
+                        draws[i0 + e] = uint64_to_uniform_double(word64(r, e)) * (hi - lo) + lo;
+                    });
+  dispatch_floating(dt, "rrelu_with_noise_out_cpu", [&]<typename T>() {
+    const Tensor x = self.is_contiguous() ? self : ops::contiguous(self);
+    std::vector<T> values(x.data_ptr<T>(), x.data_ptr<T>() + n);  // before an in-place write
+    using A = acc_type_t<T>;
+    write_elements<T>(noise, [&](T* r) {
+      for (int64_t i = 0; i < n; ++i) r[i] = A(values[i]) <= A(0) ? T(draws[i]) : T(1);
+    });
+    write_elements<T>(result, [&](T* y) {
+      for (int64_t i = 0; i < n; ++i)
+        y[i] = A(values[i]) <= A(0) ? T(A(values[i]) * A(draws[i])) : values[i];
+    });
+  });
+  return result;
+}
+
+// -> noise grad_output in training (where upper > lower), else leaky_relu_backward with slope
+// (lower + upper) / 2 (self_is_result: from the in-place form's result)
+Tensor rrelu_with_noise_backward(const Tensor& grad_output, const Tensor& self,
+                                 const Tensor& noise, const Scalar& lower, const Scalar& upper,
+                                 bool training, bool self_is_result) {
+  if (training && upper.to_double() - lower.to_double() > 1e-6) return ops::mul(grad_output, noise);
+  const double slope = (lower.to_double() + upper.to_double()) / 2;
+  return ops::leaky_relu_backward(grad_output, self, slope, self_is_result);
+}
+
 static Library cpu_random(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
+  m.impl("rrelu_with_noise", functional<&rrelu_with_noise_impl>());
+  m.impl("rrelu_with_noise_", inplace<&rrelu_with_noise_impl>());
+  m.impl("rrelu_with_noise.out", out<&rrelu_with_noise_impl>());
+  m.impl("rrelu_with_noise_backward", fn<&rrelu_with_noise_backward>);
   m.impl("rand", fn<&rand>);
   m.impl("rand.generator", fn<&rand_generator>);
   m.impl("randn", fn<&randn>);

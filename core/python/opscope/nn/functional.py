@@ -26,7 +26,7 @@ __all__ = [
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "layer_norm", "embedding",
     "one_hot", "pad",
     "hardtanh", "hardtanh_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "selu_",
-    "celu", "celu_", "threshold", "threshold_", "prelu",
+    "celu", "celu_", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
     "mish", "hardsigmoid", "hardswish", "logsigmoid", "softsign", "tanhshrink", "softmin",
     "smooth_l1_loss", "huber_loss", "kl_div", "batch_norm", "dropout1d", "dropout2d",
 ]
@@ -286,6 +286,19 @@ def prelu(input, weight):
     """input where input > 0, weight[c] * input elsewhere, c the channel (dim 1); a one-element
     weight everywhere (aten::prelu; its gradient PreluBackward0 -> prelu_backward)."""
     return opscope.prelu(input, weight)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Randomized leaky ReLU: in training each negative element is scaled by a factor drawn from
+    U(lower, upper), else by (lower + upper) / 2 (aten::rrelu -> rrelu_with_noise; its gradient
+    RreluWithNoiseBackward0 -> rrelu_with_noise_backward)."""
+    if inplace:
+        return opscope.rrelu_(input, lower, upper, training)
+    return opscope.rrelu(input, lower, upper, training)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return opscope.rrelu_(input, lower, upper, training)
 
 
 def softsign(input):
@@ -888,7 +901,7 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
 _TORCH_BUILTINS = {
     "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "celu_", "conv1d", "conv2d",
     "conv_transpose1d", "conv_transpose2d", "elu_", "gelu", "hardtanh_", "leaky_relu_", "linear",
-    "logsigmoid", "one_hot", "pad", "prelu", "relu_", "selu_", "softplus", "threshold_",
+    "logsigmoid", "one_hot", "pad", "prelu", "relu_", "rrelu_", "selu_", "softplus", "threshold_",
 }
 
 

@@ -8,7 +8,7 @@ import opscope
 from opscope.nn.modules.module import Module
 from opscope.nn.parameter import Parameter
 
-__all__ = ["Threshold", "ReLU", "ReLU6", "PReLU", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "SiLU", "Mish", "Tanh",
+__all__ = ["Threshold", "ReLU", "ReLU6", "PReLU", "RReLU", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "SiLU", "Mish", "Tanh",
            "Sigmoid", "Hardtanh", "Hardsigmoid", "Hardswish", "Softplus", "Softmax", "LogSoftmax",
            "Softmin", "LogSigmoid", "Softsign", "Tanhshrink"]
 
@@ -65,6 +65,22 @@ class PReLU(Module):
 
     def extra_repr(self):
         return "num_parameters={}".format(self.num_parameters)
+
+
+class RReLU(Module):
+    """x where x >= 0, a x elsewhere: a drawn from U(lower, upper) per element in training,
+    (lower + upper) / 2 in evaluation."""
+
+    def __init__(self, lower=1.0 / 8, upper=1.0 / 3, inplace=False):
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input):
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self):
+        return "lower={}, upper={}{}".format(self.lower, self.upper,
+                                             _inplace_repr(self.inplace, ", "))
 
 
 class Hardtanh(Module):
