@@ -332,9 +332,13 @@ PyObject* node_dir(PyObject* self, PyObject*) {
     const autograd::Derivative& entry = d->derivative();
     const FunctionSchema& schema =
         Dispatcher::singleton().find_by_full_name("aten::" + std::string(entry.op)).schema();
+    // Names only: the saved tensors are not unpacked (after backward they are freed, and dir,
+    // like torch's, still answers).
     autograd::BackwardContext c(*d);
+    const auto& saved = entry.at.save;  // schema positions of the saved tensors
     for (size_t i = 0; i < schema.arguments.size(); ++i)
-      if (c.arg_at(i).defined() || !c.value_at(i).is_none())
+      if (std::find(saved.begin(), saved.end(), static_cast<int>(i)) != saved.end() ||
+          !c.value_at(i).is_none())
         names.append("_saved_" + schema.arguments[i].name);
     if (entry.save_result) {
       const size_t results = schema.returns.size();

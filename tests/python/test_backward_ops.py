@@ -755,6 +755,12 @@ def test_dir_lists_the_saved_attributes_as_torchs(reference):
     x = T(RNG.standard_normal((3, 4)), opscope.float32).requires_grad_(True)
     y = F.nll_loss(x, opscope.tensor([0, 3, 1]), weight=opscope.ones(4))
     assert y.grad_fn._saved_total_weight.item() == 3.0  # a named result, named as torch does
+    # after backward the saved tensors are freed: dir still answers (tab completion), reading
+    # one raises torch's error
+    y.backward()
+    assert "_saved_self" in dir(y.grad_fn)
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        y.grad_fn._saved_self
 
 
 def test_saved_values_are_torchs(reference):
