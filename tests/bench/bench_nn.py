@@ -12,7 +12,8 @@ Cases (float32):
 2. A 3-layer MLP forward at batch 256: 784-256-256-10, ``F.linear`` + ``F.relu``.
    NumPy: ``x @ W.T + b`` and ``np.maximum``.  Target: opscope >= 1.0x PyTorch.
 3. Extra rows (no target): ``F.layer_norm`` on (4096, 1024), ``F.nll_loss`` on log-probs
-   (4096, 1000), ``F.mse_loss`` on 10^6 elements, ``F.dropout`` on 10^6 elements; the gradient
+   (4096, 1000), ``F.mse_loss`` on 10^6 elements, ``F.dropout`` on 10^6 elements, ``F.elu`` and
+   ``F.threshold`` on 10^6 elements, ``F.prelu`` on (4096, 1000) with a slope per channel; the gradient
    ops torch's GeluBackward0 / SiluBackward0 / NativeLayerNormBackward0 call (``gelu_backward``,
    ``silu_backward`` on 10^6 elements, ``native_layer_norm_backward`` on (4096, 1024), all three
    gradients).
@@ -84,11 +85,12 @@ def cases(rng):
     ln = rng.standard_normal((4096, 1024)).astype(np.float32)
     logp = x - np.log(np.exp(x).sum(axis=1, keepdims=True))
     v1, v2 = rng.standard_normal(10**6).astype(np.float32), rng.standard_normal(10**6).astype(np.float32)
+    pw = rng.uniform(0.05, 0.3, 1000).astype(np.float32)  # prelu's per-channel slopes for x
 
     def ns(lib, F):
         conv = (lambda a: lib.from_numpy(a.copy())) if lib is not None else (lambda a: a)
         d = {"F": F, "lib": lib, "x": conv(x), "t": conv(t), "xin": conv(xin), "ln": conv(ln), "logp": conv(logp),
-             "v1": conv(v1), "v2": conv(v2), "params": [(conv(w), conv(b)) for w, b in params], "mlp": mlp,
+             "v1": conv(v1), "v2": conv(v2), "pw": conv(pw), "params": [(conv(w), conv(b)) for w, b in params], "mlp": mlp,
              "np_cross_entropy": np_cross_entropy, "np_mlp": np_mlp, "np": np}
         if lib is not None:  # layer norm's saved statistics, weight and bias for its backward
             d["ln_w"], d["ln_b"] = lib.ones(1024), lib.zeros(1024)
@@ -105,6 +107,9 @@ def cases(rng):
         "nll_loss (4096, 1000)  [extra]": (None, "F.nll_loss(logp, t)", "-logp[np.arange(4096), t].mean()"),
         "mse_loss 10^6  [extra]": (None, "F.mse_loss(v1, v2)", "((v1 - v2) ** 2).mean()"),
         "dropout 10^6  [extra]": (None, "F.dropout(v1, 0.5)", None),
+        "elu 10^6  [extra]": (None, "F.elu(v1)", "np.where(v1 > 0, v1, np.expm1(v1))"),
+        "threshold 10^6  [extra]": (None, "F.threshold(v1, 0.1, 2.0)", "np.where(v1 <= 0.1, 2.0, v1)"),
+        "prelu (4096, 1000)  [extra]": (None, "F.prelu(x, pw)", "np.where(x > 0, x, pw * x)"),
         "gelu_backward 10^6  [extra]": (None, "lib.ops.aten.gelu_backward(v1, v2)", None),
         "silu_backward 10^6  [extra]": (None, "lib.ops.aten.silu_backward(v1, v2)",
                                         "s = 1 / (1 + np.exp(-v2)); v1 * s * (1 + v2 * (1 - s))"),

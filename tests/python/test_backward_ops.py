@@ -9,6 +9,7 @@ of a small MLP's training step against the lists torch 1.13's profiler recorded
     PYTHONPATH=core/python /usr/bin/python3 -m pytest -q tests/python/test_backward_ops.py
 """
 import collections
+import math
 import json
 import os
 
@@ -539,6 +540,11 @@ def test_prelu_errors_module_and_node():
         F.prelu(opscope.randn(2, 3).half(), opscope.randn(3).half())
     with pytest.raises(RuntimeError, match="Found dtype Float but expected Double"):
         F.prelu(opscope.randn(2, 3).double(), opscope.randn(3))
+    # the special values as torch's (its kernel's x > 0 ? x : w x)
+    special = F.prelu(opscope.tensor([float("nan"), -0.0, float("inf"), -float("inf"), -2.0]),
+                      opscope.tensor([0.5])).tolist()
+    assert math.isnan(special[0]) and special[1:] == [-0.0, math.inf, -math.inf, -1.0]
+    assert math.copysign(1, special[1]) == -1
     m = opscope.nn.PReLU(3, 0.1)
     assert repr(m) == "PReLU(num_parameters=3)" and m.weight.tolist() == pytest.approx([0.1] * 3)
     assert repr(opscope.nn.PReLU()) == "PReLU(num_parameters=1)"

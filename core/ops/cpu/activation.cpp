@@ -6,7 +6,9 @@
 // threshold; prelu and its gradient. Each
 // of these is one `*_impl(out, ...)`, registered at the end of the file in its functional /
 // in-place / out= forms (core/ops/KernelForms.h).
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <string_view>
 
 #include "core/dispatch/Library.h"
@@ -159,6 +161,17 @@ Tensor prelu_weight_operand(const Tensor& self, const Tensor& weight) {
                                            strides, weight->storage_offset()));
 }
 
+// c ? x : y without a branch: a select on the values' bits. The caller computes both sides, so
+// the compiler keeps the loop branch-free and vectorizes it: `v > 0 ? v : a * v` kept a branch per
+// element (-ftrapping-math may not speculate the product), and on random signs a (4096, 1000)
+// prelu took 17.6 ms against torch's 0.55.
+template <typename A>
+A select(bool c, A x, A y) {
+  using U = std::conditional_t<sizeof(A) == 4, uint32_t, uint64_t>;
+  const U mask = U(0) - U(c);
+  return std::bit_cast<A>((std::bit_cast<U>(x) & mask) | (std::bit_cast<U>(y) & ~mask));
+}
+
 // Floating dtypes and bfloat16 (Half refused, as torch 1.13's CPU kernels).
 void check_prelu_dtype(ScalarType t, const char* what) {
   if (!is_floating(t) || t == ScalarType::Float16) not_implemented(what, t);
@@ -172,8 +185,11 @@ Tensor prelu(const Tensor& self, const Tensor& weight) {
   TensorIterator iter =
       TensorIteratorConfig().add_output(none).add_input(self).add_input(w).build();
   dispatch_dtype_if(iter.common_dtype(), "prelu_cpu", kFloatingOnly, [&]<typename T>() {
-    using A = acc_type_t<T>;
-    cpu_kernel(iter, [](T x, T a) -> T { return A(x) > A(0) ? x : T(A(a) * A(x)); });
+    using A = std::conditional_t<std::is_floating_point_v<T>, T, float>;  // bfloat16: float
+    cpu_kernel(iter, [](T x, T a) -> T {
+      const A v = A(x);
+      return T(select<A>(v > A(0), v, A(a) * v));
+    });
   });
   return iter.output();
 }
@@ -191,9 +207,15 @@ std::tuple<Tensor, Tensor> prelu_backward(const Tensor& grad_output, const Tenso
   TensorIterator terms =
       TensorIteratorConfig().add_output(none).add_input(grad_output).add_input(self).build();
   dispatch_dtype_if(gi.common_dtype(), "prelu_backward_cpu", kFloatingOnly, [&]<typename T>() {
-    using A = acc_type_t<T>;
-    cpu_kernel(gi, [](T g, T x, T a) -> T { return A(x) > A(0) ? g : T(A(a) * A(g)); });
-    cpu_kernel(terms, [](T g, T x) -> T { return A(x) > A(0) ? T(0) : T(A(x) * A(g)); });
+    using A = std::conditional_t<std::is_floating_point_v<T>, T, float>;  // bfloat16: float
+    cpu_kernel(gi, [](T g, T x, T a) -> T {
+      const A gv = A(g);
+      return T(select<A>(A(x) > A(0), gv, A(a) * gv));
+    });
+    cpu_kernel(terms, [](T g, T x) -> T {
+      const A xv = A(x);
+      return T(select<A>(xv > A(0), A(0), xv * A(g)));
+    });
   });
   if (weight.numel() == 1) {
     Tensor gw = make_empty(weight.sizes(), weight.dtype(), weight.device());
