@@ -452,6 +452,29 @@ def test_leaky_relu_hardtanh_elu_match_numpy(dtype):
         y.sum().backward()
 
 
+def test_bfloat16_activations_are_the_float_kernels_rounded():
+    # Note [bfloat16 through the float kernels] (core/ops/cpu/unary_loops.h): a bfloat16 run is
+    # widened to float, computed by the float kernel and rounded once, so it equals the float
+    # result of the same values rounded to bfloat16, contiguous or strided, NaN kept.
+    x = opscope.tensor(RNG.standard_normal((70, 33)) * 4).bfloat16()
+    x[0, 0] = float("nan")
+    g = opscope.tensor(RNG.standard_normal((70, 33))).bfloat16()
+    aten = opscope.ops.aten
+    forward = [lambda t: F.leaky_relu(t, 0.1), lambda t: F.hardtanh(t, -0.5, 0.7), F.elu,
+               lambda t: F.threshold(t, 0.1, 2.0), F.hardswish, F.hardsigmoid, F.silu, F.mish]
+    backward = [lambda a, b: aten.leaky_relu_backward(a, b, 0.1, False),
+                lambda a, b: aten.hardtanh_backward(a, b, -0.5, 0.7),
+                lambda a, b: aten.elu_backward(a, 1.0, 1.0, 1.0, False, b),
+                aten.silu_backward, aten.hardswish_backward]
+    for t, u in ((x, g), (x.t(), g.t()), (x[:, ::2], g[:, ::2])):
+        for f in forward:
+            got, want = f(t), f(t.float()).bfloat16()
+            assert got.dtype == opscope.bfloat16
+            np.testing.assert_array_equal(N(got.float()), N(want.float()))
+        for f in backward:
+            np.testing.assert_array_equal(N(f(u, t).float()), N(f(u.float(), t.float()).bfloat16().float()))
+
+
 # --- threshold; the in-place activations' own nodes --------------------------------------------
 
 

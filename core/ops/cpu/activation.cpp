@@ -124,11 +124,14 @@ Tensor threshold_impl(const Tensor& out, const Tensor& self, const Scalar& thres
   TensorIterator iter = TensorIterator::unary_op(out, self);
   dispatch_dtype_if(iter.common_dtype(), "threshold_cpu", kAllButBool, [&]<typename T>() {
     if (std::is_same_v<T, Half>) not_implemented("threshold_cpu", iter.common_dtype());
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      const double params[2] = {double(threshold.to<T>()), double(value.to<T>())};
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                  std::is_same_v<T, BFloat16>) {  // bfloat16 through the float kernel
+      const double params[2] = {double(static_cast<acc_type_t<T>>(threshold.to<T>())),
+                                double(static_cast<acc_type_t<T>>(value.to<T>()))};
+      using A = acc_type_t<T>;
       unary_loop<T>(
           iter, UnaryOp::Threshold,
-          [t = T(params[0]), v = T(params[1])](T x) { return x <= t ? v : x; }, params);
+          [t = A(params[0]), v = A(params[1])](A x) { return x <= t ? v : x; }, params);
       return;
     }
     const T t = threshold.to<T>(), v = value.to<T>();
@@ -235,7 +238,8 @@ Tensor hardtanh_impl(const Tensor& out, const Tensor& self, const Scalar& min_va
   dispatch_dtype_if(iter.common_dtype(), "clamp_scalar_cpu", kAllButBool, [&]<typename T>() {
     if (std::is_same_v<T, Half>) not_implemented("clamp_scalar_cpu", iter.common_dtype());
     using A = acc_type_t<T>;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                  std::is_same_v<T, BFloat16>) {  // bfloat16 through the float kernel
       unary_loop<T>(
           iter, UnaryOp::Hardtanh,
           [lo = params[0], hi = params[1]](A x) {

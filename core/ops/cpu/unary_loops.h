@@ -5,7 +5,8 @@
 // two operands are of dtype T; unary_same_float(out, self, name, vop, f) is the whole kernel of a
 // float-only function of self's own dtype (gelu, silu, softplus). In implementation terms float32
 // / float64 runs go through SLEEF's vector kernel `vop` (unary_vec.h) when the CPU has AVX2,
-// strided runs through a small buffer; other dtypes run the scalar form f on acc_type_t<T>.
+// strided runs through a small buffer, bfloat16 through float buffers (Note [bfloat16 through the
+// float kernels]); other dtypes run the scalar form f on acc_type_t<T>.
 #pragma once
 
 #include <algorithm>
@@ -20,6 +21,34 @@ namespace opscope::cpu {
 
 inline constexpr int64_t kBufferElems = 256;
 
+// m bfloat16 elements, `stride` bytes apart, widened into floats, and back (rounded to nearest
+// even): plain loops over typed pointers when the elements are adjacent, so they vectorize.
+inline void widen_bf16(const char* in, int64_t stride, float* out, int64_t m) {
+  if (stride == sizeof(BFloat16)) {
+    const BFloat16* p = reinterpret_cast<const BFloat16*>(in);
+#pragma omp simd
+    for (int64_t i = 0; i < m; ++i) out[i] = static_cast<float>(p[i]);
+    return;
+  }
+  for (int64_t i = 0; i < m; ++i)
+    out[i] = static_cast<float>(*reinterpret_cast<const BFloat16*>(in + i * stride));
+}
+inline void narrow_bf16(const float* in, char* out, int64_t stride, int64_t m) {
+  if (stride == sizeof(BFloat16)) {
+    // BFloat16(float)'s rounding, written without a branch so that it vectorizes
+    uint16_t* p = reinterpret_cast<uint16_t*>(out);
+#pragma omp simd
+    for (int64_t i = 0; i < m; ++i) {
+      const uint32_t u = detail::float_bits(in[i]);
+      const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+      const uint32_t nan = 0u - static_cast<uint32_t>((u & 0x7fffffffu) > 0x7f800000u);
+      p[i] = static_cast<uint16_t>((rounded & ~nan) | (0x7fc0u & nan));  // NaN: quiet NaN
+    }
+    return;
+  }
+  for (int64_t i = 0; i < m; ++i) *reinterpret_cast<BFloat16*>(out + i * stride) = BFloat16(in[i]);
+}
+
 [[noreturn]] inline void not_implemented(std::string_view name, ScalarType t) {
   throw Error(detail::str("\"", name, "\" not implemented for '", cpp_name(t), "'"));
 }
@@ -31,8 +60,27 @@ void unary_loop(TensorIterator& iter, std::optional<vec::UnaryOp> vop, const F& 
                 const double* params = nullptr) {
   using A = acc_type_t<T>;
   constexpr bool vectorizable = std::is_same_v<T, float> || std::is_same_v<T, double>;
-  const bool use_vec = vectorizable && vop && vec::available();
+  const bool use_vec = (vectorizable || std::is_same_v<T, BFloat16>) && vop && vec::available();
   iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+    if constexpr (std::is_same_v<T, BFloat16>) {
+      // Note [bfloat16 through the float kernels]
+      // A bfloat16 run is widened to float a block at a time, goes through the float vector
+      // kernel, and is rounded back, as torch's Vectorized<BFloat16> does: the same values as
+      // the scalar form in float (up to the vector functions' last bits, before the rounding),
+      // 20-60x faster than a scalar loop with a branch per element (leaky_relu on 10^6: 5.2 ms
+      // against torch's 0.13).
+      if (use_vec) {
+        float buf[kBufferElems];
+        for (int64_t start = 0; start < n; start += kBufferElems) {
+          const int64_t m = std::min(kBufferElems, n - start);
+          widen_bf16(data[1] + start * strides[1], strides[1], buf, m);
+          if (!vec::vec_unary(*vop, buf, buf, m, params))
+            for (int64_t i = 0; i < m; ++i) buf[i] = static_cast<float>(f(A(buf[i])));
+          narrow_bf16(buf, data[0] + start * strides[0], strides[0], m);
+        }
+        return;
+      }
+    }
     if constexpr (vectorizable) {
       if (use_vec) {
         if (strides[0] == sizeof(T) && strides[1] == sizeof(T)) {
@@ -86,7 +134,7 @@ Tensor unary_same_float(const Tensor& out, const Tensor& self, std::string_view 
 // An activation's gradient (gelu_backward, silu_backward, softplus_backward): out = f(grad, self)
 // = grad * f'(self) over grad and self broadcast, one floating dtype (Half refused, as torch 1.13
 // on the CPU). Float32 / float64 go through the vector kernel `vop` (vec_activation_backward),
-// strided runs through small buffers; bfloat16 runs the scalar form in float.
+// strided runs through small buffers; bfloat16 through float buffers and the same kernel.
 template <typename F>
 Tensor activation_backward(const Tensor& grad_input, const Tensor& grad, const Tensor& self,
                            std::string_view name, vec::UnaryOp vop, const F& f,
@@ -96,8 +144,23 @@ Tensor activation_backward(const Tensor& grad_input, const Tensor& grad, const T
     if (std::is_same_v<T, Half>) not_implemented(name, iter.common_dtype());
     using A = acc_type_t<T>;
     constexpr bool vectorizable = std::is_same_v<T, float> || std::is_same_v<T, double>;
-    const bool use_vec = vectorizable && vec::available();
+    const bool use_vec = (vectorizable || std::is_same_v<T, BFloat16>) && vec::available();
     iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+      if constexpr (std::is_same_v<T, BFloat16>) {  // Note [bfloat16 through the float kernels]
+        if (use_vec) {
+          float gbuf[kBufferElems], xbuf[kBufferElems];
+          for (int64_t start = 0; start < n; start += kBufferElems) {
+            const int64_t m = std::min(kBufferElems, n - start);
+            widen_bf16(data[1] + start * strides[1], strides[1], gbuf, m);
+            widen_bf16(data[2] + start * strides[2], strides[2], xbuf, m);
+            if (!vec::vec_activation_backward(vop, gbuf, xbuf, gbuf, m, params)) {
+              for (int64_t i = 0; i < m; ++i) gbuf[i] = static_cast<float>(f(A(gbuf[i]), A(xbuf[i])));
+            }
+            narrow_bf16(gbuf, data[0] + start * strides[0], strides[0], m);
+          }
+          return;
+        }
+      }
       if constexpr (vectorizable) {
         if (use_vec) {
           if (strides[0] == sizeof(T) && strides[1] == sizeof(T) && strides[2] == sizeof(T)) {
