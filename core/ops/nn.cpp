@@ -92,6 +92,15 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "rrelu_with_noise_backward(Tensor grad_output, Tensor self, Tensor noise, Scalar lower, "
       "Scalar upper, bool training, bool self_is_result) -> Tensor",
       kNone);
+  // hardshrink: 0 inside [-lambd, lambd], self elsewhere; softshrink: self -+ lambd outside it,
+  // 0 inside; their gradients pass grad_output outside [-lambd, lambd]
+  m.def("hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor", Variants::FunctionAndMethod);
+  m.def("hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)",
+        kFunction);
+  m.def("hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor", kNone);
+  m.def("softshrink(Tensor self, Scalar lambd=0.5) -> Tensor", kNone);
+  m.def("softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!)", kNone);
+  m.def("softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor", kNone);
   // prelu: self where self > 0, weight[c] self elsewhere (c along dim 1; a one-element weight
   // everywhere); prelu_backward -> (grad_input, grad_weight), as PreluBackward0 calls it
   m.def("prelu(Tensor self, Tensor weight) -> Tensor", Variants::FunctionAndMethod);

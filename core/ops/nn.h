@@ -275,6 +275,12 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Scalar&, const Sc
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
                            const Scalar&, bool, bool)>
     rrelu_with_noise_backward{"aten::rrelu_with_noise_backward"};
+// hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) / softshrink_backward(Tensor
+// grad_output, Tensor self, Scalar lambd) -> Tensor: grad where self is outside [-lambd, lambd]
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Scalar&)> hardshrink_backward{
+    "aten::hardshrink_backward"};
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Scalar&)> softshrink_backward{
+    "aten::softshrink_backward"};
 // prelu(Tensor self, Tensor weight) -> Tensor: self where self > 0, weight[c] self elsewhere
 inline constexpr Op<Tensor(const Tensor&, const Tensor&)> prelu{"aten::prelu"};
 // prelu_backward(Tensor grad_output, Tensor self, Tensor weight) -> (Tensor, Tensor)

@@ -123,6 +123,8 @@ CASES = [
     ("threshold", lambda a: F.threshold(a, 0.1, 2.0), [(3, 4)], False, True),
     ("prelu", lambda a, w: F.prelu(a, w), [(2, 3, 4), (3,)], False, True),
     ("rrelu eval", lambda a: F.rrelu(a, 0.1, 0.3), [(2, 3)], False, True),
+    ("hardshrink", lambda a: F.hardshrink(a * 3, 0.5), [(3, 4)], False, True),
+    ("softshrink", lambda a: F.softshrink(a * 3, 0.5), [(3, 4)], False, True),
     ("rrelu_ eval", lambda a: F.rrelu_(a * 1, 0.1, 0.3), [(2, 3)], False, True),
     ("prelu one weight", lambda a, w: F.prelu(a, w), [(2, 3), (1,)], False, True),
     # the in-place forms read their gradient off the result (LeakyReluBackward1, EluBackward1,

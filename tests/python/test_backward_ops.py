@@ -452,6 +452,33 @@ def test_leaky_relu_hardtanh_elu_match_numpy(dtype):
         y.sum().backward()
 
 
+@pytest.mark.parametrize("dtype", [opscope.float32, opscope.float64])
+def test_hardshrink_softshrink_and_their_gradient_match_numpy(dtype):
+    x = RNG.standard_normal((37, 65)) * 2
+    x[0, :4] = [0.5, -0.5, np.nan, 0.0]  # the bounds are inside, NaN
+    g = RNG.standard_normal((37, 65))
+    inside = (x >= -0.5) & (x <= 0.5)
+    with np.errstate(invalid="ignore"):
+        hard = np.where(inside, 0.0, x)
+        soft = np.where(x > 0.5, x - 0.5, np.where(x < -0.5, x + 0.5, 0.0))  # NaN -> 0, as torch's
+    tol = 1e-12 if dtype == opscope.float64 else 1e-6
+    for make in (T, strided):
+        tx, tg = make(x, dtype), make(g, dtype)
+        for got, want in ((F.hardshrink(tx), hard), (tx.hardshrink(0.5), hard),
+                          (F.softshrink(tx), soft),
+                          (opscope.ops.aten.hardshrink_backward(tg, tx, 0.5), np.where(inside, 0, g)),
+                          (opscope.ops.aten.softshrink_backward(tg, tx, 0.5), np.where(inside, 0, g))):
+            assert got.dtype == dtype
+            np.testing.assert_allclose(N(got), want, rtol=tol, atol=tol)
+    with pytest.raises(RuntimeError, match="lambda must be greater or equal to 0, but found to be "
+                                           "-1"):
+        F.softshrink(T(x), -1)
+    with pytest.raises(RuntimeError, match="\"hardshrink_cpu\" not implemented for 'Long'"):
+        F.hardshrink(opscope.tensor([1, 2]))
+    assert repr(opscope.nn.Hardshrink()) == "Hardshrink(0.5)"
+    assert repr(opscope.nn.Softshrink(0.3)) == "Softshrink(0.3)"
+
+
 def test_bfloat16_activations_are_the_float_kernels_rounded():
     # Note [bfloat16 through the float kernels] (core/ops/cpu/unary_loops.h): a bfloat16 run is
     # widened to float, computed by the float kernel and rounded once, so it equals the float
@@ -461,11 +488,14 @@ def test_bfloat16_activations_are_the_float_kernels_rounded():
     g = opscope.tensor(RNG.standard_normal((70, 33))).bfloat16()
     aten = opscope.ops.aten
     forward = [lambda t: F.leaky_relu(t, 0.1), lambda t: F.hardtanh(t, -0.5, 0.7), F.elu,
-               lambda t: F.threshold(t, 0.1, 2.0), F.hardswish, F.hardsigmoid, F.silu, F.mish]
+               lambda t: F.threshold(t, 0.1, 2.0), F.hardswish, F.hardsigmoid, F.silu, F.mish,
+               F.hardshrink, F.softshrink]
     backward = [lambda a, b: aten.leaky_relu_backward(a, b, 0.1, False),
                 lambda a, b: aten.hardtanh_backward(a, b, -0.5, 0.7),
                 lambda a, b: aten.elu_backward(a, 1.0, 1.0, 1.0, False, b),
-                aten.silu_backward, aten.hardswish_backward]
+                aten.silu_backward, aten.hardswish_backward,
+                lambda a, b: aten.hardshrink_backward(a, b, 0.5),
+                lambda a, b: aten.softshrink_backward(a, b, 0.5)]
     for t, u in ((x, g), (x.t(), g.t()), (x[:, ::2], g[:, ::2])):
         for f in forward:
             got, want = f(t), f(t.float()).bfloat16()
@@ -652,6 +682,8 @@ INPLACE_NODES = [
     ("threshold", lambda z: F.threshold(z, 0.1, 2.0), "ThresholdBackward0", "self"),
     ("threshold_", lambda z: F.threshold_(z, 0.1, 2.0), "ThresholdBackward1", "self"),
     ("hardtanh_", lambda z: F.hardtanh_(z), "HardtanhBackward0", "self"),
+    ("hardshrink", lambda z: F.hardshrink(z, 0.4), "HardshrinkBackward0", "self"),
+    ("softshrink", lambda z: F.softshrink(z, 0.4), "SoftshrinkBackward0", "self"),
 ]
 
 

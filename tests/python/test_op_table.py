@@ -105,6 +105,8 @@ OVERRIDES = {
     "aten::vdot.out": {"self": lambda: matrix(3), "other": lambda: matrix(3)},
     "aten::matmul": {"other": lambda: matrix(3, 4)},
     "aten::prelu": {"weight": lambda: matrix(3)},
+    "aten::hardshrink_backward": {"grad_out": lambda: matrix(2, 3), "lambd": 0.5},
+    "aten::softshrink_backward": {"grad_output": lambda: matrix(2, 3), "lambd": 0.5},
     "aten::rrelu_with_noise": {"noise": lambda: matrix(2, 3)},
     "aten::rrelu_with_noise_": {"noise": lambda: matrix(2, 3)},
     "aten::rrelu_with_noise.out": {"noise": lambda: matrix(2, 3)},

@@ -76,6 +76,13 @@ Tensor bce_with_logits_input_grad(const Tensor& x, const Tensor& t, const Tensor
   return in_place ? ops::mul_(r, g) : ops::mul(r, g);
 }
 
+// The shrinks' gradient from differentiable ops: g where x is outside [-l, l] (NaN too), else 0
+Tensor shrink_gradient(const Tensor& g, const Tensor& x, const Scalar& l) {
+  const double v = l.to_double();
+  Tensor inside = ops::logical_and(ops::ge(x, Scalar(-v)), ops::le(x, Scalar(v)));
+  return ops::where(inside, ops::zeros_like(g), g);
+}
+
 // rrelu_with_noise's gradient from x (its input, or its in-place form's result): the op itself,
 // or under create_graph the same from differentiable ops (noise g in training, else g where
 // x > 0 and slope g elsewhere).
@@ -152,6 +159,20 @@ std::vector<Derivative> nn_derivatives() {
          const Scalar slope = c.value("negative_slope").to_scalar();
          if (!grad_mode_enabled()) return {ops::leaky_relu_backward(g[0], c.result(), slope, true)};
          return {ops::where(ops::gt(c.result(), Scalar(0)), g[0], ops::mul(g[0], slope))};
+       }},
+      // hardshrink / softshrink(Tensor self, Scalar lambd=0.5) -> Tensor: g outside [-lambd,
+      //   lambd] (hardshrink_backward / softshrink_backward; create_graph: a where)
+      {.op = "hardshrink", .node = "HardshrinkBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         const Scalar l = c.value("lambd").to_scalar();
+         if (!grad_mode_enabled()) return {ops::hardshrink_backward(g[0], c.arg("self"), l)};
+         return {shrink_gradient(g[0], c.arg("self"), l)};
+       }},
+      {.op = "softshrink", .node = "SoftshrinkBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         const Scalar l = c.value("lambd").to_scalar();
+         if (!grad_mode_enabled()) return {ops::softshrink_backward(g[0], c.arg("self"), l)};
+         return {shrink_gradient(g[0], c.arg("self"), l)};
        }},
       // rrelu_with_noise(Tensor self, Tensor noise, Scalar lower, Scalar upper, bool training,
       //   Generator? generator) -> Tensor: noise g in training, else leaky_relu's with slope

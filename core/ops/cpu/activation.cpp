@@ -3,7 +3,7 @@
 // over the unary loops (unary_loops.h), and their gradients gelu_backward, silu_backward and
 // softplus_backward (one pass over grad and self, SLEEF's vector math for float / double);
 // leaky_relu, hardtanh, elu, hardsigmoid, hardswish, mish and log_sigmoid with their gradients;
-// threshold; prelu and its gradient. Each
+// threshold; prelu, hardshrink and softshrink and their gradients. Each
 // of these is one `*_impl(out, ...)`, registered at the end of the file in its functional /
 // in-place / out= forms (core/ops/KernelForms.h).
 #include <bit>
@@ -228,6 +228,55 @@ std::tuple<Tensor, Tensor> prelu_backward(const Tensor& grad_output, const Tenso
   std::vector<int64_t> dims{0};
   for (int64_t d = 2; d < self.dim(); ++d) dims.push_back(d);
   return {gi.output(), ops::sum(terms.output(), dims)};
+}
+
+// --- hardshrink, softshrink ------------------------------------------------------------------------
+
+// self [*s] -> 0 inside [-lambd, lambd], self elsewhere (NaN stays); floating dtypes and bfloat16
+Tensor hardshrink_impl(const Tensor& out, const Tensor& self, const Scalar& lambd) {
+  const double params[1] = {lambd.to_double()};
+  return unary_same_float(
+      out, self, "hardshrink_cpu", UnaryOp::Hardshrink,
+      [l = params[0]](auto x) {
+        using A = decltype(x);
+        return (x >= A(-l) && x <= A(l)) ? A(0) : x;
+      },
+      params);
+}
+
+// self [*s] -> self - lambd above lambd, self + lambd below -lambd, 0 between (and for NaN, as
+// torch 1.13's CPU kernel); lambd >= 0
+Tensor softshrink_impl(const Tensor& out, const Tensor& self, const Scalar& lambd) {
+  OPSCOPE_CHECK(lambd.to_double() >= 0, "lambda must be greater or equal to 0, but found to be ",
+                lambd.to_double(), ".");
+  const double params[1] = {lambd.to_double()};
+  return unary_same_float(
+      out, self, "softshrink_cpu", UnaryOp::Softshrink,
+      [l = params[0]](auto x) {
+        using A = decltype(x);
+        return x > A(l) ? x - A(l) : (x < A(-l) ? x + A(l) : A(0));
+      },
+      params);
+}
+
+// grad, self (broadcast) -> grad where self is outside [-lambd, lambd] (NaN too), 0 inside: the
+// gradient of both shrinks
+Tensor shrink_backward(const Tensor& grad, const Tensor& self, const Scalar& lambd,
+                       const char* name) {
+  const double params[1] = {lambd.to_double()};
+  return activation_backward(
+      Tensor(), grad, self, name, UnaryOp::Hardshrink,
+      [l = params[0]](auto g, auto x) {
+        using A = decltype(x);
+        return (x >= A(-l) && x <= A(l)) ? A(0) : g;
+      },
+      params);
+}
+Tensor hardshrink_backward(const Tensor& grad_out, const Tensor& self, const Scalar& lambd) {
+  return shrink_backward(grad_out, self, lambd, "hardshrink_backward_cpu");
+}
+Tensor softshrink_backward(const Tensor& grad_output, const Tensor& self, const Scalar& lambd) {
+  return shrink_backward(grad_output, self, lambd, "softshrink_backward_cpu");
 }
 
 // self [*s] -> clamp(self, min_val, max_val) (every dtype but bool; NaN stays NaN, as clamp)
@@ -477,6 +526,12 @@ static Library cpu_activation(Library::IMPL, "aten", DispatchKey::CPU, [](Librar
   m.impl("relu", fn<&relu>);
   m.impl("relu_", fn<&relu_>);
   m.impl("threshold_backward", fn<&threshold_backward>);
+  m.impl("hardshrink", functional<&hardshrink_impl>());
+  m.impl("hardshrink.out", out<&hardshrink_impl>());
+  m.impl("hardshrink_backward", fn<&hardshrink_backward>);
+  m.impl("softshrink", functional<&softshrink_impl>());
+  m.impl("softshrink.out", out<&softshrink_impl>());
+  m.impl("softshrink_backward", fn<&softshrink_backward>);
   m.impl("prelu", fn<&prelu>);
   m.impl("prelu_backward", fn<&prelu_backward>);
   m.impl("threshold", functional<&threshold_impl>());

@@ -343,6 +343,21 @@ bool run(UnaryOp op, const T* x, T* y, int64_t n, const double* params) {
       loop(x, y, n, [=](V v) { return select_gt(t, v, value, select_eq(v, t, value, v)); });
       return true;
     }
+    case UnaryOp::Hardshrink: {  // 0 inside [-l, l], x elsewhere (NaN kept)
+      const V l = splat(T(params[0])), minus_l = splat(T(-params[0])), zero = splat(T(0));
+      loop(x, y, n, [=](V v) {
+        V outside = select_gt(v, l, v, select_gt(minus_l, v, v, zero));
+        return select_eq(v, v, outside, v);
+      });
+      return true;
+    }
+    case UnaryOp::Softshrink: {  // x - l above l, x + l below -l, 0 between (and for NaN)
+      const V l = splat(T(params[0])), minus_l = splat(T(-params[0])), zero = splat(T(0));
+      loop(x, y, n, [=](V v) {
+        return select_gt(v, l, sub(v, l), select_gt(minus_l, v, add(v, l), zero));
+      });
+      return true;
+    }
     case UnaryOp::Hardsigmoid: {  // clamp(x + 3, 0, 6) / 6
       const V three = splat(T(3)), six = splat(T(6)), zero = splat(T(0));
       loop(x, y, n, [=](V v) {
@@ -444,6 +459,15 @@ bool run_backward(UnaryOp op, const T* g, const T* x, T* y, int64_t n, const dou
     case UnaryOp::LeakyRelu: {  // g where x > 0, slope g elsewhere
       const V slope = splat(T(params[0])), zero = splat(T(0));
       loop2(g, x, y, n, [=](V gv, V v) { return select_gt(v, zero, gv, mul(gv, slope)); });
+      return true;
+    }
+    case UnaryOp::Hardshrink:
+    case UnaryOp::Softshrink: {  // g outside [-l, l] (NaN x: g), 0 inside
+      const V l = splat(T(params[0])), minus_l = splat(T(-params[0])), zero = splat(T(0));
+      loop2(g, x, y, n, [=](V gv, V v) {
+        V outside = select_gt(v, l, gv, select_gt(minus_l, v, gv, zero));
+        return select_eq(v, v, outside, gv);
+      });
       return true;
     }
     case UnaryOp::Hardtanh: {  // g strictly inside (lo, hi), 0 at and beyond (NaN x: g)

@@ -51,6 +51,8 @@ enum class UnaryOp : int {
   Hardsigmoid,
   Hardswish,
   Threshold,   // params = {threshold, value}: value where x <= threshold (forward only)
+  Hardshrink,  // params = {lambd}: 0 inside [-lambd, lambd] (backward: the shrinks' gradient)
+  Softshrink,  // params = {lambd}: x -+ lambd outside [-lambd, lambd], 0 inside (and NaN)
 };
 
 // Whether this CPU runs the vector kernels (AVX2 and FMA), decided once.

@@ -10,7 +10,7 @@ from opscope.nn.modules import (  # noqa: F401
     CrossEntropyLoss, Dropout, Dropout1d, Dropout2d, Embedding, Flatten, Hardsigmoid, Hardswish,
     Hardtanh, HuberLoss, Identity, KLDivLoss, L1Loss, LayerNorm, LeakyReLU, Linear, LogSigmoid,
     LogSoftmax, Mish, Module, ModuleDict, ModuleList, MSELoss, NLLLoss, ParameterDict, ParameterList,
-    PReLU, ReLU, RReLU, ReLU6, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softmin, Softplus, Softsign, Tanh,
+    Hardshrink, PReLU, ReLU, RReLU, Softshrink, ReLU6, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softmin, Softplus, Softsign, Tanh,
     Tanhshrink, Threshold, Unflatten)
 from opscope.nn import utils  # noqa: F401
 from opscope.nn.modules import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LSTMCell, GRUCell, MultiheadAttention, TransformerEncoderLayer, TransformerEncoder, TransformerDecoderLayer, TransformerDecoder, Transformer  # noqa: F401,E501

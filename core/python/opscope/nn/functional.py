@@ -26,7 +26,7 @@ __all__ = [
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "layer_norm", "embedding",
     "one_hot", "pad",
     "hardtanh", "hardtanh_", "relu6", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "selu_",
-    "celu", "celu_", "threshold", "threshold_", "prelu", "rrelu", "rrelu_",
+    "celu", "celu_", "threshold", "threshold_", "prelu", "rrelu", "rrelu_", "hardshrink", "softshrink",
     "mish", "hardsigmoid", "hardswish", "logsigmoid", "softsign", "tanhshrink", "softmin",
     "smooth_l1_loss", "huber_loss", "kl_div", "batch_norm", "dropout1d", "dropout2d",
 ]
@@ -66,6 +66,7 @@ _hardtanh_ = _Op("aten::hardtanh_")
 _relu6 = _Op("aten::relu6")
 _relu6_ = _Op("aten::relu6_")
 _elu = _Op("aten::elu")
+_softshrink = _Op("aten::softshrink")
 _elu_ = _Op("aten::elu_")
 _hardsigmoid = _Op("aten::hardsigmoid")
 _hardsigmoid_ = _Op("aten::hardsigmoid_")
@@ -299,6 +300,18 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
 
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
     return opscope.rrelu_(input, lower, upper, training)
+
+
+def hardshrink(input, lambd=0.5):
+    """0 where -lambd <= input <= lambd, input elsewhere (aten::hardshrink; its gradient
+    HardshrinkBackward0 -> hardshrink_backward)."""
+    return opscope.hardshrink(input, lambd)
+
+
+def softshrink(input, lambd=0.5):
+    """input - lambd above lambd, input + lambd below -lambd, 0 between (aten::softshrink; its
+    gradient SoftshrinkBackward0 -> softshrink_backward)."""
+    return _softshrink(input, lambd)
 
 
 def softsign(input):
@@ -900,8 +913,8 @@ def adaptive_max_pool1d(input, output_size, return_indices=False):
 # as called, exact tensors not among the types; the others as torch's Python functions do.
 _TORCH_BUILTINS = {
     "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "celu_", "conv1d", "conv2d",
-    "conv_transpose1d", "conv_transpose2d", "elu_", "gelu", "hardtanh_", "leaky_relu_", "linear",
-    "logsigmoid", "one_hot", "pad", "prelu", "relu_", "rrelu_", "selu_", "softplus", "threshold_",
+    "conv_transpose1d", "conv_transpose2d", "elu_", "gelu", "hardshrink", "hardtanh_", "leaky_relu_", "linear",
+    "logsigmoid", "one_hot", "pad", "prelu", "relu_", "rrelu_", "selu_", "softplus", "softshrink", "threshold_",
 }
 
 

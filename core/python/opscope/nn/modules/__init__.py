@@ -25,7 +25,7 @@ from opscope.nn.modules.container import (  # noqa: F401
 from opscope.nn.modules.linear import Identity, Linear  # noqa: F401
 from opscope.nn.modules.activation import (  # noqa: F401
     CELU, ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
-    PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmin, Softplus, Softsign, Tanh, Tanhshrink,
+    Hardshrink, PReLU, ReLU, ReLU6, RReLU, Softshrink, Sigmoid, SiLU, Softmax, Softmin, Softplus, Softsign, Tanh, Tanhshrink,
     Threshold)
 from opscope.nn.modules.dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
 from opscope.nn.modules.flatten import Flatten, Unflatten  # noqa: F401

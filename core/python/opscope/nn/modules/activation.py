@@ -8,7 +8,7 @@ import opscope
 from opscope.nn.modules.module import Module
 from opscope.nn.parameter import Parameter
 
-__all__ = ["Threshold", "ReLU", "ReLU6", "PReLU", "RReLU", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "SiLU", "Mish", "Tanh",
+__all__ = ["Threshold", "ReLU", "ReLU6", "PReLU", "RReLU", "Hardshrink", "Softshrink", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "SiLU", "Mish", "Tanh",
            "Sigmoid", "Hardtanh", "Hardsigmoid", "Hardswish", "Softplus", "Softmax", "LogSoftmax",
            "Softmin", "LogSigmoid", "Softsign", "Tanhshrink"]
 
@@ -81,6 +81,29 @@ class RReLU(Module):
     def extra_repr(self):
         return "lower={}, upper={}{}".format(self.lower, self.upper,
                                              _inplace_repr(self.inplace, ", "))
+
+
+class Hardshrink(Module):
+    """0 where -lambd <= x <= lambd, x elsewhere."""
+
+    __constants__ = ["lambd"]
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input):
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self):
+        return "{}".format(self.lambd)
+
+
+class Softshrink(Hardshrink):
+    """x - lambd above lambd, x + lambd below -lambd, 0 between."""
+
+    def forward(self, input):
+        return F.softshrink(input, self.lambd)
 
 
 class Hardtanh(Module):
