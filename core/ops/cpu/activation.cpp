@@ -32,25 +32,51 @@ UnaryOp gelu_op(std::string_view approximate) {
   throw Error(detail::str("approximate argument must be either none or tanh."));
 }
 
+// float -> the nearest bfloat16 (ties to even) -> float, without a branch (NaN stays NaN).
+inline float round_bf16(float v) {
+  const uint32_t u = detail::float_bits(v);
+  const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
+  const uint32_t nan = 0u - static_cast<uint32_t>((u & 0x7fffffffu) > 0x7f800000u);
+  return detail::bits_float((rounded & ~nan) | (0x7fc00000u & nan));
+}
+
 // GELU on bfloat16 as PyTorch 1.13 computes it: in bfloat16 arithmetic, rounding after every
-// step (gelu(-2.5) is -0.0146, not the nearer -0.0155).
+// step (gelu(-2.5) is -0.0146, not the nearer -0.0155). A block at a time in float buffers, each
+// step a plain loop (`omp simd`: -O2 does not vectorize a loop of unknown length on its own) and
+// erf (float GELU's approximation) / tanh through the float vector kernels: 10^6
+// elements on 1 thread took 11.3 ms as a scalar loop per element (torch 0.36).
 Tensor gelu_bfloat16(const Tensor& out, const Tensor& self, bool tanh) {
   TensorIterator iter = TensorIterator::unary_op(out, self);
-  auto r = [](float v) { return static_cast<float>(BFloat16(v)); };
-  if (tanh) {
-    const float beta = r(static_cast<float>(M_SQRT2 * M_2_SQRTPI * 0.5)), kappa = r(0.044715f);
-    cpu_kernel(iter, [=](BFloat16 a) -> BFloat16 {
-      float x = static_cast<float>(a);
-      float inner = r(beta * r(x + r(kappa * r(r(x * x) * x))));
-      return BFloat16(r(0.5f * x) * r(1.0f + r(std::tanh(inner))));
-    });
-  } else {
-    const float alpha = r(static_cast<float>(M_SQRT1_2));
-    cpu_kernel(iter, [=](BFloat16 a) -> BFloat16 {
-      float x = static_cast<float>(a);
-      return BFloat16(r(x * 0.5f) * r(1.0f + r(std::erf(r(x * alpha)))));
-    });
-  }
+  const float alpha = round_bf16(static_cast<float>(M_SQRT1_2));
+  const float beta = round_bf16(static_cast<float>(M_SQRT2 * M_2_SQRTPI * 0.5));
+  const float kappa = round_bf16(0.044715f);
+  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+    float x[kBufferElems], t[kBufferElems];
+    for (int64_t start = 0; start < n; start += kBufferElems) {
+      const int64_t m = std::min(kBufferElems, n - start);
+      widen_bf16(data[1] + start * strides[1], strides[1], x, m);
+      if (tanh) {  // 0.5 x (1 + tanh(beta (x + kappa x^3)))
+#pragma omp simd
+        for (int64_t i = 0; i < m; ++i) {
+          const float cube = round_bf16(round_bf16(x[i] * x[i]) * x[i]);
+          t[i] = round_bf16(beta * round_bf16(x[i] + round_bf16(kappa * cube)));
+        }
+        if (!vec::vec_unary(UnaryOp::Tanh, t, t, m))
+          for (int64_t i = 0; i < m; ++i) t[i] = std::tanh(t[i]);
+      } else {  // x / 2 (1 + erf(x / sqrt(2)))
+#pragma omp simd
+        for (int64_t i = 0; i < m; ++i) t[i] = round_bf16(x[i] * alpha);
+        if (!vec::vec_unary(UnaryOp::GeluErfStep, t, t, m))  // float GELU's erf
+          for (int64_t i = 0; i < m; ++i) t[i] = std::erf(t[i]);
+      }
+#pragma omp simd
+      for (int64_t i = 0; i < m; ++i) {
+        const float half_x = round_bf16(x[i] * 0.5f);
+        t[i] = round_bf16(half_x * round_bf16(1.0f + round_bf16(t[i])));
+      }
+      narrow_bf16(t, data[0] + start * strides[0], strides[0], m);
+    }
+  });
   return iter.output();
 }
 

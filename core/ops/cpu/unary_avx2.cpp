@@ -286,6 +286,9 @@ bool run(UnaryOp op, const T* x, T* y, int64_t n, const double* params) {
     case UnaryOp::Silu:  // x / (1 + exp(-x))
       loop(x, y, n, [one](V v) { return div(v, add(one, exp(neg(v)))); });
       return true;
+    case UnaryOp::GeluErfStep:  // erf alone, as GeluErf computes it (bfloat16 GELU's step)
+      loop(x, y, n, [](V v) { return gelu_erf(v); });
+      return true;
     case UnaryOp::GeluErf: {  // x / 2 * (1 + erf(x / sqrt(2)))
       const V alpha = splat(T(0.70710678118654752440));
       loop(x, y, n, [=](V v) { return mul(mul(v, half), add(one, gelu_erf(mul(v, alpha)))); });

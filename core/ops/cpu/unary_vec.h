@@ -51,6 +51,7 @@ enum class UnaryOp : int {
   Hardsigmoid,
   Hardswish,
   Threshold,   // params = {threshold, value}: value where x <= threshold (forward only)
+  GeluErfStep,  // erf as GELU computes it: oneDNN's approximation on float32 (forward only)
   Hardshrink,  // params = {lambd}: 0 inside [-lambd, lambd] (backward: the shrinks' gradient)
   Softshrink,  // params = {lambd}: x -+ lambd outside [-lambd, lambd], 0 inside (and NaN)
 };
