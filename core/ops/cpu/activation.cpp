@@ -32,14 +32,6 @@ UnaryOp gelu_op(std::string_view approximate) {
   throw Error(detail::str("approximate argument must be either none or tanh."));
 }
 
-// float -> the nearest bfloat16 (ties to even) -> float, without a branch (NaN stays NaN).
-inline float round_bf16(float v) {
-  const uint32_t u = detail::float_bits(v);
-  const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
-  const uint32_t nan = 0u - static_cast<uint32_t>((u & 0x7fffffffu) > 0x7f800000u);
-  return detail::bits_float((rounded & ~nan) | (0x7fc00000u & nan));
-}
-
 // GELU on bfloat16 as PyTorch 1.13 computes it: in bfloat16 arithmetic, rounding after every
 // step (gelu(-2.5) is -0.0146, not the nearer -0.0155). A block at a time in float buffers, each
 // step a plain loop (`omp simd`: -O2 does not vectorize a loop of unknown length on its own) and

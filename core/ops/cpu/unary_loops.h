@@ -21,6 +21,17 @@ namespace opscope::cpu {
 
 inline constexpr int64_t kBufferElems = 256;
 
+// BFloat16(float)'s bits (nearest, ties to even; NaN: a quiet NaN) without a branch, so that a
+// loop of them vectorizes; round_bf16 is the float it stands for.
+inline uint32_t bf16_rounded_float_bits(float v) {  // the float's bits, the low 16 cleared
+  const uint32_t u = detail::float_bits(v);
+  const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
+  const uint32_t nan = 0u - static_cast<uint32_t>((u & 0x7fffffffu) > 0x7f800000u);
+  return (rounded & ~nan) | (0x7fc00000u & nan);
+}
+inline uint16_t bf16_bits(float v) { return static_cast<uint16_t>(bf16_rounded_float_bits(v) >> 16); }
+inline float round_bf16(float v) { return detail::bits_float(bf16_rounded_float_bits(v)); }
+
 // m bfloat16 elements, `stride` bytes apart, widened into floats, and back (rounded to nearest
 // even): plain loops over typed pointers when the elements are adjacent, so they vectorize.
 inline void widen_bf16(const char* in, int64_t stride, float* out, int64_t m) {
@@ -35,15 +46,9 @@ inline void widen_bf16(const char* in, int64_t stride, float* out, int64_t m) {
 }
 inline void narrow_bf16(const float* in, char* out, int64_t stride, int64_t m) {
   if (stride == sizeof(BFloat16)) {
-    // BFloat16(float)'s rounding, written without a branch so that it vectorizes
     uint16_t* p = reinterpret_cast<uint16_t*>(out);
 #pragma omp simd
-    for (int64_t i = 0; i < m; ++i) {
-      const uint32_t u = detail::float_bits(in[i]);
-      const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
-      const uint32_t nan = 0u - static_cast<uint32_t>((u & 0x7fffffffu) > 0x7f800000u);
-      p[i] = static_cast<uint16_t>((rounded & ~nan) | (0x7fc0u & nan));  // NaN: quiet NaN
-    }
+    for (int64_t i = 0; i < m; ++i) p[i] = bf16_bits(in[i]);
     return;
   }
   for (int64_t i = 0; i < m; ++i) *reinterpret_cast<BFloat16*>(out + i * stride) = BFloat16(in[i]);
