@@ -223,6 +223,30 @@ def test_disabled_impl_and_disable_nesting():
     assert type(x + 1) is Sub
 
 
+def test_a_library_blind_to_the_switch_gets_a_type_error_not_a_recursion():
+    """A function of a library that dispatches to __torch_function__ but does not see opscope's
+    switch (PyTorch's own, when both are imported) calls back into itself from the default
+    override; it ends at once with a TypeError naming the function, not a RecursionError."""
+    def foreign_relu(t):  # what PyTorch's F.relu does with a tensor-like argument
+        return type(t).__torch_function__(foreign_relu, (type(t),), (t,), {})
+    foreign_relu.__module__ = "torch.nn.functional"
+    foreign_relu.__qualname__ = "relu"
+
+    with pytest.raises(TypeError, match=r"^torch\.nn\.functional\.relu\(\) is PyTorch's function, "
+                       r"not opscope's, and was called on opscope tensors") as info:
+        foreign_relu(torch.ones(2))
+    assert len(info.traceback) < 10
+
+    def other(t):
+        return type(t).__torch_function__(other, (type(t),), (t,), {})
+    other.__module__ = "otherlib"
+    with pytest.raises(TypeError, match=r"^otherlib\..*other\(\) was called on opscope tensors"):
+        other(torch.ones(2))
+    # opscope's own functions, through the same default override, still run.
+    x = torch.ones(2)
+    assert torch.Tensor.__torch_function__(torch.add, (torch.Tensor,), (x, x)).tolist() == [2, 2]
+
+
 def test_seed_proxy_walkthrough_when_fx_is_there():
     """The seed's Proxy.__torch_function__ needs torch._C.ScriptMethod and
     torch.overrides.is_tensor_method_or_property; both exist (the FX tracer itself is

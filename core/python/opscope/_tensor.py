@@ -288,6 +288,11 @@ def __torch_function__(cls, func, types, args=(), kwargs=None):
     global _nowrap
     if kwargs is None:
         kwargs = {}
+    if not _C._is_torch_function_enabled():
+        # opscope never calls an override with overrides off: the caller is a library that does
+        # not see opscope's switch (PyTorch's own functions, handed opscope tensors), and running
+        # func again would come straight back here until the recursion limit.
+        raise TypeError(_foreign_call_message(func))
     if not all(issubclass(cls, t) for t in types):
         return NotImplemented
     with _C.DisableTorchFunction():
@@ -298,6 +303,21 @@ def __torch_function__(cls, func, types, args=(), kwargs=None):
         if func in _nowrap:
             return ret
         return _convert(ret, cls)
+
+
+def _foreign_call_message(func):
+    """What a TypeError says when a function of another library (PyTorch's, most often, when
+    both are imported) is called on opscope tensors."""
+    module = getattr(func, "__module__", None) or ""
+    name = getattr(func, "__qualname__", None) or getattr(func, "__name__", None) or repr(func)
+    if name.startswith("_"):  # torch._VariableFunctionsClass.add is torch.add to its users
+        name = getattr(func, "__name__", name)
+    where = f"{module}.{name}" if module else name
+    if module.split(".")[0] != "torch":
+        return f"{where}() was called on opscope tensors but does not run opscope's ops"
+    return (f"{where}() is PyTorch's function, not opscope's, and was called on opscope tensors: "
+            "call opscope's (`import opscope as torch`, `import opscope.nn.functional as F`), "
+            "or give PyTorch tensors of its own (`t.numpy()`, then PyTorch's from_numpy)")
 
 
 def _method(fn, name=None, builtin=True):
