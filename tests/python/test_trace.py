@@ -54,6 +54,20 @@ def test_mm_with_requires_grad_shows_the_autograd_step_and_node():
     assert 0 < mm.start_ns <= mm.end_ns <= t.roots[0].end_ns
 
 
+def test_a_path_leaves_out_the_allocations_below_the_op():
+    """Note [A path without its allocations]: rrelu's path is its rrelu_with_noise steps, not the
+    empty_like / empty_strided steps that come first; an allocation's own path is whole."""
+    x = opscope.randn(4, 5, requires_grad=True)
+    with opscope.trace() as t:
+        opscope.nn.functional.rrelu(x, training=True)
+        opscope.empty_like(x)
+    rrelu, empty_like = t.roots
+    assert rrelu.path() == ["rrelu_with_noise[AutogradCPU]", "rrelu_with_noise[CPU]"]
+    assert any(op.name == "aten::empty_like" for op in rrelu.walk())  # still in the tree
+    assert empty_like.path() == ["empty_like[CPU]", "empty_strided[BackendSelect]",
+                                 "empty_strided[CPU]"]
+
+
 def test_under_no_grad_no_node_is_created():
     a = opscope.randn(2, 3, requires_grad=True)
     with opscope.no_grad(), opscope.trace() as t:

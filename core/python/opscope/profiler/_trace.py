@@ -50,6 +50,17 @@ def _sequence_str(nr):
     return "" if nr is None or nr == NO_SEQUENCE_NR else f" #{nr}"
 
 
+# Note [A path without its allocations]
+# A kernel that makes its result calls empty / empty_like / empty_strided, each two or three
+# steps (empty_like[CPU] → empty_strided[BackendSelect] → empty_strided[CPU]), and those come
+# first: rrelu's one-line summary read "rrelu(…) → empty_like[CPU] → … → empty_strided[CPU]"
+# where a reader looks for rrelu_with_noise. An op's path leaves out the ops below it that only
+# allocate; the trace's tree, the profile and the memory timeline keep them, and an allocation
+# op's own path (empty_like(…) → empty_like[CPU] → empty_strided[…]) is whole.
+_ALLOCATIONS = frozenset({"empty", "empty_like", "empty_strided", "new_empty",
+                          "new_empty_strided"})
+
+
 def _short(name):
     """aten::mm.out -> mm"""
     return name.split("::")[-1].split(".")[0]
@@ -200,15 +211,21 @@ class OpRecord(_Timed):
 
     def path(self, limit=8):
         """The dispatch path: every step of this op and the ops below it, in order, leaving out
-        composite (math kernel) steps, which the names of their children stand for."""
+        composite (math kernel) steps, which the names of their children stand for, and the
+        allocations of an op that is not itself one (Note [A path without its allocations])."""
         labels = []
-        for op in self.walk():
-            if not isinstance(op, OpRecord):
-                continue
+        skip_allocations = _short(self.name) not in _ALLOCATIONS
+
+        def visit(op):
+            children = [c for c in op.children if isinstance(c, OpRecord) and
+                        not (skip_allocations and _short(c.name) in _ALLOCATIONS)]
             for s in op.steps:
-                if s.provenance == "math kernel" and op.children:
+                if s.provenance == "math kernel" and children:
                     continue
                 labels.append(s.label)
+            for c in children:
+                visit(c)
+        visit(self)
         if len(labels) > limit:
             labels = labels[:limit] + [f"… ({len(labels) - limit} more)"]
         return labels
