@@ -4,9 +4,9 @@
 // Kernels, each registered beside its definition: the products (dot, vdot, mv, mm, bmm, addmm,
 // addmv, baddbmm and their out= and in-place forms) are CPU kernels in core/ops/cpu/linear.cpp
 // (torch 1.13 registers mv and the dot / vdot out= forms as CompositeExplicitAutograd over
-// addmv_ / fill_; here they are CPU kernels too); matmul, linear, outer and ger are
-// CompositeImplicitAutograd in core/ops/composite/linear.cpp, so their traces show the ops they
-// decompose into; linear.out is CompositeExplicitAutograd there, as in torch.
+// addmv_ / fill_; here they are CPU kernels too); matmul, linear, outer, ger, einsum and
+// tensordot are CompositeImplicitAutograd in core/ops/composite/linear.cpp, so their traces show
+// the ops they decompose into; linear.out and tensordot.out are CompositeExplicitAutograd there.
 #include "core/ops/linear.h"
 
 #include "core/dispatch/Library.h"
@@ -75,6 +75,17 @@ static Library linear_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
   m.def("ger(Tensor self, Tensor vec2) -> Tensor");
   m.def("ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+
+  // "ij,jk->ik", [(I,J), (J,K)] -> (I,K); see Note [How einsum decomposes]. opscope.einsum is
+  // torch.functional's Python function over it (variadic operands, the sublist form).
+  m.def("einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor");
+  // self (*A, *C), other (*C, *B) with C at dims_self / dims_other -> (*A, *B)
+  m.def("tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor",
+        kFunction);
+  m.def(
+      "tensordot.out(Tensor self, Tensor other, int[] dims_self, int[] dims_other, *, "
+      "Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
 });
 
 }  // namespace opscope

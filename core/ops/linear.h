@@ -100,4 +100,12 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> outer_o
 // See Note [How matmul decomposes].
 inline constexpr Op<Tensor(const Tensor&, const Tensor&)> matmul{"aten::matmul"};
 
+// einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor
+inline constexpr Op<Tensor(std::string_view, TensorList, Default<std::optional<IntArrayRef>>)>
+    einsum{"aten::einsum"};
+
+// tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef)> tensordot{
+    "aten::tensordot"};
+
 }  // namespace opscope::ops

@@ -92,6 +92,13 @@ static Library shape_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
   // (*, n) -> (*, n + |o|, n + |o|) (the two new dims at dim1, dim2), self on their diagonal
   m.def("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor");
+
+  // Grids. [(n0), (n1), ...] -> each (n0, n1, ...) ("ij"), a view + expand of its input; "xy"
+  // swaps the first two dims. opscope.meshgrid is torch.functional's Python function over it.
+  m.def("meshgrid(Tensor[] tensors) -> Tensor[]", Variants::None);
+  m.def("meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]", Variants::None);
+  // [(n0), (n1), ...] -> (n0 * n1 * ..., k): every combination, the last input varying fastest
+  m.def("cartesian_prod(Tensor[] tensors) -> Tensor", Variants::None);
 });
 
 }  // namespace opscope

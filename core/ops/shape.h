@@ -32,6 +32,7 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "core/dispatch/KernelFunction.h"
@@ -53,6 +54,13 @@ inline constexpr Op<Tensor(TensorList, int64_t, const Tensor&)> cat_out{"aten::c
 // stack(Tensor[] tensors, int dim=0) -> Tensor
 // n tensors (s) of one shape -> (.., n, ..) with n at dim, dim in [-(len(s)+1), len(s)].
 inline constexpr Op<Tensor(TensorList, Default<int64_t>)> stack{"aten::stack"};
+
+// meshgrid(Tensor[] tensors) -> Tensor[]
+// meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]
+// [(n0), (n1), ...] -> each (n0, n1, ...) ("ij") or (n1, n0, ...) ("xy"): a view + expand.
+inline constexpr Overloads meshgrid{
+    Op<std::vector<Tensor>(TensorList)>{"aten::meshgrid"},
+    Op<std::vector<Tensor>(TensorList, std::string_view)>{"aten::meshgrid.indexing"}};
 
 // atleast_1d(Tensor self) -> Tensor       () -> (1); others unchanged
 // atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]   (and _2d, _3d)

@@ -23,6 +23,8 @@ OVERRIDES = {
        for op in ("cat", "concat", "stack", "hstack", "vstack", "dstack")
        for ov in ("", ".out")},
     **{f"aten::atleast_{n}d.Sequence": _TENSORS for n in (1, 2, 3)},
+    **{f"aten::{op}": {"tensors": lambda: [matrix(3), matrix(2)], "indexing": "xy"}
+       for op in ("meshgrid", "meshgrid.indexing", "cartesian_prod")},
     # splitting (views)
     "aten::split.Tensor": {"split_size": 2, "dim": 1},
     "aten::split.sizes": {"split_size": [1, 2], "dim": 1},

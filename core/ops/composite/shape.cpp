@@ -426,6 +426,62 @@ static Library composite_explicit_shape(
       m.impl("diag_embed", fn<&diag_embed>);
     });
 
+// --- meshgrid, cartesian_prod ----------------------------------------------------------------
+
+// torch 1.13's meshgrid: tensor i (0-d or 1-D, n_i elements) is viewed as (1, .., n_i, .., 1)
+// and expanded to (n_0, .., n_k-1). "xy" (Cartesian) indexing builds the "ij" grids with the first
+// two inputs swapped, then swaps those two results back: every grid is then (n_1, n_0, n_2, ..).
+std::vector<Tensor> meshgrid_indexing(TensorList tensors, std::string_view indexing) {
+  const size_t size = tensors.size();
+  OPSCOPE_CHECK(size > 0, "meshgrid expects a non-empty TensorList");
+  for (size_t i = 0; i + 1 < size; ++i) {
+    OPSCOPE_CHECK(tensors[i].dtype() == tensors[i + 1].dtype(),
+                  "meshgrid expects all tensors to have the same dtype");
+    OPSCOPE_CHECK(tensors[i].device() == tensors[i + 1].device(),
+                  "meshgrid expects all tensors to have the same device");
+  }
+  OPSCOPE_CHECK(indexing == "xy" || indexing == "ij",
+                "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: ",
+                indexing);
+  std::vector<Tensor> grid_inputs(tensors.begin(), tensors.end());
+  const bool swap_first_and_second = size >= 2 && indexing == "xy";
+  if (swap_first_and_second) std::swap(grid_inputs[0], grid_inputs[1]);
+
+  DimVector shape;
+  for (const Tensor& t : grid_inputs) {
+    OPSCOPE_CHECK(t.dim() <= 1,
+                  "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a ",
+                  t.dim(), "-D tensor of shape ", shape_str(t.sizes()));
+    shape.push_back(t.dim() == 0 ? 1 : t.size(0));
+  }
+  std::vector<Tensor> grids;
+  grids.reserve(size);
+  for (size_t i = 0; i < size; ++i) {
+    DimVector view_shape(size, 1);
+    view_shape[i] = -1;
+    grids.push_back(ops::expand(ops::view(grid_inputs[i], view_shape), shape));
+  }
+  if (swap_first_and_second) std::swap(grids[0], grids[1]);
+  return grids;
+}
+
+// meshgrid without indexing=: "ij" (torch warns that the argument will be required; opscope's
+// Python function does, once).
+std::vector<Tensor> meshgrid(TensorList tensors) {
+  return meshgrid_indexing(tensors, "ij");
+}
+
+// torch 1.13's cartesian_prod: the "ij" grids, flattened, stacked as columns; one input is
+// returned as it is.
+Tensor cartesian_prod(TensorList tensors) {
+  for (const Tensor& t : tensors)
+    OPSCOPE_CHECK(t.dim() == 1, "Expect a 1D vector, but got shape ", shape_str(t.sizes()));
+  if (tensors.size() == 1) return tensors[0];
+  std::vector<Tensor> columns = ops::meshgrid(tensors, "ij");
+  for (Tensor& column : columns) column = ops::flatten(column, 0, -1);
+  return ops::stack(columns, 1);
+}
+
 static Library composite_implicit_shape(
     Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
       m.impl("concat", fn<&concat>);
@@ -452,6 +508,9 @@ static Library composite_implicit_shape(
       m.impl("tile", fn<&tile>);
       m.impl("repeat_interleave.self_Tensor", fn<&repeat_interleave_self_tensor>);
       m.impl("repeat_interleave.self_int", fn<&repeat_interleave_self_int>);
+      m.impl("meshgrid", fn<&meshgrid>);
+      m.impl("meshgrid.indexing", fn<&meshgrid_indexing>);
+      m.impl("cartesian_prod", fn<&cartesian_prod>);
     });
 
 }  // namespace composite

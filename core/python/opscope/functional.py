@@ -1,6 +1,7 @@
 """The torch functions written in Python over aten ops (torch/functional.py's counterparts, and
 the keyword torch's C++ binding handles by hand): ``opscope.unique``, ``opscope.unique_consecutive``,
-``opscope.norm``, ``opscope.nonzero(as_tuple=True)`` and ``opscope.as_tensor``.
+``opscope.norm``, ``opscope.nonzero(as_tuple=True)``, ``opscope.as_tensor``, ``opscope.einsum``,
+``opscope.tensordot``, ``opscope.meshgrid`` and ``opscope.cartesian_prod``.
 
 Each calls the aten op torch 1.13 calls, so a trace reads the same: ``unique`` runs
 ``aten::_unique2`` (``aten::unique_dim`` with ``dim=``), ``norm`` runs ``aten::frobenius_norm`` for
@@ -11,14 +12,23 @@ the default ``p='fro'`` and ``aten::norm`` for a numeric ``p``.
 (tensor([1, 2, 3]), tensor([1, 1, 2]))
 >>> opscope.norm(opscope.tensor([[3., 4.]]), dim=1)
 tensor([5.])
+>>> opscope.einsum("ij,j->i", opscope.ones(2, 3), opscope.arange(3.))
+tensor([3., 3.])
+>>> opscope.tensordot(opscope.ones(2, 3), opscope.ones(3, 4), dims=1).shape
+opscope.Size([2, 4])
 """
+
+import warnings
 
 import opscope
 from opscope import _C
 
-__all__ = ["unique", "unique_consecutive", "norm", "nonzero", "as_tensor"]
+__all__ = ["unique", "unique_consecutive", "norm", "nonzero", "as_tensor", "einsum", "tensordot",
+           "meshgrid", "cartesian_prod"]
 
 _nonzero = _C._VariableFunctions.nonzero  # the schema-derived function (aten::nonzero, .out)
+_einsum = _C._VariableFunctions.einsum
+_tensordot = _C._VariableFunctions.tensordot
 
 
 def _selected(output, inverse, counts, return_inverse, return_counts):
@@ -84,6 +94,99 @@ def nonzero(input, *, out=None, as_tuple=False):
     if as_tuple:
         return _C._op_overload("aten::nonzero_numpy")(input)
     return _nonzero(input) if out is None else _nonzero(input, out=out)
+
+
+def _subscript(n):
+    """A subscript of einsum's sublist form as its letter: 0-25 are A-Z, 26-51 a-z."""
+    if n is Ellipsis:
+        return "..."
+    if isinstance(n, int) and 0 <= n < 26:
+        return chr(ord("A") + n)
+    if isinstance(n, int) and 26 <= n < 52:
+        return chr(ord("a") + n - 26)
+    raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+
+
+def einsum(*args):
+    """einsum(equation, *operands): sums the product of the operands' elements over the
+    subscripts the output leaves out (see Note [How einsum decomposes] in
+    core/ops/composite/linear.cpp). Also einsum(equation, [operands]) and the sublist form
+    einsum(op1, [0, 1], op2, [1, 2], [0, 2])."""
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
+    if isinstance(args[0], opscope.Tensor):
+        equation = ",".join("".join(_subscript(s) for s in sub) for sub in args[1::2])
+        if len(args) % 2 == 1:
+            equation += "->" + "".join(_subscript(s) for s in args[-1])
+            operands = args[:-1:2]
+        else:
+            operands = args[::2]
+    else:
+        equation, operands = args[0], args[1:]
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        return einsum(equation, *operands[0])  # the old form: the operands as one list
+    if _C._has_torch_function(operands):
+        from opscope.overrides import handle_torch_function
+        return handle_torch_function(einsum, operands, equation, *operands)
+    return _einsum(equation, operands)
+
+
+def tensordot(a, b, dims=2, out=None):
+    """The sum of products of a's and b's elements over the dims given: ``dims=n`` contracts
+    a's last n dims with b's first n, ``dims=([1, 0], [0, 1])`` the listed pairs."""
+    if _C._has_torch_function_variadic(a, b):
+        from opscope.overrides import handle_torch_function
+        return handle_torch_function(tensordot, (a, b), a, b, dims=dims, out=out)
+    if not isinstance(dims, (tuple, list, opscope.Tensor, int)):
+        raise RuntimeError("tensordot expects dims to be int or Tuple[List[int], List[int]] or "
+                           f"List[List[int]] containing two lists, but got dims={dims}")
+    if isinstance(dims, opscope.Tensor):
+        if dims.numel() > 1:
+            assert dims.size()[0] == 2
+            dims_a, dims_b = dims[0].tolist(), dims[1].tolist()
+        else:
+            dims = int(dims.item())
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+    elif isinstance(dims, (tuple, list)):
+        dims_a, dims_b = dims
+    if out is None:
+        return _tensordot(a, b, dims_a, dims_b)
+    return _tensordot(a, b, dims_a, dims_b, out=out)
+
+
+_meshgrid_warned = False
+
+
+def meshgrid(*tensors, indexing=None):
+    """Grids from 0-d / 1-D tensors: with n_i elements in tensor i, every result has shape
+    (n_0, n_1, ...) (indexing="ij", matrix indexing) or (n_1, n_0, ...) (indexing="xy",
+    Cartesian), tensor i's values along its dim (aten::meshgrid: a view + expand of each)."""
+    global _meshgrid_warned
+    if _C._has_torch_function(tensors):
+        from opscope.overrides import handle_torch_function
+        return handle_torch_function(meshgrid, tensors, *tensors, indexing=indexing)
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    if indexing is None:
+        if not _meshgrid_warned:  # torch's TORCH_WARN_ONCE
+            _meshgrid_warned = True
+            warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass "
+                          "the indexing argument.", UserWarning, stacklevel=2)
+        return _C._op_overload("aten::meshgrid")(tensors)
+    return _C._op_overload("aten::meshgrid.indexing")(tensors, indexing=indexing)
+
+
+def cartesian_prod(*tensors):
+    """Every combination of the elements of 1-D tensors, one per row (itertools.product's
+    order); one tensor is returned as it is."""
+    if _C._has_torch_function(tensors):
+        from opscope.overrides import handle_torch_function
+        return handle_torch_function(cartesian_prod, tensors, *tensors)
+    return _C._op_overload("aten::cartesian_prod")(tensors)
 
 
 def as_tensor(data, dtype=None, device=None):

@@ -29,6 +29,7 @@ __all__ = [
     "celu", "celu_", "threshold", "threshold_", "prelu", "rrelu", "rrelu_", "hardshrink", "softshrink",
     "mish", "hardsigmoid", "hardswish", "logsigmoid", "softsign", "tanhshrink", "softmin",
     "smooth_l1_loss", "huber_loss", "kl_div", "batch_norm", "dropout1d", "dropout2d",
+    "normalize",
 ]
 
 
@@ -276,6 +277,16 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """<x1, x2> / (max(||x1||, eps) max(||x2||, eps)) along dim, x1 and x2 broadcast
     (aten::cosine_similarity)."""
     return opscope.cosine_similarity(x1, x2, dim, eps)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input / max(||input||_p, eps) along dim: each slice scaled to unit p-norm, as torch's
+    Python function computes it (norm, clamp_min, expand_as, div)."""
+    if out is None:
+        denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+        return input / denom
+    denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
+    return opscope.div(input, denom, out=out)
 
 
 def logsigmoid(input):
