@@ -129,6 +129,25 @@ void scatter_shapes(const Tensor& self, int64_t dim, const Tensor& index, const 
 
 // --- layer norm -------------------------------------------------------------------------------
 
+void group_norm_inputs(const Tensor& input, const Tensor& weight, const Tensor& bias, int64_t C,
+                       int64_t num_groups) {
+  OPSCOPE_CHECK(num_groups > 0, "Expected num groups to be greater than 0, got ", num_groups);
+  OPSCOPE_CHECK(C % num_groups == 0,
+                "Expected number of channels in input to be divisible by num_groups, but got "
+                "input of shape ",
+                shape_str(input.sizes()), " and num_groups=", num_groups);
+  OPSCOPE_CHECK(!weight.defined() || (weight.dim() == 1 && weight.numel() == C),
+                "Expected weight to be a vector of size equal to the number of channels in "
+                "input, but got weight of shape ",
+                shape_str(weight.sizes()), " and input of shape ", shape_str(input.sizes()));
+  // torch 1.13 names weight's shape here ([0] without a weight); the same words.
+  OPSCOPE_CHECK(!bias.defined() || (bias.dim() == 1 && bias.numel() == C),
+                "Expected bias to be a vector of size equal to the number of channels in input, "
+                "but got bias of shape ",
+                weight.defined() ? shape_str(weight.sizes()) : std::string("[0]"),
+                " and input of shape ", shape_str(input.sizes()));
+}
+
 std::pair<int64_t, int64_t> layer_norm_inputs(const Tensor& input, IntArrayRef normalized_shape,
                                               const Tensor& weight, const Tensor& bias) {
   const auto normalized_ndim = static_cast<int64_t>(normalized_shape.size());

@@ -50,6 +50,11 @@ std::pair<int64_t, int64_t> layer_norm_backward_args(const Tensor& grad_out, con
                                                      const Tensor& weight, const Tensor& bias,
                                                      IntArrayRef output_mask);
 
+// --- group norm (core/ops/nn.h) -------------------------------------------------------------
+// torch's check_group_norm_inputs: groups > 0 dividing C, weight and bias vectors of C.
+void group_norm_inputs(const Tensor& input, const Tensor& weight, const Tensor& bias, int64_t C,
+                       int64_t num_groups);
+
 // --- nll_loss (core/ops/nn.h) ---------------------------------------------------------------
 // torch's nll_loss_forward meta: self (C) or (N, C), target () or (N), and a weight for all
 // classes or none.

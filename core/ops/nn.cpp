@@ -278,6 +278,24 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, int[3] output_mask) -> "
       "(Tensor, Tensor, Tensor)",
       kNone);
+  // input (N, C, *), weight / bias (C) -> (N, C, *): normalized per sample over each of `group`
+  // blocks of C / group channels (and all of *)
+  m.def(
+      "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "
+      "float eps=1e-05, bool cudnn_enabled=True) -> Tensor",
+      kFunction);
+  // input (N, C, HxW...) contiguous, weight / bias (C) -> (out, mean (N, group), rstd (N, group))
+  m.def(
+      "native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, "
+      "SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)",
+      kFunction);
+  // grad_out and input as the forward's, mean / rstd (N, group), weight (C) -> (grad_input,
+  // grad_weight (C), grad_bias (C)) as output_mask asks (Note [Boolean masks as ints])
+  m.def(
+      "native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, "
+      "Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, int[3] output_mask) -> "
+      "(Tensor, Tensor, Tensor)",
+      kNone);
   // input (N, C, *), weight / bias / running_mean / running_var (C) -> (out (N, C, *),
   // save_mean (C), save_invstd (C)); in eval mode save_mean and save_invstd are (0). The running
   // statistics are updated in place in training mode (unannotated, as in torch 1.13's schema).

@@ -1,6 +1,7 @@
 // Neural-network ops: the activations (relu, gelu, silu, softplus), the losses (nll_loss,
 // cross_entropy_loss, mse_loss, l1_loss, binary_cross_entropy, binary_cross_entropy_with_logits),
-// layer_norm, embedding, dropout, one_hot and constant padding — what opscope.nn.functional calls.
+// layer_norm, group_norm, embedding, dropout, one_hot and constant padding — what
+// opscope.nn.functional calls.
 //
 // Semantically each loss computes one value per sample and then reduces them by `reduction`:
 // 0 = none (the per-sample losses), 1 = mean, 2 = sum (PyTorch's at::Reduction; the Python layer
@@ -12,13 +13,14 @@
 //
 // In implementation terms, as PyTorch 1.13 so that traces match torch's: the kernels that touch
 // elements are CPU kernels (nll_loss_forward, nll_loss2d_forward, mse_loss, binary_cross_entropy,
-// native_layer_norm, native_dropout); the user-facing ops are CompositeImplicitAutograd
+// native_layer_norm, native_group_norm, native_dropout); the user-facing ops are CompositeImplicitAutograd
 // decompositions over them and over the elementwise / reduction ops (core/ops/composite/nn.cpp):
 //
 //   cross_entropy_loss -> log_softmax + nll_loss_nd -> nll_loss -> nll_loss_forward      (N, C)
 //                                                   -> nll_loss2d -> nll_loss2d_forward  (N, C,
 //                                                   d...)
 //   layer_norm -> native_layer_norm            dropout -> bernoulli_ + div_ + mul (training)
+//   group_norm -> native_group_norm (core/ops/composite/normalization.cpp)
 //   pad -> constant_pad_nd (CompositeExplicitAutograd: empty + fill_ + narrow views + copy_)
 //
 //   Tensor logits = ops::randn({4, 10});
@@ -164,6 +166,29 @@ inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tens
 inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<const Tensor&>,
                            Default<const Tensor&>, Default<double>, Default<bool>)>
     layer_norm{"aten::layer_norm"};
+// group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None,
+//            float eps=1e-05, bool cudnn_enabled=True) -> Tensor
+// input (N, C, *) -> (N, C, *): each sample's group of C / num_groups channels normalized over
+// its channels and *, then weight[c] x + bias[c].
+inline constexpr Op<Tensor(const Tensor&, int64_t, Default<const Tensor&>, Default<const Tensor&>,
+                           Default<double>, Default<bool>)>
+    group_norm{"aten::group_norm"};
+// native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C,
+//                   SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)
+// input (N, C, *) with HxW = prod(*) -> out (N, C, *), mean (N, group), rstd (N, group).
+inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&,
+                                                       int64_t, int64_t, int64_t, int64_t, double)>
+    native_group_norm{"aten::native_group_norm"};
+// native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd,
+//     Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, int[3] output_mask)
+//     -> (Tensor, Tensor, Tensor)
+// Per sample and group of M = C / group * HxW elements, xhat = (x - mean) rstd and
+// dxhat = grad_out weight[c]: grad_input = rstd (dxhat - mean(dxhat) - xhat mean(dxhat xhat)),
+// grad_weight[c] = sum of grad_out xhat, grad_bias[c] = sum of grad_out over N and *.
+inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&,
+                                                       const Tensor&, const Tensor&, int64_t,
+                                                       int64_t, int64_t, int64_t, IntArrayRef)>
+    native_group_norm_backward{"aten::native_group_norm_backward"};
 // native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
 //                   Tensor? running_var, bool training, float momentum, float eps)
 //     -> (Tensor, Tensor, Tensor)

@@ -13,10 +13,11 @@ Cases (float32):
    NumPy: ``x @ W.T + b`` and ``np.maximum``.  Target: opscope >= 1.0x PyTorch.
 3. Extra rows (no target): ``F.layer_norm`` on (4096, 1024), ``F.nll_loss`` on log-probs
    (4096, 1000), ``F.mse_loss`` on 10^6 elements, ``F.dropout`` on 10^6 elements, ``F.elu`` and
-   ``F.threshold`` on 10^6 elements, ``F.prelu`` on (4096, 1000) with a slope per channel; the gradient
-   ops torch's GeluBackward0 / SiluBackward0 / NativeLayerNormBackward0 call (``gelu_backward``,
-   ``silu_backward`` on 10^6 elements, ``native_layer_norm_backward`` on (4096, 1024), all three
-   gradients).
+   ``F.threshold`` on 10^6 elements, ``F.prelu`` on (4096, 1000) with a slope per channel,
+   ``F.group_norm`` on (64, 64, 32, 32) in 32 groups; the gradient ops torch's GeluBackward0 /
+   SiluBackward0 / NativeLayerNormBackward0 / NativeGroupNormBackward0 call (``gelu_backward``,
+   ``silu_backward`` on 10^6 elements, ``native_layer_norm_backward`` on (4096, 1024),
+   ``native_group_norm_backward`` on (64, 64, 32, 32), all three gradients).
 
 4. Small products under a busy second core (issue 22, item 9): ``F.linear`` / ``addmm`` and ``mm``
    from 32x4 . 4x16 up to 256^3, on 2 threads while another process spins on one core — a
@@ -97,6 +98,9 @@ def cases(rng):
             _, d["ln_mean"], d["ln_rstd"] = lib.ops.aten.native_layer_norm(d["ln"], [1024], d["ln_w"], d["ln_b"],
                                                                            1e-5)
             d["mask"] = [1, 1, 1] if lib is opscope else [True] * 3  # opscope: int[3] (Note [Boolean masks as ints])
+            d["gn"], d["gn_w"], d["gn_b"] = d["ln"].reshape(64, 64, 32, 32), lib.ones(64), lib.zeros(64)
+            _, d["gn_mean"], d["gn_rstd"] = lib.native_group_norm(d["gn"], d["gn_w"], d["gn_b"], 64, 64, 1024, 32,
+                                                                  1e-5)
         return d
 
     o, p, n = ns(opscope, OF), (ns(torch, TF) if torch is not None else None), ns(None, None)
@@ -110,11 +114,15 @@ def cases(rng):
         "elu 10^6  [extra]": (None, "F.elu(v1)", "np.where(v1 > 0, v1, np.expm1(v1))"),
         "threshold 10^6  [extra]": (None, "F.threshold(v1, 0.1, 2.0)", "np.where(v1 <= 0.1, 2.0, v1)"),
         "prelu (4096, 1000)  [extra]": (None, "F.prelu(x, pw)", "np.where(x > 0, x, pw * x)"),
+        "group_norm (64, 64, 32, 32), 32 groups  [extra]": (None, "F.group_norm(gn, 32, gn_w, gn_b)", None),
         "gelu_backward 10^6  [extra]": (None, "lib.ops.aten.gelu_backward(v1, v2)", None),
         "silu_backward 10^6  [extra]": (None, "lib.ops.aten.silu_backward(v1, v2)",
                                         "s = 1 / (1 + np.exp(-v2)); v1 * s * (1 + v2 * (1 - s))"),
         "native_layer_norm_backward (4096, 1024)  [extra]": (
             None, "lib.ops.aten.native_layer_norm_backward(ln, ln, [1024], ln_mean, ln_rstd, ln_w, ln_b, mask)", None),
+        "native_group_norm_backward (64, 64, 32, 32)  [extra]": (
+            None, "lib.ops.aten.native_group_norm_backward(gn, gn, gn_mean, gn_rstd, gn_w, 64, 64, 1024, 32, mask)",
+            None),
     }
     return {name: (target, {"opscope": (stmt, o), "torch": (stmt, p) if p is not None else None,
                             "numpy": (np_stmt, n) if np_stmt is not None else None})

@@ -3,7 +3,8 @@
 opscope): a small MLP (Linear, ReLU, log_softmax + nll_loss), the same with cross_entropy, and
 softmax; and with cross_entropy, the MLP with GELU (erf and tanh), SiLU, Softplus, Sigmoid,
 Tanh, LeakyReLU, ReLU6, ELU, SELU, Hardswish + Hardsigmoid, Mish or LogSigmoid in place of
-ReLU, or a LayerNorm before it, or PReLU, Threshold or CELU; and the ReLU MLP with mse_loss,
+ReLU, or a LayerNorm or GroupNorm before it, or PReLU, Threshold or CELU; and the ReLU MLP with
+mse_loss,
 with a sigmoid and binary_cross_entropy, with binary_cross_entropy_with_logits (and with weight
 and pos_weight) and with l1_loss; and an embedding table before the ReLU.
 `backward_ops(torch, case)` runs one step under the library's profiler and returns, in the order
@@ -27,12 +28,14 @@ EXACT = {"NllLossBackward0", "LogSoftmaxBackward0", "SoftmaxBackward0", "ReluBac
          "BinaryCrossEntropyBackward0", "EmbeddingBackward0", "LeakyReluBackward0",
          "HardtanhBackward0", "EluBackward0", "HardswishBackward0", "HardsigmoidBackward0",
          "MishBackward0", "LogSigmoidBackward0", "PreluBackward0", "ThresholdBackward0",
-         "CeluBackward0", "BinaryCrossEntropyWithLogitsBackward0", "AbsBackward0"}
+         "CeluBackward0", "BinaryCrossEntropyWithLogitsBackward0", "AbsBackward0",
+         "NativeGroupNormBackward0"}
 
 # case -> the hidden layer between the two Linears
 HIDDEN = {"gelu": lambda nn: [nn.GELU()], "gelu_tanh": lambda nn: [nn.GELU(approximate="tanh")],
           "silu": lambda nn: [nn.SiLU()], "softplus": lambda nn: [nn.Softplus(beta=2.0)],
           "layer_norm": lambda nn: [nn.LayerNorm(16), nn.ReLU()],
+          "group_norm": lambda nn: [nn.GroupNorm(4, 16), nn.ReLU()],
           "sigmoid": lambda nn: [nn.Sigmoid()], "tanh": lambda nn: [nn.Tanh()],
           "leaky_relu": lambda nn: [nn.LeakyReLU(0.2)], "relu6": lambda nn: [nn.ReLU6()],
           "elu": lambda nn: [nn.ELU(alpha=0.5)], "selu": lambda nn: [nn.SELU()],

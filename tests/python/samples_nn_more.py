@@ -1,4 +1,4 @@
-"""Op-table samples (see tests/python/test_op_table.py) for batch norm and the Huber / smooth L1
+"""Op-table samples (see tests/python/test_op_table.py) for batch norm, group norm and the Huber / smooth L1
 losses (core/ops/nn.cpp): a (N, C, L) input with per-channel affine and running statistics,
 saved batch statistics for the backward, and loss targets whose differences to the input fall on
 both sides of delta / beta (so both branches of the loss run)."""
@@ -41,6 +41,16 @@ OVERRIDES = {
         "save_mean": lambda: _saved_stats()[0], "save_invstd": lambda: _saved_stats()[1],
         # output_mask: torch's bool[3], declared int[3] here (Note [Boolean masks as ints], nn.cpp).
         "train": True, "eps": _EPS, "output_mask": [1, 1, 1]},
+    # group norm: (2, 4, 3) in 2 groups
+    "aten::group_norm": {"input": lambda: matrix(2, 4, 3), "num_groups": 2, "weight": lambda: matrix(4),
+                         "bias": lambda: matrix(4), "cudnn_enabled": False},
+    "aten::native_group_norm": {"input": lambda: matrix(2, 4, 3), "weight": lambda: matrix(4),
+                                "bias": lambda: matrix(4), "N": 2, "C": 4, "HxW": 3, "group": 2,
+                                "eps": _EPS},
+    "aten::native_group_norm_backward": {
+        "grad_out": lambda: matrix(2, 4, 3) / 24 - 0.5, "input": lambda: matrix(2, 4, 3),
+        "mean": lambda: matrix(2, 2), "rstd": lambda: matrix(2, 2) / 4, "weight": lambda: matrix(4),
+        "N": 2, "C": 4, "HxW": 3, "group": 2, "output_mask": [1, 1, 1]},
     "aten::cosine_similarity": {"x1": lambda: matrix(2, 3), "x2": lambda: matrix(3) / 2},
     "aten::huber_loss": _TARGET,
     "aten::huber_loss_backward": {**_LOSS_BACKWARD, "delta": 1.0},

@@ -174,6 +174,8 @@ CASES = [
         a.sigmoid(), opscope.tensor([[0.0, 1.0, 0.5], [1.0, 0.2, 0.0]], dtype=F64)), [(2, 3)], False, True),
     ("layer_norm", lambda a, w, b: F.layer_norm(a, (3,), w, b), [(2, 3), (3,), (3,)], False, True),
     ("layer_norm without affine", lambda a: F.layer_norm(a, (2, 3)), [(4, 2, 3)], False, True),
+    ("group_norm", lambda a, w, b: F.group_norm(a, 2, w, b), [(2, 4, 3), (4,), (4,)], False, True),
+    ("group_norm without affine", lambda a: F.group_norm(a, 3), [(2, 6, 2, 2)], False, True),
     ("dropout", lambda a: (opscope.manual_seed(0), F.dropout(a, 0.4))[1], [(3, 4)], False, True),
     ("native_dropout", lambda a: (opscope.manual_seed(0), opscope.ops.aten.native_dropout(a, 0.4, True)[0])[1],
      [(3, 4)], False, True),

@@ -457,6 +457,108 @@ def test_layer_norm_errors():
         F.layer_norm(opscope.ones(3, 4).half(), (4,))
 
 
+# --- group_norm ----------------------------------------------------------------------------------
+def np_group_norm(x, groups, w=None, b=None, eps=1e-5):
+    """x (N, C, *) float64 -> (y, mean (N, groups), rstd (N, groups))."""
+    n, c = x.shape[:2]
+    xg = x.reshape(n, groups, -1)
+    mean = xg.mean(axis=2, keepdims=True)
+    rstd = 1 / np.sqrt(xg.var(axis=2, keepdims=True) + eps)
+    y = ((xg - mean) * rstd).reshape(x.shape)
+    channel = (1, c) + (1,) * (x.ndim - 2)
+    if w is not None:
+        y = y * w.reshape(channel)
+    if b is not None:
+        y = y + b.reshape(channel)
+    return y, mean[..., 0], rstd[..., 0]
+
+
+@pytest.mark.parametrize("shape,groups", [((4, 6), 3), ((2, 6, 5), 2), ((2, 8, 3, 4), 4), ((3, 4, 2, 2, 2), 1),
+                                          ((2, 4, 7), 4), ((1, 6, 5), 6), ((0, 4, 3), 2), ((2, 4, 0), 2)])
+@pytest.mark.parametrize("affine", ["none", "weight", "bias", "both"])
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_group_norm(rng, shape, groups, affine, dtype):
+    x = rng.standard_normal(shape) * 3 + 1
+    c = shape[1]
+    w = rng.standard_normal(c) if affine in ("weight", "both") else None
+    b = rng.standard_normal(c) if affine in ("bias", "both") else None
+    y, mean, rstd = opscope.native_group_norm(
+        T(x, dtype), None if w is None else T(w, dtype), None if b is None else T(b, dtype), shape[0], c,
+        int(np.prod(shape[2:])), groups, 1e-3)
+    assert y.dtype == dtype and y.shape == shape and mean.shape == (shape[0], groups) == rstd.shape
+    if x.size == 0:  # as torch: groups of no elements have mean 0 and rstd NaN
+        assert to_numpy(mean).tolist() == [[0.0] * groups] * shape[0]
+        assert np.isnan(to_numpy(rstd)).all()
+        return
+    ref, rmean, rrstd = np_group_norm(x, groups, w, b, eps=1e-3)
+    close(y, ref, dtype, "group_norm", scale=10)
+    close(mean, rmean, dtype, "group_norm mean", scale=10)
+    close(rstd, rrstd, dtype, "group_norm rstd", scale=10)
+
+
+def test_group_norm_noncontiguous_bfloat16_and_constant_groups(rng):
+    x = rng.standard_normal((3, 6, 4))
+    xt = T(x.transpose(2, 1, 0).copy()).permute(2, 1, 0)  # non-contiguous
+    assert not xt.is_contiguous()
+    close(F.group_norm(xt, 3), np_group_norm(x, 3)[0], what="group_norm non-contiguous")
+    xb = T(x, opscope.bfloat16)
+    out = F.group_norm(xb, 2)
+    assert out.dtype == opscope.bfloat16
+    # every element within a bfloat16 step of the float64 result on the same (rounded) inputs
+    close(out, np_group_norm(to_numpy(xb).astype(np.float64), 2)[0], opscope.bfloat16, scale=10)
+    assert to_numpy(F.group_norm(opscope.ones(2, 4, 3), 2)).tolist() == [[[0.0] * 3] * 4] * 2
+
+
+@pytest.mark.parametrize("affine", [False, True])
+def test_group_norm_gradients(rng, affine):
+    x = T(rng.standard_normal((2, 6, 3))).requires_grad_()
+    w = T(rng.standard_normal(6)).requires_grad_() if affine else None
+    b = T(rng.standard_normal(6)).requires_grad_() if affine else None
+    args = (x, w, b) if affine else (x,)
+    fn = (lambda x, w, b: F.group_norm(x, 3, w, b)) if affine else (lambda x: F.group_norm(x, 2))
+    assert opscope.autograd.gradcheck(fn, args)
+    assert opscope.autograd.gradgradcheck(fn, args)
+    y = fn(*args)
+    assert y.grad_fn.name() == "NativeGroupNormBackward0"
+
+
+def test_group_norm_backward_kernel_matches_the_formula_and_masks(rng):
+    x = T(rng.standard_normal((3, 4, 5)))
+    w = T(rng.standard_normal(4))
+    g = T(rng.standard_normal((3, 4, 5)))
+    _, mean, rstd = opscope.native_group_norm(x, w, None, 3, 4, 5, 2, 1e-5)
+    dx, dw, db = opscope.ops.aten.native_group_norm_backward(g, x, mean, rstd, w, 3, 4, 5, 2, [1, 1, 1])
+    xn, gn, wn = to_numpy(x), to_numpy(g), to_numpy(w)
+    xhat = np_group_norm(xn, 2)[0]
+    dxhat = (gn * wn.reshape(1, 4, 1)).reshape(3, 2, -1)
+    xh = xhat.reshape(3, 2, -1)
+    r = 1 / np.sqrt(xn.reshape(3, 2, -1).var(axis=2, keepdims=True) + 1e-5)
+    ref_dx = (r * (dxhat - dxhat.mean(axis=2, keepdims=True) - xh * (dxhat * xh).mean(axis=2, keepdims=True)))
+    close(dx, ref_dx.reshape(3, 4, 5), what="native_group_norm_backward dx")
+    close(dw, (gn * xhat).sum(axis=(0, 2)), what="dweight")
+    close(db, gn.sum(axis=(0, 2)), what="dbias")
+    only_dx = opscope.ops.aten.native_group_norm_backward(g, x, mean, rstd, w, 3, 4, 5, 2, [1, 0, 0])
+    assert only_dx[1] is None and only_dx[2] is None
+    close(only_dx[0], ref_dx.reshape(3, 4, 5), what="dx alone")
+
+
+def test_group_norm_results_do_not_depend_on_the_thread_count(rng):
+    x = T(rng.standard_normal((64, 32, 40)))
+    w = T(rng.standard_normal(32)).requires_grad_()
+    xr = x.clone().requires_grad_()
+    results = []
+    for threads in (1, 2):
+        old = opscope.get_num_threads()
+        opscope.set_num_threads(threads)
+        try:
+            xr.grad = w.grad = None
+            F.group_norm(xr, 8, w).pow(2).sum().backward()
+            results.append((xr.grad.clone(), w.grad.clone()))
+        finally:
+            opscope.set_num_threads(old)
+    assert opscope.equal(results[0][0], results[1][0]) and opscope.equal(results[0][1], results[1][1])
+
+
 # --- embedding -----------------------------------------------------------------------------------
 def test_embedding(rng):
     w = rng.standard_normal((10, 3))

@@ -496,6 +496,55 @@ std::vector<Derivative> nn_derivatives() {
          return {dx, c.needs("weight") ? ops::mul(g[0], xhat) : Tensor(), c.needs("bias") ? g[0] : Tensor()};
        },
        .outputs = 1},
+      // native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C,
+      //                   SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)
+      //   per sample and group (the input viewed as (N, group, M)): layer norm's gradient,
+      //   xhat = (x - mean) rstd, dxhat = g weight[c]; dx = rstd (dxhat - mean(dxhat) -
+      //   xhat mean(dxhat xhat)); dweight = sum of g xhat, dbias = sum of g over N and *
+      {.op = "native_group_norm", .node = "NativeGroupNormBackward0",
+       .inputs = {"input", "weight", "bias"}, .save = {"input", "weight"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("input"), w = c.arg("weight");
+         const int64_t n = c.value("N").to_int(), channels = c.value("C").to_int();
+         const int64_t hxw = c.value("HxW").to_int(), group = c.value("group").to_int();
+         if (!grad_mode_enabled()) {  // torch's native_group_norm_backward, on contiguous tensors
+           const auto contiguous = [](const Tensor& t) {
+             return t.is_contiguous() ? t : ops::contiguous(t);
+           };
+           const int64_t mask[3] = {c.needs("input"), c.needs("weight"), c.needs("bias")};
+           auto [dx, dw, db] = ops::native_group_norm_backward(
+               contiguous(g[0]), contiguous(x), c.result(1), c.result(2), w, n, channels, hxw,
+               group, IntArrayRef(mask, 3));
+           return {dx, dw, db};
+         }
+         // create_graph: the same formula in ops, mean and rstd as functions of x
+         const std::vector<int64_t> grouped{n, group, -1}, last{2};
+         std::vector<int64_t> channel_shape(c.sizes("input").size(), 1), reduce_dims{0};
+         channel_shape[1] = channels;  // (C) -> (1, C, 1, ...): broadcasts against the input
+         for (size_t d = 2; d < channel_shape.size(); ++d) reduce_dims.push_back(static_cast<int64_t>(d));
+         Tensor xg = ops::reshape(x, grouped);
+         Tensor mean = ops::mean(xg, IntArrayRef(last), true, std::nullopt);
+         Tensor var = ops::var(xg, IntArrayRef(last), int64_t{0}, true);
+         Tensor rstd = ops::reciprocal(ops::sqrt(ops::add(var, Scalar(c.value("eps").to_double()))));
+         Tensor xhat = ops::mul(ops::sub(xg, mean), rstd);
+         Tensor dxhat = w.defined() ? ops::mul(g[0], ops::reshape(w, channel_shape)) : g[0];
+         Tensor dx;
+         if (c.needs("input")) {
+           Tensor dxhat_g = ops::reshape(dxhat, grouped);
+           Tensor m1 = ops::mean(dxhat_g, IntArrayRef(last), true, std::nullopt);
+           Tensor m2 = ops::mean(ops::mul(dxhat_g, xhat), IntArrayRef(last), true, std::nullopt);
+           dx = ops::reshape(ops::mul(rstd, ops::sub(ops::sub(dxhat_g, m1), ops::mul(xhat, m2))),
+                             c.sizes("input"));
+         }
+         Tensor dw = c.needs("weight")
+                         ? ops::sum(ops::mul(g[0], ops::reshape(xhat, c.sizes("input"))),
+                                    IntArrayRef(reduce_dims), false, std::nullopt)
+                         : Tensor();
+         Tensor db = c.needs("bias") ? ops::sum(g[0], IntArrayRef(reduce_dims), false, std::nullopt)
+                                     : Tensor();
+         return {dx, dw, db};
+       },
+       .outputs = 1},
       // native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
       //                   Tensor? running_var, bool training, float momentum, float eps)
       //     -> (Tensor out, Tensor save_mean, Tensor save_invstd)

@@ -1,5 +1,8 @@
-// CPU kernels of native_layer_norm, native_layer_norm_backward and native_batch_norm (declared
-// in core/ops/nn.cpp, registered at the end of this file).
+// CPU kernels of native_layer_norm, native_layer_norm_backward, native_group_norm,
+// native_group_norm_backward and native_batch_norm (declared in core/ops/nn.cpp, registered at
+// the end of this file).
+//
+// native_group_norm: see Note [Group norm as a layer norm per group] below.
 //
 // native_batch_norm: see Note [Batch norm, one pass per channel] below.
 //
@@ -646,11 +649,228 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward(
   return {grad_input, grad_weight, grad_bias};
 }
 
+// --- group norm ------------------------------------------------------------------------------
+
+// Note [Group norm as a layer norm per group]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A contiguous input (N, C, HxW) holds each sample's group g (channels g D .. g D + D - 1,
+// D = C / group) as one run of M = D HxW elements: its statistics are a layer norm row's (the
+// same two passes), and the affine part takes weight[c] / bias[c] per run of HxW. The backward,
+// with xhat = (x - mean) rstd and dxhat = dy gamma[c], is layer norm's
+//   dx = rstd (dxhat - sum(dxhat) / M - xhat sum(dxhat xhat) / M)
+// from two sums per channel, ds_c = sum(dy x) and db_c = sum(dy) over its HxW:
+//   sum(dxhat) = sum_c gamma_c db_c,  sum(dxhat xhat) = rstd sum_c gamma_c (ds_c - mean db_c),
+// and dgamma_c = sum_n rstd (ds_c - mean db_c), dbeta_c = sum_n db_c. Each (sample, group) is
+// one task; ds / db are kept per (sample, channel) and summed over samples in order, so the bits
+// do not depend on the thread count. As torch 1.13: float32 and bfloat16 accumulate in float,
+// float64 in double; Half and integers are refused ("GroupNormKernelImpl").
+
+namespace {
+
+// One sample's group: M = D HxW elements from x -> y, D channels of HxW with weight gamma[d] /
+// bias beta[d] (gamma and beta point at the group's first channel; either may be null).
+template <typename T, typename A>
+OPSCOPE_VECTOR_CLONES void group_norm_group(const T* x, T* y, int64_t D, int64_t HxW,
+                                            const T* gamma, const T* beta, A eps, A* mean_out,
+                                            A* rstd_out) {
+  const int64_t M = D * HxW;
+  A sum = 0;
+#pragma omp simd reduction(+ : sum)
+  for (int64_t j = 0; j < M; ++j) sum += A(x[j]);
+  const A mean = M > 0 ? sum / A(M) : A(0);
+  A sq = 0;
+#pragma omp simd reduction(+ : sq)
+  for (int64_t j = 0; j < M; ++j) {
+    const A d = A(x[j]) - mean;
+    sq += d * d;
+  }
+  // no elements: mean 0, variance 0 / 0 (NaN), as torch's moments give
+  const A var = M > 0 ? std::max(sq / A(M), A(0)) : std::numeric_limits<A>::quiet_NaN();
+  const A rstd = A(1) / std::sqrt(var + eps);
+  for (int64_t d = 0; d < D; ++d) {
+    const A scale = rstd * (gamma != nullptr ? A(gamma[d]) : A(1));
+    const A shift = beta != nullptr ? A(beta[d]) : A(0);
+    const T* xc = x + d * HxW;
+    T* yc = y + d * HxW;
+#pragma omp simd
+    for (int64_t j = 0; j < HxW; ++j) yc[j] = static_cast<T>((A(xc[j]) - mean) * scale + shift);
+  }
+  *mean_out = mean;
+  *rstd_out = rstd;
+}
+
+template <typename T, typename A>
+void group_norm_kernel(const T* x, const T* gamma, const T* beta, int64_t N, int64_t C,
+                       int64_t HxW, int64_t group, A eps, T* y, T* mean_out, T* rstd_out) {
+  const int64_t D = C / group, M = D * HxW;
+  parallel_for(0, N * group, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(M, 1)),
+               [&](int64_t begin, int64_t end) {
+                 for (int64_t i = begin; i < end; ++i) {
+                   const int64_t c0 = (i % group) * D;
+                   A mean, rstd;
+                   group_norm_group<T, A>(x + i * M, y + i * M, D, HxW,
+                                          gamma != nullptr ? gamma + c0 : nullptr,
+                                          beta != nullptr ? beta + c0 : nullptr, eps, &mean, &rstd);
+                   mean_out[i] = static_cast<T>(mean);
+                   rstd_out[i] = static_cast<T>(rstd);
+                 }
+               });
+}
+
+// One sample's group of the backward: the per-channel sums ds / db (D of them), then dx when
+// dx is not null. gamma points at the group's first channel (null: 1).
+template <typename T, typename A>
+OPSCOPE_VECTOR_CLONES void group_norm_backward_group(const T* dy, const T* x, A mean, A rstd,
+                                                     const T* gamma, int64_t D, int64_t HxW,
+                                                     T* dx, A* ds, A* db) {
+  const int64_t M = D * HxW;
+  A sum_dxhat = 0, sum_dxhat_xmu = 0;
+  for (int64_t d = 0; d < D; ++d) {
+    const T* dyc = dy + d * HxW;
+    const T* xc = x + d * HxW;
+    A s_dyx = 0, s_dy = 0;
+#pragma omp simd reduction(+ : s_dyx, s_dy)
+    for (int64_t j = 0; j < HxW; ++j) {
+      s_dyx += A(dyc[j]) * A(xc[j]);
+      s_dy += A(dyc[j]);
+    }
+    ds[d] = s_dyx;
+    db[d] = s_dy;
+    const A g = gamma != nullptr ? A(gamma[d]) : A(1);
+    sum_dxhat += g * s_dy;
+    sum_dxhat_xmu += g * (s_dyx - mean * s_dy);
+  }
+  if (dx == nullptr || M == 0) return;
+  const A m1 = sum_dxhat / A(M), m2 = sum_dxhat_xmu * rstd / A(M);
+  for (int64_t d = 0; d < D; ++d) {
+    const T* dyc = dy + d * HxW;
+    const T* xc = x + d * HxW;
+    T* dxc = dx + d * HxW;
+    const A g = gamma != nullptr ? A(gamma[d]) : A(1);
+#pragma omp simd
+    for (int64_t j = 0; j < HxW; ++j) {
+      const A xhat = (A(xc[j]) - mean) * rstd;
+      dxc[j] = static_cast<T>(rstd * (A(dyc[j]) * g - m1 - xhat * m2));
+    }
+  }
+}
+
+template <typename T, typename A>
+void group_norm_backward_kernel(const T* dy, const T* x, const T* mean, const T* rstd,
+                                const T* gamma, int64_t N, int64_t C, int64_t HxW, int64_t group,
+                                T* dx, A* ds, A* db) {
+  const int64_t D = C / group, M = D * HxW;
+  parallel_for(0, N * group, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(M, 1)),
+               [&](int64_t begin, int64_t end) {
+                 for (int64_t i = begin; i < end; ++i) {
+                   const int64_t n = i / group, c0 = (i % group) * D;
+                   group_norm_backward_group<T, A>(
+                       dy + i * M, x + i * M, A(mean[i]), A(rstd[i]),
+                       gamma != nullptr ? gamma + c0 : nullptr, D, HxW,
+                       dx != nullptr ? dx + i * M : nullptr, ds + n * C + c0, db + n * C + c0);
+                 }
+               });
+}
+
+// The dtypes torch 1.13's GroupNormKernelImpl takes.
+inline constexpr auto kGroupNormTypes = []<typename T>() {
+  return std::bool_constant<std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                            std::is_same_v<T, BFloat16>>{};
+};
+
+}  // namespace
+
+// input (N, C, *) with HxW = prod(*) -> (out (N, C, *), mean (N, group), rstd (N, group)); see
+// Note [Group norm as a layer norm per group].
+std::tuple<Tensor, Tensor, Tensor> native_group_norm(const Tensor& input, const Tensor& weight,
+                                                     const Tensor& bias, int64_t N, int64_t C,
+                                                     int64_t HxW, int64_t group, double eps) {
+  checks::group_norm_inputs(input, weight, bias, C, group);
+  OPSCOPE_CHECK(input.numel() == N * C * HxW, "native_group_norm: expected an input of N * C * ",
+                "HxW = ", N * C * HxW, " elements, but got input of shape ",
+                shape_str(input.sizes()));
+  const Tensor X = contiguous_or_self(input);
+  const Tensor gamma = contiguous_or_self(weight);
+  const Tensor beta = contiguous_or_self(bias);
+  Tensor Y = make_empty(input.sizes(), input.dtype());
+  Tensor mean = make_empty({N, group}, input.dtype());
+  Tensor rstd = make_empty({N, group}, input.dtype());
+  dispatch_dtype_if(input.dtype(), "GroupNormKernelImpl", kGroupNormTypes, [&]<typename T>() {
+    if (gamma.defined()) check_read_as(input.dtype(), gamma.dtype());
+    if (beta.defined()) check_read_as(input.dtype(), beta.dtype());
+    group_norm_kernel<T, acc_type_t<T>>(
+        X.data_ptr<T>(), gamma.defined() ? gamma.data_ptr<T>() : nullptr,
+        beta.defined() ? beta.data_ptr<T>() : nullptr, N, C, HxW, group,
+        static_cast<acc_type_t<T>>(eps), Y.data_ptr<T>(), mean.data_ptr<T>(), rstd.data_ptr<T>());
+  });
+  return {Y, mean, rstd};
+}
+
+// grad_out, input (N, C, *), mean / rstd (N, group), weight (C) -> (grad_input (N, C, *),
+// grad_weight (C), grad_bias (C)) as output_mask asks; see Note [Group norm as a layer norm per
+// group].
+std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward(
+    const Tensor& grad_out, const Tensor& input, const Tensor& mean, const Tensor& rstd,
+    const Tensor& weight, int64_t N, int64_t C, int64_t HxW, int64_t group,
+    IntArrayRef output_mask) {
+  OPSCOPE_CHECK(output_mask.size() == 3, "native_group_norm_backward: output_mask must have 3 "
+                "entries, got ", output_mask.size());
+  OPSCOPE_CHECK(group > 0 && C % group == 0, "Expected number of channels in input to be "
+                "divisible by num_groups, but got input of shape ", shape_str(input.sizes()),
+                " and num_groups=", group);
+  OPSCOPE_CHECK(input.numel() == N * C * HxW && grad_out.numel() == input.numel(),
+                "native_group_norm_backward: expected grad_out and input of N * C * HxW = ",
+                N * C * HxW, " elements, but got grad_out of shape ", shape_str(grad_out.sizes()),
+                " and input of shape ", shape_str(input.sizes()));
+  OPSCOPE_CHECK(mean.numel() == N * group && rstd.numel() == N * group,
+                "native_group_norm_backward: expected mean and rstd of N * group = ", N * group,
+                " elements, but got ", mean.numel(), " and ", rstd.numel());
+  OPSCOPE_CHECK(!weight.defined() || weight.numel() == C,
+                "Expected weight to be a vector of size equal to the number of channels in "
+                "input, but got weight of shape ",
+                weight.defined() ? shape_str(weight.sizes()) : std::string("[0]"),
+                " and input of shape ", shape_str(input.sizes()));
+  const ScalarType dtype = input.dtype();
+  for (const Tensor* t : {&grad_out, &mean, &rstd}) check_read_as(dtype, t->dtype());
+  const Tensor DY = contiguous_or_self(grad_out);
+  const Tensor X = contiguous_or_self(input);
+  const Tensor mu = contiguous_or_self(mean);
+  const Tensor rs = contiguous_or_self(rstd);
+  const Tensor gamma = contiguous_or_self(weight);
+  Tensor dX = output_mask[0] != 0 ? make_empty(input.sizes(), dtype) : Tensor();
+  Tensor dgamma = output_mask[1] != 0 ? make_empty({C}, dtype) : Tensor();
+  Tensor dbeta = output_mask[2] != 0 ? make_empty({C}, dtype) : Tensor();
+  dispatch_dtype_if(dtype, "GroupNormBackwardKernelImpl", kGroupNormTypes, [&]<typename T>() {
+    using A = acc_type_t<T>;
+    if (gamma.defined()) check_read_as(dtype, gamma.dtype());
+    std::vector<A> ds(static_cast<size_t>(N * C)), db(static_cast<size_t>(N * C));
+    group_norm_backward_kernel<T, A>(
+        DY.data_ptr<T>(), X.data_ptr<T>(), mu.data_ptr<T>(), rs.data_ptr<T>(),
+        gamma.defined() ? gamma.data_ptr<T>() : nullptr, N, C, HxW, group,
+        dX.defined() ? dX.data_ptr<T>() : nullptr, ds.data(), db.data());
+    const int64_t D = C / group;
+    for (int64_t c = 0; c < C; ++c) {
+      A sum_w = 0, sum_b = 0;
+      for (int64_t n = 0; n < N; ++n) {  // in sample order: the same bits at any thread count
+        const size_t k = static_cast<size_t>(n * C + c);
+        const A mu_ng = A(mu.data_ptr<T>()[n * group + c / D]);
+        sum_w += (ds[k] - mu_ng * db[k]) * A(rs.data_ptr<T>()[n * group + c / D]);
+        sum_b += db[k];
+      }
+      if (dgamma.defined()) dgamma.data_ptr<T>()[c] = static_cast<T>(sum_w);
+      if (dbeta.defined()) dbeta.data_ptr<T>()[c] = static_cast<T>(sum_b);
+    }
+  });
+  return {dX, dgamma, dbeta};
+}
+
 static Library cpu_normalization(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
   m.impl("native_layer_norm", fn<&native_layer_norm>);
   m.impl("native_batch_norm", fn<&native_batch_norm>);
   m.impl("native_batch_norm_backward", fn<&native_batch_norm_backward>);
   m.impl("native_layer_norm_backward", fn<&native_layer_norm_backward>);
+  m.impl("native_group_norm", fn<&native_group_norm>);
+  m.impl("native_group_norm_backward", fn<&native_group_norm_backward>);
 });
 
 }  // namespace opscope::cpu

@@ -7,7 +7,7 @@ from opscope.nn import init  # noqa: F401
 from opscope.nn.parameter import Parameter  # noqa: F401
 from opscope.nn.modules import (  # noqa: F401
     CELU, ELU, GELU, SELU, BatchNorm1d, BatchNorm2d, BatchNorm3d, BCELoss, BCEWithLogitsLoss,
-    CrossEntropyLoss, Dropout, Dropout1d, Dropout2d, Embedding, Flatten, Hardsigmoid, Hardswish,
+    CrossEntropyLoss, Dropout, Dropout1d, Dropout2d, Embedding, Flatten, GroupNorm, Hardsigmoid, Hardswish,
     Hardtanh, HuberLoss, Identity, KLDivLoss, L1Loss, LayerNorm, LeakyReLU, Linear, LogSigmoid,
     LogSoftmax, Mish, Module, ModuleDict, ModuleList, MSELoss, NLLLoss, ParameterDict, ParameterList,
     Hardshrink, PReLU, ReLU, RReLU, Softshrink, ReLU6, Sequential, Sigmoid, SiLU, SmoothL1Loss, Softmax, Softmin, Softplus, Softsign, Tanh,

@@ -29,7 +29,7 @@ __all__ = [
     "celu", "celu_", "threshold", "threshold_", "prelu", "rrelu", "rrelu_", "hardshrink", "softshrink",
     "mish", "hardsigmoid", "hardswish", "logsigmoid", "softsign", "tanhshrink", "softmin",
     "smooth_l1_loss", "huber_loss", "kl_div", "batch_norm", "dropout1d", "dropout2d",
-    "normalize",
+    "normalize", "group_norm",
 ]
 
 
@@ -526,6 +526,13 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     return opscope.layer_norm(input, list(normalized_shape), weight, bias, eps, True)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Normalizes each sample's num_groups groups of channels (dim 1) over their channels and
+    the dims after, then * weight[c] + bias[c]: aten::group_norm -> aten::native_group_norm."""
+    _verify_batch_size([input.size(0) * input.size(1) // num_groups, num_groups] + list(input.size()[2:]))
+    return opscope.group_norm(input, num_groups, weight, bias, eps, False)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,

@@ -1,6 +1,6 @@
 """``opscope.nn`` Modules, filed as torch.nn.modules files them: module.py (Module), container.py
 (Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict), linear.py, activation.py,
-dropout.py, flatten.py, normalization.py (LayerNorm), batchnorm.py, sparse.py (Embedding),
+dropout.py, flatten.py, normalization.py (LayerNorm, GroupNorm), batchnorm.py, sparse.py (Embedding),
 loss.py; conv.py, pooling.py, rnn.py and transformer.py add theirs below. Each layer has torch
 1.13's interface, parameter names, initialisation rules and printing, over opscope's ops (so each
 forward shows in a trace as torch's does).
@@ -29,7 +29,7 @@ from opscope.nn.modules.activation import (  # noqa: F401
     Threshold)
 from opscope.nn.modules.dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
 from opscope.nn.modules.flatten import Flatten, Unflatten  # noqa: F401
-from opscope.nn.modules.normalization import LayerNorm  # noqa: F401
+from opscope.nn.modules.normalization import GroupNorm, LayerNorm  # noqa: F401
 from opscope.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from opscope.nn.modules.sparse import Embedding  # noqa: F401
 from opscope.nn.modules.loss import (  # noqa: F401

@@ -1,5 +1,6 @@
 """LayerNorm: normalize over the trailing normalized_shape dims of each sample, then scale and
-shift elementwise (weight ones, bias zeros at the start)."""
+shift elementwise; GroupNorm: normalize each sample's groups of channels, then scale and shift
+per channel (weight ones, bias zeros at the start)."""
 
 import numbers
 
@@ -9,7 +10,7 @@ from opscope.nn import init
 from opscope.nn.modules.module import Module
 from opscope.nn.parameter import Parameter
 
-__all__ = ["LayerNorm"]
+__all__ = ["LayerNorm", "GroupNorm"]
 
 
 class LayerNorm(Module):
@@ -43,3 +44,37 @@ class LayerNorm(Module):
 
     def extra_repr(self):
         return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(**self.__dict__)
+
+
+class GroupNorm(Module):
+    """(N, C, *) -> same shape: the C channels split into num_groups groups, each sample's group
+    normalized over its channels and *, then weight[c] x + bias[c] (F.group_norm)."""
+
+    __constants__ = ["num_groups", "num_channels", "eps", "affine"]
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None):
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError("num_channels must be divisible by num_groups")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if self.affine:
+            self.weight = Parameter(opscope.empty(num_channels, device=device, dtype=dtype))
+            self.bias = Parameter(opscope.empty(num_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        if self.affine:
+            init.ones_(self.weight)
+            init.zeros_(self.bias)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return "{num_groups}, {num_channels}, eps={eps}, affine={affine}".format(**self.__dict__)
