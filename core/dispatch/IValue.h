@@ -23,6 +23,10 @@
 
 namespace opscope {
 
+// A float[] argument, as a kernel takes it (the schema's float[], e.g. scale_factors): a view
+// of the caller's doubles, like IntArrayRef.
+using DoubleArrayRef = std::span<const double>;
+
 class IValue {
  public:
   using Repr =
@@ -54,6 +58,7 @@ class IValue {
   IValue(std::vector<int64_t> l) : v_(std::move(l)) {}                                // NOLINT
   IValue(IntArrayRef l) : v_(std::vector<int64_t>(l.begin(), l.end())) {}             // NOLINT
   IValue(std::vector<double> l) : v_(std::move(l)) {}                                 // NOLINT
+  IValue(DoubleArrayRef l) : v_(std::vector<double>(l.begin(), l.end())) {}           // NOLINT
   IValue(std::vector<Tensor> l) : v_(std::move(l)) {}                                 // NOLINT
   IValue(std::span<const Tensor> l) : v_(std::vector<Tensor>(l.begin(), l.end())) {}  // NOLINT
   IValue(std::string_view s) : v_(std::string(s)) {}                                  // NOLINT

@@ -100,6 +100,12 @@ struct IValueConv<std::optional<IntArrayRef>> {
   }
 };
 template <>
+struct IValueConv<std::optional<DoubleArrayRef>> {
+  static std::optional<DoubleArrayRef> from(const IValue& v) {
+    return v.is_none() ? std::nullopt : std::optional<DoubleArrayRef>(v.to_double_list());
+  }
+};
+template <>
 struct IValueConv<TensorList> {
   static TensorList from(const IValue& v) { return v.to_tensor_list(); }
 };

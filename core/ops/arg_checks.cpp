@@ -262,6 +262,15 @@ std::tuple<int64_t, int64_t, int64_t> batch_norm_backward_args(
   OPSCOPE_CHECK(stat_mean.defined() && stat_var.defined(),
                 train ? "save_mean and save_invstd must be defined in training mode"
                       : "running_mean must be defined in evaluation mode");
+  // torch reads them through 1-D accessors (its words), then one value per channel: fewer would
+  // be read past their end
+  for (const Tensor* t : {&stat_mean, &stat_var}) {
+    OPSCOPE_CHECK(t->dim() == 1, "TensorAccessor expected 1 dims but tensor has ", t->dim());
+    OPSCOPE_CHECK(t->numel() == C, "native_batch_norm_backward: expected ",
+                  train ? "save_mean and save_invstd" : "running_mean and running_var",
+                  " of one value per channel (", C, "), but got ", stat_mean.numel(), " and ",
+                  stat_var.numel());
+  }
   return {N, C, S};
 }
 

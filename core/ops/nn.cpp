@@ -352,6 +352,59 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("pad(Tensor self, SymInt[] pad, str mode=\"constant\", float? value=None) -> Tensor",
         kNone);
 
+  // --- upsampling (kernels: core/ops/cpu/upsample.cpp) ---
+  // input (N, C, W) / (N, C, H, W) -> (N, C, OW) / (N, C, OH, OW): output_size given, or each
+  // input size times its scale factor (one of the two). The backward ops take the gradient of
+  // that output and the input's full size. What F.interpolate calls, torch 1.13's .vec overloads.
+  m.def(
+      "upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, "
+      "float[]? scale_factors) -> Tensor",
+      kNone);
+  m.def(
+      "upsample_nearest1d_backward.vec(Tensor grad_output, SymInt[]? output_size, "
+      "SymInt[] input_size, float[]? scale_factors) -> Tensor",
+      kNone);
+  m.def(
+      "upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, "
+      "float[]? scale_factors) -> Tensor",
+      kNone);
+  m.def(
+      "upsample_nearest2d_backward.vec(Tensor grad_output, SymInt[]? output_size, "
+      "SymInt[] input_size, float[]? scale_factors) -> Tensor",
+      kNone);
+  m.def(
+      "_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, "
+      "float[]? scale_factors) -> Tensor",
+      kNone);
+  m.def(
+      "_upsample_nearest_exact1d_backward.vec(Tensor grad_output, SymInt[]? output_size, "
+      "SymInt[] input_size, float[]? scale_factors) -> Tensor",
+      kNone);
+  m.def(
+      "_upsample_nearest_exact2d.vec(Tensor input, SymInt[]? output_size, "
+      "float[]? scale_factors) -> Tensor",
+      kNone);
+  m.def(
+      "_upsample_nearest_exact2d_backward.vec(Tensor grad_output, SymInt[]? output_size, "
+      "SymInt[] input_size, float[]? scale_factors) -> Tensor",
+      kNone);
+  m.def(
+      "upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, "
+      "float[]? scale_factors) -> Tensor",
+      kNone);
+  m.def(
+      "upsample_linear1d_backward.vec(Tensor grad_output, SymInt[]? output_size, "
+      "SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor",
+      kNone);
+  m.def(
+      "upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, "
+      "float[]? scale_factors) -> Tensor",
+      kNone);
+  m.def(
+      "upsample_bilinear2d_backward.vec(Tensor grad_output, SymInt[]? output_size, "
+      "SymInt[] input_size, bool align_corners, float[]? scale_factors) -> Tensor",
+      kNone);
+
   // --- recurrent layers and attention (kernels: core/ops/composite/rnn.cpp, attention.cpp) ---
   // input (T, B, I) or (B, T, I) with batch_first; hx (L*D, B, H) each; params per layer and
   // direction: w_ih, w_hh[, b_ih, b_hh][, w_hr] -> (output (T, B, D*H), h_n[, c_n])

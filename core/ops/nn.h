@@ -476,6 +476,44 @@ inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef)> adap
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>
     adaptive_max_pool2d_backward{"aten::adaptive_max_pool2d_backward"};
 
+// --- upsampling (core/ops/cpu/upsample.cpp) ------------------------------------------------
+// upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
+// (N, C, H, W) -> (N, C, OH, OW), output_size or (H, W) times scale_factors; each output cell
+// copies input cell (floor(oh H / OH), floor(ow W / OW)) (the ratios 1 / scale when given). The
+// 1d ops take (N, C, W); the _exact ops round (o + 0.5) W / OW instead.
+// upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners,
+//                         float[]? scale_factors) -> Tensor
+// Each output cell interpolates the 2 x 2 input cells around its source point
+// (o + 0.5) ratio - 0.5 (align_corners: o (in - 1) / (out - 1)); upsample_linear1d in one dim.
+// The *_backward.vec ops take grad_output of the output's shape and the input's full size, and
+// sum each output cell's gradient into the input cells it read, with the same weights.
+using UpsampleNearest = Op<Tensor(const Tensor&, std::optional<IntArrayRef>,
+                                  std::optional<DoubleArrayRef>)>;
+using UpsampleNearestBackward = Op<Tensor(const Tensor&, std::optional<IntArrayRef>, IntArrayRef,
+                                          std::optional<DoubleArrayRef>)>;
+using UpsampleLinear = Op<Tensor(const Tensor&, std::optional<IntArrayRef>, bool,
+                                 std::optional<DoubleArrayRef>)>;
+using UpsampleLinearBackward = Op<Tensor(const Tensor&, std::optional<IntArrayRef>, IntArrayRef,
+                                         bool, std::optional<DoubleArrayRef>)>;
+inline constexpr UpsampleNearest upsample_nearest1d{"aten::upsample_nearest1d.vec"};
+inline constexpr UpsampleNearest upsample_nearest2d{"aten::upsample_nearest2d.vec"};
+inline constexpr UpsampleNearest _upsample_nearest_exact1d{"aten::_upsample_nearest_exact1d.vec"};
+inline constexpr UpsampleNearest _upsample_nearest_exact2d{"aten::_upsample_nearest_exact2d.vec"};
+inline constexpr UpsampleLinear upsample_linear1d{"aten::upsample_linear1d.vec"};
+inline constexpr UpsampleLinear upsample_bilinear2d{"aten::upsample_bilinear2d.vec"};
+inline constexpr UpsampleNearestBackward upsample_nearest1d_backward{
+    "aten::upsample_nearest1d_backward.vec"};
+inline constexpr UpsampleNearestBackward upsample_nearest2d_backward{
+    "aten::upsample_nearest2d_backward.vec"};
+inline constexpr UpsampleNearestBackward _upsample_nearest_exact1d_backward{
+    "aten::_upsample_nearest_exact1d_backward.vec"};
+inline constexpr UpsampleNearestBackward _upsample_nearest_exact2d_backward{
+    "aten::_upsample_nearest_exact2d_backward.vec"};
+inline constexpr UpsampleLinearBackward upsample_linear1d_backward{
+    "aten::upsample_linear1d_backward.vec"};
+inline constexpr UpsampleLinearBackward upsample_bilinear2d_backward{
+    "aten::upsample_bilinear2d_backward.vec"};
+
 }  // namespace opscope::ops
 
 namespace opscope::composite {

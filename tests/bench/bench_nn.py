@@ -14,10 +14,12 @@ Cases (float32):
 3. Extra rows (no target): ``F.layer_norm`` on (4096, 1024), ``F.nll_loss`` on log-probs
    (4096, 1000), ``F.mse_loss`` on 10^6 elements, ``F.dropout`` on 10^6 elements, ``F.elu`` and
    ``F.threshold`` on 10^6 elements, ``F.prelu`` on (4096, 1000) with a slope per channel,
-   ``F.group_norm`` on (64, 64, 32, 32) in 32 groups; the gradient ops torch's GeluBackward0 /
-   SiluBackward0 / NativeLayerNormBackward0 / NativeGroupNormBackward0 call (``gelu_backward``,
-   ``silu_backward`` on 10^6 elements, ``native_layer_norm_backward`` on (4096, 1024),
-   ``native_group_norm_backward`` on (64, 64, 32, 32), all three gradients).
+   ``F.group_norm`` on (64, 64, 32, 32) in 32 groups, ``F.interpolate`` x2 (nearest and
+   bilinear) of (16, 64, 64, 64); the gradient ops torch's GeluBackward0 / SiluBackward0 /
+   NativeLayerNormBackward0 / NativeGroupNormBackward0 / UpsampleBilinear2DBackward1 call
+   (``gelu_backward``, ``silu_backward`` on 10^6 elements, ``native_layer_norm_backward`` on
+   (4096, 1024), ``native_group_norm_backward`` on (64, 64, 32, 32), all three gradients,
+   ``upsample_bilinear2d_backward`` of the x2 image).
 
 4. Small products under a busy second core (issue 22, item 9): ``F.linear`` / ``addmm`` and ``mm``
    from 32x4 . 4x16 up to 256^3, on 2 threads while another process spins on one core — a
@@ -99,6 +101,8 @@ def cases(rng):
                                                                            1e-5)
             d["mask"] = [1, 1, 1] if lib is opscope else [True] * 3  # opscope: int[3] (Note [Boolean masks as ints])
             d["gn"], d["gn_w"], d["gn_b"] = d["ln"].reshape(64, 64, 32, 32), lib.ones(64), lib.zeros(64)
+            d["img"] = d["ln"].reshape(16, 64, 64, 64)
+            d["img2"] = lib.nn.functional.interpolate(d["img"], scale_factor=2, mode="bilinear")
             _, d["gn_mean"], d["gn_rstd"] = lib.native_group_norm(d["gn"], d["gn_w"], d["gn_b"], 64, 64, 1024, 32,
                                                                   1e-5)
         return d
@@ -115,6 +119,9 @@ def cases(rng):
         "threshold 10^6  [extra]": (None, "F.threshold(v1, 0.1, 2.0)", "np.where(v1 <= 0.1, 2.0, v1)"),
         "prelu (4096, 1000)  [extra]": (None, "F.prelu(x, pw)", "np.where(x > 0, x, pw * x)"),
         "group_norm (64, 64, 32, 32), 32 groups  [extra]": (None, "F.group_norm(gn, 32, gn_w, gn_b)", None),
+        "interpolate nearest x2 (16, 64, 64, 64)  [extra]": (None, "F.interpolate(img, scale_factor=2)", None),
+        "interpolate bilinear x2 (16, 64, 64, 64)  [extra]": (
+            None, "F.interpolate(img, scale_factor=2, mode='bilinear')", None),
         "gelu_backward 10^6  [extra]": (None, "lib.ops.aten.gelu_backward(v1, v2)", None),
         "silu_backward 10^6  [extra]": (None, "lib.ops.aten.silu_backward(v1, v2)",
                                         "s = 1 / (1 + np.exp(-v2)); v1 * s * (1 + v2 * (1 - s))"),
@@ -122,6 +129,9 @@ def cases(rng):
             None, "lib.ops.aten.native_layer_norm_backward(ln, ln, [1024], ln_mean, ln_rstd, ln_w, ln_b, mask)", None),
         "native_group_norm_backward (64, 64, 32, 32)  [extra]": (
             None, "lib.ops.aten.native_group_norm_backward(gn, gn, gn_mean, gn_rstd, gn_w, 64, 64, 1024, 32, mask)",
+            None),
+        "upsample_bilinear2d_backward x2 (16, 64, 64, 64)  [extra]": (
+            None, "lib.ops.aten.upsample_bilinear2d_backward.vec(img2, None, [16, 64, 64, 64], False, [2.0, 2.0])",
             None),
     }
     return {name: (target, {"opscope": (stmt, o), "torch": (stmt, p) if p is not None else None,

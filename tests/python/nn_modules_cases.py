@@ -33,6 +33,9 @@ REPRS = [
     "nn.BatchNorm1d(3)", "nn.BatchNorm2d(3, momentum=None, affine=False, track_running_stats=False)",
     "nn.BatchNorm3d(4, eps=0.001)",
     "nn.GroupNorm(3, 6)", "nn.GroupNorm(2, 4, eps=1e-3, affine=False)",
+    "nn.Upsample(scale_factor=2)", "nn.Upsample(size=(3, 4), mode='bilinear', align_corners=False)",
+    "nn.Upsample(scale_factor=(2, 3))", "nn.Upsample(size=5, mode='linear')",
+    "nn.UpsamplingNearest2d(scale_factor=2)", "nn.UpsamplingBilinear2d(size=4)",
     "nn.Embedding(10, 3)", "nn.Embedding(10, 3, padding_idx=-1, max_norm=1.0)",
     "nn.Embedding(10, 3, norm_type=1.0, scale_grad_by_freq=True, sparse=True)",
     "nn.CrossEntropyLoss()", "nn.CrossEntropyLoss(weight=torch.ones(3), label_smoothing=0.1)",
@@ -481,6 +484,59 @@ result = [F.group_norm(x, 2).tolist(), F.group_norm(x.bfloat16(), 2).dtype]
     "group_norm: integers": "F.group_norm(torch.zeros(2, 6, dtype=torch.int64), 3)",
     "group_norm: zero groups": "torch.group_norm(torch.zeros(2, 6), 0)",
     "GroupNorm: channels not divisible": "nn.GroupNorm(4, 6)",
+    "interpolate: every mode's values and gradients": """
+x = (torch.arange(2 * 3 * 4 * 5, dtype=torch.float64).reshape(2, 3, 4, 5) * 0.37).sin().requires_grad_()
+x1 = (torch.arange(2 * 3 * 5, dtype=torch.float64).reshape(2, 3, 5) * 0.37).cos().requires_grad_()
+result = []
+for inp, kw in [(x, dict(scale_factor=2)), (x, dict(size=(7, 3))), (x, dict(scale_factor=(1.3, 0.7))),
+                (x, dict(size=(6, 8), mode='bilinear')), (x, dict(scale_factor=1.7, mode='bilinear', align_corners=True)),
+                (x, dict(size=(3, 9), mode='nearest-exact')), (x, dict(scale_factor=0.5, mode='area')),
+                (x, dict(scale_factor=1.7, mode='bilinear', recompute_scale_factor=True)),
+                (x1, dict(scale_factor=2.5, mode='linear')), (x1, dict(size=8)), (x1, dict(size=4, mode='nearest-exact')),
+                (x1, dict(size=11, mode='linear', align_corners=True)), (x, dict(size=(4, 5), scale_factor=None, mode='bilinear'))]:
+    y = F.interpolate(inp, **kw)
+    g, = torch.autograd.grad((y * y.detach().cos()).sum(), inp)
+    result.append([list(y.shape), y.grad_fn.name(), y.tolist(), g.tolist()])
+""",
+    "interpolate: nearest reads what torch's forward reads (in = out, a scale factor given)": """
+x = torch.arange(2 * 3 * 3 * 2.0).reshape(2, 3, 3, 2).requires_grad_()
+y = F.interpolate(x, scale_factor=(1.3, 1.3))
+y.backward(torch.arange(2 * 3 * 3 * 2.0).reshape(2, 3, 3, 2))
+c1 = F.interpolate(torch.arange(6.0).reshape(1, 1, 3, 2), scale_factor=(1.3, 1.3))
+result = [y.tolist(), x.grad.tolist(), c1.tolist(), F.interpolate(x.detach().double(), scale_factor=1.3).tolist(),
+          F.interpolate(torch.arange(14.0).reshape(1, 2, 7), size=5).tolist(),
+          F.interpolate(torch.arange(14.0).reshape(1, 2, 7), size=7, mode='nearest-exact').tolist()]
+""",
+    "interpolate of uint8 and bfloat16 images": """
+x = torch.arange(2 * 3 * 4 * 5).reshape(2, 3, 4, 5).to(torch.uint8)
+result = [F.interpolate(x, scale_factor=1.5).tolist(), F.interpolate(x, size=(3, 7), mode='nearest-exact').tolist(),
+          F.interpolate(x.bfloat16(), scale_factor=1.5).float().tolist(), F.interpolate(x, scale_factor=2).dtype]
+""",
+    "interpolate: linear mode of a 4-D input": "F.interpolate(torch.zeros(1, 2, 3, 4), scale_factor=2, mode='linear')",
+    "interpolate: bilinear mode of a 3-D input": "F.interpolate(torch.zeros(1, 2, 3), scale_factor=2, mode='bilinear')",
+    "interpolate: size and scale_factor": "F.interpolate(torch.zeros(1, 2, 3, 4), size=3, scale_factor=2)",
+    "interpolate: neither size nor scale_factor": "F.interpolate(torch.zeros(1, 2, 3, 4))",
+    "interpolate: an unknown mode": "F.interpolate(torch.zeros(1, 2, 3, 4), scale_factor=2, mode='foo')",
+    "interpolate: align_corners with nearest": "F.interpolate(torch.zeros(1, 2, 3, 4), scale_factor=2, align_corners=True)",
+    "interpolate: a 1-D input": "F.interpolate(torch.zeros(12), scale_factor=2)",
+    "interpolate: an empty output": "F.interpolate(torch.zeros(1, 2, 3, 4), size=(0, 3))",
+    "interpolate: a 1-D empty output": "F.interpolate(torch.zeros(1, 2, 3), scale_factor=0.2)",
+    "interpolate: a negative scale": "F.interpolate(torch.zeros(1, 2, 3, 4), scale_factor=-1)",
+    "interpolate: sizes of the wrong length": "F.interpolate(torch.zeros(1, 2, 3, 4), size=(2, 2, 2))",
+    "interpolate: scale factors of the wrong length": "F.interpolate(torch.zeros(1, 2, 3, 4), scale_factor=(2, 3, 4))",
+    "interpolate: recompute_scale_factor with a size": "F.interpolate(torch.zeros(1, 2, 3, 4), size=4, recompute_scale_factor=True)",
+    "interpolate: antialias with nearest": "F.interpolate(torch.zeros(1, 2, 3, 4), scale_factor=2, antialias=True)",
+    "interpolate: integers": "F.interpolate(torch.zeros(1, 2, 3, 4, dtype=torch.int64), scale_factor=2)",
+    "interpolate: bilinear uint8": "F.interpolate(torch.zeros(1, 2, 3, 4, dtype=torch.uint8), scale_factor=2, mode='bilinear')",
+    "interpolate: an empty channel": "F.interpolate(torch.zeros(2, 0, 3, 4), scale_factor=2)",
+    "interpolate: an empty batch": "result = list(F.interpolate(torch.zeros(0, 2, 3, 4), scale_factor=2).shape)",
+    "upsample_nearest2d_backward: a gradient of the wrong shape": (
+        "torch.ops.aten.upsample_nearest2d_backward.vec(torch.zeros(1, 2, 5, 8), None, [1, 2, 3, 4], [2.0, 2.0])"),
+    "Upsample modules": """
+x = torch.arange(24.0).reshape(1, 2, 3, 4)
+result = [nn.Upsample(scale_factor=2)(x).tolist(), nn.UpsamplingBilinear2d(size=(4, 6))(x).tolist(),
+          nn.UpsamplingNearest2d(size=5)(x).tolist(), nn.Upsample(scale_factor=(2.0, 0.5), mode='bilinear')(x).tolist()]
+""",
     "Embedding padding_idx and grads": """
 e = nn.Embedding(5, 2, padding_idx=1)
 with torch.no_grad():

@@ -1,4 +1,4 @@
-"""Op-table samples (see tests/python/test_op_table.py) for batch norm, group norm and the Huber / smooth L1
+"""Op-table samples (see tests/python/test_op_table.py) for batch norm, group norm, upsampling and the Huber / smooth L1
 losses (core/ops/nn.cpp): a (N, C, L) input with per-channel affine and running statistics,
 saved batch statistics for the backward, and loss targets whose differences to the input fall on
 both sides of delta / beta (so both branches of the loss run)."""
@@ -51,6 +51,20 @@ OVERRIDES = {
         "grad_out": lambda: matrix(2, 4, 3) / 24 - 0.5, "input": lambda: matrix(2, 4, 3),
         "mean": lambda: matrix(2, 2), "rstd": lambda: matrix(2, 2) / 4, "weight": lambda: matrix(4),
         "N": 2, "C": 4, "HxW": 3, "group": 2, "output_mask": [1, 1, 1]},
+    # upsampling: (1, 2, 3, 4) -> (1, 2, 6, 8), (1, 2, 4) -> (1, 2, 8)
+    **{f"aten::{op}.vec": {"input": lambda: matrix(1, 2, 3, 4), "output_size": None, "align_corners": False,
+                            "scale_factors": [2.0, 2.0]}
+       for op in ("upsample_nearest2d", "_upsample_nearest_exact2d", "upsample_bilinear2d")},
+    **{f"aten::{op}.vec": {"input": lambda: matrix(1, 2, 4), "output_size": [8], "align_corners": True,
+                            "scale_factors": None}
+       for op in ("upsample_nearest1d", "_upsample_nearest_exact1d", "upsample_linear1d")},
+    **{f"aten::{op}_backward.vec": {"grad_output": lambda: matrix(1, 2, 6, 8), "output_size": None,
+                                     "input_size": [1, 2, 3, 4], "align_corners": False,
+                                     "scale_factors": [2.0, 2.0]}
+       for op in ("upsample_nearest2d", "_upsample_nearest_exact2d", "upsample_bilinear2d")},
+    **{f"aten::{op}_backward.vec": {"grad_output": lambda: matrix(1, 2, 8), "output_size": [8],
+                                     "input_size": [1, 2, 4], "align_corners": True, "scale_factors": None}
+       for op in ("upsample_nearest1d", "_upsample_nearest_exact1d", "upsample_linear1d")},
     "aten::cosine_similarity": {"x1": lambda: matrix(2, 3), "x2": lambda: matrix(3) / 2},
     "aten::huber_loss": _TARGET,
     "aten::huber_loss_backward": {**_LOSS_BACKWARD, "delta": 1.0},

@@ -176,6 +176,29 @@ CASES = [
     ("layer_norm without affine", lambda a: F.layer_norm(a, (2, 3)), [(4, 2, 3)], False, True),
     ("group_norm", lambda a, w, b: F.group_norm(a, 2, w, b), [(2, 4, 3), (4,), (4,)], False, True),
     ("group_norm without affine", lambda a: F.group_norm(a, 3), [(2, 6, 2, 2)], False, True),
+    ("interpolate nearest", lambda a: F.interpolate(a, scale_factor=(1.5, 2)), [(1, 2, 3, 2)], False, True),
+    ("interpolate nearest-exact", lambda a: F.interpolate(a, size=(4, 5), mode="nearest-exact"), [(1, 2, 3, 2)],
+     False, True),
+    ("interpolate bilinear", lambda a: F.interpolate(a, size=(4, 5), mode="bilinear"), [(2, 1, 3, 2)], False, True),
+    ("interpolate bilinear align_corners", lambda a: F.interpolate(a, scale_factor=1.7, mode="bilinear",
+                                                                   align_corners=True), [(1, 2, 3, 3)], False, True),
+    ("interpolate 1d nearest", lambda a: F.interpolate(a, size=7), [(2, 2, 3)], False, True),
+    ("interpolate 1d nearest-exact", lambda a: F.interpolate(a, size=7, mode="nearest-exact"), [(2, 2, 3)], False,
+     True),
+    ("interpolate linear", lambda a: F.interpolate(a, scale_factor=2.5, mode="linear"), [(2, 2, 3)], False, True),
+    # the backward ops themselves (their gradient is the forward op)
+    ("upsample_nearest2d_backward", lambda g: opscope.ops.aten.upsample_nearest2d_backward.vec(
+        g, [4, 5], [1, 2, 3, 2], None), [(1, 2, 4, 5)], False, True),
+    ("_upsample_nearest_exact2d_backward", lambda g: opscope.ops.aten._upsample_nearest_exact2d_backward.vec(
+        g, [4, 5], [1, 2, 3, 2], None), [(1, 2, 4, 5)], False, True),
+    ("upsample_bilinear2d_backward", lambda g: opscope.ops.aten.upsample_bilinear2d_backward.vec(
+        g, None, [1, 2, 3, 2], True, [1.5, 2.5]), [(1, 2, 4, 5)], False, True),
+    ("upsample_nearest1d_backward", lambda g: opscope.ops.aten.upsample_nearest1d_backward.vec(
+        g, [7], [2, 2, 3], None), [(2, 2, 7)], False, True),
+    ("_upsample_nearest_exact1d_backward", lambda g: opscope.ops.aten._upsample_nearest_exact1d_backward.vec(
+        g, [7], [2, 2, 3], None), [(2, 2, 7)], False, True),
+    ("upsample_linear1d_backward", lambda g: opscope.ops.aten.upsample_linear1d_backward.vec(
+        g, None, [2, 2, 3], False, [2.5]), [(2, 2, 7)], False, True),
     ("dropout", lambda a: (opscope.manual_seed(0), F.dropout(a, 0.4))[1], [(3, 4)], False, True),
     ("native_dropout", lambda a: (opscope.manual_seed(0), opscope.ops.aten.native_dropout(a, 0.4, True)[0])[1],
      [(3, 4)], False, True),

@@ -559,6 +559,70 @@ def test_group_norm_results_do_not_depend_on_the_thread_count(rng):
     assert opscope.equal(results[0][0], results[1][0]) and opscope.equal(results[0][1], results[1][1])
 
 
+# --- interpolate ---------------------------------------------------------------------------------
+def np_linear_taps(n_in, n_out, align_corners, scale=None):
+    """Per output index: (i0, i1, w0, w1) of linear interpolation along one dim (float64)."""
+    o = np.arange(n_out, dtype=np.float64)
+    if n_out == n_in:
+        return o.astype(int), o.astype(int), np.ones(n_out), np.zeros(n_out)
+    if align_corners:
+        src = o * ((n_in - 1) / (n_out - 1) if n_out > 1 else 0.0)
+    else:
+        ratio = 1 / scale if scale else n_in / n_out
+        src = np.maximum((o + 0.5) * ratio - 0.5, 0)
+    i0 = np.minimum(src.astype(int), n_in - 1)
+    i1 = np.where(i0 < n_in - 1, i0 + 1, i0)
+    w1 = np.clip(src - i0, 0, 1)
+    return i0, i1, 1 - w1, w1
+
+
+def np_bilinear(x, size, align_corners):
+    h0, h1, a0, a1 = np_linear_taps(x.shape[2], size[0], align_corners)
+    w0, w1, b0, b1 = np_linear_taps(x.shape[3], size[1], align_corners)
+    rows = x[:, :, h0] * a0[:, None] + x[:, :, h1] * a1[:, None]
+    return rows[..., w0] * b0 + rows[..., w1] * b1
+
+
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_bilinear_and_linear_match_numpy(rng, align_corners):
+    for _ in range(30):
+        n, c, h, w = (int(v) for v in rng.integers(1, 6, 4))
+        size = tuple(int(v) for v in rng.integers(1, 12, 2))
+        x = rng.standard_normal((n, c, h, w))
+        xt = T(x.transpose(0, 1, 3, 2).copy()).transpose(2, 3)  # non-contiguous
+        close(F.interpolate(xt, size=size, mode="bilinear", align_corners=align_corners),
+              np_bilinear(x, size, align_corners), what="bilinear")
+        i0, i1, w0, w1 = np_linear_taps(w, size[1], align_corners)
+        close(F.interpolate(T(x[:, :, 0]), size=size[1], mode="linear", align_corners=align_corners),
+              x[:, :, 0][..., i0] * w0 + x[:, :, 0][..., i1] * w1, what="linear")
+
+
+def test_nearest_matches_numpy_for_sizes_and_integer_scales(rng):
+    for _ in range(30):
+        n, c, h, w = (int(v) for v in rng.integers(1, 6, 4))
+        oh, ow = (int(v) for v in rng.integers(1, 12, 2))
+        x = rng.standard_normal((n, c, h, w))
+        # floor(o * in / out) in float32, as torch
+        ih = np.minimum(np.floor(np.arange(oh, dtype=np.float32) * np.float32(h / oh)).astype(int), h - 1)
+        iw = np.minimum(np.floor(np.arange(ow, dtype=np.float32) * np.float32(w / ow)).astype(int), w - 1)
+        got = to_numpy(F.interpolate(T(x, opscope.float32), size=(oh, ow)))
+        np.testing.assert_array_equal(got, x.astype(np.float32)[:, :, ih][..., iw])
+        got = to_numpy(F.interpolate(T(x), scale_factor=3))
+        np.testing.assert_array_equal(got, x.repeat(3, axis=2).repeat(3, axis=3))
+
+
+def test_interpolate_trace_and_node():
+    x = opscope.randn(1, 3, 4, 4, requires_grad=True)
+    with opscope.trace() as t:
+        y = F.interpolate(x, scale_factor=2, mode="bilinear")
+    op = t.find("aten::upsample_bilinear2d")
+    assert [s.label for s in op.steps] == ["upsample_bilinear2d[AutogradCPU]", "upsample_bilinear2d[CPU]"]
+    assert y.grad_fn.name() == "UpsampleBilinear2DBackward1"
+    with opscope.trace() as t:
+        y.sum().backward()
+    assert t.find("aten::upsample_bilinear2d_backward") is not None
+
+
 # --- embedding -----------------------------------------------------------------------------------
 def test_embedding(rng):
     w = rng.standard_normal((10, 3))

@@ -133,6 +133,22 @@ def test_batch_norm_double_backward():
     assert gradgradcheck(lambda x: F.batch_norm(x, rm, rv, training=True), (x,))
 
 
+def test_batch_norm_backward_refuses_statistics_of_the_wrong_size():
+    """A fuzz case (20240601:408) read save_mean past its end: statistics of another size, or not
+    1-D, and a weight of another size are refused before any element is read."""
+    g, x = opscope.ones(2, 3, 4), opscope.randn(2, 3, 4)
+    backward = opscope.ops.aten.native_batch_norm_backward
+    with pytest.raises(RuntimeError, match=r"TensorAccessor expected 1 dims but tensor has 3"):
+        backward(g, x, None, None, None, opscope.empty(1, 3, 0), opscope.empty(1, 3, 0), True, 1e-5, [1, 1, 1])
+    with pytest.raises(RuntimeError, match=r"save_mean and save_invstd of one value per channel \(3\), "
+                                           r"but got 2 and 3"):
+        backward(g, x, None, None, None, opscope.ones(2), opscope.ones(3), True, 1e-5, [1, 1, 1])
+    with pytest.raises(RuntimeError, match=r"running_mean and running_var of one value per channel"):
+        backward(g, x, None, opscope.ones(3), opscope.ones(4), None, None, False, 1e-5, [1, 1, 1])
+    with pytest.raises(RuntimeError, match=r"weight should contain 3 elements not 2"):
+        backward(g, x, opscope.ones(2), None, None, opscope.ones(3), opscope.ones(3), True, 1e-5, [1, 1, 1])
+
+
 # --- batch norm against NumPy on random shapes, non-contiguous inputs ------------------------------
 @pytest.mark.parametrize("shape", [(5, 4), (3, 4, 7), (2, 3, 5, 6), (8, 1, 3, 3)])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -1,5 +1,5 @@
 // The derivative table's nn family (see core/autograd/Derivatives.h; core/ops/nn.h): activations,
-// losses, layer norm, dropout, embedding and padding.
+// losses, layer and group norm, dropout, embedding, padding, pooling and upsampling.
 #include "core/autograd/GradMode.h"
 #include "core/autograd/derivatives/common.h"
 #include "core/ops/binary.h"
@@ -54,6 +54,14 @@ Tensor elu_from_result(formulas::C c, const Tensor& g, const Scalar& alpha, cons
   const double a = alpha.to_double(), s = scale.to_double(), is = input_scale.to_double();
   Tensor negative = ops::mul(ops::add(y, a * s), is);
   return ops::mul(g, ops::where(ops::gt(y, Scalar(0)), ops::full_like(y, s), negative));
+}
+
+// An upsampling op's optional output_size / scale_factors, as its kernels take them.
+std::optional<IntArrayRef> optional_ints(const IValue& v) {
+  return v.is_none() ? std::nullopt : std::optional<IntArrayRef>(v.to_int_list());
+}
+std::optional<DoubleArrayRef> optional_doubles(const IValue& v) {
+  return v.is_none() ? std::nullopt : std::optional<DoubleArrayRef>(v.to_double_list());
 }
 
 // binary_cross_entropy_with_logits' gradient for its input before weight and reduction, in torch
@@ -701,6 +709,72 @@ std::vector<Derivative> nn_derivatives() {
              c.value("stride").to_int_list(), c.value("padding").to_int_list(),
              c.value("ceil_mode").to_bool(), c.value("count_include_pad").to_bool(),
              divisor.is_none() ? std::nullopt : std::optional<int64_t>(divisor.to_int()))};
+       }},
+      // Upsampling (the .vec overloads F.interpolate calls): each op's gradient is its backward op
+      // on the same geometry; the backward op is linear in grad_output, its gradient the op.
+      //   upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors)
+      //   upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners,
+      //                           float[]? scale_factors)
+      //   *_backward.vec(Tensor grad_output, SymInt[]? output_size, SymInt[] input_size, ...)
+      {.op = "upsample_nearest1d.vec", .node = "UpsampleNearest1DBackward1", .inputs = {"input"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::upsample_nearest1d_backward(g[0], optional_ints(c.value("output_size")), c.sizes("input"),
+                                    optional_doubles(c.value("scale_factors")))};
+       }},
+      {.op = "upsample_nearest1d_backward.vec", .node = "UpsampleNearest1DBackwardBackward1", .inputs = {"grad_output"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::upsample_nearest1d(g[0], optional_ints(c.value("output_size")),
+                           optional_doubles(c.value("scale_factors")))};
+       }},
+      {.op = "upsample_nearest2d.vec", .node = "UpsampleNearest2DBackward1", .inputs = {"input"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::upsample_nearest2d_backward(g[0], optional_ints(c.value("output_size")), c.sizes("input"),
+                                    optional_doubles(c.value("scale_factors")))};
+       }},
+      {.op = "upsample_nearest2d_backward.vec", .node = "UpsampleNearest2DBackwardBackward1", .inputs = {"grad_output"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::upsample_nearest2d(g[0], optional_ints(c.value("output_size")),
+                           optional_doubles(c.value("scale_factors")))};
+       }},
+      {.op = "_upsample_nearest_exact1d.vec", .node = "UpsampleNearestExact1DBackward1", .inputs = {"input"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::_upsample_nearest_exact1d_backward(g[0], optional_ints(c.value("output_size")), c.sizes("input"),
+                                    optional_doubles(c.value("scale_factors")))};
+       }},
+      {.op = "_upsample_nearest_exact1d_backward.vec", .node = "UpsampleNearestExact1DBackwardBackward1", .inputs = {"grad_output"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::_upsample_nearest_exact1d(g[0], optional_ints(c.value("output_size")),
+                           optional_doubles(c.value("scale_factors")))};
+       }},
+      {.op = "_upsample_nearest_exact2d.vec", .node = "UpsampleNearestExact2DBackward1", .inputs = {"input"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::_upsample_nearest_exact2d_backward(g[0], optional_ints(c.value("output_size")), c.sizes("input"),
+                                    optional_doubles(c.value("scale_factors")))};
+       }},
+      {.op = "_upsample_nearest_exact2d_backward.vec", .node = "UpsampleNearestExact2DBackwardBackward1", .inputs = {"grad_output"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::_upsample_nearest_exact2d(g[0], optional_ints(c.value("output_size")),
+                           optional_doubles(c.value("scale_factors")))};
+       }},
+      {.op = "upsample_linear1d.vec", .node = "UpsampleLinear1DBackward1", .inputs = {"input"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::upsample_linear1d_backward(g[0], optional_ints(c.value("output_size")), c.sizes("input"), c.value("align_corners").to_bool(),
+                                    optional_doubles(c.value("scale_factors")))};
+       }},
+      {.op = "upsample_linear1d_backward.vec", .node = "UpsampleLinear1DBackwardBackward1", .inputs = {"grad_output"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::upsample_linear1d(g[0], optional_ints(c.value("output_size")), c.value("align_corners").to_bool(),
+                           optional_doubles(c.value("scale_factors")))};
+       }},
+      {.op = "upsample_bilinear2d.vec", .node = "UpsampleBilinear2DBackward1", .inputs = {"input"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::upsample_bilinear2d_backward(g[0], optional_ints(c.value("output_size")), c.sizes("input"), c.value("align_corners").to_bool(),
+                                    optional_doubles(c.value("scale_factors")))};
+       }},
+      {.op = "upsample_bilinear2d_backward.vec", .node = "UpsampleBilinear2DBackwardBackward1", .inputs = {"grad_output"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::upsample_bilinear2d(g[0], optional_ints(c.value("output_size")), c.value("align_corners").to_bool(),
+                           optional_doubles(c.value("scale_factors")))};
        }},
       // _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
       {.op = "_adaptive_avg_pool2d", .node = "AdaptiveAvgPool2DBackward0", .inputs = {"self"},

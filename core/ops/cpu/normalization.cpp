@@ -635,7 +635,11 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward(
         mean[c] = double(m.data_ptr<T>()[c]);
         invstd[c] = train ? double(v.data_ptr<T>()[c]) : 1.0 / std::sqrt(double(v.data_ptr<T>()[c]) + eps);
       }
-      if (gamma.defined()) check_read_as(dtype, gamma.dtype());
+      if (gamma.defined()) {
+        check_read_as(dtype, gamma.dtype());
+        OPSCOPE_CHECK(gamma.numel() == C, "weight should contain ", C, " elements not ",
+                      gamma.numel());
+      }
       batch_norm_backward_kernel<T>(DY.data_ptr<T>(), X.data_ptr<T>(),
                                     grad_input.defined() ? grad_input.data_ptr<T>() : nullptr, N, C, S,
                                     mean, invstd, gamma.defined() ? gamma.data_ptr<T>() : nullptr, train,

@@ -15,6 +15,7 @@ tensor([[1, 0, 0],
         [0, 0, 1]])
 """
 
+import math
 import warnings
 
 import opscope
@@ -922,6 +923,117 @@ def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
 def adaptive_max_pool1d(input, output_size, return_indices=False):
     out = adaptive_max_pool1d_with_indices(input, output_size)
     return out if return_indices else out[0]
+
+
+# --- upsampling ------------------------------------------------------------------------------
+# F.interpolate picks the aten op torch 1.13 picks (core/ops/cpu/upsample.cpp): the .vec
+# overloads, given output_size or scale_factors; area mode is adaptive average pooling.
+__all__ += ["interpolate", "upsample", "upsample_nearest", "upsample_bilinear"]
+
+_UPSAMPLE_OPS = {  # (mode, input dims) -> the op; the linear ones take align_corners
+    ("nearest", 3): "aten::upsample_nearest1d.vec", ("nearest", 4): "aten::upsample_nearest2d.vec",
+    ("nearest-exact", 3): "aten::_upsample_nearest_exact1d.vec",
+    ("nearest-exact", 4): "aten::_upsample_nearest_exact2d.vec",
+    ("linear", 3): "aten::upsample_linear1d.vec", ("bilinear", 4): "aten::upsample_bilinear2d.vec",
+}
+# torch's ops that opscope does not have yet: 3-D (5-D input) modes, bicubic, anti-aliasing
+_UPSAMPLE_MISSING = {
+    ("nearest", 5): "upsample_nearest3d", ("nearest-exact", 5): "_upsample_nearest_exact3d",
+    ("area", 5): "adaptive_avg_pool3d", ("trilinear", 5): "upsample_trilinear3d",
+    ("bicubic", 4): "upsample_bicubic2d",
+}
+_WRONG_DIMS = {"linear": 3, "bilinear": 4, "trilinear": 5}
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """Resamples the spatial dims of input (N, C, *) to `size`, or to each size times
+    `scale_factor`: nearest / nearest-exact / area copy or average cells, linear / bilinear
+    interpolate (align_corners: the corner cells' centres line up)."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2  # spatial dims
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {list(input.shape[2:])} and output size of {size}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                    "output size in (o1, o2, ...,oK) format.")
+            output_size = size
+        else:
+            output_size = [size for _ in range(dim)]
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, but "
+                    f"got input with spatial dimensions of {list(input.shape[2:])} and "
+                    f"scale_factor of shape {scale_factor}. "
+                    "Please provide input tensor in (N, C, d1, d2, ...,dK) format and "
+                    "scale_factor in (s1, s2, ...,sK) format.")
+            scale_factors = scale_factor
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor is not None and recompute_scale_factor:
+        output_size = [int(math.floor(float(input.size(i + 2)) * scale_factors[i])) for i in range(dim)]
+        scale_factors = None
+    if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
+        raise ValueError("Anti-alias option is only supported for bilinear and bicubic modes")
+    if antialias:
+        raise NotImplementedError(f"interpolate(mode={mode!r}, antialias=True) calls aten::_upsample_{mode}2d_aa, "
+                                  "which opscope does not have yet")
+    key = (mode, input.dim())
+    if key in _UPSAMPLE_OPS:
+        op = _C._op_overload(_UPSAMPLE_OPS[key])
+        if mode in _WRONG_DIMS:
+            return op(input, output_size, align_corners, scale_factors)
+        return op(input, output_size, scale_factors)
+    if mode == "area" and input.dim() in (3, 4):
+        pool = adaptive_avg_pool1d if input.dim() == 3 else adaptive_avg_pool2d
+        return pool(input, output_size)
+    if key in _UPSAMPLE_MISSING:
+        raise NotImplementedError(f"interpolate(mode={mode!r}) of a {input.dim()}D input calls "
+                                  f"aten::{_UPSAMPLE_MISSING[key]}, which opscope does not have yet")
+    if mode in _WRONG_DIMS and input.dim() in (3, 4, 5):
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {_WRONG_DIMS[mode]}D input")
+    raise NotImplementedError(
+        "Input Error: Only 3D, 4D and 5D input Tensors supported"
+        " (got {}D) for the modes: nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact"
+        " (got {})".format(input.dim(), mode))
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """Deprecated spelling of interpolate."""
+    warnings.warn("nn.functional.upsample is deprecated. Use nn.functional.interpolate instead.")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """Deprecated: interpolate(mode="nearest")."""
+    warnings.warn("nn.functional.upsample_nearest is deprecated. Use nn.functional.interpolate instead.")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """Deprecated: interpolate(mode="bilinear", align_corners=True)."""
+    warnings.warn("nn.functional.upsample_bilinear is deprecated. Use nn.functional.interpolate instead.")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
 # Every public function here honours __torch_function__ as the C++ ops do: a call with a Tensor
