@@ -68,6 +68,27 @@ def test_a_path_leaves_out_the_allocations_below_the_op():
                                  "empty_strided[CPU]"]
 
 
+def test_a_path_leaves_out_the_views_below_an_op_that_computes():
+    """einsum's line is its bmm (its unsqueeze / permute / reshape / view steps and their nodes
+    are in the tree only); an op made of views alone keeps its whole path; a reshape that copies
+    shows the copy."""
+    q = opscope.randn(2, 3, 4, requires_grad=True)
+    k, w = opscope.randn(2, 5, 4), opscope.randn(6, 4)
+    with opscope.trace() as t:
+        opscope.einsum("bij,bkj->bik", q, k)
+        opscope.nn.functional.linear(q, w)
+        q.transpose(0, 1)
+        q.transpose(1, 2).reshape(-1)
+    einsum, linear, transpose, transpose2, reshape = t.roots
+    assert einsum.path() == ["bmm[AutogradCPU]", "bmm[CPU]"]
+    assert einsum.summary_nodes() == ["BmmBackward0"]
+    assert "PermuteBackward0" in [n.name for op in einsum.walk() for n in getattr(op, "nodes_created", [])]
+    assert "t[AutogradCPU]" not in linear.path() and linear.path()[-1] in ("mm[CPU]", "bmm[CPU]")
+    assert transpose.path() == ["transpose[AutogradCPU]", "transpose[CPU]", "as_strided[CPU]"]
+    assert transpose.summary_nodes() == ["TransposeBackward0"]
+    assert "clone[CPU]" in reshape.path() and "copy_[CPU]" in reshape.path()
+
+
 def test_under_no_grad_no_node_is_created():
     a = opscope.randn(2, 3, requires_grad=True)
     with opscope.no_grad(), opscope.trace() as t:

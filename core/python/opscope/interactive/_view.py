@@ -67,18 +67,13 @@ def _line_of(item, values_vary=False):
     if isinstance(item, OpRecord):
         if values_vary:
             _elide_values(item)
-        nodes = [n.name for op in item.walk() if isinstance(op, OpRecord)
-                 for n in op.nodes_created if n.name != "AccumulateGrad"]
-        return ViewLine("op", item.signature(), item.path(), nodes, item.threw,
+        return ViewLine("op", item.signature(), item.path(), item.summary_nodes(), item.threw,
                         ns=item.duration_ns)
     if isinstance(item, NodeRun):
         title = f"backward {item.name}"
         if item.sequence_nr != NO_SEQUENCE_NR:
             title += f" #{item.sequence_nr}"
-        labels = [lab for c in item.children if isinstance(c, OpRecord) for lab in c.path()]
-        if len(labels) > 8:
-            labels = labels[:8] + [f"… ({len(labels) - 8} more)"]
-        return ViewLine("backward", title, labels, ns=item.duration_ns)
+        return ViewLine("backward", title, item.path(), ns=item.duration_ns)
     n = sum(1 for x in item.walk() if isinstance(x, OpRecord))
     return ViewLine("scope", f'scope "{item.name}": {n} op{"s" if n != 1 else ""}',
                     ns=item.duration_ns)

@@ -170,8 +170,7 @@ def _root_summary(item, timed=True):
         path = item.path()
         if path:
             parts.append(" <small>→ " + escape(" → ".join(path)) + "</small>")
-        nodes = [n.name for op in item.walk() if isinstance(op, OpRecord)
-                 for n in op.nodes_created if n.name != "AccumulateGrad"]
+        nodes = item.summary_nodes()
         if nodes:
             parts.append(f' · <span class="os-node">{escape(", ".join(nodes))}</span>')
         if item.threw:

@@ -51,6 +51,7 @@ def _sequence_str(nr):
 
 
 # Note [A path without its allocations]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # A kernel that makes its result calls empty / empty_like / empty_strided, each two or three
 # steps (empty_like[CPU] → empty_strided[BackendSelect] → empty_strided[CPU]), and those come
 # first: rrelu's one-line summary read "rrelu(…) → empty_like[CPU] → … → empty_strided[CPU]"
@@ -59,6 +60,23 @@ def _sequence_str(nr):
 # op's own path (empty_like(…) → empty_like[CPU] → empty_strided[…]) is whole.
 _ALLOCATIONS = frozenset({"empty", "empty_like", "empty_strided", "new_empty",
                           "new_empty_strided"})
+# Views, which only make new metadata over the same memory, are left out the same way below an op
+# that computes: einsum's line reads einsum(…) → bmm[AutogradCPU] → bmm[CPU] · BmmBackward0, not
+# its unsqueeze / permute / reshape steps first; linear's, addmm's steps without t's. A view op
+# that copies (reshape of a non-viewable tensor: clone + _unsafe_view) is kept.
+_VIEWS = frozenset({
+    "view", "_unsafe_view", "_reshape_alias", "reshape", "view_as", "reshape_as", "unsqueeze",
+    "squeeze", "permute", "transpose", "t", "expand", "expand_as", "as_strided", "select", "slice",
+    "narrow", "movedim", "moveaxis", "diagonal", "flatten", "unflatten", "alias", "detach",
+    "swapaxes", "swapdims", "unfold", "split", "split_with_sizes", "chunk", "unbind",
+    "resolve_conj", "resolve_neg", "lift_fresh", "contiguous"})
+
+
+def _only_metadata(op):
+    """Whether op and every op below it are views or allocations (no element was computed)."""
+    return _short(op.name) in _VIEWS and all(
+        _short(c.name) in _ALLOCATIONS or _only_metadata(c)
+        for c in op.children if isinstance(c, OpRecord))
 
 
 def _short(name):
@@ -209,26 +227,52 @@ class OpRecord(_Timed):
         """Bytes allocated minus freed by this op and every op below it."""
         return sum(op.self_memory_bytes for op in self.walk() if isinstance(op, OpRecord))
 
-    def path(self, limit=8):
-        """The dispatch path: every step of this op and the ops below it, in order, leaving out
-        composite (math kernel) steps, which the names of their children stand for, and the
-        allocations of an op that is not itself one (Note [A path without its allocations])."""
-        labels = []
-        skip_allocations = _short(self.name) not in _ALLOCATIONS
+    def path_ops(self):
+        """The ops a one-line summary tells of, in call order: this op and those below it but the
+        allocations and the metadata-only views under an op that computes (Note [A path without
+        its allocations]); all of them when nothing else would be left."""
+        def collect(skip_views):
+            ops = []
 
-        def visit(op):
-            children = [c for c in op.children if isinstance(c, OpRecord) and
-                        not (skip_allocations and _short(c.name) in _ALLOCATIONS)]
+            def visit(op):
+                ops.append(op)
+                for c in op.children:
+                    if not isinstance(c, OpRecord):
+                        continue
+                    if skip_allocations and _short(c.name) in _ALLOCATIONS:
+                        continue
+                    if skip_views and _only_metadata(c):
+                        continue
+                    visit(c)
+            visit(self)
+            return ops
+        skip_allocations = _short(self.name) not in _ALLOCATIONS
+        ops = collect(skip_views=not _only_metadata(self))
+        if len(ops) == 1 and self.children and all(
+                s.provenance == "math kernel" for s in self.steps):  # a composite of views only
+            ops = collect(skip_views=False)
+        return ops
+
+    def path(self, limit=8):
+        """The dispatch path: every step of the ops path_ops() keeps, in order, leaving out
+        composite (math kernel) steps, which the names of their children stand for."""
+        labels = []
+        kept = self.path_ops()
+        kept_ids = {id(op) for op in kept}
+        for op in kept:
+            has_kept_children = any(id(c) in kept_ids for c in op.children)
             for s in op.steps:
-                if s.provenance == "math kernel" and children:
+                if s.provenance == "math kernel" and has_kept_children:
                     continue
                 labels.append(s.label)
-            for c in children:
-                visit(c)
-        visit(self)
         if len(labels) > limit:
             labels = labels[:limit] + [f"… ({len(labels) - limit} more)"]
         return labels
+
+    def summary_nodes(self):
+        """The autograd nodes the ops of path_ops() recorded (AccumulateGrad left out)."""
+        return [n.name for op in self.path_ops() for n in op.nodes_created
+                if n.name != "AccumulateGrad"]
 
     def signature(self):
         """The op's name and its inputs' metadata, mm(f32[2,3], f32[3,4]): the op's name and its inputs' metadata."""
@@ -240,8 +284,7 @@ class OpRecord(_Timed):
     def summary(self, timed=True):
         """matmul(f32[2,3], f32[3,4]) → mm[AutogradCPU] → mm[CPU] · MmBackward0 · 12.3 µs"""
         parts = [" → ".join([self.signature()] + self.path())]
-        nodes = [n.name for op in self.walk() if isinstance(op, OpRecord)
-                 for n in op.nodes_created if n.name != "AccumulateGrad"]
+        nodes = self.summary_nodes()
         if nodes:
             parts.append(", ".join(nodes))
         if self.threw:
@@ -334,11 +377,19 @@ class NodeRun(_Timed):
         self.sequence_nr = e["sequence_nr"]
         self.id = e["node_id"]
 
+    def path(self, limit=8):
+        """The dispatch paths of the ops this node ran, in order; those that only make views or
+        allocate are left out when others computed (Note [A path without its allocations])."""
+        ops = [c for c in self.children if isinstance(c, OpRecord)]
+        computing = [c for c in ops if not _only_metadata(c) and _short(c.name) not in _ALLOCATIONS]
+        labels = [lab for c in (computing or ops) for lab in c.path()]
+        if len(labels) > limit:
+            labels = labels[:limit] + [f"… ({len(labels) - limit} more)"]
+        return labels
+
     def summary(self, timed=True):
         """backward MulBackward0 #12: mul[AutogradCPU] → mul[CPU] · 3.1 µs"""
-        labels = [lab for c in self.children if isinstance(c, OpRecord) for lab in c.path()]
-        if len(labels) > 8:
-            labels = labels[:8] + [f"… ({len(labels) - 8} more)"]
+        labels = self.path()
         text = f"backward {self.name}{_sequence_str(self.sequence_nr)}"
         if labels:
             text += ": " + " → ".join(labels)
