@@ -15,7 +15,8 @@ const std::vector<Derivative>& derivatives() {
     for (auto family : {unary_derivatives, binary_derivatives, compare_derivatives, nn_derivatives,
                         reduce_derivatives, linear_derivatives, views_derivatives,
                         shape_derivatives, indexing_derivatives, copy_derivatives,
-                        sorting_derivatives, linalg_derivatives, ternary_derivatives})
+                        sorting_derivatives, linalg_derivatives, ternary_derivatives,
+                        factories_derivatives})
       for (Derivative& d : family()) all.push_back(std::move(d));
     return all;
   }();

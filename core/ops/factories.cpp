@@ -129,6 +129,23 @@ static Library factory_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def(
       "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) "
       "-> Tensor(a!)");
+  // self <- 1 where a draw is below p's element (p broadcast to self), else 0
+  m.def(
+      "bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) "
+      "-> Tensor(a!)");
+
+  // Samples as new tensors. normal: mean + std * N(0, 1), mean and / or std tensors broadcast
+  // (a float for the other), or both floats and a size; bernoulli: 1 with probability self's
+  // element (or p), the result shaped and typed as self. Their gradients are zero.
+  m.def("normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor");
+  m.def("normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor");
+  m.def("normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor");
+  m.def(
+      "normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, "
+      "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) "
+      "-> Tensor");
+  m.def("bernoulli(Tensor self, *, Generator? generator=None) -> Tensor");
+  m.def("bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor");
 
   // out= forms: out resized to the result's shape and filled (kernels in
   // core/ops/composite/factories.cpp); the values take out's dtype.

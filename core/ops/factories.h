@@ -221,6 +221,30 @@ inline constexpr Overloads random_{
 inline constexpr Op<Tensor(const Tensor&, Default<double>, Default<OptGenerator>)> bernoulli_{
     "aten::bernoulli_.float"};
 
+// bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)
+// self (any dtype) <- 1 with probability p's element (p floating, broadcast to self), else 0.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<OptGenerator>)> bernoulli__tensor{
+    "aten::bernoulli_.Tensor"};
+
+// normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor
+// normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor
+// normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor
+// mean + std * N(0, 1) per element of the broadcast of mean and std (torch's normal_out_impl:
+// empty, normal_, mul_ by std, add_ mean).
+// normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ...)
+// a new tensor of `size` filled by normal_.
+inline constexpr Overloads normal{
+    Op<Tensor(const Tensor&, double, Default<OptGenerator>)>{"aten::normal.Tensor_float"},
+    Op<Tensor(double, const Tensor&, Default<OptGenerator>)>{"aten::normal.float_Tensor"},
+    Op<Tensor(const Tensor&, const Tensor&, Default<OptGenerator>)>{"aten::normal.Tensor_Tensor"}};
+
+// bernoulli(Tensor self, *, Generator? generator=None) -> Tensor
+// bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor
+// A new tensor like self: 1 with probability self's element (bernoulli.p: p), else 0.
+inline constexpr Overloads bernoulli{
+    Op<Tensor(const Tensor&, Default<OptGenerator>)>{"aten::bernoulli"},
+    Op<Tensor(const Tensor&, double, Default<OptGenerator>)>{"aten::bernoulli.p"}};
+
 // --- *_like: options from self -----------------------------------------------------------------
 
 // empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,

@@ -186,6 +186,52 @@ void init_runtime_functions(py::module_& m) {
       "a long op (Note [Interrupting long ops], core/runtime/Interrupt.cpp). Main thread only "
       "(False elsewhere, and where SIGINT is ignored or default); idempotent and cheap: front "
       "ends call it before each line, after signal.signal or prompt_toolkit replaced it.");
+  // torch.promote_types / can_cast / result_type over Note [Type promotion]
+  // (core/runtime/ScalarType.h), with torch's argument errors.
+  const auto dtype_arg = [](py::handle o, const char* fn, const char* name, int position) {
+    OPSCOPE_CHECK_TYPE(is_dtype_object(o.ptr()), fn, "(): argument '", name, "' (position ",
+                       position, ") must be torch.dtype, not ", Py_TYPE(o.ptr())->tp_name);
+    return dtype_of_object(o.ptr());
+  };
+  m.def("promote_types", [dtype_arg](py::handle type1, py::handle type2) {
+    const ScalarType a = dtype_arg(type1, "promote_types", "type1", 1);
+    const ScalarType b = dtype_arg(type2, "promote_types", "type2", 2);
+    return py::reinterpret_borrow<py::object>(dtype_object(promote_types(a, b)));
+  });
+  m.def("can_cast", [dtype_arg](py::handle from, py::handle to) {
+    return can_cast(dtype_arg(from, "can_cast", "from", 1), dtype_arg(to, "can_cast", "to", 2));
+  });
+  m.def("result_type", [](py::handle tensor, py::handle other) {
+    ResultTypeState state;
+    std::string got;
+    bool ok = true;
+    for (py::handle o : {tensor, other}) {
+      PyObject* p = o.ptr();
+      if (!got.empty()) got += ", ";
+      if (is_tensor(p)) {
+        const Tensor& t = unwrap(p);
+        state.add_tensor(t.dtype(), t.dim(), false);
+        got += "Tensor";
+      } else if (PyBool_Check(p)) {
+        state.add_scalar(ScalarType::Bool);
+        got += "bool";
+      } else if (PyLong_Check(p)) {
+        state.add_scalar(ScalarType::Int64);
+        got += "int";
+      } else if (PyFloat_Check(p)) {
+        state.add_scalar(ScalarType::Float64);
+        got += "float";
+      } else {
+        ok = false;
+        got += Py_TYPE(p)->tp_name;
+      }
+    }
+    OPSCOPE_CHECK_TYPE(ok, "result_type() received an invalid combination of arguments - got (",
+                       got, "), but expected one of:\n * (Tensor tensor, Tensor other)\n"
+                       " * (Tensor tensor, Number other)\n * (Number scalar, Tensor tensor)\n"
+                       " * (Number scalar1, Number scalar2)");
+    return py::reinterpret_borrow<py::object>(dtype_object(state.result()));
+  });
   m.def("get_default_dtype",
         [] { return py::reinterpret_borrow<py::object>(dtype_object(default_dtype())); });
   m.def("set_default_dtype", [](py::handle d) {

@@ -402,8 +402,39 @@ def test_gradients_match_finite_differences(name, fn, shapes, positive, second, 
         assert gradgradcheck(fn, inputs)
 
 
+# The random samplers: their outputs do not depend on their inputs' values, so finite differences
+# do not apply; their gradients are zeros of the input's shape (torch's). node -> a call that
+# records it from x (3 elements, requiring grad; p a probability, s a positive std, both leaves).
+SAMPLERS = {
+    "NormalBackward0": lambda x, p, s: x.clone().normal_(),
+    "UniformBackward0": lambda x, p, s: x.clone().uniform_(),
+    "ExponentialBackward0": lambda x, p, s: x.clone().exponential_(),
+    "RandomBackward0": lambda x, p, s: x.clone().random_(1, 5),
+    "RandomBackward1": lambda x, p, s: x.clone().random_(5),
+    "RandomBackward2": lambda x, p, s: x.clone().random_(),
+    "BernoulliBackward0": lambda x, p, s: opscope.bernoulli(p),
+    "BernoulliBackward1": lambda x, p, s: x.clone().bernoulli_(p),
+    "BernoulliBackward2": lambda x, p, s: x.clone().bernoulli_(0.5),
+    "NormalBackward1": lambda x, p, s: opscope.normal(x, 2.0),
+    "NormalBackward2": lambda x, p, s: opscope.normal(0.5, s),
+    "NormalBackward3": lambda x, p, s: opscope.normal(x, s),
+}
+
+
+@pytest.mark.parametrize("node", sorted(SAMPLERS))
+def test_samplers_give_zero_gradients(node, rng):
+    x = leaf(rng, 3)
+    p = opscope.full((3,), 0.5, dtype=opscope.float64, requires_grad=True)
+    s = opscope.full((3,), 2.0, dtype=opscope.float64, requires_grad=True)
+    out = SAMPLERS[node](x, p, s)
+    assert out.grad_fn.name() == node
+    grads = opscope.autograd.grad(out.sum(), [x, p, s], allow_unused=True)
+    assert any(g is not None for g in grads)
+    assert all(g is None or (g.shape == (3,) and not g.any()) for g in grads)
+
+
 def test_every_derivative_in_the_table_is_checked(rng):
-    covered = set()
+    covered = set(SAMPLERS)  # test_samplers_give_zero_gradients
     for name, fn, shapes, positive, _ in CASES:
         out = fn(*[leaf(rng, *s, positive=positive) for s in shapes])
         covered |= _node_names(out)

@@ -193,6 +193,33 @@ def test_rand_randn_randint_ranges_and_distribution():
     assert counts.min() > 9_000 and counts.max() < 11_000
 
 
+def test_normal_and_bernoulli_samples_have_their_moments():
+    """torch.normal's four forms and torch.bernoulli's two, per element: mean + std N(0, 1) with
+    mean and std broadcast, 1 with the element's probability; the generator's draws repeat."""
+    opscope.manual_seed(0)
+    mean = opscope.tensor([[-3.0], [0.0], [5.0]], dtype=opscope.float64)
+    std = opscope.tensor([0.5, 1.0, 2.0, 4.0], dtype=opscope.float64)
+    n = 40_000
+    x = to_numpy(opscope.normal(mean.expand(3, n).contiguous(), 2.0))
+    assert np.allclose(x.mean(axis=1), [-3, 0, 5], atol=0.05) and np.allclose(x.std(axis=1), 2, atol=0.05)
+    x = to_numpy(opscope.normal(1.5, std.repeat(n, 1).t().contiguous()))
+    assert np.allclose(x.mean(axis=1), 1.5, atol=0.1) and np.allclose(x.std(axis=1), [0.5, 1, 2, 4], rtol=0.03)
+    x = to_numpy(opscope.normal(mean.expand(3, n).unsqueeze(1), std.view(1, 4, 1)))
+    assert x.shape == (3, 4, n)
+    assert np.allclose(x.mean(axis=2), [[-3] * 4, [0] * 4, [5] * 4], atol=0.1)
+    assert np.allclose(x.std(axis=2), [[0.5, 1, 2, 4]] * 3, rtol=0.03)
+    x = to_numpy(opscope.normal(2.0, 3.0, (n,)))
+    assert abs(x.mean() - 2) < 0.05 and abs(x.std() - 3) < 0.05
+    p = opscope.tensor([0.0, 0.1, 0.5, 0.9, 1.0], dtype=opscope.float64)
+    b = to_numpy(opscope.bernoulli(p.repeat(n, 1)))
+    assert set(np.unique(b)) <= {0.0, 1.0} and np.allclose(b.mean(axis=0), [0, 0.1, 0.5, 0.9, 1], atol=0.01)
+    b = to_numpy(opscope.bernoulli(opscope.zeros(n, dtype=opscope.int32), 0.25))
+    assert b.dtype == np.int32 and abs(b.mean() - 0.25) < 0.01
+    g = opscope.Generator().manual_seed(7)
+    first = opscope.normal(mean, 1.0, generator=g)
+    assert opscope.equal(first, opscope.normal(mean, 1.0, generator=opscope.Generator().manual_seed(7)))
+
+
 @pytest.mark.parametrize("dtype", FLOATS)
 def test_random_floats_of_every_float_dtype(dtype):
     u = opscope.rand(5000, dtype=dt(dtype))

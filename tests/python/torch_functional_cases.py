@@ -1,5 +1,7 @@
 """The cases of torch.functional's counterparts (opscope/functional.py: einsum, tensordot,
-meshgrid, cartesian_prod) and F.normalize whose outcomes and decompositions
+meshgrid, cartesian_prod), F.normalize, the samplers normal / bernoulli (and the in-place fills'
+nodes) and the dtype functions promote_types / can_cast / result_type, whose outcomes and
+decompositions
 make_torch_reference_torch_functional.py records under PyTorch 1.13 and test_torch_functional.py
 replays under opscope.
 
@@ -142,8 +144,62 @@ GRID_CASES = [
     "F.normalize(T(4), dim=0)",
 ]
 
-CASES = EINSUM_CASES + OTHER_CASES + GRID_CASES
-LOGGED = ("einsum", "tensordot", "meshgrid", "cartesian_prod", "normalize")
+# Samples as new tensors and the dtype functions: what does not depend on the draws (shapes,
+# dtypes, nodes, zero gradients, errors; the generators' streams differ).
+RANDOM_CASES = [
+    "m.normal(T(3), 2.0).shape",
+    "m.normal(0.5, T(2, 3).abs()).shape",
+    "m.normal(T(2, 1), T(3).abs()).shape",
+    "m.normal(0, 1, size=(2, 3)).dtype",
+    "m.normal(0., 1., (2,), dtype=m.float64).dtype",
+    "m.normal(T(3).float(), 1.0).dtype",
+    "m.normal(T(3).requires_grad_(), 2.0).grad_fn.name()",
+    "m.normal(0.5, T(3).abs().requires_grad_()).grad_fn.name()",
+    "m.normal(T(3).requires_grad_(), T(3).abs()).grad_fn.name()",
+    "m.autograd.grad(m.normal(T(3).requires_grad_(), 1.0).sum(), [T(3)], allow_unused=True)",
+    "(lambda x: (m.normal(x, T(3).abs()).sum().backward(), x.grad)[1])(T(3).requires_grad_())",
+    "m.normal(T(3), -1.0)",
+    "m.normal(m.zeros(3), m.full((3,), -1.))",
+    "m.normal(0, 1, (2,), dtype=m.int64)",
+    "m.normal(m.zeros(2), m.ones(3))",
+    "m.normal(m.zeros(3, dtype=m.int64), 1.0)",
+    "m.bernoulli(m.zeros(2, 3)).tolist()",
+    "m.bernoulli(m.ones(2, 3, dtype=m.float64))",
+    "m.bernoulli(m.ones(3), 0.0)",
+    "m.bernoulli(m.ones(3, dtype=m.int32), 1.0)",
+    "m.ones(2, 2).bernoulli()",
+    "m.bernoulli(m.full((3,), 0.5).requires_grad_()).grad_fn.name()",
+    "m.bernoulli(m.full((3,), 1.5))",
+    "m.bernoulli(m.ones(3), 1.5)",
+    "m.bernoulli(m.ones(3, dtype=m.int64))",
+    "m.zeros(2, 3).bernoulli_(m.ones(3)).tolist()",
+    "m.zeros(2, 3, dtype=m.int64).bernoulli_(m.zeros(1, 3)).tolist()",
+    "[getattr(T(3).requires_grad_().clone(), f)().grad_fn.name() for f in "
+    "('normal_', 'uniform_', 'exponential_', 'random_')]",
+    "T(3).requires_grad_().clone().random_(5).grad_fn.name()",
+    "T(3).requires_grad_().clone().random_(1, 5).grad_fn.name()",
+    "T(3).requires_grad_().clone().bernoulli_(0.3).grad_fn.name()",
+    "T(3).requires_grad_().clone().bernoulli_(m.full((3,), 0.3)).grad_fn.name()",
+    "(lambda x: (x.clone().normal_().sum().backward(), x.grad)[1])(T(3).requires_grad_())",
+    "(lambda x: (x.clone().uniform_().sum().backward(), x.grad)[1])(T(3).requires_grad_())",
+    "m.promote_types(m.int8, m.uint8)",
+    "m.promote_types(m.float16, m.bfloat16)",
+    "m.promote_types(m.bool, m.int32)",
+    "m.promote_types(m.float32, 1)",
+    "m.can_cast(m.float32, m.int32)",
+    "m.can_cast(m.int32, m.float16)",
+    "m.can_cast(m.int32, m.bool)",
+    "m.can_cast(1, m.int32)",
+    "m.result_type(m.ones(2, dtype=m.int32), 2.5)",
+    "m.result_type(2, 3.0)",
+    "m.result_type(True, 2)",
+    "m.result_type(m.tensor(1.0, dtype=m.float64), m.ones(2, dtype=m.float16))",
+    "m.result_type(m.ones(2, dtype=m.uint8), m.ones(2, dtype=m.int8))",
+    "m.result_type(m.ones(2, dtype=m.int64), m.tensor(1.5))",
+]
+
+CASES = EINSUM_CASES + OTHER_CASES + GRID_CASES + RANDOM_CASES
+LOGGED = ("einsum", "tensordot", "meshgrid", "cartesian_prod", "normalize", "normal", "bernoulli")
 
 
 def decomposition(expr, m, mode_base):

@@ -33,6 +33,7 @@ std::vector<Derivative> copy_derivatives();
 std::vector<Derivative> sorting_derivatives();
 std::vector<Derivative> linalg_derivatives();
 std::vector<Derivative> ternary_derivatives();
+std::vector<Derivative> factories_derivatives();
 
 namespace formulas {
 

@@ -266,8 +266,39 @@ Tensor new_empty_strided(const Tensor& self, IntArrayRef size, IntArrayRef strid
                             device.value_or(self.device()), pin_memory);
 }
 
+// A new tensor of `size`: mean + std * N(0, 1) (torch's normal(float, float, size): empty, then
+// normal_).
+Tensor normal_float_float(double mean, double std, IntArrayRef size,
+                          std::optional<Generator> generator, std::optional<ScalarType> dtype,
+                          std::optional<int64_t> layout, std::optional<Device> device,
+                          std::optional<bool> pin_memory) {
+  Tensor r = ops::empty(size, dtype, layout, device, pin_memory, std::nullopt);
+  return ops::normal_(r, mean, std, generator);
+}
+
+// self [*s] (probabilities) -> [*s] of self's dtype: 1 with probability self's element.
+Tensor bernoulli(const Tensor& self, std::optional<Generator> generator) {
+  Tensor r = ops::empty_like(self, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                             ops::kContiguousFormat);
+  return ops::bernoulli__tensor(r, self, generator);
+}
+
+// self [*s] -> [*s] of self's dtype: 1 with probability p (CompositeImplicitAutograd, as torch:
+// empty_like + bernoulli_.float, no gradient).
+Tensor bernoulli_p(const Tensor& self, double p, std::optional<Generator> generator) {
+  Tensor r = ops::empty_like(self, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                             ops::kContiguousFormat);
+  return ops::bernoulli_(r, p, generator);
+}
+
+static Library composite_implicit_random(
+    Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd,
+    [](Library& m) { m.impl("bernoulli.p", fn<&bernoulli_p>); });
+
 static Library composite_explicit_factories(
     Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
+      m.impl("normal.float_float", fn<&normal_float_float>);
+      m.impl("bernoulli", fn<&bernoulli>);
       m.impl("new_empty_strided", fn<&new_empty_strided>);
       m.impl("empty_like", fn<&empty_like>);
       m.impl("zeros_like", fn<&zeros_like>);

@@ -1,6 +1,6 @@
 // CPU kernels of the random family: the in-place fills uniform_, normal_, random_ (three
-// overloads), bernoulli_.float, exponential_, the factories rand, randn, randint built on them,
-// and the samplers multinomial and randperm. Declared
+// overloads), bernoulli_.float / .Tensor, exponential_, the factories rand, randn, randint built
+// on them, normal's tensor forms, and the samplers multinomial and randperm. Declared
 // and registered in core/ops/factories.cpp.
 //
 // Numbers come from the generator's Philox stream, laid out per element as Note [Random streams
@@ -22,6 +22,7 @@
 #include "core/ops/nn.h"
 #include "core/ops/reduce.h"
 #include "core/ops/utility.h"
+#include "core/ops/views.h"
 #include "core/ops/TensorIterator.h"
 
 namespace opscope::cpu {
@@ -391,6 +392,74 @@ Tensor bernoulli_float(const Tensor& self, double p, std::optional<Generator> ge
   return self;
 }
 
+// self <- 1 where a draw is below p's element (p broadcast to self's shape), else 0; one draw
+// per element of self, as bernoulli_.float's.
+Tensor bernoulli_tensor(const Tensor& self, const Tensor& p, std::optional<Generator> generator) {
+  const Generator& gen = generator_or_default(generator);
+  const Tensor probs = ops::contiguous(ops::expand(p, self.sizes()));
+  dispatch_floating(probs.dtype(), "bernoulli_tensor_cpu_p_", [&]<typename P>() {
+    const P* pr = probs.data_ptr<P>();
+    for (int64_t i = 0; i < probs.numel(); ++i) {
+      const double v = static_cast<double>(pr[i]);
+      OPSCOPE_CHECK(v >= 0 && v <= 1,  // torch 1.13's words (a TORCH_CHECK without a message)
+                    "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this "
+                    "error message be improved?  If so, please report an enhancement request to "
+                    "PyTorch.)");
+    }
+    dispatch_dtype(self.dtype(), "bernoulli_tensor_cpu_self_", [&]<typename T>() {
+      write_elements<T>(self, [&](T* out) {
+        for_each_block<1>(gen, self.numel(), [&](int64_t i0, int64_t cnt, const Words& r) {
+          for (int64_t e = 0; e < cnt; ++e) {
+            const double u = static_cast<double>(r[e]) * (1.0 / 4294967296.0);  // [0, 1)
+            out[i0 + e] = static_cast<T>(u < static_cast<double>(pr[i0 + e]) ? 1 : 0);
+          }
+        });
+      });
+    });
+  });
+  return self;
+}
+
+// --- samples as new tensors (torch 1.13's normal_impl / normal_out_impl, bernoulli) ---------------
+
+namespace {
+void check_normal_std(double std) {
+  OPSCOPE_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
+}
+void check_normal_std(const Tensor& std) {
+  OPSCOPE_CHECK(std.numel() == 0 || !ops::item(ops::any(ops::lt(std, Scalar(0.0)))).to_bool(),
+                "normal expects all elements of std >= 0.0");
+}
+}  // namespace
+
+// mean (any shape) + std * N(0, 1)
+Tensor normal_tensor_float(const Tensor& mean, double std, std::optional<Generator> generator) {
+  check_normal_std(std);
+  Tensor out = ops::empty_like(mean, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                               ops::kContiguousFormat);
+  ops::normal_(out, 0.0, std, generator);
+  return ops::add_(out, mean);
+}
+
+// mean + std (any shape) * N(0, 1)
+Tensor normal_float_tensor(double mean, const Tensor& std, std::optional<Generator> generator) {
+  check_normal_std(std);
+  Tensor out = ops::empty_like(std, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                               ops::kContiguousFormat);
+  ops::normal_(out, 0.0, 1.0, generator);
+  return ops::add_(ops::mul_(out, std), ops::full({}, Scalar(mean), out.dtype()));
+}
+
+// mean + std * N(0, 1), mean and std broadcast
+Tensor normal_tensor_tensor(const Tensor& mean, const Tensor& std,
+                            std::optional<Generator> generator) {
+  check_normal_std(std);
+  const DimVector shape = broadcast_shapes(mean.sizes(), std.sizes());
+  Tensor out = ops::empty(shape, mean.dtype());
+  ops::normal_(out, 0.0, 1.0, generator);
+  return ops::add_(ops::mul_(out, std), mean);
+}
+
 // self <- Exp(lambd) draws, -log(1 - u) / lambd (lambd = 0 gives inf, as torch's).
 Tensor exponential_(const Tensor& self, double lambd, std::optional<Generator> generator) {
   OPSCOPE_CHECK(lambd >= 0.0, "exponential_ expects lambda >= 0.0, but found lambda=", lambd);
@@ -754,6 +823,10 @@ static Library cpu_random(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m
   m.impl("random_.to", fn<&random_to>);
   m.impl("random_", fn<&random_>);
   m.impl("bernoulli_.float", fn<&bernoulli_float>);
+  m.impl("bernoulli_.Tensor", fn<&bernoulli_tensor>);
+  m.impl("normal.Tensor_float", fn<&normal_tensor_float>);
+  m.impl("normal.float_Tensor", fn<&normal_float_tensor>);
+  m.impl("normal.Tensor_Tensor", fn<&normal_tensor_tensor>);
   m.impl("exponential_", fn<&exponential_>);
   m.impl("multinomial", fn<&multinomial>);
   m.impl("multinomial.out", fn<&multinomial_out>);

@@ -36,7 +36,7 @@ from opscope import _C  # noqa: E402
 from opscope._C import (  # noqa: F401
     DispatchKeySet, Generator, Size, Tensor, default_generator, device, dtype, from_dlpack,
     from_numpy, get_default_dtype, get_num_threads, initial_seed, manual_seed, seed,
-    set_default_dtype, set_num_threads, tensor,
+    set_default_dtype, set_num_threads, tensor, promote_types, can_cast, result_type,
     bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
     float, double, half, long, int, short,
 )
