@@ -351,6 +351,21 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor", kFunction);
   m.def("pad(Tensor self, SymInt[] pad, str mode=\"constant\", float? value=None) -> Tensor",
         kNone);
+  // (N, C, W) / (C, W) with padding (left, right), (N, C, H, W) / (C, H, W) with (left, right,
+  // top, bottom): each new cell copies the cell mirrored at the edge (reflection, the edge cell
+  // itself not repeated) or the edge cell (replication); negative padding crops
+  m.def("reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor", kNone);
+  m.def("reflection_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor",
+        kNone);
+  m.def("reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor", kNone);
+  m.def("reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor",
+        kNone);
+  m.def("replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor", kNone);
+  m.def("replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor",
+        kNone);
+  m.def("replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor", kNone);
+  m.def("replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor",
+        kNone);
 
   // --- upsampling (kernels: core/ops/cpu/upsample.cpp) ---
   // input (N, C, W) / (N, C, H, W) -> (N, C, OW) / (N, C, OH, OW): output_size given, or each

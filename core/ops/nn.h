@@ -476,6 +476,24 @@ inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, IntArrayRef)> adap
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>
     adaptive_max_pool2d_backward{"aten::adaptive_max_pool2d_backward"};
 
+// --- reflection and replication padding (core/ops/cpu/padding.cpp) --------------------------
+// reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor
+// (N, C, H, W) or (C, H, W), padding (left, right, top, bottom) -> H + top + bottom rows,
+// W + left + right columns, a new cell copying the input cell mirrored at the edge (x[-i] =
+// x[i]); replication copies the edge cell; the 1d ops pad (N, C, W) / (C, W) by (left, right).
+// The *_backward ops take grad_output of the padded shape and self, and sum each output cell's
+// gradient into the cell it copied.
+using PadOp = Op<Tensor(const Tensor&, IntArrayRef)>;
+using PadBackwardOp = Op<Tensor(const Tensor&, const Tensor&, IntArrayRef)>;
+inline constexpr PadOp reflection_pad1d{"aten::reflection_pad1d"};
+inline constexpr PadOp reflection_pad2d{"aten::reflection_pad2d"};
+inline constexpr PadOp replication_pad1d{"aten::replication_pad1d"};
+inline constexpr PadOp replication_pad2d{"aten::replication_pad2d"};
+inline constexpr PadBackwardOp reflection_pad1d_backward{"aten::reflection_pad1d_backward"};
+inline constexpr PadBackwardOp reflection_pad2d_backward{"aten::reflection_pad2d_backward"};
+inline constexpr PadBackwardOp replication_pad1d_backward{"aten::replication_pad1d_backward"};
+inline constexpr PadBackwardOp replication_pad2d_backward{"aten::replication_pad2d_backward"};
+
 // --- upsampling (core/ops/cpu/upsample.cpp) ------------------------------------------------
 // upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor
 // (N, C, H, W) -> (N, C, OH, OW), output_size or (H, W) times scale_factors; each output cell

@@ -36,6 +36,9 @@ REPRS = [
     "nn.Upsample(scale_factor=2)", "nn.Upsample(size=(3, 4), mode='bilinear', align_corners=False)",
     "nn.Upsample(scale_factor=(2, 3))", "nn.Upsample(size=5, mode='linear')",
     "nn.UpsamplingNearest2d(scale_factor=2)", "nn.UpsamplingBilinear2d(size=4)",
+    "nn.ReflectionPad2d(2)", "nn.ReflectionPad1d((1, 2))", "nn.ReplicationPad2d((1, 2, 3, 4))",
+    "nn.ReplicationPad1d(3)", "nn.ZeroPad2d(1)", "nn.ConstantPad1d(2, 3.5)",
+    "nn.ConstantPad2d((1, 2, 0, 1), 0.0)", "nn.ConstantPad3d(1, 2)",
     "nn.Embedding(10, 3)", "nn.Embedding(10, 3, padding_idx=-1, max_norm=1.0)",
     "nn.Embedding(10, 3, norm_type=1.0, scale_grad_by_freq=True, sparse=True)",
     "nn.CrossEntropyLoss()", "nn.CrossEntropyLoss(weight=torch.ones(3), label_smoothing=0.1)",
@@ -532,6 +535,30 @@ result = [F.interpolate(x, scale_factor=1.5).tolist(), F.interpolate(x, size=(3,
     "interpolate: an empty batch": "result = list(F.interpolate(torch.zeros(0, 2, 3, 4), scale_factor=2).shape)",
     "upsample_nearest2d_backward: a gradient of the wrong shape": (
         "torch.ops.aten.upsample_nearest2d_backward.vec(torch.zeros(1, 2, 5, 8), None, [1, 2, 3, 4], [2.0, 2.0])"),
+    "reflection and replication padding: values, gradients, nodes": """
+img = torch.arange(2 * 3 * 4 * 5, dtype=torch.float64).reshape(2, 3, 4, 5).sin().requires_grad_()
+result = []
+for m in [nn.ReflectionPad2d((1, 2, 3, 0)), nn.ReplicationPad2d((2, 0, 1, 3)), nn.ReflectionPad1d((2, 3)),
+          nn.ReplicationPad1d((0, 4)), nn.ReflectionPad2d((-1, 2, 0, -2)), nn.ZeroPad2d((1, 0, 2, 1))]:
+    inp = img if '2d' in type(m).__name__ else img[0]
+    y = m(inp)
+    g, = torch.autograd.grad((y * y.detach().cos()).sum(), img)
+    result.append([list(y.shape), y.tolist(), g.tolist(), y.grad_fn.name()])
+x = torch.arange(6.0).reshape(1, 2, 3)
+result += [F.pad(x, (2, 1), mode='reflect').tolist(), F.pad(x, (1, 2), mode='replicate').tolist(),
+           F.pad(x[0], (1, 1), mode='reflect').tolist(), F.pad(x, (-1, -1), mode='replicate').tolist(),
+           F.pad(x.reshape(1, 2, 3, 1), (0, 0, 2, 2), mode='replicate').tolist(),
+           list(F.pad(torch.zeros(0, 2, 3), (1, 1), mode='reflect').shape)]
+""",
+    "pad: reflection as wide as the input": "F.pad(torch.zeros(1, 2, 3), (3, 3), mode='reflect')",
+    "pad: reflection 2d as wide as the input": "F.pad(torch.zeros(2, 3, 1), (1, 2, 1, 0), mode='reflect')",
+    "pad: a value with reflect": "F.pad(torch.zeros(1, 2, 3), (1, 1), mode='reflect', value=2.0)",
+    "pad: an odd padding": "F.pad(torch.zeros(1, 2, 3), (1, 1, 1), mode='reflect')",
+    "pad: reflect of a 1-D input": "F.pad(torch.zeros(3), (1, 1), mode='reflect')",
+    "pad: an unknown mode": "F.pad(torch.zeros(1, 2, 3), (1, 1), mode='foo')",
+    "pad: reflect of integers": "F.pad(torch.zeros(1, 2, 3, dtype=torch.int32), (1, 1), mode='reflect')",
+    "pad: an empty plane": "F.pad(torch.zeros(1, 0, 3), (1, 1), mode='replicate')",
+    "pad: cropped to nothing": "F.pad(torch.zeros(1, 2, 3), (-2, -2), mode='replicate')",
     "Upsample modules": """
 x = torch.arange(24.0).reshape(1, 2, 3, 4)
 result = [nn.Upsample(scale_factor=2)(x).tolist(), nn.UpsamplingBilinear2d(size=(4, 6))(x).tolist(),

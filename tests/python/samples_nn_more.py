@@ -1,4 +1,4 @@
-"""Op-table samples (see tests/python/test_op_table.py) for batch norm, group norm, upsampling and the Huber / smooth L1
+"""Op-table samples (see tests/python/test_op_table.py) for batch norm, group norm, upsampling, padding and the Huber / smooth L1
 losses (core/ops/nn.cpp): a (N, C, L) input with per-channel affine and running statistics,
 saved batch statistics for the backward, and loss targets whose differences to the input fall on
 both sides of delta / beta (so both branches of the loss run)."""
@@ -65,6 +65,17 @@ OVERRIDES = {
     **{f"aten::{op}_backward.vec": {"grad_output": lambda: matrix(1, 2, 8), "output_size": [8],
                                      "input_size": [1, 2, 4], "align_corners": True, "scale_factors": None}
        for op in ("upsample_nearest1d", "_upsample_nearest_exact1d", "upsample_linear1d")},
+    # reflection / replication padding of (1, 2, 3, 4) / (1, 2, 4)
+    **{f"aten::{kind}_pad2d": {"self": lambda: matrix(1, 2, 3, 4), "padding": [1, 2, 2, 0]}
+       for kind in ("reflection", "replication")},
+    **{f"aten::{kind}_pad1d": {"self": lambda: matrix(1, 2, 4), "padding": [2, 1]}
+       for kind in ("reflection", "replication")},
+    **{f"aten::{kind}_pad2d_backward": {"grad_output": lambda: matrix(1, 2, 5, 7), "self": lambda: matrix(1, 2, 3, 4),
+                                         "padding": [1, 2, 2, 0]}
+       for kind in ("reflection", "replication")},
+    **{f"aten::{kind}_pad1d_backward": {"grad_output": lambda: matrix(1, 2, 7), "self": lambda: matrix(1, 2, 4),
+                                         "padding": [2, 1]}
+       for kind in ("reflection", "replication")},
     "aten::cosine_similarity": {"x1": lambda: matrix(2, 3), "x2": lambda: matrix(3) / 2},
     "aten::huber_loss": _TARGET,
     "aten::huber_loss_backward": {**_LOSS_BACKWARD, "delta": 1.0},

@@ -186,6 +186,18 @@ CASES = [
     ("interpolate 1d nearest-exact", lambda a: F.interpolate(a, size=7, mode="nearest-exact"), [(2, 2, 3)], False,
      True),
     ("interpolate linear", lambda a: F.interpolate(a, scale_factor=2.5, mode="linear"), [(2, 2, 3)], False, True),
+    ("reflection_pad2d", lambda a: F.pad(a, (1, 2, 2, 0), mode="reflect"), [(1, 2, 3, 4)], False, True),
+    ("reflection_pad1d", lambda a: F.pad(a, (2, 1), mode="reflect"), [(2, 4)], False, True),
+    ("replication_pad2d", lambda a: F.pad(a, (1, 2, 2, 0), mode="replicate"), [(2, 3, 4)], False, True),
+    ("replication_pad1d", lambda a: F.pad(a, (3, -1), mode="replicate"), [(1, 2, 4)], False, True),
+    ("reflection_pad2d_backward", lambda g, s: opscope.ops.aten.reflection_pad2d_backward(g, s, [1, 2, 2, 0]),
+     [(1, 2, 5, 7), (1, 2, 3, 4)], False, True),
+    ("reflection_pad1d_backward", lambda g, s: opscope.ops.aten.reflection_pad1d_backward(g, s, [2, 1]),
+     [(2, 7), (2, 4)], False, True),
+    ("replication_pad2d_backward", lambda g, s: opscope.ops.aten.replication_pad2d_backward(g, s, [1, 2, 2, 0]),
+     [(2, 5, 7), (2, 3, 4)], False, True),
+    ("replication_pad1d_backward", lambda g, s: opscope.ops.aten.replication_pad1d_backward(g, s, [3, -1]),
+     [(1, 2, 6), (1, 2, 4)], False, True),
     # the backward ops themselves (their gradient is the forward op)
     ("upsample_nearest2d_backward", lambda g: opscope.ops.aten.upsample_nearest2d_backward.vec(
         g, [4, 5], [1, 2, 3, 2], None), [(1, 2, 4, 5)], False, True),

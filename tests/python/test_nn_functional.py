@@ -623,6 +623,22 @@ def test_interpolate_trace_and_node():
     assert t.find("aten::upsample_bilinear2d_backward") is not None
 
 
+# --- reflection / replication padding --------------------------------------------------------------
+@pytest.mark.parametrize("mode,np_mode", [("reflect", "reflect"), ("replicate", "edge")])
+def test_reflection_and_replication_padding_match_numpy(rng, mode, np_mode):
+    for _ in range(40):
+        n, c, h, w = (int(v) for v in rng.integers(1, 6, 4))
+        x = rng.standard_normal((n, c, h, w))
+        limit_h, limit_w = (h, w) if mode == "reflect" else (6, 6)
+        l, r = (int(v) for v in rng.integers(0, limit_w, 2))
+        t, b = (int(v) for v in rng.integers(0, limit_h, 2))
+        xt = T(x.transpose(0, 1, 3, 2).copy()).transpose(2, 3)  # non-contiguous
+        close(F.pad(xt, (l, r, t, b), mode=mode), np.pad(x, ((0, 0), (0, 0), (t, b), (l, r)), mode=np_mode),
+              what=f"{mode} pad 2d")
+        close(F.pad(T(x[0]), (l, r), mode=mode), np.pad(x[0], ((0, 0), (0, 0), (l, r)), mode=np_mode),
+              what=f"{mode} pad 1d")
+
+
 # --- embedding -----------------------------------------------------------------------------------
 def test_embedding(rng):
     w = rng.standard_normal((10, 3))

@@ -710,6 +710,47 @@ std::vector<Derivative> nn_derivatives() {
              c.value("ceil_mode").to_bool(), c.value("count_include_pad").to_bool(),
              divisor.is_none() ? std::nullopt : std::optional<int64_t>(divisor.to_int()))};
        }},
+      // reflection / replication padding: the gradient sums each output cell's gradient into the
+      // cell it copied (the backward op); the backward op is linear in grad_output (its gradient:
+      // the padding of it) and self only gives its shape
+      //   reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor
+      //   reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor
+      {.op = "reflection_pad1d", .node = "ReflectionPad1DBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::reflection_pad1d_backward(g[0], c.arg("self"), c.value("padding").to_int_list())};
+       }},
+      {.op = "reflection_pad1d_backward", .node = "ReflectionPad1DBackwardBackward0", .inputs = {"grad_output", "self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::reflection_pad1d(g[0], c.value("padding").to_int_list()),
+                 c.needs("self") ? zeros_like_arg(c, "self") : Tensor()};
+       }},
+      {.op = "reflection_pad2d", .node = "ReflectionPad2DBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::reflection_pad2d_backward(g[0], c.arg("self"), c.value("padding").to_int_list())};
+       }},
+      {.op = "reflection_pad2d_backward", .node = "ReflectionPad2DBackwardBackward0", .inputs = {"grad_output", "self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::reflection_pad2d(g[0], c.value("padding").to_int_list()),
+                 c.needs("self") ? zeros_like_arg(c, "self") : Tensor()};
+       }},
+      {.op = "replication_pad1d", .node = "ReplicationPad1DBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::replication_pad1d_backward(g[0], c.arg("self"), c.value("padding").to_int_list())};
+       }},
+      {.op = "replication_pad1d_backward", .node = "ReplicationPad1DBackwardBackward0", .inputs = {"grad_output", "self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::replication_pad1d(g[0], c.value("padding").to_int_list()),
+                 c.needs("self") ? zeros_like_arg(c, "self") : Tensor()};
+       }},
+      {.op = "replication_pad2d", .node = "ReplicationPad2DBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::replication_pad2d_backward(g[0], c.arg("self"), c.value("padding").to_int_list())};
+       }},
+      {.op = "replication_pad2d_backward", .node = "ReplicationPad2DBackwardBackward0", .inputs = {"grad_output", "self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::replication_pad2d(g[0], c.value("padding").to_int_list()),
+                 c.needs("self") ? zeros_like_arg(c, "self") : Tensor()};
+       }},
       // Upsampling (the .vec overloads F.interpolate calls): each op's gradient is its backward op
       // on the same geometry; the backward op is linear in grad_output, its gradient the op.
       //   upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors)

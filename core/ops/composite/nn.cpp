@@ -487,8 +487,21 @@ Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode,
   if (mode == "constant") return ops::constant_pad_nd(self, pad, value.value_or(0.0));
   OPSCOPE_CHECK(!value.has_value() || *value == 0, "Padding mode \"", mode,
                 "\" doesn't take in value argument");
+  const int64_t dim = self.dim();
+  if (pad.size() == 2 && (dim == 2 || dim == 3)) {
+    if (mode == "reflect") return ops::reflection_pad1d(self, pad);
+    if (mode == "replicate") return ops::replication_pad1d(self, pad);
+  } else if (pad.size() == 4 && (dim == 3 || dim == 4)) {
+    if (mode == "reflect") return ops::reflection_pad2d(self, pad);
+    if (mode == "replicate") return ops::replication_pad2d(self, pad);
+  }
+  if (mode == "circular" || (pad.size() == 6 && (dim == 4 || dim == 5)))
+    throw NotImplementedError(detail::str(
+        "opscope: padding mode \"", mode, "\" of ", pad.size() / 2, " dims calls aten::",
+        mode == "circular" ? "_pad_circular" : (mode == "reflect" ? "reflection_pad3d" : "replication_pad3d"),
+        ", which opscope does not have yet"));
   throw NotImplementedError(
-      detail::str("opscope: padding mode \"", mode, "\" is not implemented (only \"constant\")"));
+      "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
 }
 
 // self [*s] -> max(self, 0), copied into out

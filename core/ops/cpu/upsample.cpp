@@ -25,6 +25,7 @@
 #include "core/dispatch/Library.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/Loops.h"
+#include "core/ops/cpu/plane_index.h"
 #include "core/ops/nn.h"
 #include "core/runtime/Parallel.h"
 
@@ -236,31 +237,6 @@ LinearTaps<A> linear_taps(int64_t in, int64_t out, bool align_corners, std::opti
   return t;
 }
 
-int64_t plane_grain(int64_t plane_size) {
-  return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(plane_size, 1));
-}
-
-// For each of `planes` planes of in_plane cells of dst, a zeroed accumulator that add(p, acc)
-// fills: dst's plane itself when T is its own accumulation type, else a buffer in A rounded into
-// dst afterwards. Planes are split over threads; each is summed by one, in its own order.
-template <typename T, typename A, typename Add>
-void accumulate_planes(T* dst, int64_t planes, int64_t in_plane, int64_t grain, const Add& add) {
-  parallel_for(0, planes, grain, [&](int64_t begin, int64_t end) {
-    std::vector<A> buffer(std::is_same_v<T, A> ? 0 : static_cast<size_t>(in_plane));
-    for (int64_t p = begin; p < end; ++p) {
-      T* plane = dst + p * in_plane;
-      if constexpr (std::is_same_v<T, A>) {
-        std::fill(plane, plane + in_plane, T(0));
-        add(p, plane);
-      } else {
-        std::fill(buffer.begin(), buffer.end(), A(0));
-        add(p, buffer.data());
-        for (int64_t i = 0; i < in_plane; ++i) plane[i] = static_cast<T>(buffer[static_cast<size_t>(i)]);
-      }
-    }
-  });
-}
-
 // nearest / nearest-exact, forward: a gather of whole cells (the forward's indices, Note
 // [Nearest's indices, forward and backward]).
 template <bool Exact>
@@ -270,8 +246,6 @@ Tensor nearest(const char* name, const Tensor& input, std::optional<IntArrayRef>
   const Upsample g = geometry(input.sizes(), output_size, scale_factors, dims);
   const Tensor x = contiguous(input);
   Tensor y = make_empty(output_shape(g, input.sizes()), input.dtype());
-  const int64_t in_plane = g.in[0] * g.in[1], out_plane = g.out[0] * g.out[1];
-  const int64_t out_w = dims == 2 ? g.out[1] : 1, in_w = dims == 2 ? g.in[1] : 1;
   // torch's channels_last kernel takes the backward's indices; a dtype it lacks is named by the
   // kernel that refused it
   const bool as_backward = channels_last_contiguous(input);
@@ -286,18 +260,8 @@ Tensor nearest(const char* name, const Tensor& input, std::optional<IntArrayRef>
     };
     const std::vector<int64_t> ih = indices(0);
     const std::vector<int64_t> iw = dims == 2 ? indices(1) : std::vector<int64_t>{0};
-    const T* src = x.data_ptr<T>();
-    T* dst = y.data_ptr<T>();
-    parallel_for(0, g.planes, plane_grain(out_plane), [&](int64_t begin, int64_t end) {
-      for (int64_t p = begin; p < end; ++p) {
-        const T* xp = src + p * in_plane;
-        T* yp = dst + p * out_plane;
-        for (int64_t oh = 0; oh < g.out[0]; ++oh) {
-          const T* row = xp + ih[static_cast<size_t>(oh)] * in_w;
-          for (int64_t ow = 0; ow < out_w; ++ow) yp[oh * out_w + ow] = row[iw[static_cast<size_t>(ow)]];
-        }
-      }
-    });
+    // a 1-d input is a plane of W x 1 cells
+    gather_planes<T>(x.data_ptr<T>(), y.data_ptr<T>(), g.planes, g.in[0], g.in[1], ih, iw);
   });
   return y;
 }
