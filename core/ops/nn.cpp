@@ -278,6 +278,15 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, int[3] output_mask) -> "
       "(Tensor, Tensor, Tensor)",
       kNone);
+  // input (N, C, *), weight / bias / running_mean / running_var (C) -> (N, C, *): each (sample,
+  // channel) normalized over * (batch_norm of the input seen as (1, N C, *)); use_input_stats:
+  // by its own statistics (the running ones move by their mean over the samples), else by the
+  // running ones
+  m.def(
+      "instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, "
+      "Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) "
+      "-> Tensor",
+      kFunction);
   // input (N, C, *), weight / bias (C) -> (N, C, *): normalized per sample over each of `group`
   // blocks of C / group channels (and all of *)
   m.def(

@@ -166,6 +166,19 @@ inline constexpr Op<std::tuple<Tensor, Tensor, Tensor>(const Tensor&, const Tens
 inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<const Tensor&>,
                            Default<const Tensor&>, Default<double>, Default<bool>)>
     layer_norm{"aten::layer_norm"};
+// batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
+//            Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled)
+// input (N, C, *) normalized per channel (see native_batch_norm), torch's checks first.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                           const Tensor&, bool, double, double, bool)>
+    batch_norm{"aten::batch_norm"};
+// instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean,
+//     Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled)
+// input (N, C, *) -> (N, C, *), each (sample, channel) normalized over *: batch_norm of the
+// input viewed as (1, N C, *) with weight, bias and running statistics repeated N times.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                           const Tensor&, bool, double, double, bool)>
+    instance_norm{"aten::instance_norm"};
 // group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None,
 //            float eps=1e-05, bool cudnn_enabled=True) -> Tensor
 // input (N, C, *) -> (N, C, *): each sample's group of C / num_groups channels normalized over

@@ -39,6 +39,7 @@ REPRS = [
     "nn.ReflectionPad2d(2)", "nn.ReflectionPad1d((1, 2))", "nn.ReplicationPad2d((1, 2, 3, 4))",
     "nn.ReplicationPad1d(3)", "nn.ZeroPad2d(1)", "nn.ConstantPad1d(2, 3.5)",
     "nn.ConstantPad2d((1, 2, 0, 1), 0.0)", "nn.ConstantPad3d(1, 2)",
+    "nn.InstanceNorm2d(3)", "nn.InstanceNorm1d(4, affine=True, track_running_stats=True, eps=1e-3)",
     "nn.Embedding(10, 3)", "nn.Embedding(10, 3, padding_idx=-1, max_norm=1.0)",
     "nn.Embedding(10, 3, norm_type=1.0, scale_grad_by_freq=True, sparse=True)",
     "nn.CrossEntropyLoss()", "nn.CrossEntropyLoss(weight=torch.ones(3), label_smoothing=0.1)",
@@ -559,6 +560,24 @@ result += [F.pad(x, (2, 1), mode='reflect').tolist(), F.pad(x, (1, 2), mode='rep
     "pad: reflect of integers": "F.pad(torch.zeros(1, 2, 3, dtype=torch.int32), (1, 1), mode='reflect')",
     "pad: an empty plane": "F.pad(torch.zeros(1, 0, 3), (1, 1), mode='replicate')",
     "pad: cropped to nothing": "F.pad(torch.zeros(1, 2, 3), (-2, -2), mode='replicate')",
+    "InstanceNorm: values, gradients, running statistics, eval mode, unbatched input": """
+x = (torch.arange(2 * 3 * 4 * 5, dtype=torch.float64).reshape(2, 3, 4, 5) * 0.37).sin().requires_grad_()
+m = nn.InstanceNorm2d(3, affine=True, track_running_stats=True).double()
+with torch.no_grad():
+    m.weight.copy_(torch.tensor([1.0, -0.5, 2.0]))
+    m.bias.copy_(torch.tensor([0.0, 1.0, -1.0]))
+y = m(x)
+g, = torch.autograd.grad((y * y.detach().cos()).sum(), x)
+stats = [m.running_mean.tolist(), m.running_var.tolist()]
+m.eval()
+u = nn.InstanceNorm1d(4)((torch.arange(20.0).reshape(4, 5) * 0.3).cos())
+result = [y.tolist(), g.tolist(), y.grad_fn.name(), stats, m(x).tolist(), u.tolist(),
+          F.instance_norm(x.detach()[:, :2], eps=0.1).tolist()]
+""",
+    "InstanceNorm2d of a 2-D input": "nn.InstanceNorm2d(3)(torch.zeros(3, 4))",
+    "InstanceNorm2d with more channels than features": "nn.InstanceNorm2d(3, affine=True)(torch.zeros(2, 4, 3, 3))",
+    "instance_norm of one element per channel": "F.instance_norm(torch.zeros(2, 3, 1, 1))",
+    "instance_norm without statistics in eval mode": "F.instance_norm(torch.zeros(2, 3, 4), use_input_stats=False)",
     "Upsample modules": """
 x = torch.arange(24.0).reshape(1, 2, 3, 4)
 result = [nn.Upsample(scale_factor=2)(x).tolist(), nn.UpsamplingBilinear2d(size=(4, 6))(x).tolist(),

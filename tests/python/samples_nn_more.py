@@ -76,6 +76,9 @@ OVERRIDES = {
     **{f"aten::{kind}_pad1d_backward": {"grad_output": lambda: matrix(1, 2, 7), "self": lambda: matrix(1, 2, 4),
                                          "padding": [2, 1]}
        for kind in ("reflection", "replication")},
+    "aten::instance_norm": {"input": _input, "weight": _AFFINE["weight"], "bias": _AFFINE["bias"],
+                            "running_mean": _AFFINE["running_mean"], "running_var": _AFFINE["running_var"],
+                            "use_input_stats": True, "momentum": 0.1, "eps": _EPS, "cudnn_enabled": False},
     "aten::cosine_similarity": {"x1": lambda: matrix(2, 3), "x2": lambda: matrix(3) / 2},
     "aten::huber_loss": _TARGET,
     "aten::huber_loss_backward": {**_LOSS_BACKWARD, "delta": 1.0},

@@ -186,6 +186,7 @@ CASES = [
     ("interpolate 1d nearest-exact", lambda a: F.interpolate(a, size=7, mode="nearest-exact"), [(2, 2, 3)], False,
      True),
     ("interpolate linear", lambda a: F.interpolate(a, scale_factor=2.5, mode="linear"), [(2, 2, 3)], False, True),
+    ("instance_norm", lambda a, w, b: F.instance_norm(a, weight=w, bias=b), [(2, 3, 4), (3,), (3,)], False, True),
     ("reflection_pad2d", lambda a: F.pad(a, (1, 2, 2, 0), mode="reflect"), [(1, 2, 3, 4)], False, True),
     ("reflection_pad1d", lambda a: F.pad(a, (2, 1), mode="reflect"), [(2, 4)], False, True),
     ("replication_pad2d", lambda a: F.pad(a, (1, 2, 2, 0), mode="replicate"), [(2, 3, 4)], False, True),

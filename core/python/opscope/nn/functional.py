@@ -30,7 +30,7 @@ __all__ = [
     "celu", "celu_", "threshold", "threshold_", "prelu", "rrelu", "rrelu_", "hardshrink", "softshrink",
     "mish", "hardsigmoid", "hardswish", "logsigmoid", "softsign", "tanhshrink", "softmin",
     "smooth_l1_loss", "huber_loss", "kl_div", "batch_norm", "dropout1d", "dropout2d",
-    "normalize", "group_norm",
+    "normalize", "group_norm", "instance_norm",
 ]
 
 
@@ -527,6 +527,25 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if isinstance(normalized_shape, int):
         normalized_shape = (normalized_shape,)
     return opscope.layer_norm(input, list(normalized_shape), weight, bias, eps, True)
+
+
+def _verify_spatial_size(size):
+    """torch's check that instance norm sees more than one element per (sample, channel)."""
+    size_prods = 1
+    for i in range(2, len(size)):
+        size_prods *= size[i]
+    if size_prods == 1:
+        raise ValueError("Expected more than 1 spatial element when training, got input size {}".format(size))
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                  use_input_stats=True, momentum=0.1, eps=1e-5):
+    """Normalizes each (sample, channel) of input (N, C, *) over *: aten::instance_norm
+    (batch_norm of the input seen as (1, N C, *))."""
+    if use_input_stats:
+        _verify_spatial_size(input.size())
+    return opscope.instance_norm(input, weight, bias, running_mean, running_var, use_input_stats,
+                                 momentum, eps, False)
 
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):

@@ -30,7 +30,8 @@ from opscope.nn.modules.activation import (  # noqa: F401
 from opscope.nn.modules.dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
 from opscope.nn.modules.flatten import Flatten, Unflatten  # noqa: F401
 from opscope.nn.modules.normalization import GroupNorm, LayerNorm  # noqa: F401
-from opscope.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
+from opscope.nn.modules.batchnorm import (  # noqa: F401
+    BatchNorm1d, BatchNorm2d, BatchNorm3d, InstanceNorm1d, InstanceNorm2d)
 from opscope.nn.modules.sparse import Embedding  # noqa: F401
 from opscope.nn.modules.loss import (  # noqa: F401
     BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,

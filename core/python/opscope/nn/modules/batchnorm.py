@@ -15,7 +15,7 @@ from opscope.nn import init
 from opscope.nn.modules.module import Module
 from opscope.nn.parameter import Parameter
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d"]
 
 
 class _NormBase(Module):
@@ -117,3 +117,47 @@ class BatchNorm3d(_BatchNorm):
     def _check_input_dim(self, input):
         if input.dim() != 5:
             raise ValueError("expected 5D input (got {}D input)".format(input.dim()))
+
+
+class _InstanceNorm(_NormBase):
+    """Each (sample, channel) normalized over its own elements (F.instance_norm); no weight, bias
+    or running statistics unless affine / track_running_stats. An unbatched input is one sample."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=False, track_running_stats=False,
+                 device=None, dtype=None):
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+
+    def _get_no_batch_dim(self):
+        raise NotImplementedError
+
+    def _apply_instance_norm(self, input):
+        return F.instance_norm(input, self.running_mean, self.running_var, self.weight, self.bias,
+                               self.training or not self.track_running_stats, self.momentum, self.eps)
+
+    def forward(self, input):
+        self._check_input_dim(input)
+        if input.dim() == self._get_no_batch_dim():
+            return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
+        return self._apply_instance_norm(input)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Over (N, C, L) or unbatched (C, L) inputs."""
+
+    def _get_no_batch_dim(self):
+        return 2
+
+    def _check_input_dim(self, input):
+        if input.dim() not in (2, 3):
+            raise ValueError("expected 2D or 3D input (got {}D input)".format(input.dim()))
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Over (N, C, H, W) or unbatched (C, H, W) inputs."""
+
+    def _get_no_batch_dim(self):
+        return 3
+
+    def _check_input_dim(self, input):
+        if input.dim() not in (3, 4):
+            raise ValueError("expected 3D or 4D input (got {}D input)".format(input.dim()))
