@@ -66,14 +66,21 @@ class ZeroPad2d(ConstantPad2d):
         return "{}".format(self.padding)
 
 
-class _ReflectionPadNd(Module):
+class _ModePadNd(Module):
+    """F.pad with a fixed non-constant mode; repr the padding alone."""
+
     __constants__ = ["padding"]
+    _mode = None
 
     def forward(self, input):
-        return F.pad(input, self.padding, "reflect")
+        return F.pad(input, self.padding, self._mode)
 
     def extra_repr(self):
         return "{}".format(self.padding)
+
+
+class _ReflectionPadNd(_ModePadNd):
+    _mode = "reflect"
 
 
 class ReflectionPad1d(_ReflectionPadNd):
@@ -92,14 +99,8 @@ class ReflectionPad2d(_ReflectionPadNd):
         self.padding = _sides(padding, 4)
 
 
-class _ReplicationPadNd(Module):
-    __constants__ = ["padding"]
-
-    def forward(self, input):
-        return F.pad(input, self.padding, "replicate")
-
-    def extra_repr(self):
-        return "{}".format(self.padding)
+class _ReplicationPadNd(_ModePadNd):
+    _mode = "replicate"
 
 
 class ReplicationPad1d(_ReplicationPadNd):
