@@ -264,3 +264,34 @@ def test_the_cublaslt_workspace_is_allocated_once_per_stream(fake):
     workspace, result = 4 << 20, 512  # 8 x 4 float32 rounds up to one 512-byte block
     assert out.split() == [str(workspace + result), str(workspace + result),
                            str(2 * workspace + 2 * result)]
+
+
+def test_composite_library_ops_run_on_cuda_tensors_and_the_others_say_so(fake):
+    """The ops this library builds from other ops (einsum, tensordot, meshgrid, F.normalize,
+    instance_norm, normal's four forms, bernoulli.p) run on CUDA tensors through their children;
+    those with CPU kernels only (group norm, upsampling, reflection padding, bernoulli of a
+    probability tensor) raise torch's NotImplementedError naming the op and the backend."""
+    run(fake, """
+        F = torch.nn.functional
+        x = torch.randn(2, 4, 6, 6, device="cuda")
+        shapes = [torch.einsum("bchw,bcHW->bhwHW", x, x).shape,
+                  torch.tensordot(x, x, dims=([1, 2, 3], [1, 2, 3])).shape,
+                  F.normalize(x).shape, F.instance_norm(x).shape, torch.normal(x, 1.0).shape,
+                  torch.normal(0.5, x.abs()).shape, torch.normal(x, x.abs()).shape,
+                  torch.bernoulli(x, 0.5).shape]
+        assert shapes == [(2, 6, 6, 6, 6), (2, 2)] + [(2, 4, 6, 6)] * 6, shapes
+        assert torch.normal(0, 1, (3,), device="cuda").device.type == "cuda"
+        grid = torch.meshgrid(torch.arange(3, device="cuda"), torch.arange(2, device="cuda"),
+                              indexing="xy")
+        assert [g.shape for g in grid] == [(2, 3), (2, 3)] and grid[0].device.type == "cuda"
+        for name, call in [("native_group_norm", lambda: F.group_norm(x, 2)),
+                           ("upsample_nearest2d.vec", lambda: F.interpolate(x, scale_factor=2)),
+                           ("reflection_pad2d", lambda: F.pad(x, (1, 1, 1, 1), mode="reflect")),
+                           ("bernoulli_.Tensor", lambda: torch.bernoulli(x.abs().clamp(max=1)))]:
+            try:
+                call()
+            except NotImplementedError as e:
+                assert f"Could not run 'aten::{name}' with arguments from the 'CUDA' backend" in str(e), e
+            else:
+                raise AssertionError(f"{name} ran on CUDA")
+        """)

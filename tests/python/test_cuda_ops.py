@@ -760,3 +760,27 @@ def test_transformer_block_trains_like_cpu():
     # The key projection's bias adds the same q . b_k to every score of a row, which softmax
     # cancels: its gradient is rounding noise on both devices.
     _same_training(model, x, y, lr=3e-3, weight_decay=0.01, noise={"qkv.bias": slice(16, 32)})
+
+
+def test_composite_library_ops_match_the_cpu():
+    """einsum, tensordot, meshgrid, F.normalize, instance_norm: on CUDA through their children's
+    kernels, the CPU's values (float64); normal's tensor forms keep mean and std."""
+    g = rng(3)
+    x = g.standard_normal((2, 4, 6, 6))
+    xc, xg = opscope.tensor(x), opscope.tensor(x, device="cuda")
+    pairs = [
+        (lambda t: opscope.einsum("bchw,bcHW->bhwHW", t, t), "einsum"),
+        (lambda t: opscope.einsum("bchw,c->bhw", t, t[0, :, 0, 0]), "einsum vector"),
+        (lambda t: opscope.tensordot(t, t, dims=([1, 2], [1, 2])), "tensordot"),
+        (lambda t: F.normalize(t, dim=1), "normalize"),
+        (lambda t: F.instance_norm(t), "instance_norm"),
+    ]
+    for fn, what in pairs:
+        np.testing.assert_allclose(fn(xg).cpu().numpy(), fn(xc).numpy(), rtol=1e-10, atol=1e-10,
+                                   err_msg=what)
+    gx, gy = opscope.meshgrid(opscope.arange(3., device="cuda"), opscope.arange(2., device="cuda"),
+                              indexing="xy")
+    assert gx.cpu().tolist() == [[0, 1, 2], [0, 1, 2]] and gy.cpu().tolist() == [[0, 0, 0], [1, 1, 1]]
+    mean = opscope.full((4000,), 3.0, dtype=opscope.float64, device="cuda")
+    s = opscope.normal(mean, 2.0).cpu().numpy()
+    assert abs(s.mean() - 3) < 0.2 and abs(s.std() - 2) < 0.2

@@ -1,6 +1,7 @@
-// CompositeExplicitAutograd kernels of the *_like factories and of the factories' out= forms
+// CompositeExplicitAutograd kernels of the *_like factories, of the factories' out= forms
 // (declared in core/ops/factories.cpp; out= resizes out, then fills it as the functional form
-// would, in out's dtype). As torch 1.13's TensorFactories.cpp, each is empty_like followed by
+// would, in out's dtype) and of the samplers normal / bernoulli (bernoulli.p is
+// CompositeImplicitAutograd, as torch's). As torch 1.13's TensorFactories.cpp, each is empty_like followed by
 // an in-place fill, all called through ops:: so a trace reads
 //   zeros_like -> empty_like -> empty_strided, zero_
 //   rand_like  -> empty_like -> empty_strided, uniform_
@@ -9,7 +10,11 @@
 
 #include "core/ops/copy.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/binary.h"
+#include "core/ops/compare.h"
 #include "core/ops/factories.h"
+#include "core/ops/reduce.h"
+#include "core/ops/utility.h"
 #include "core/ops/TensorIterator.h"
 
 namespace opscope::composite {
@@ -266,6 +271,48 @@ Tensor new_empty_strided(const Tensor& self, IntArrayRef size, IntArrayRef strid
                             device.value_or(self.device()), pin_memory);
 }
 
+// --- normal's tensor forms: torch 1.13's normal_impl / normal_out_impl (CompositeExplicitAutograd
+// here, over normal_, mul_ and add_, so every backend with those runs them) -----------------------
+
+namespace {
+void check_normal_std(double std) {
+  OPSCOPE_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
+}
+void check_normal_std(const Tensor& std) {
+  OPSCOPE_CHECK(std.numel() == 0 || !ops::item(ops::any(ops::lt(std, Scalar(0.0)))).to_bool(),
+                "normal expects all elements of std >= 0.0");
+}
+}  // namespace
+
+// mean (any shape) + std * N(0, 1)
+Tensor normal_tensor_float(const Tensor& mean, double std, std::optional<Generator> generator) {
+  check_normal_std(std);
+  Tensor out = ops::empty_like(mean, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                               ops::kContiguousFormat);
+  ops::normal_(out, 0.0, std, generator);
+  return ops::add_(out, mean);
+}
+
+// mean + std (any shape) * N(0, 1)
+Tensor normal_float_tensor(double mean, const Tensor& std, std::optional<Generator> generator) {
+  check_normal_std(std);
+  Tensor out = ops::empty_like(std, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                               ops::kContiguousFormat);
+  ops::normal_(out, 0.0, 1.0, generator);
+  return ops::add_(ops::mul_(out, std),
+                   ops::full({}, Scalar(mean), out.dtype(), std::nullopt, out.device()));
+}
+
+// mean + std * N(0, 1), mean and std broadcast
+Tensor normal_tensor_tensor(const Tensor& mean, const Tensor& std,
+                            std::optional<Generator> generator) {
+  check_normal_std(std);
+  const DimVector shape = broadcast_shapes(mean.sizes(), std.sizes());
+  Tensor out = ops::empty(shape, mean.dtype(), std::nullopt, mean.device());
+  ops::normal_(out, 0.0, 1.0, generator);
+  return ops::add_(ops::mul_(out, std), mean);
+}
+
 // A new tensor of `size`: mean + std * N(0, 1) (torch's normal(float, float, size): empty, then
 // normal_).
 Tensor normal_float_float(double mean, double std, IntArrayRef size,
@@ -298,6 +345,9 @@ static Library composite_implicit_random(
 static Library composite_explicit_factories(
     Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
       m.impl("normal.float_float", fn<&normal_float_float>);
+      m.impl("normal.Tensor_float", fn<&normal_tensor_float>);
+      m.impl("normal.float_Tensor", fn<&normal_float_tensor>);
+      m.impl("normal.Tensor_Tensor", fn<&normal_tensor_tensor>);
       m.impl("bernoulli", fn<&bernoulli>);
       m.impl("new_empty_strided", fn<&new_empty_strided>);
       m.impl("empty_like", fn<&empty_like>);

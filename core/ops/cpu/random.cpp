@@ -1,6 +1,6 @@
 // CPU kernels of the random family: the in-place fills uniform_, normal_, random_ (three
 // overloads), bernoulli_.float / .Tensor, exponential_, the factories rand, randn, randint built
-// on them, normal's tensor forms, and the samplers multinomial and randperm. Declared
+// on them, and the samplers multinomial and randperm. Declared
 // and registered in core/ops/factories.cpp.
 //
 // Numbers come from the generator's Philox stream, laid out per element as Note [Random streams
@@ -420,46 +420,6 @@ Tensor bernoulli_tensor(const Tensor& self, const Tensor& p, std::optional<Gener
   return self;
 }
 
-// --- samples as new tensors (torch 1.13's normal_impl / normal_out_impl, bernoulli) ---------------
-
-namespace {
-void check_normal_std(double std) {
-  OPSCOPE_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
-}
-void check_normal_std(const Tensor& std) {
-  OPSCOPE_CHECK(std.numel() == 0 || !ops::item(ops::any(ops::lt(std, Scalar(0.0)))).to_bool(),
-                "normal expects all elements of std >= 0.0");
-}
-}  // namespace
-
-// mean (any shape) + std * N(0, 1)
-Tensor normal_tensor_float(const Tensor& mean, double std, std::optional<Generator> generator) {
-  check_normal_std(std);
-  Tensor out = ops::empty_like(mean, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                               ops::kContiguousFormat);
-  ops::normal_(out, 0.0, std, generator);
-  return ops::add_(out, mean);
-}
-
-// mean + std (any shape) * N(0, 1)
-Tensor normal_float_tensor(double mean, const Tensor& std, std::optional<Generator> generator) {
-  check_normal_std(std);
-  Tensor out = ops::empty_like(std, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                               ops::kContiguousFormat);
-  ops::normal_(out, 0.0, 1.0, generator);
-  return ops::add_(ops::mul_(out, std), ops::full({}, Scalar(mean), out.dtype()));
-}
-
-// mean + std * N(0, 1), mean and std broadcast
-Tensor normal_tensor_tensor(const Tensor& mean, const Tensor& std,
-                            std::optional<Generator> generator) {
-  check_normal_std(std);
-  const DimVector shape = broadcast_shapes(mean.sizes(), std.sizes());
-  Tensor out = ops::empty(shape, mean.dtype());
-  ops::normal_(out, 0.0, 1.0, generator);
-  return ops::add_(ops::mul_(out, std), mean);
-}
-
 // self <- Exp(lambd) draws, -log(1 - u) / lambd (lambd = 0 gives inf, as torch's).
 Tensor exponential_(const Tensor& self, double lambd, std::optional<Generator> generator) {
   OPSCOPE_CHECK(lambd >= 0.0, "exponential_ expects lambda >= 0.0, but found lambda=", lambd);
@@ -824,9 +784,6 @@ static Library cpu_random(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m
   m.impl("random_", fn<&random_>);
   m.impl("bernoulli_.float", fn<&bernoulli_float>);
   m.impl("bernoulli_.Tensor", fn<&bernoulli_tensor>);
-  m.impl("normal.Tensor_float", fn<&normal_tensor_float>);
-  m.impl("normal.float_Tensor", fn<&normal_float_tensor>);
-  m.impl("normal.Tensor_Tensor", fn<&normal_tensor_tensor>);
   m.impl("exponential_", fn<&exponential_>);
   m.impl("multinomial", fn<&multinomial>);
   m.impl("multinomial.out", fn<&multinomial_out>);
