@@ -57,6 +57,9 @@ static Library indexing_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor");
 
   m.def("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor");
+  // self and indices broadcast against each other except along dim, then gather along it;
+  // dim=None: the flattened self at the flattened indices
+  m.def("take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor");
   m.def(
       "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) "
       "-> Tensor(a!)",

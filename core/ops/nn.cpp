@@ -332,6 +332,11 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   // x1, x2 (broadcast, floating) -> <x1, x2> / (max(|x1|, eps) max(|x2|, eps)) along dim
   m.def("cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor",
         kFunction);
+  // x1, x2 (broadcast) -> ||x1 - x2 + eps||_p along their last dim
+  m.def(
+      "pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False) "
+      "-> Tensor",
+      kFunction);
 
   // --- embedding, one_hot ---
   m.def(

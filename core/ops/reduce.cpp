@@ -198,6 +198,11 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "Tensor(a!)",
       kFunction);
 
+  // (.., n, ..) along dim -> (.., n - order, ..): x[i + 1] - x[i], `n` times (logical_xor for
+  // bool), after prepend / append are joined on that dim
+  m.def(
+      "diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) "
+      "-> Tensor");
   m.def("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor");
   m.def(
       "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "

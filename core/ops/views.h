@@ -118,6 +118,8 @@ inline constexpr Op<Tensor(const Tensor&, int64_t)> unsqueeze{"aten::unsqueeze"}
 // (3) -> (2, 3): size-1 and new leading dims get stride 0; -1 keeps a size.
 inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<bool>)> expand{"aten::expand"};
 
+// broadcast_to(Tensor(a) self, int[] size) -> Tensor(a): expand to size.
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> broadcast_to{"aten::broadcast_to"};
 // expand_as(Tensor(a) self, Tensor other) -> Tensor(a)
 // expand(self, other.sizes()).
 inline constexpr Op<Tensor(const Tensor&, const Tensor&)> expand_as{"aten::expand_as"};

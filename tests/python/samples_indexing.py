@@ -19,6 +19,7 @@ _INDICES = lambda: [opscope.tensor([0, 1]), None]  # noqa: E731  (Tensor?[])
 _LONG_OUT = lambda: opscope.empty(0, dtype=opscope.int64)  # noqa: E731
 
 OVERRIDES = {
+    "aten::take_along_dim": {"indices": lambda: opscope.tensor([[2], [0]]), "dim": 1},
     **{f"aten::index.{s}": {"indices": _INDICES} for s in ("Tensor", "Tensor_out")},
     **{f"aten::{op}": {"indices": _INDICES, "values": lambda: opscope.tensor(1.5)}
        for op in ("index_put_", "index_put", "_index_put_impl_")},

@@ -80,6 +80,7 @@ OVERRIDES = {
                             "running_mean": _AFFINE["running_mean"], "running_var": _AFFINE["running_var"],
                             "use_input_stats": True, "momentum": 0.1, "eps": _EPS, "cudnn_enabled": False},
     "aten::cosine_similarity": {"x1": lambda: matrix(2, 3), "x2": lambda: matrix(3) / 2},
+    "aten::pairwise_distance": {"x1": lambda: matrix(2, 3), "x2": lambda: matrix(3) / 2},
     "aten::huber_loss": _TARGET,
     "aten::huber_loss_backward": {**_LOSS_BACKWARD, "delta": 1.0},
     "aten::smooth_l1_loss": _TARGET,

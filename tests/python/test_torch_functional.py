@@ -177,6 +177,24 @@ def test_grid_and_normalize_gradients(rng):
     assert gradgradcheck(lambda t: opscope.nn.functional.normalize(t), (x,))
 
 
+def test_diff_take_along_dim_and_pairwise_distance_match_numpy_and_differentiate(rng):
+    x = rng.standard_normal((4, 5))
+    xt = opscope.tensor(x.T.copy()).t()  # non-contiguous
+    for n, dim in [(1, -1), (2, 0), (3, 1)]:
+        np.testing.assert_allclose(opscope.diff(xt, n=n, dim=dim).numpy(), np.diff(x, n=n, axis=dim), rtol=1e-12)
+    idx = rng.integers(0, 5, (4, 3))
+    np.testing.assert_array_equal(opscope.take_along_dim(xt, opscope.tensor(idx), dim=1).numpy(),
+                                  np.take_along_axis(x, idx, axis=1))
+    y = rng.standard_normal((4, 5))
+    np.testing.assert_allclose(opscope.pairwise_distance(opscope.tensor(x), opscope.tensor(y), 3.0).numpy(),
+                               (np.abs(x - y + 1e-6) ** 3).sum(axis=1) ** (1 / 3), rtol=1e-12)
+    a = opscope.tensor(x, requires_grad=True)
+    b = opscope.tensor(y, requires_grad=True)
+    assert gradcheck(lambda t: opscope.diff(t, n=2, dim=0, prepend=t[:1] * 2), (a,))
+    assert gradcheck(lambda t: opscope.take_along_dim(t, opscope.tensor(idx), dim=1), (a,))
+    assert gradcheck(lambda s, t: opscope.nn.functional.pairwise_distance(s, t, 1.5), (a, b))
+
+
 def test_subclass_operands_reach_their_override():
     seen = []
 

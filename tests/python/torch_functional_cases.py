@@ -1,6 +1,7 @@
 """The cases of torch.functional's counterparts (opscope/functional.py: einsum, tensordot,
 meshgrid, cartesian_prod), F.normalize, the samplers normal / bernoulli (and the in-place fills'
-nodes) and the dtype functions promote_types / can_cast / result_type, whose outcomes and
+nodes), the dtype functions promote_types / can_cast / result_type, diff, take_along_dim and
+pairwise_distance, whose outcomes and
 decompositions
 make_torch_reference_torch_functional.py records under PyTorch 1.13 and test_torch_functional.py
 replays under opscope.
@@ -198,8 +199,36 @@ RANDOM_CASES = [
     "m.result_type(m.ones(2, dtype=m.int64), m.tensor(1.5))",
 ]
 
-CASES = EINSUM_CASES + OTHER_CASES + GRID_CASES + RANDOM_CASES
-LOGGED = ("einsum", "tensordot", "meshgrid", "cartesian_prod", "normalize", "normal", "bernoulli")
+# diff, take_along_dim, pairwise_distance and their modules.
+MORE_CASES = [
+    "m.diff(T(5))", "m.diff(T(3, 4), dim=0)", "m.diff(T(3, 4), n=2)", "m.diff(T(3, 4), n=5)",
+    "m.diff(T(3, 4), n=0)", "m.diff(T(3, 4), n=2, dim=0, prepend=T(2, 4), append=T(1, 4))",
+    "m.diff(T(3, 4), append=T(3, 1))", "m.diff(T(2, 3) > 0)", "m.diff(m.arange(6).reshape(2, 3))",
+    "T(2, 3).diff()", "m.diff(T(0))", "m.diff(T(3, 4), dim=-2, prepend=T(1, 4))",
+    "m.diff(T())", "m.diff(T(3), n=-1)", "m.diff(T(3, 4), prepend=T(4))",
+    "m.diff(T(3, 4), dim=0, prepend=T(2, 5))", "m.diff(T(3), dim=2)",
+    "m.take_along_dim(T(3, 4), m.tensor([[0], [1], [3]]), dim=1)",
+    "m.take_along_dim(T(3, 4), m.tensor([[2, 0, 1, 1]]), dim=0)",
+    "m.take_along_dim(T(3, 4), m.tensor([[0, 1]]), dim=-1)",
+    "m.take_along_dim(T(3, 4), m.tensor([0, 5, 11]))",
+    "T(2, 3).take_along_dim(m.tensor([[1], [0]]), 1)",
+    "m.take_along_dim(T(3, 4), m.tensor([0, 1]), dim=1)",
+    "m.take_along_dim(T(3, 4), m.tensor([[0]], dtype=m.int32), dim=1)",
+    "m.take_along_dim(T(3, 4), m.tensor([[0], [1], [3]]), dim=2)",
+    "m.take_along_dim(T(3, 4), m.tensor([[4], [1], [3]]), dim=1)",
+    "F.pairwise_distance(T(3, 4), T(3, 4) * 2)",
+    "F.pairwise_distance(T(3, 4), T(4), p=1.0, keepdim=True)",
+    "F.pairwise_distance(T(4), T(4) + 1, eps=0.0)",
+    "m.pairwise_distance(T(2, 3, 4), T(3, 4), p=3.0)",
+    "m.nn.PairwiseDistance(p=1.5)(T(3, 4), T(3, 4).cos())",
+    "m.nn.CosineSimilarity(dim=0)(T(3, 4), T(3, 4).cos())",
+    "repr(m.nn.PairwiseDistance(p=1, keepdim=True))", "repr(m.nn.CosineSimilarity(dim=0, eps=1e-3))",
+    "F.pairwise_distance(T(3, 4), T(2, 4))",
+]
+
+CASES = EINSUM_CASES + OTHER_CASES + GRID_CASES + RANDOM_CASES + MORE_CASES
+LOGGED = ("einsum", "tensordot", "meshgrid", "cartesian_prod", "normalize", "normal", "bernoulli",
+          "diff", "take_along_dim", "pairwise_distance")
 
 
 def decomposition(expr, m, mode_base):

@@ -70,6 +70,34 @@ Tensor argwhere(const Tensor& self) {
   return ops::nonzero(self);
 }
 
+// torch 1.13's take_along_dim: with a dim, self and indices broadcast against each other except
+// along it (broadcast_to), then gather; without, the flattened self (a view) at the flattened
+// indices.
+Tensor take_along_dim(const Tensor& self, const Tensor& indices, std::optional<int64_t> dim) {
+  OPSCOPE_CHECK(self.device() == indices.device(),
+                "torch.take_along_dim(): Expected all tensors to be on the same device");
+  if (!dim) {
+    const Tensor flat_self = ops::view(self, {-1});  // first, as torch's
+    return ops::gather(flat_self, 0, ops::view(indices, {-1}));
+  }
+  OPSCOPE_CHECK(self.dim() == indices.dim(),
+                "torch.take_along_dim(): input and indices should have the same number of "
+                "dimensions, but got ",
+                self.dim(), " dimensions for input, and ", indices.dim(),
+                " dimensions for indices");
+  OPSCOPE_CHECK(indices.dtype() == ScalarType::Int64,
+                "torch.take_along_dim(): dtype of indices should be Long but got ",
+                cpp_name(indices.dtype()));
+  const int64_t d = wrap_dim(*dim, self.dim());
+  DimVector self_sizes(self.sizes().begin(), self.sizes().end());
+  self_sizes[static_cast<size_t>(d)] = indices.size(d);
+  const Tensor indices_b = ops::broadcast_to(indices, broadcast_shapes(self_sizes, indices.sizes()));
+  DimVector indices_sizes(indices.sizes().begin(), indices.sizes().end());
+  indices_sizes[static_cast<size_t>(d)] = self.size(d);
+  const Tensor self_b = ops::broadcast_to(self, broadcast_shapes(indices_sizes, self.sizes()));
+  return ops::gather(self_b, d, indices_b);
+}
+
 static Library composite_explicit_indexing(
     Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
       m.impl("index_put_", fn<&index_put_>);
@@ -84,6 +112,7 @@ static Library composite_explicit_indexing(
 
 static Library composite_implicit_indexing(
     Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
+      m.impl("take_along_dim", fn<&take_along_dim>);
       m.impl("nonzero_numpy", fn<&nonzero_numpy>);
       m.impl("argwhere", fn<&argwhere>);
     });

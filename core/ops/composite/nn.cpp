@@ -263,6 +263,13 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t /*padding_
 
 // See core/ops/nn.h: torch 1.13's steps (result_type, to, expand, pow + sum of each, the two
 // clamp_min_ under no_grad, sqrt_, the divisions, the product summed along dim).
+// x1, x2 -> ||x1 - x2 + eps||_p over the innermost dim of their broadcast (torch 1.13's
+// pairwise_distance: sub, add, norm).
+Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p, double eps, bool keepdim) {
+  const int64_t innermost = std::max(x1.dim(), x2.dim()) - 1;
+  return ops::norm(ops::add(ops::sub(x1, x2), Scalar(eps)), Scalar(p), {innermost}, keepdim);
+}
+
 Tensor cosine_similarity(const Tensor& x1_in, const Tensor& x2_in, int64_t dim, double eps) {
   const ScalarType common = result_type(x1_in, x2_in);
   OPSCOPE_CHECK(is_floating(common), "expected common dtype to be floating point, yet common "
@@ -528,6 +535,7 @@ static Library composite_implicit_nn(Library::IMPL, "aten", DispatchKey::Composi
                                        m.impl("relu6", fn<&relu6>);
                                        m.impl("log_sigmoid", fn<&log_sigmoid>);
                                        m.impl("cosine_similarity", fn<&cosine_similarity>);
+                                       m.impl("pairwise_distance", fn<&pairwise_distance>);
                                        m.impl("relu6_", fn<&relu6_>);
                                        m.impl("selu", fn<&selu>);
                                        m.impl("selu_", fn<&selu_>);

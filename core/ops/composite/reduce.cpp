@@ -1,6 +1,9 @@
 // Composite kernels of the reduction family (declared in core/ops/reduce.cpp): the overloads torch
 // 1.13 defines by another overload, so a trace reads `sum -> sum.dim_IntList`,
 // `var.dim -> var.correction`, `softmax.int -> _softmax`.
+#include <algorithm>
+#include <vector>
+
 #include "core/ops/reduce.h"
 #include "core/dispatch/Library.h"
 #include "core/ops/copy.h"
@@ -10,6 +13,8 @@
 #include "core/ops/views.h"
 #include "core/ops/compare.h"
 #include "core/ops/nn.h"
+#include "core/ops/factories.h"
+#include "core/ops/shape.h"
 
 namespace opscope::composite {
 
@@ -205,6 +210,48 @@ Tensor sum_to_size(const Tensor& self, IntArrayRef size) {
   return leading > 0 ? ops::view(result, size) : result;
 }
 
+// --- diff ----------------------------------------------------------------------------------------
+
+// torch 1.13's diff: n rounds of narrow(1, len) - narrow(0, len) along dim (logical_xor for
+// bool; the second narrow first, as torch's operands evaluate), after cat(prepend, self,
+// append) when either is given; n = 0 gives a copy, n < 0 self.
+Tensor diff(const Tensor& self, int64_t n, int64_t dim, const Tensor& prepend,
+            const Tensor& append) {
+  OPSCOPE_CHECK(self.dim() >= 1, "diff expects input to be at least one-dimensional");
+  // torch 1.13 takes a negative n as no difference at all: self itself comes back
+  const int64_t d = wrap_dim(dim, self.dim(), false);
+  for (const Tensor* other : {&prepend, &append}) {
+    if (!other->defined()) continue;
+    OPSCOPE_CHECK(self.dim() == other->dim(),
+                  "diff expects prepend or append to be the same dimension as input");
+    for (int64_t i = 0; i < other->dim(); ++i)
+      OPSCOPE_CHECK(other->size(i) == self.size(i) || i == d,
+                    "diff expects the shape of tensor to prepend or append to match that of "
+                    "input except along the differencing dimension; input.size(",
+                    i, ") = ", self.size(i), ", but got tensor.size(", i, ") = ", other->size(i));
+  }
+  Tensor result = self;
+  if (n != 0 && (prepend.defined() || append.defined())) {
+    std::vector<Tensor> parts;
+    for (const Tensor* t : {&prepend, &self, &append})
+      if (t->defined()) parts.push_back(*t);
+    result = ops::cat(parts, d);
+  }
+  if (n == 0) {
+    Tensor copy = ops::zeros_like(self);
+    return ops::copy_(copy, self);
+  }
+  int64_t len = result.size(d) - 1;
+  n = std::min(n, result.size(d));
+  const bool is_bool = self.dtype() == ScalarType::Bool;
+  for (int64_t i = 0; i < n; ++i, --len) {
+    const Tensor before = ops::narrow(result, d, 0, len);
+    const Tensor after = ops::narrow(result, d, 1, len);
+    result = is_bool ? ops::logical_xor(after, before) : ops::sub(after, before);
+  }
+  return result;
+}
+
 static Library composite_explicit_reduce(
     Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
       m.impl("sum", fn<&sum>);
@@ -228,6 +275,7 @@ static Library composite_explicit_reduce(
 
 static Library composite_implicit_reduce(
     Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
+      m.impl("diff", fn<&diff>);
       m.impl("max.other", fn<&max_other>);
       m.impl("max.out", fn<&max_other_out>);
       m.impl("min.other", fn<&min_other>);

@@ -17,6 +17,7 @@ from opscope.nn.modules import RNNBase, RNN, LSTM, GRU, RNNCellBase, RNNCell, LS
 from opscope.nn.modules import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, MaxPool1d, MaxPool2d, AvgPool1d, AvgPool2d, AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d  # noqa: F401,E501
 from opscope.nn.modules import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d  # noqa: F401
 from opscope.nn.modules import InstanceNorm1d, InstanceNorm2d  # noqa: F401
+from opscope.nn.modules import CosineSimilarity, PairwiseDistance  # noqa: F401
 from opscope.nn.modules import (  # noqa: F401
     ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,
     ReplicationPad2d, ZeroPad2d)

@@ -30,7 +30,7 @@ __all__ = [
     "celu", "celu_", "threshold", "threshold_", "prelu", "rrelu", "rrelu_", "hardshrink", "softshrink",
     "mish", "hardsigmoid", "hardswish", "logsigmoid", "softsign", "tanhshrink", "softmin",
     "smooth_l1_loss", "huber_loss", "kl_div", "batch_norm", "dropout1d", "dropout2d",
-    "normalize", "group_norm", "instance_norm",
+    "normalize", "group_norm", "instance_norm", "cosine_similarity", "pairwise_distance",
 ]
 
 
@@ -278,6 +278,11 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """<x1, x2> / (max(||x1||, eps) max(||x2||, eps)) along dim, x1 and x2 broadcast
     (aten::cosine_similarity)."""
     return opscope.cosine_similarity(x1, x2, dim, eps)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """||x1 - x2 + eps||_p along the last dim, x1 and x2 broadcast (aten::pairwise_distance)."""
+    return opscope.pairwise_distance(x1, x2, p, eps, keepdim)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
@@ -1064,6 +1069,7 @@ _TORCH_BUILTINS = {
     "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "celu_", "conv1d", "conv2d",
     "conv_transpose1d", "conv_transpose2d", "elu_", "gelu", "hardshrink", "hardtanh_", "leaky_relu_", "linear",
     "logsigmoid", "one_hot", "pad", "prelu", "relu_", "rrelu_", "selu_", "softplus", "softshrink", "threshold_",
+    "cosine_similarity", "pairwise_distance",
 }
 
 

@@ -44,3 +44,4 @@ from opscope.nn.modules.conv import *  # noqa: E402,F401,F403  (Conv1d, Conv2d, 
 from opscope.nn.modules.pooling import *  # noqa: E402,F401,F403  (Max / Avg / Adaptive pools, 1d and 2d)
 from opscope.nn.modules.upsampling import *  # noqa: E402,F401,F403  (Upsample, UpsamplingNearest2d / Bilinear2d)
 from opscope.nn.modules.padding import *  # noqa: E402,F401,F403  (Constant / Zero / Reflection / Replication pads)
+from opscope.nn.modules.distance import *  # noqa: E402,F401,F403  (PairwiseDistance, CosineSimilarity)
