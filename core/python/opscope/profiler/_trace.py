@@ -200,6 +200,7 @@ class OpRecord(_Timed):
         self.blas_routine = None
         self.loaded_blas = False  # see Note [OpenBLAS's one-off load] in _views.py
         self._stack = None
+        self._path_ops = None     # path_ops(), once the tree is built
 
     @property
     def self_device_ns(self):
@@ -246,11 +247,14 @@ class OpRecord(_Timed):
                     visit(c)
             visit(self)
             return ops
+        if self._path_ops is not None:  # path() and summary_nodes() both ask
+            return self._path_ops
         skip_allocations = _short(self.name) not in _ALLOCATIONS
         ops = collect(skip_views=not _only_metadata(self))
         if len(ops) == 1 and self.children and all(
                 s.provenance == "math kernel" for s in self.steps):  # a composite of views only
             ops = collect(skip_views=False)
+        self._path_ops = ops
         return ops
 
     def path(self, limit=8):
