@@ -13,6 +13,10 @@ Each optimizer updates a group in one of three ways, chosen like torch 2.x's ``f
   (SGD, Adam, AdamW, RMSprop) — the default where the parameters allow it. RMSprop's
   (_fused_rmsprop_) is opscope's own: torch has none.
 
+The path changes the speed, not the formula (results agree to rounding). Where torch 1.13's
+foreach=True and its for-loop use different formulas (NAdam, RAdam, ASGD), the formula follows
+the foreach argument as 1.13's does, whichever path runs (_torch_foreach_numbers).
+
 The foreach and fused paths take CPU and CUDA parameters (the ops have a kernel for each), one
 call per device and dtype (_per_device_and_dtype, as torch 2.x's
 _group_tensors_by_device_and_dtype): one optimizer may hold parameters on several devices, each
@@ -184,6 +188,32 @@ def _foreach_directions(params, grads, maximize, weight_decay):
     if weight_decay != 0:
         grads = opscope._foreach_add(grads, params, alpha=weight_decay)
     return grads
+
+
+def _torch_foreach_numbers(group):
+    """Whether torch 1.13 runs this group with its foreach implementation: only when foreach=True
+    is given (its default, None, means the for-loop). Where 1.13's two implementations use
+    different formulas (NAdam's momentum product, RAdam's epsilon, ASGD's eta: see those files),
+    each path here computes what torch 1.13 computes for the same arguments — the path chosen
+    (_implementation) is a matter of speed, not of the formula."""
+    return group["foreach"] is True
+
+
+def _float_tensor(value):
+    """torch.tensor(float(value)): a 0-d float32 tensor."""
+    return opscope.tensor(float(value))
+
+
+def _old_scalars_as_tensors(state, **to_tensor):
+    """torch 1.13's __setstate__ for a state saved by an older torch, which kept 'step' (and
+    NAdam's mu_product, ASGD's eta and mu) as Python numbers: each key given becomes a 0-d tensor
+    by its function when the first parameter's state holds a number there (torch looks at the
+    first one only)."""
+    values = list(state.values())
+    for key, make in to_tensor.items():
+        if values and not isinstance(values[0][key], opscope.Tensor):
+            for s in values:
+                s[key] = make(s[key])
 
 
 def _state_copy(value):
