@@ -220,6 +220,92 @@ static Library binary_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def(
       "subtract_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)",
       Variants::Method);
+
+  // The math ops (kernels in core/ops/cpu/binary_math.cpp; the Scalar overloads, ldexp and
+  // float_power composite, core/ops/composite/binary.cpp; special_xlogy an alias)
+  m.def("logaddexp(Tensor self, Tensor other) -> Tensor");
+  m.def("logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("logaddexp2(Tensor self, Tensor other) -> Tensor");
+  m.def("logaddexp2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("hypot(Tensor self, Tensor other) -> Tensor");
+  m.def("hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("copysign.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("copysign.Scalar(Tensor self, Scalar other) -> Tensor");
+  m.def("copysign_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", Variants::Method);
+  m.def("copysign.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("fmax(Tensor self, Tensor other) -> Tensor");
+  m.def("fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("fmin(Tensor self, Tensor other) -> Tensor");
+  m.def("fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("xlogy.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor", Variants::Function);
+  m.def("xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor");
+  m.def("xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+        Variants::FunctionAndMethod);
+  m.def("xlogy_.Scalar_Other(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+        Variants::FunctionAndMethod);
+  m.def("xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("special_xlogy(Tensor self, Tensor other) -> Tensor", Variants::Function);
+  m.def("special_xlogy.self_scalar(Scalar self, Tensor other) -> Tensor", Variants::Function);
+  m.def("special_xlogy.other_scalar(Tensor self, Scalar other) -> Tensor", Variants::Function);
+  m.def("special_xlogy.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def(
+      "special_xlogy.self_scalar_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def(
+      "special_xlogy.other_scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+      Variants::Function);
+  m.def("heaviside(Tensor self, Tensor values) -> Tensor");
+  m.def("heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)", Variants::Method);
+  m.def("heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("gcd(Tensor self, Tensor other) -> Tensor");
+  m.def("gcd_(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("gcd.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("lcm(Tensor self, Tensor other) -> Tensor");
+  m.def("lcm_(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("lcm.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("nextafter(Tensor self, Tensor other) -> Tensor");
+  m.def("nextafter_(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::Method);
+  m.def("nextafter.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("ldexp.Tensor(Tensor self, Tensor other) -> Tensor");
+  m.def("ldexp_(Tensor(a!) self, Tensor other) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("ldexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor");
+  m.def("float_power.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor");
+  m.def("float_power.Scalar(Scalar self, Tensor exponent) -> Tensor", Variants::Function);
+  m.def("float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", Variants::Method);
+  m.def("float_power_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", Variants::Method);
+  m.def(
+      "float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      Variants::Function);
+  m.def(
+      "float_power.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      Variants::Function);
+  m.def("float_power.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
 });
 
 }  // namespace opscope

@@ -315,4 +315,40 @@ inline constexpr Overloads bitwise_xor_out{
     Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::bitwise_xor.Tensor_out"},
     Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::bitwise_xor.Scalar_out"}};
 
+// --- the math ops: logaddexp / logaddexp2, hypot, copysign, fmax / fmin, xlogy, heaviside,
+// gcd / lcm, nextafter (core/ops/cpu/binary_math.cpp), ldexp and float_power (composite) ------
+// logaddexp(Tensor self, Tensor other) -> Tensor: ln(e^self + e^other)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logaddexp{"aten::logaddexp"};
+// logaddexp2(Tensor self, Tensor other) -> Tensor: log2(2^self + 2^other)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logaddexp2{"aten::logaddexp2"};
+// hypot(Tensor self, Tensor other) -> Tensor: sqrt(self^2 + other^2)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> hypot{"aten::hypot"};
+// copysign.Tensor(Tensor self, Tensor other) -> Tensor: |self| with other's sign
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> copysign{"aten::copysign.Tensor"};
+// copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> copysign_{"aten::copysign_.Tensor"};
+// copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> copysign_out{"aten::copysign.out"};
+// fmax(Tensor self, Tensor other) -> Tensor: the larger; NaN only where both are
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> fmax{"aten::fmax"};
+// fmin(Tensor self, Tensor other) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> fmin{"aten::fmin"};
+// xlogy.Tensor(Tensor self, Tensor other) -> Tensor: self * log(other), 0 where self is 0
+// xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor
+// xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor
+inline constexpr Overloads xlogy{Op<Tensor(const Tensor&, const Tensor&)>{"aten::xlogy.Tensor"},
+                                 Op<Tensor(const Tensor&, const Scalar&)>{"aten::xlogy.Scalar_Other"},
+                                 Op<Tensor(const Scalar&, const Tensor&)>{"aten::xlogy.Scalar_Self"}};
+// xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> xlogy_{"aten::xlogy_.Tensor"};
+// xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+// xlogy.OutScalar_Other(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+// xlogy.OutScalar_Self(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Overloads xlogy_out{
+    Op<Tensor(Out, const Tensor&, const Tensor&)>{"aten::xlogy.OutTensor"},
+    Op<Tensor(Out, const Tensor&, const Scalar&)>{"aten::xlogy.OutScalar_Other"},
+    Op<Tensor(Out, const Scalar&, const Tensor&)>{"aten::xlogy.OutScalar_Self"}};
+// ldexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!): self * 2^other
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> ldexp_out{"aten::ldexp.out"};
+
 }  // namespace opscope::ops

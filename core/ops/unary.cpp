@@ -139,11 +139,55 @@ static Library unary_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("bitwise_not(Tensor self) -> Tensor");
   m.def("bitwise_not_(Tensor(a!) self) -> Tensor(a!)");
   m.def("bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  // core/ops/cpu/unary_math.cpp
+  m.def("acosh(Tensor self) -> Tensor");
+  m.def("acosh_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("asinh(Tensor self) -> Tensor");
+  m.def("asinh_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("atanh(Tensor self) -> Tensor");
+  m.def("atanh_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("erfc(Tensor self) -> Tensor");
+  m.def("erfc_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("erfinv(Tensor self) -> Tensor");
+  m.def("erfinv_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
+  m.def("erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("lgamma(Tensor self) -> Tensor");
+  m.def("lgamma_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
+  m.def("lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("digamma(Tensor self) -> Tensor");
+  m.def("digamma_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
+  m.def("digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  // polygamma(int n, Tensor self): n comes first, so the binding makes it a function only;
+  // Tensor.polygamma(n) is written in Python (opscope/_tensor.py) and calls it
+  m.def("polygamma(int n, Tensor self) -> Tensor", Variants::Function);
+  m.def("polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("polygamma_(Tensor(a!) self, int n) -> Tensor(a!)", Variants::Method);
+  m.def("sinc(Tensor self) -> Tensor");
+  m.def("sinc_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("frac(Tensor self) -> Tensor");
+  m.def("frac_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("signbit(Tensor self) -> Tensor");
+  m.def("signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  // deg2rad / rad2deg: CompositeExplicitAutograd, a mul by pi / 180 (core/ops/composite/unary.cpp)
+  m.def("deg2rad(Tensor self) -> Tensor");
+  m.def("deg2rad_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("rad2deg(Tensor self) -> Tensor");
+  m.def("rad2deg_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
 
   // Aliases (kernels in core/ops/composite/aliases.cpp): negative = neg, arccos / arcsin / arctan
-  // = acos / asin / atan, fix = trunc; torch.special's special_expit = sigmoid, special_logit,
-  // special_erf, special_exp2, special_expm1, special_log1p, special_round = the op without the
-  // prefix.
+  // = acos / asin / atan, arccosh / arcsinh / arctanh = acosh / asinh / atanh, fix = trunc;
+  // torch.special's special_expit = sigmoid, special_gammaln = lgamma, special_psi = digamma,
+  // special_logit, special_erf, special_erfc, special_erfinv, special_digamma,
+  // special_polygamma, special_sinc, special_exp2, special_expm1, special_log1p, special_round =
+  // the op without the prefix.
   m.def("negative(Tensor self) -> Tensor");
   m.def("negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
   m.def("negative_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
@@ -156,6 +200,15 @@ static Library unary_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("arctan(Tensor self) -> Tensor");
   m.def("arctan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
   m.def("arctan_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
+  m.def("arccosh(Tensor self) -> Tensor");
+  m.def("arccosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("arccosh_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("arcsinh(Tensor self) -> Tensor");
+  m.def("arcsinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("arcsinh_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("arctanh(Tensor self) -> Tensor");
+  m.def("arctanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("arctanh_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
   m.def("fix(Tensor self) -> Tensor");
   m.def("fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
   m.def("fix_(Tensor(a!) self) -> Tensor(a!)", Variants::Method);
@@ -173,6 +226,21 @@ static Library unary_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("special_expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
   m.def("special_log1p(Tensor self) -> Tensor", Variants::Function);
   m.def("special_log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_erfc(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_erfinv(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_gammaln(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_gammaln.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_digamma(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_psi(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_psi.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_polygamma(int n, Tensor self) -> Tensor", Variants::Function);
+  m.def("special_polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::Function);
+  m.def("special_sinc(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
   m.def("special_round(Tensor self, *, int decimals=0) -> Tensor", Variants::Function);
   m.def(
       "special_round.out(Tensor self, *, int decimals=0, Tensor(a!) out) -> Tensor(a!)",

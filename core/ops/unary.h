@@ -63,6 +63,8 @@ inline constexpr Op<Tensor(const Tensor&)> log_{"aten::log_"};
 // --- sqrt ----------------------------------------------------------------------------------------
 // sqrt(Tensor self) -> Tensor
 inline constexpr Op<Tensor(const Tensor&)> sqrt{"aten::sqrt"};
+// rsqrt(Tensor self) -> Tensor: 1 / sqrt(self)
+inline constexpr Op<Tensor(const Tensor&)> rsqrt{"aten::rsqrt"};
 // sqrt_(Tensor(a!) self) -> Tensor(a!)
 inline constexpr Op<Tensor(const Tensor&)> sqrt_{"aten::sqrt_"};
 
@@ -143,5 +145,35 @@ inline constexpr Op<Tensor(const Tensor&)> neg{"aten::neg"};
 // --- bitwise_not ---------------------------------------------------------------------------------
 // bitwise_not(Tensor self) -> Tensor
 inline constexpr Op<Tensor(const Tensor&)> bitwise_not{"aten::bitwise_not"};
+
+// --- the inverse hyperbolic functions, the error and gamma families, sinc, frac, signbit --------
+// (kernels in core/ops/cpu/unary_math.cpp; acosh / asinh / atanh have the arc* aliases,
+// lgamma / digamma / erfc / erfinv / polygamma / sinc torch.special's special_* aliases)
+// acosh(Tensor self) -> Tensor
+inline constexpr Op<Tensor(const Tensor&)> acosh{"aten::acosh"};
+// asinh(Tensor self) -> Tensor
+inline constexpr Op<Tensor(const Tensor&)> asinh{"aten::asinh"};
+// atanh(Tensor self) -> Tensor
+inline constexpr Op<Tensor(const Tensor&)> atanh{"aten::atanh"};
+// erfc(Tensor self) -> Tensor: 1 - erf(self), without the cancellation
+inline constexpr Op<Tensor(const Tensor&)> erfc{"aten::erfc"};
+// erfinv(Tensor self) -> Tensor: erf's inverse on [-1, 1]
+inline constexpr Op<Tensor(const Tensor&)> erfinv{"aten::erfinv"};
+// lgamma(Tensor self) -> Tensor: ln |Γ(self)|
+inline constexpr Op<Tensor(const Tensor&)> lgamma{"aten::lgamma"};
+// digamma(Tensor self) -> Tensor: ψ(self) = Γ'(self) / Γ(self)
+inline constexpr Op<Tensor(const Tensor&)> digamma{"aten::digamma"};
+// polygamma(int n, Tensor self) -> Tensor: ψ's n-th derivative
+inline constexpr Op<Tensor(int64_t, const Tensor&)> polygamma{"aten::polygamma"};
+// sinc(Tensor self) -> Tensor: sin(π self) / (π self), 1 at 0
+inline constexpr Op<Tensor(const Tensor&)> sinc{"aten::sinc"};
+// frac(Tensor self) -> Tensor: self - trunc(self)
+inline constexpr Op<Tensor(const Tensor&)> frac{"aten::frac"};
+// signbit(Tensor self) -> Tensor: bool, whether the sign bit is set
+inline constexpr Op<Tensor(const Tensor&)> signbit{"aten::signbit"};
+// deg2rad.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): self * π / 180 (composite: mul.out)
+inline constexpr Op<Tensor(Out, const Tensor&)> deg2rad_out{"aten::deg2rad.out"};
+// rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): self * 180 / π (composite: mul.out)
+inline constexpr Op<Tensor(Out, const Tensor&)> rad2deg_out{"aten::rad2deg.out"};
 
 }  // namespace opscope::ops

@@ -14,9 +14,16 @@ SAMPLES = {
     ("Scalar", "min"): 2,
     ("Scalar", "max"): 4,
     ("int", "decimals"): 1,
+    ("Tensor", "values"): lambda: matrix(2, 3) / 4,
+    ("int", "n"): 2,
 }
 
 _BOOL_OUT = {("Tensor", "out"): lambda: opscope.empty(0, dtype=opscope.bool)}
+# gcd / lcm take integers; float_power's out= and in-place tensors must be float64.
+_INTEGERS = {"self": lambda: matrix(2, 3, dtype=opscope.int64) * 4,
+             "other": lambda: matrix(2, 3, dtype=opscope.int64) * 6}
+_DOUBLE_SELF = {"self": lambda: matrix(2, 3, dtype=opscope.float64)}
+_DOUBLE_OUT = {("Tensor", "out"): lambda: opscope.empty(0, dtype=opscope.float64)}
 # clamp / clip: both bounds default to None, which clamp refuses; give `min`.
 _MIN = {"min": 2}
 _MIN_T = {"min": lambda: matrix(2, 3) - 1}
@@ -27,4 +34,8 @@ OVERRIDES = {
     "aten::clamp.out": _MIN, "aten::clip.out": _MIN,
     **{f"aten::{op}.Tensor": _MIN_T for op in ("clamp", "clamp_", "clip", "clip_")},
     "aten::clamp.Tensor_out": _MIN_T, "aten::clip.Tensor_out": _MIN_T,
+    "aten::signbit.out": _BOOL_OUT,
+    **{f"aten::{op}": _INTEGERS for op in ("gcd", "gcd_", "gcd.out", "lcm", "lcm_", "lcm.out")},
+    **{f"aten::float_power_.{ov}": _DOUBLE_SELF for ov in ("Tensor", "Scalar")},
+    **{f"aten::float_power.{ov}_out": _DOUBLE_OUT for ov in ("Tensor_Tensor", "Tensor_Scalar", "Scalar")},
 }

@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import special as scipy_special
 
 import opscope
 from conftest import assert_close, to_numpy, tolerance
@@ -100,8 +101,16 @@ UNARY_FLOAT = {
     "atan": (np.arctan, (-10, 10), False), "sinh": (np.sinh, (-5, 5), False),
     "cosh": (np.cosh, (-5, 5), False), "tanh": (np.tanh, (-5, 5), False),
     "erf": (erf, (-3, 3), False), "sigmoid": (sigmoid, (-10, 10), False),
+    # core/ops/cpu/unary_math.cpp
+    "acosh": (np.arccosh, (1, 10), False), "asinh": (np.arcsinh, (-10, 10), False),
+    "atanh": (np.arctanh, (-0.99, 0.99), False), "erfc": (scipy_special.erfc, (-3, 5), False),
+    "erfinv": (scipy_special.erfinv, (-0.999, 0.999), False),
+    "lgamma": (scipy_special.gammaln, (-4.9, 12), False),
+    "digamma": (scipy_special.digamma, (-4.9, 12), False), "sinc": (np.sinc, (-4, 4), False),
 }
-VML_NAMES = {"rsqrt": "rsqrt_cpu", "sinh": "sinh_cpu", "cosh": "cosh_cpu", "sigmoid": "sigmoid_cpu"}
+VML_NAMES = {"rsqrt": "rsqrt_cpu", "sinh": "sinh_cpu", "cosh": "cosh_cpu", "sigmoid": "sigmoid_cpu",
+             "acosh": "acosh_cpu", "asinh": "asinh_cpu", "atanh": "atanh_cpu", "digamma": "digamma",
+             "sinc": "sinc_cpu"}
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -110,7 +119,8 @@ VML_NAMES = {"rsqrt": "rsqrt_cpu", "sinh": "sinh_cpu", "cosh": "cosh_cpu", "sigm
 def test_unary_float_functions(name, dtype, layout, rng):
     ref, (low, high), half = UNARY_FLOAT[name]
     if dtype in INTEGERS or dtype == "bool":
-        low, high = max(low, 0.5 if name in ("log", "log2", "log10", "rsqrt", "reciprocal") else low), min(high, 3)
+        low, high = max(low, 0.5 if name in ("log", "log2", "log10", "rsqrt", "reciprocal", "lgamma",
+                                             "digamma") else low), min(high, 3)
         if name in ("asin", "acos"):
             low, high = 0, 1
     t, x = make(values(rng, low, high), dtype, layout)

@@ -10,6 +10,27 @@
 
 namespace opscope::autograd {
 
+namespace {
+
+using namespace formulas;
+
+// copysign's gradient for self: result / self, that is ±1, and 0 where self is 0.
+Tensor copysign_self_gradient(C c, const Tensor& g) {
+  Tensor self = c.arg("self");
+  Tensor ratio = ops::div(c.result(), self);
+  ops::masked_fill_(ratio, ops::eq(self, Scalar(0)), Scalar(0));
+  return ops::mul(g, ratio);
+}
+
+// fmax / fmin: the gradient goes to self where `to_self`, to other elsewhere.
+variable_list fmax_fmin_split(C c, const Tensor& g, const Tensor& to_self) {
+  Tensor zero = ops::zeros_like(g);
+  return {c.needs("self") ? ops::where(to_self, g, zero) : Tensor(),
+          c.needs("other") ? ops::where(to_self, zero, g) : Tensor()};
+}
+
+}  // namespace
+
 // clang-format off
 std::vector<Derivative> binary_derivatives() {
   using namespace formulas;
@@ -128,6 +149,100 @@ std::vector<Derivative> binary_derivatives() {
                  c.needs("other") ? ops::neg(ops::mul(scale, y)) : Tensor()};
        },
        .inplace = {"atan2_"}},
+      // logaddexp(Tensor self, Tensor other) -> Tensor: each side's share, 1 / (1 + e^(other - self))
+      {.op = "logaddexp", .node = "LogaddexpBackward0", .inputs = {"self", "other"},
+       .save = {"self", "other"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor a = c.arg("self"), b = c.arg("other");
+         auto share = [&](const Tensor& x, const Tensor& y) {
+           return ops::div(g[0], ops::add(ops::exp(ops::sub(y, x)), Scalar(1)));
+         };
+         return {c.needs("self") ? share(a, b) : Tensor(), c.needs("other") ? share(b, a) : Tensor()};
+       }},
+      // logaddexp2(Tensor self, Tensor other) -> Tensor: 1 / (1 + 2^(other - self))
+      {.op = "logaddexp2", .node = "Logaddexp2Backward0", .inputs = {"self", "other"},
+       .save = {"self", "other"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor a = c.arg("self"), b = c.arg("other");
+         auto share = [&](const Tensor& x, const Tensor& y) {
+           return ops::div(g[0], ops::add(ops::pow(Scalar(2), ops::sub(y, x)), Scalar(1)));
+         };
+         return {c.needs("self") ? share(a, b) : Tensor(), c.needs("other") ? share(b, a) : Tensor()};
+       }},
+      // hypot(Tensor self, Tensor other) -> Tensor: self / result, other / result
+      {.op = "hypot", .node = "HypotBackward0", .inputs = {"self", "other"},
+       .save = {"self", "other"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         Tensor scale = ops::div(g[0], c.result());
+         return {c.needs("self") ? ops::mul(scale, c.arg("self")) : Tensor(),
+                 c.needs("other") ? ops::mul(scale, c.arg("other")) : Tensor()};
+       },
+       .inplace = {"hypot_"}},
+      // copysign.Tensor(Tensor self, Tensor other) -> Tensor: result / self (±1), 0 where self
+      //   is 0; other: 0
+      {.op = "copysign.Tensor", .node = "CopysignBackward0", .inputs = {"self", "other"},
+       .save = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {c.needs("self") ? copysign_self_gradient(c, g[0]) : Tensor(),
+                 c.needs("other") ? zeros_like_arg(c, "other") : Tensor()};
+       },
+       .inplace = {"copysign_.Tensor"}},
+      // copysign.Scalar(Tensor self, Scalar other) -> Tensor
+      {.op = "copysign.Scalar", .node = "CopysignBackward1", .inputs = {"self"},
+       .save = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list { return {copysign_self_gradient(c, g[0])}; },
+       .inplace = {"copysign_.Scalar"}},
+      // fmax(Tensor self, Tensor other) -> Tensor: to self where self >= other or other is NaN,
+      //   else to other
+      {.op = "fmax", .node = "FmaxBackward0", .inputs = {"self", "other"},
+       .save = {"self", "other"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor b = c.arg("other");
+         return fmax_fmin_split(c, g[0], ops::logical_or(ops::ge(c.arg("self"), b), ops::isnan(b)));
+       }},
+      // fmin(Tensor self, Tensor other) -> Tensor: to self where self <= other or other is NaN
+      {.op = "fmin", .node = "FminBackward0", .inputs = {"self", "other"},
+       .save = {"self", "other"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor b = c.arg("other");
+         return fmax_fmin_split(c, g[0], ops::logical_or(ops::le(c.arg("self"), b), ops::isnan(b)));
+       }},
+      // xlogy.Tensor(Tensor self, Tensor other) -> Tensor: xlogy(self != 0, other), self / other
+      {.op = "xlogy.Tensor", .node = "XlogyBackward0", .inputs = {"self", "other"},
+       .save = {"self", "other"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self"), y = c.arg("other");
+         return {c.needs("self") ? ops::mul(g[0], ops::xlogy(ops::ne(x, Scalar(0)), y)) : Tensor(),
+                 c.needs("other") ? ops::div(ops::mul(g[0], x), y) : Tensor()};
+       },
+       .inplace = {"xlogy_.Tensor"}},
+      // xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor: self / other
+      {.op = "xlogy.Scalar_Self", .node = "XlogyBackward1", .inputs = {"other"},
+       .save = {"other"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::div(ops::mul(g[0], c.value("self").to_scalar()), c.arg("other"))};
+       }},
+      // xlogy.Scalar_Other(Tensor self, Scalar other) -> Tensor: xlogy(self != 0, other)
+      {.op = "xlogy.Scalar_Other", .node = "XlogyBackward2", .inputs = {"self"},
+       .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::mul(g[0], ops::xlogy(ops::ne(c.arg("self"), Scalar(0)),
+                                           c.value("other").to_scalar()))};
+       },
+       .inplace = {"xlogy_.Scalar_Other"}},
+      // heaviside(Tensor self, Tensor values) -> Tensor: no derivative in torch 1.13, whose node
+      //   is named NotImplemented and fails when backward reaches it
+      {.op = "heaviside", .node = "NotImplemented", .inputs = {"self", "values"},
+       .formula = [](C, G) -> variable_list {
+         throw Error("derivative for aten::heaviside is not implemented");
+       },
+       .inplace = {"heaviside_"}},
+      // nextafter(Tensor self, Tensor other) -> Tensor: not implemented in torch 1.13 either
+      {.op = "nextafter", .node = "NextafterBackward0", .inputs = {"self", "other"},
+       .formula = [](C, G) -> variable_list {
+         throw NotImplementedError("the derivative for 'nextafter' is not implemented.");
+       },
+       .inplace = {"nextafter_"}},
       // div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor: div's
       //   gradient without a rounding mode, zero with one (the result is piecewise constant)
       {.op = "div.Tensor_mode", .node = "DivBackward2", .inputs = {"self", "other"},

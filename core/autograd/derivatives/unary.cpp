@@ -2,6 +2,7 @@
 // tensor operand, an elementwise function of it. Piecewise constant ones (sign,
 // floor, round, ...) have a zero gradient, but torch still records their node.
 #include <cmath>
+#include <numbers>
 
 #include "core/autograd/GradMode.h"
 #include "core/autograd/derivatives/common.h"
@@ -20,6 +21,11 @@ using namespace formulas;
 // Ops that are piecewise constant: torch records the node, with a zero gradient.
 variable_list zero_gradient(C c, G) {
   return {zeros_like_arg(c, "self")};
+}
+
+// polygamma(n, self)'s: polygamma(n + 1, self).
+variable_list polygamma_backward(C c, G g) {
+  return {ops::mul(g[0], ops::polygamma(c.value("n").to_int() + 1, c.arg("self")))};
 }
 
 }  // namespace
@@ -106,6 +112,47 @@ std::vector<Derivative> unary_derivatives() {
          return {ops::mul(g[0], ops::mul(ops::exp(ops::neg(ops::mul(x, x))), 1.1283791670955126))};
        },
        .inplace = {"erf_"}},
+      // erfc(Tensor self) -> Tensor: -2 / sqrt(pi) * exp(-self^2)
+      {.op = "erfc", .node = "ErfcBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
+         return {ops::mul(g[0], ops::mul(ops::exp(ops::neg(ops::mul(x, x))), -1.1283791670955126))};
+       },
+       .inplace = {"erfc_"}},
+      // erfinv(Tensor self) -> Tensor: sqrt(pi) / 2 * exp(erfinv(self)^2)
+      {.op = "erfinv", .node = "ErfinvBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor y = ops::erfinv(c.arg("self"));
+         return {ops::mul(g[0], ops::mul(ops::exp(ops::mul(y, y)), 0.88622692545275801))};
+       },
+       .inplace = {"erfinv_"}},
+      // lgamma(Tensor self) -> Tensor: digamma(self)
+      {.op = "lgamma", .node = "LgammaBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::mul(g[0], ops::digamma(c.arg("self")))};
+       },
+       .inplace = {"lgamma_"}},
+      // digamma(Tensor self) -> Tensor: polygamma(1, self)
+      {.op = "digamma", .node = "DigammaBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::mul(g[0], ops::polygamma(1, c.arg("self")))};
+       },
+       .inplace = {"digamma_"}},
+      // polygamma(int n, Tensor self) -> Tensor: polygamma(n + 1, self)
+      {.op = "polygamma", .node = "PolygammaBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = polygamma_backward},
+      // polygamma_(Tensor(a!) self, int n) -> Tensor(a!): its own entry (n and self swap places)
+      {.op = "polygamma_", .node = "PolygammaBackward1", .inputs = {"self"}, .save = {"self"},
+       .formula = polygamma_backward},
+      // sinc(Tensor self) -> Tensor: (pi x cos(pi x) - sin(pi x)) / (pi x^2), 0 at x = 0
+      {.op = "sinc", .node = "SincBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self"), pi_x = ops::mul(x, std::numbers::pi);
+         Tensor d = ops::div(ops::sub(ops::mul(pi_x, ops::cos(pi_x)), ops::sin(pi_x)),
+                             ops::mul(pi_x, x));
+         return {ops::mul(ops::masked_fill_(d, ops::eq(x, Scalar(0)), Scalar(0)), g[0])};
+       },
+       .inplace = {"sinc_"}},
       // log1p(Tensor self) -> Tensor: 1 / (1 + self)
       {.op = "log1p", .node = "Log1PBackward0", .inputs = {"self"}, .save = {"self"},
        .formula = [](C c, G g) -> variable_list {
@@ -132,6 +179,27 @@ std::vector<Derivative> unary_derivatives() {
          return {ops::div(g[0], ops::sqrt(ops::rsub(ops::mul(x, x), Scalar(1))))};
        },
        .inplace = {"asin_"}},
+      // acosh(Tensor self) -> Tensor: 1 / sqrt(self^2 - 1)
+      {.op = "acosh", .node = "AcoshBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
+         return {ops::mul(g[0], ops::rsqrt(ops::sub(ops::mul(x, x), Scalar(1))))};
+       },
+       .inplace = {"acosh_"}},
+      // asinh(Tensor self) -> Tensor: 1 / sqrt(self^2 + 1)
+      {.op = "asinh", .node = "AsinhBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
+         return {ops::mul(g[0], ops::rsqrt(ops::add(ops::mul(x, x), Scalar(1))))};
+       },
+       .inplace = {"asinh_"}},
+      // atanh(Tensor self) -> Tensor: 1 / (1 - self^2)
+      {.op = "atanh", .node = "AtanhBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self");
+         return {ops::div(g[0], ops::rsub(ops::mul(x, x), Scalar(1)))};
+       },
+       .inplace = {"atanh_"}},
       // atan(Tensor self) -> Tensor: 1 / (1 + self^2)
       {.op = "atan", .node = "AtanBackward0", .inputs = {"self"}, .save = {"self"},
        .formula = [](C c, G g) -> variable_list {
@@ -205,6 +273,21 @@ std::vector<Derivative> unary_derivatives() {
       // trunc(Tensor self) -> Tensor
       {.op = "trunc", .node = "TruncBackward0", .inputs = {"self"},
        .formula = zero_gradient, .inplace = {"trunc_"}},
+      // frac(Tensor self) -> Tensor: self - trunc(self), slope 1
+      {.op = "frac", .node = "FracBackward0", .inputs = {"self"},
+       .formula = [](C, G g) -> variable_list { return {g[0]}; }, .inplace = {"frac_"}},
+      // deg2rad(Tensor self) -> Tensor: pi / 180
+      {.op = "deg2rad", .node = "Deg2RadBackward0", .inputs = {"self"},
+       .formula = [](C, G g) -> variable_list {
+         return {ops::mul(g[0], 0.017453292519943295)};
+       },
+       .inplace = {"deg2rad_"}},
+      // rad2deg(Tensor self) -> Tensor: 180 / pi
+      {.op = "rad2deg", .node = "Rad2DegBackward0", .inputs = {"self"},
+       .formula = [](C, G g) -> variable_list {
+         return {ops::mul(g[0], 57.295779513082323)};
+       },
+       .inplace = {"rad2deg_"}},
       // nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor:
       //   1 where self is finite, 0 where it was replaced
       {.op = "nan_to_num", .node = "NanToNumBackward0", .inputs = {"self"}, .save = {"self"},

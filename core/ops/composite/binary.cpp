@@ -1,9 +1,11 @@
 // Composite kernels of the binary family (see core/ops/binary.h): the Scalar overloads, which wrap
 // the number into a 0-d tensor that promotes like a Python number (wrapped_scalar_tensor) and call
 // the Tensor overload, so a trace reads `add.Scalar -> add.Tensor` as PyTorch's does; the alias
-// arctan2; the functional / in-place forms of the logical ops, whose out= form is the kernel.
+// arctan2; the functional / in-place forms of the logical ops, whose out= form is the kernel;
+// ldexp and float_power, decomposed as torch's CompositeImplicitAutograd kernels.
 #include "core/ops/binary.h"
 #include "core/dispatch/Library.h"
+#include "core/ops/copy.h"
 #include "core/ops/TensorIterator.h"
 
 namespace opscope::composite {
@@ -198,6 +200,90 @@ Tensor bitwise_right_shift_scalar_tensor_out(const Scalar& self, const Tensor& o
   return ops::bitwise_right_shift_out(out, wrapped_scalar_tensor(self), other);
 }
 
+// --- the math ops' Scalar overloads: the number wrapped, the Tensor overload called ------------
+
+Tensor copysign_scalar(const Tensor& self, const Scalar& other) {
+  return ops::copysign(self, wrapped_scalar_tensor(other));
+}
+Tensor copysign_scalar_(const Tensor& self, const Scalar& other) {
+  return ops::copysign_(self, wrapped_scalar_tensor(other));
+}
+Tensor copysign_scalar_out(const Tensor& self, const Scalar& other, const Tensor& out) {
+  return ops::copysign_out(out, self, wrapped_scalar_tensor(other));
+}
+Tensor xlogy_scalar_self(const Scalar& self, const Tensor& other) {
+  return ops::xlogy(wrapped_scalar_tensor(self), other);
+}
+Tensor xlogy_scalar_other(const Tensor& self, const Scalar& other) {
+  return ops::xlogy(self, wrapped_scalar_tensor(other));
+}
+Tensor xlogy_scalar_other_(const Tensor& self, const Scalar& other) {
+  return ops::xlogy_(self, wrapped_scalar_tensor(other));
+}
+Tensor xlogy_out_scalar_self(const Scalar& self, const Tensor& other, const Tensor& out) {
+  return ops::xlogy_out(out, wrapped_scalar_tensor(self), other);
+}
+Tensor xlogy_out_scalar_other(const Tensor& self, const Scalar& other, const Tensor& out) {
+  return ops::xlogy_out(out, self, wrapped_scalar_tensor(other));
+}
+
+// --- ldexp: self * 2^other, as torch's CompositeImplicitAutograd kernel (mul, pow.Scalar) -----
+
+Tensor ldexp(const Tensor& self, const Tensor& other) {
+  return ops::mul(self, ops::pow(Scalar(2.0), other));
+}
+Tensor ldexp_out(const Tensor& self, const Tensor& other, const Tensor& out) {
+  return ops::mul_out(out, self, ops::pow(Scalar(2.0), other));
+}
+Tensor ldexp_(const Tensor& self, const Tensor& other) {
+  return ops::ldexp_out(self, self, other);
+}
+
+// --- float_power: pow in float64, both operands converted first (torch's CompositeImplicit
+// kernels: `to` then pow; an out= or in-place tensor must already be float64) ---------------------
+
+namespace {
+Tensor as_double(const Tensor& t) {
+  return ops::to(t, ScalarType::Float64);
+}
+void check_double(const Tensor& t, const char* what) {
+  OPSCOPE_CHECK(t.dtype() == ScalarType::Float64, "the ", what, " has dtype ",
+                cpp_name(t.dtype()), " but the operation's result requires dtype Double");
+}
+}  // namespace
+
+Tensor float_power_tensor_tensor(const Tensor& self, const Tensor& exponent) {
+  return ops::pow(as_double(self), as_double(exponent));
+}
+Tensor float_power_tensor_scalar(const Tensor& self, const Scalar& exponent) {
+  return ops::pow(as_double(self), Scalar(exponent.to_double()));
+}
+Tensor float_power_scalar(const Scalar& self, const Tensor& exponent) {
+  return ops::pow(Scalar(self.to_double()), as_double(exponent));
+}
+Tensor float_power_tensor_tensor_out(const Tensor& self, const Tensor& exponent,
+                                     const Tensor& out) {
+  check_double(out, "output given to float_power");
+  return ops::pow_out(out, as_double(self), as_double(exponent));
+}
+Tensor float_power_tensor_scalar_out(const Tensor& self, const Scalar& exponent,
+                                     const Tensor& out) {
+  check_double(out, "output given to float_power");
+  return ops::pow_out(out, as_double(self), Scalar(exponent.to_double()));
+}
+Tensor float_power_scalar_out(const Scalar& self, const Tensor& exponent, const Tensor& out) {
+  check_double(out, "output given to float_power");
+  return ops::pow_out(out, Scalar(self.to_double()), as_double(exponent));
+}
+Tensor float_power_tensor_(const Tensor& self, const Tensor& exponent) {
+  check_double(self, "base given to float_power_");
+  return ops::pow_(self, as_double(exponent));
+}
+Tensor float_power_scalar_(const Tensor& self, const Scalar& exponent) {
+  check_double(self, "base given to float_power_");
+  return ops::pow_(self, Scalar(exponent.to_double()));
+}
+
 static Library composite_implicit_binary(Library::IMPL, "aten",
                                          DispatchKey::CompositeImplicitAutograd, [](Library& m) {
                                            m.impl("floor_divide.Scalar", fn<&floor_divide_scalar>);
@@ -209,6 +295,22 @@ static Library composite_implicit_binary(Library::IMPL, "aten",
                                            m.impl("bitwise_and_.Scalar", fn<&bitwise_and_scalar_>);
                                            m.impl("bitwise_or_.Scalar", fn<&bitwise_or_scalar_>);
                                            m.impl("bitwise_xor_.Scalar", fn<&bitwise_xor_scalar_>);
+                                           m.impl("ldexp.Tensor", fn<&ldexp>);
+                                           m.impl("ldexp.out", fn<&ldexp_out>);
+                                           m.impl("ldexp_", fn<&ldexp_>);
+                                           m.impl("float_power.Tensor_Tensor",
+                                                  fn<&float_power_tensor_tensor>);
+                                           m.impl("float_power.Tensor_Scalar",
+                                                  fn<&float_power_tensor_scalar>);
+                                           m.impl("float_power.Scalar", fn<&float_power_scalar>);
+                                           m.impl("float_power.Tensor_Tensor_out",
+                                                  fn<&float_power_tensor_tensor_out>);
+                                           m.impl("float_power.Tensor_Scalar_out",
+                                                  fn<&float_power_tensor_scalar_out>);
+                                           m.impl("float_power.Scalar_out",
+                                                  fn<&float_power_scalar_out>);
+                                           m.impl("float_power_.Tensor", fn<&float_power_tensor_>);
+                                           m.impl("float_power_.Scalar", fn<&float_power_scalar_>);
                                          });
 
 static Library composite_explicit_binary(
@@ -217,6 +319,14 @@ static Library composite_explicit_binary(
       m.impl("remainder_.Scalar", fn<&remainder_scalar_>);
       m.impl("remainder.Scalar_out", fn<&remainder_scalar_out>);
       m.impl("remainder.Scalar_Tensor_out", fn<&remainder_scalar_tensor_out>);
+      m.impl("copysign.Scalar", fn<&copysign_scalar>);
+      m.impl("copysign_.Scalar", fn<&copysign_scalar_>);
+      m.impl("copysign.Scalar_out", fn<&copysign_scalar_out>);
+      m.impl("xlogy.Scalar_Self", fn<&xlogy_scalar_self>);
+      m.impl("xlogy.Scalar_Other", fn<&xlogy_scalar_other>);
+      m.impl("xlogy_.Scalar_Other", fn<&xlogy_scalar_other_>);
+      m.impl("xlogy.OutScalar_Self", fn<&xlogy_out_scalar_self>);
+      m.impl("xlogy.OutScalar_Other", fn<&xlogy_out_scalar_other>);
       m.impl("fmod.Scalar", fn<&fmod_scalar>);
       m.impl("fmod_.Scalar", fn<&fmod_scalar_>);
       m.impl("fmod.Scalar_out", fn<&fmod_scalar_out>);

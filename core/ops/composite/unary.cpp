@@ -1,6 +1,6 @@
 // Composite kernels of the unary family (see core/ops/unary.h): the alias absolute, the
 // functional / in-place forms of ops whose out= form is the kernel (abs, logical_not,
-// nan_to_num), and the decompositions square and positive.
+// nan_to_num), and the decompositions square, positive, deg2rad and rad2deg.
 // Each calls other ops through ops::, so a trace shows the children PyTorch's would.
 #include <limits>
 
@@ -75,6 +75,39 @@ Tensor positive(const Tensor& self) {
   return self;
 }
 
+// --- deg2rad / rad2deg: self [*s] -> self * π/180 (180/π) [*s] ---------------------------------
+// torch's CompositeExplicitAutograd kernels: an empty_like result (integers and bool: of the
+// default float dtype), then the out= form, a mul.out by the constant as a wrapped number.
+
+namespace {
+constexpr double kRadiansPerDegree = 0.017453292519943295769236907684886127134428718885417;
+constexpr double kDegreesPerRadian = 57.295779513082320876798154814105170332405472466564;
+
+Tensor empty_float_like(const Tensor& self) {
+  ScalarType dtype = is_integral(self.dtype(), true) ? default_dtype() : self.dtype();
+  return ops::empty_like(self, dtype);
+}
+}  // namespace
+
+Tensor deg2rad_out(const Tensor& self, const Tensor& out) {
+  return ops::mul_out(out, self, wrapped_scalar_tensor(kRadiansPerDegree));
+}
+Tensor deg2rad(const Tensor& self) {
+  return ops::deg2rad_out(empty_float_like(self), self);
+}
+Tensor deg2rad_(const Tensor& self) {
+  return ops::deg2rad_out(self, self);
+}
+Tensor rad2deg_out(const Tensor& self, const Tensor& out) {
+  return ops::mul_out(out, self, wrapped_scalar_tensor(kDegreesPerRadian));
+}
+Tensor rad2deg(const Tensor& self) {
+  return ops::rad2deg_out(empty_float_like(self), self);
+}
+Tensor rad2deg_(const Tensor& self) {
+  return ops::rad2deg_out(self, self);
+}
+
 static Library composite_implicit_unary(Library::IMPL, "aten",
                                         DispatchKey::CompositeImplicitAutograd, [](Library& m) {
                                           m.impl("absolute", fn<&absolute>);
@@ -94,6 +127,12 @@ static Library composite_explicit_unary(Library::IMPL, "aten",
                                           m.impl("logical_not_", fn<&logical_not_>);
                                           m.impl("nan_to_num", fn<&nan_to_num>);
                                           m.impl("nan_to_num_", fn<&nan_to_num_>);
+                                          m.impl("deg2rad", fn<&deg2rad>);
+                                          m.impl("deg2rad_", fn<&deg2rad_>);
+                                          m.impl("deg2rad.out", fn<&deg2rad_out>);
+                                          m.impl("rad2deg", fn<&rad2deg>);
+                                          m.impl("rad2deg_", fn<&rad2deg_>);
+                                          m.impl("rad2deg.out", fn<&rad2deg_out>);
                                         });
 
 }  // namespace opscope::composite

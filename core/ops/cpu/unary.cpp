@@ -60,32 +60,6 @@ namespace {
 
 using vec::UnaryOp;
 
-// PyTorch's build_borrowing_unary_float_op: integer and bool inputs compute in the default float
-// dtype; out= / in-place outputs must be able to hold the result.
-TensorIterator unary_float_iter(const Tensor& out, const Tensor& self) {
-  return TensorIteratorConfig()
-      .add_output(out)
-      .add_input(self)
-      .promote_inputs_to_common_dtype(true)
-      .promote_integer_inputs_to_float(true)
-      .cast_common_dtype_to_outputs(true)
-      .enforce_safe_casting_to_output(true)
-      .build();
-}
-
-// A float function: `name` is the kernel PyTorch names in its dtype error; `half` whether
-// PyTorch's CPU kernel takes float16.
-template <typename F>
-Tensor unary_float(const Tensor& out, const Tensor& self, std::string_view name, bool half,
-                   std::optional<UnaryOp> vop, const F& f) {
-  TensorIterator iter = unary_float_iter(out, self);
-  dispatch_dtype_if(iter.common_dtype(), name, kFloatingOnly, [&]<typename T>() {
-    if (std::is_same_v<T, Half> && !half) not_implemented(name, iter.common_dtype());
-    unary_loop<T>(iter, vop, f);
-  });
-  return iter.output();
-}
-
 // The roundings: the identity on integer tensors (as PyTorch), an error for bool and float16.
 template <typename F>
 Tensor rounding(const Tensor& out, const Tensor& self, std::string_view name, const F& f) {

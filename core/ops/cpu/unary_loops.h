@@ -1,9 +1,10 @@
-// The loops of the unary CPU kernels, shared by core/ops/cpu/unary.cpp and
-// core/ops/cpu/activation.cpp (and private to them).
+// The loops of the unary CPU kernels, shared by core/ops/cpu/unary.cpp, unary_math.cpp and
+// activation.cpp (and private to them).
 //
 // Semantically unary_loop<T>(iter, vop, f) computes out = f(in) over a built TensorIterator whose
-// two operands are of dtype T; unary_same_float(out, self, name, vop, f) is the whole kernel of a
-// float-only function of self's own dtype (gelu, silu, softplus). In implementation terms float32
+// two operands are of dtype T; unary_float(out, self, name, half, vop, f) is the whole kernel of
+// a float function that promotes integers (exp, lgamma), unary_same_float(out, self, name, vop,
+// f) of a float-only function of self's own dtype (gelu, silu, softplus). In implementation terms float32
 // / float64 runs go through SLEEF's vector kernel `vop` (unary_vec.h) when the CPU has AVX2,
 // strided runs through a small buffer, bfloat16 through float buffers (Note [bfloat16 through the
 // float kernels]); other dtypes run the scalar form f on acc_type_t<T>.
@@ -121,6 +122,32 @@ void unary_loop(TensorIterator& iter, std::optional<vec::UnaryOp> vop, const F& 
           static_cast<T>(f(A(*reinterpret_cast<const T*>(data[1] + i * strides[1]))));
     }
   });
+}
+
+// PyTorch's build_borrowing_unary_float_op: integer and bool inputs compute in the default float
+// dtype; out= / in-place outputs must be able to hold the result.
+inline TensorIterator unary_float_iter(const Tensor& out, const Tensor& self) {
+  return TensorIteratorConfig()
+      .add_output(out)
+      .add_input(self)
+      .promote_inputs_to_common_dtype(true)
+      .promote_integer_inputs_to_float(true)
+      .cast_common_dtype_to_outputs(true)
+      .enforce_safe_casting_to_output(true)
+      .build();
+}
+
+// A float function: `name` is the kernel PyTorch names in its dtype error; `half` whether
+// PyTorch's CPU kernel takes float16.
+template <typename F>
+Tensor unary_float(const Tensor& out, const Tensor& self, std::string_view name, bool half,
+                   std::optional<vec::UnaryOp> vop, const F& f) {
+  TensorIterator iter = unary_float_iter(out, self);
+  dispatch_dtype_if(iter.common_dtype(), name, kFloatingOnly, [&]<typename T>() {
+    if (std::is_same_v<T, Half> && !half) not_implemented(name, iter.common_dtype());
+    unary_loop<T>(iter, vop, f);
+  });
+  return iter.output();
 }
 
 // A float-only function of self's own dtype (gelu, silu, softplus): no integer promotion.

@@ -181,6 +181,12 @@ def _where(self, condition, y):
     return opscope.where(condition, self, y)
 
 
+def _polygamma(self, n):
+    """self.polygamma(n) is torch.polygamma(n, self): the schema's `self` is not its first
+    argument, so the method is written here."""
+    return opscope.polygamma(n, self)
+
+
 def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     """Accumulates the gradient of this tensor (times `gradient`, which scalars may leave out)
     into the .grad of the leaves it depends on. See opscope.autograd.backward."""
@@ -389,6 +395,7 @@ def _install():
     Tensor.new_tensor = _new_tensor
     Tensor.new_full = _new_full
     Tensor.where = _method(_where, "where")
+    Tensor.polygamma = _method(_polygamma, "polygamma")
     Tensor.backward = _method(_backward, "backward", builtin=False)
     Tensor.detach_ = _method(_detach_, "detach_")
     Tensor._base = _property("_base", _C._view_base, doc="The tensor this one is a view of, or None.")

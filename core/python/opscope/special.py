@@ -14,6 +14,14 @@ _functions = _C._VariableFunctions
 expit = _functions.special_expit
 logit = _functions.special_logit
 erf = _functions.special_erf
+erfc = _functions.special_erfc
+erfinv = _functions.special_erfinv
+gammaln = _functions.special_gammaln
+digamma = _functions.special_digamma
+psi = _functions.special_psi
+polygamma = _functions.special_polygamma
+sinc = _functions.special_sinc
+xlogy = _functions.special_xlogy
 exp2 = _functions.special_exp2
 expm1 = _functions.special_expm1
 log1p = _functions.special_log1p
@@ -22,4 +30,5 @@ logsumexp = _functions.special_logsumexp
 softmax = _functions.special_softmax
 log_softmax = _functions.special_log_softmax
 
-__all__ = ["expit", "logit", "erf", "exp2", "expm1", "log1p", "round", "logsumexp", "softmax", "log_softmax"]
+__all__ = ["expit", "logit", "erf", "erfc", "erfinv", "gammaln", "digamma", "psi", "polygamma",
+           "sinc", "xlogy", "exp2", "expm1", "log1p", "round", "logsumexp", "softmax", "log_softmax"]
