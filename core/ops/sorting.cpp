@@ -50,6 +50,24 @@ static Library sorting_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
       kFunction);
 
+  // median / nanmedian: the lower median (CPU kernels median, median.out, median.dim_values;
+  // median.dim CompositeExplicitAutograd over median.dim_values, as kthvalue)
+  m.def("median(Tensor self) -> Tensor");
+  m.def("median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)");
+  m.def(
+      "median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, "
+      "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
+      Variants::Function);
+  m.def("nanmedian(Tensor self) -> Tensor");
+  m.def("nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def(
+      "nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor "
+      "indices)");
+  m.def(
+      "nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, "
+      "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
+      Variants::Function);
   m.def(
       "_unique2(Tensor self, bool sorted=True, bool return_inverse=False, "
       "bool return_counts=False) -> (Tensor, Tensor, Tensor)",

@@ -66,6 +66,14 @@ inline constexpr Op<TensorPair(const Tensor&, int64_t, Default<int64_t>, Default
 //                 Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
 inline constexpr Op<TensorPair(const Tensor&, int64_t, int64_t, bool, const Tensor&, const Tensor&)>
     kthvalue_out{"aten::kthvalue.values"};
+// median.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values,
+//                   Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)
+inline constexpr Op<TensorPair(const Tensor&, int64_t, bool, const Tensor&, const Tensor&)> median_dim_out{
+    "aten::median.dim_values"};
+// nanmedian.dim_values(...): as median.dim_values, NaNs left out
+inline constexpr Op<TensorPair(const Tensor&, int64_t, bool, const Tensor&, const Tensor&)>
+    nanmedian_dim_out{
+    "aten::nanmedian.dim_values"};
 
 // _unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False)
 //   -> (Tensor, Tensor, Tensor)

@@ -9,7 +9,9 @@ SOFTMAX = {"half_to_float": False}
 NORM = {"p": 2, ("int[]", "dim"): [1], "keepdim": False}
 
 SAMPLES = {}
+_MEDIAN_OUT = {"values": lambda: opscope.empty(0), "indices": lambda: opscope.empty(0, dtype=opscope.int64)}
 OVERRIDES = {
+    "aten::median.dim_values": _MEDIAN_OUT, "aten::nanmedian.dim_values": _MEDIAN_OUT,
     **{name: DIM_LIST for name in [
         "aten::sum.dim_IntList", "aten::sum.IntList_out", "aten::mean.dim", "aten::mean.out",
         "aten::var.dim", "aten::var.out",

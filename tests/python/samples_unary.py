@@ -15,7 +15,6 @@ SAMPLES = {
     ("Scalar", "max"): 4,
     ("int", "decimals"): 1,
     ("Tensor", "values"): lambda: matrix(2, 3) / 4,
-    ("int", "n"): 2,
 }
 
 _BOOL_OUT = {("Tensor", "out"): lambda: opscope.empty(0, dtype=opscope.bool)}

@@ -365,6 +365,8 @@ CASES = [
     ("sort stable descending", lambda a: a.sort(dim=0, descending=True, stable=True)[0], [(3, 2)], False, True),
     ("topk", lambda a: a.topk(2, 1).values, [(2, 4)], False, True),
     ("kthvalue", lambda a: a.kthvalue(2, 0)[0], [(3, 2)], False, True),
+    ("median", lambda a: a.median() + a.nanmedian(), [(3, 4)], False, True),
+    ("median dim", lambda a: a.median(1)[0] + a.nanmedian(0, keepdim=True)[0], [(3, 3)], False, True),
     # --- the backward ops (what double backward through views records)
     ("select_backward", lambda g: opscope.ops.aten.select_backward(g, [2, 3], 0, 1), [(3,)], False, True),
     ("slice_backward", lambda g: opscope.ops.aten.slice_backward(g, [2, 5], 1, 1, 5, 2), [(2, 2)], False, True),

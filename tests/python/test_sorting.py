@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import opscope
-from conftest import assert_close
+from conftest import assert_close, to_numpy
 
 DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
           "float64")
@@ -179,6 +179,68 @@ def test_kthvalue_matches_numpy(dtype, rng):
         check(vals, np.take_along_axis(v, npy(idx)[:, None], 1)[:, 0], "indices point at the values")
         vals, idx = t.kthvalue(k, -1, keepdim=True)
         assert vals.shape == (6, 1) and idx.shape == (6, 1)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16", "int64", "uint8"])
+def test_median_and_nanmedian_match_numpy(dtype, rng):
+    """The lower median (torch's: of an even count, the smaller middle value), NaN where a slice
+    has one (median) or only NaNs (nanmedian); indices of elements holding the value."""
+    for shape, dim in [((5, 7), 1), ((6, 4), 0), ((3, 4, 6), -1), ((1, 9), 1), ((7,), 0)]:
+        x = rng.uniform(0, 50, shape)
+        if dtype.startswith("float"):
+            x[rng.random(shape) < 0.15] = np.nan
+        t = opscope.tensor(x).to(getattr(opscope, dtype))
+        if t.dim() == 2:
+            t = t.t().contiguous().t()  # non-contiguous
+        xs = to_numpy(t).astype(np.float64)
+        for name, ignore in (("median", False), ("nanmedian", True)):
+            def lower_median(v):
+                keep = v[~np.isnan(v)] if ignore else v
+                if keep.size == 0 or (not ignore and np.isnan(keep).any()):
+                    return np.nan
+                return np.sort(keep)[(keep.size - 1) // 2]
+            want = np.apply_along_axis(lower_median, dim, xs)
+            vals, idx = getattr(opscope, name)(t, dim)
+            np.testing.assert_array_equal(to_numpy(vals).astype(np.float64), want, err_msg=f"{name} {shape}")
+            picked = np.take_along_axis(xs, np.expand_dims(to_numpy(idx), dim), dim).squeeze(dim)
+            np.testing.assert_array_equal(picked, want, err_msg=f"{name} indices {shape}")
+            kv, ki = getattr(t, name)(dim, keepdim=True)
+            assert kv.shape == ki.shape == tuple(1 if k == (dim % t.dim()) else s for k, s in enumerate(t.shape))
+            full = getattr(opscope, name)(t)
+            assert full.dim() == 0
+            np.testing.assert_array_equal(to_numpy(full).astype(np.float64), lower_median(xs.reshape(-1)))
+
+
+def test_median_rules_and_gradients():
+    # torch 1.13's values: the first NaN's index, a slice of NaNs for nanmedian, empty inputs
+    x = opscope.tensor([3.0, float("nan"), 1.0, float("nan")])
+    assert opscope.median(x, 0).indices.item() == 1 and opscope.median(x).isnan().item()
+    assert opscope.nanmedian(x, 0).values.item() == 1.0 and opscope.nanmedian(x, 0).indices.item() == 2
+    both = opscope.nanmedian(opscope.tensor([float("nan")] * 2), 0)
+    assert both.values.isnan().item() and both.indices.item() == 0
+    assert opscope.median(opscope.tensor([])).isnan().item()
+    assert opscope.median(opscope.tensor([4, 1, 3, 2]), 0) == (opscope.tensor(2), opscope.tensor(3))
+    assert opscope.median(opscope.zeros(0, 3), 1).values.shape == (0,)
+    with pytest.raises(IndexError, match=r"median\(\): Expected reduction dim 1 to have non-zero size."):
+        opscope.median(opscope.zeros(2, 0), 1)
+    with pytest.raises(RuntimeError, match="\"median_cpu\" not implemented for 'Bool'"):
+        opscope.median(opscope.tensor([True]))
+    with pytest.raises(RuntimeError, match="\"median_out\" not implemented for 'Half'"):
+        opscope.median(opscope.tensor([1.0], dtype=opscope.float16), 0)
+    values, indices = opscope.empty(0), opscope.empty(0, dtype=opscope.int64)
+    r = opscope.median(opscope.tensor([[1.0, 5.0, 2.0]]), 1, values=values, indices=indices)  # torch: out=(v, i)
+    assert r.values is values and values.tolist() == [2.0] and indices.tolist() == [2]
+    # median(): shared evenly among the elements equal to it (its NaNs when it is NaN)
+    a = opscope.tensor([1.0, 2.0, 2.0, 7.0], requires_grad=True)
+    a.median().backward()
+    assert a.grad.tolist() == [0.0, 0.5, 0.5, 0.0]
+    b = opscope.tensor([1.0, float("nan"), 2.0, float("nan")], requires_grad=True)
+    b.median().backward()
+    assert b.grad.tolist() == [0.0, 0.5, 0.0, 0.5]
+    assert b.median().grad_fn.name() == "MedianBackward0"
+    assert b.median(0).values.grad_fn.name() == "MedianBackward1"
+    assert b.nanmedian().grad_fn.name() == "NanmedianBackward0"
+    assert b.nanmedian(0).values.grad_fn.name() == "NanmedianBackward1"
 
 
 def test_kthvalue_ties_follow_torch():

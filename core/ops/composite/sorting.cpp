@@ -1,5 +1,6 @@
 // The decompositions of the sorting family (schemas in core/ops/sorting.cpp, registered at the end
-// of this file): sort, sort.values and kthvalue (CompositeExplicitAutograd), argsort and msort
+// of this file): sort, sort.values, kthvalue, median.dim and nanmedian.dim
+// (CompositeExplicitAutograd), argsort and msort
 // (CompositeImplicitAutograd), each over the ops torch 1.13 calls, so a trace shows the same
 // children as torch's.
 #include "core/dispatch/Library.h"
@@ -35,11 +36,25 @@ ops::TensorPair kthvalue(const Tensor& self, int64_t k, int64_t dim, bool keepdi
   return {values, indices};
 }
 
+// median.dim / nanmedian.dim -> empty (values), empty (indices), *.dim_values
+template <bool IgnoreNan>
+ops::TensorPair median_dim(const Tensor& self, int64_t dim, bool keepdim) {
+  Tensor values = ops::empty({0}, self.dtype(), {}, self.device());
+  Tensor indices = ops::empty({0}, ScalarType::Int64, {}, self.device());
+  if constexpr (IgnoreNan)
+    ops::nanmedian_dim_out(self, dim, keepdim, values, indices);
+  else
+    ops::median_dim_out(self, dim, keepdim, values, indices);
+  return {values, indices};
+}
+
 static Library composite_explicit_sorting(
     Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
       m.impl("sort", fn<&sort>);
       m.impl("sort.values", fn<&sort_values>);
       m.impl("kthvalue", fn<&kthvalue>);
+      m.impl("median.dim", fn<&median_dim<false>>);
+      m.impl("nanmedian.dim", fn<&median_dim<true>>);
     });
 
 static Library composite_implicit_sorting(

@@ -350,6 +350,117 @@ ops::TensorPair kthvalue_values(const Tensor& self, int64_t k, int64_t dim, bool
   return {values, indices};
 }
 
+// --- median / nanmedian --------------------------------------------------------------------------
+
+namespace {
+
+// The lower median of one slice's n values and its index, as torch's median kernels: a slice with
+// a NaN gives its first NaN (median; nanmedian leaves the NaNs out and gives NaN, index 0, only
+// for a slice of NaNs); else the ((m - 1) / 2)-th smallest of its m numbers.
+template <bool IgnoreNan, typename K>
+std::pair<K, int64_t> median_of(std::vector<std::pair<K, int64_t>>& q) {
+  int64_t m = static_cast<int64_t>(q.size());
+  if constexpr (!IgnoreNan) {
+    for (const auto& e : q)
+      if (is_nan(e.first)) return e;
+  } else {
+    m = std::count_if(q.begin(), q.end(), [](const auto& e) { return !is_nan(e.first); });
+    if (m == 0) return {q.front().first, 0};
+  }
+  quick_select(q, (m - 1) / 2);  // NaN sorts last, so the numbers come first
+  return q[static_cast<size_t>((m - 1) / 2)];
+}
+
+template <bool IgnoreNan>
+ops::TensorPair median_dim_impl(const Tensor& self, int64_t dim, bool keepdim,
+                                const Tensor& values, const Tensor& indices) {
+  int64_t d = wrap_dim(dim, self.dim());
+  int64_t n = slice_len(self, d);
+  checks::out_dtype(values, self.dtype());
+  checks::out_dtype(indices, ScalarType::Int64);
+  OPSCOPE_CHECK_INDEX(self.dim() == 0 || self.size(d) != 0, "median(): Expected reduction dim ", d,
+                      " to have non-zero size.");
+  DimVector keep = sizes_with(self, d, 1);
+  resize_output(values, keep);
+  resize_output(indices, keep);
+  check_not(self.dtype(), "median_out", {ScalarType::Bool, ScalarType::Float16});
+  if (self.numel() > 0) {
+    int64_t ss = slice_stride(self, d);
+    dispatch_dtype(self.dtype(), "median_out", [&]<typename T>() {
+      using K = key_t<T>;
+      const T* src = self.data_ptr<const T>();
+      T* vdst = values.data_ptr<T>();
+      int64_t* idst = indices.data_ptr<int64_t>();
+      parallel_slices(self, values, indices, d, n, [&](int64_t io_, int64_t vo_, int64_t ii_) {
+        std::vector<std::pair<K, int64_t>> q(static_cast<size_t>(n));
+        for (int64_t j = 0; j < n; ++j)
+          q[static_cast<size_t>(j)] = {static_cast<K>(src[io_ + j * ss]), j};
+        auto [value, index] = median_of<IgnoreNan>(q);
+        vdst[vo_] = static_cast<T>(value);
+        idst[ii_] = index;
+      });
+    });
+  }
+  if (!keepdim && self.dim() > 0) {
+    for (const Tensor* t : {&values, &indices}) {  // squeeze dim d away
+      DimVector sz(t->sizes().begin(), t->sizes().end()),
+          st(t->strides().begin(), t->strides().end());
+      sz.erase(sz.begin() + d);
+      st.erase(st.begin() + d);
+      (*t)->set_geometry(sz, st, (*t)->storage_offset());
+    }
+  }
+  return {values, indices};
+}
+
+// [*s] -> 0-d: the lower median of all elements (NaN for none, as torch)
+template <bool IgnoreNan>
+Tensor median_all_impl(const Tensor& self, const Tensor& out) {
+  check_not(self.dtype(), "median_cpu", {ScalarType::Bool, ScalarType::Float16});
+  Tensor result = out.defined() ? out : make_empty({}, self.dtype(), self.device());
+  checks::out_dtype(result, self.dtype());
+  resize_output(result, {});
+  dispatch_dtype(self.dtype(), "median_cpu", [&]<typename T>() {
+    using K = key_t<T>;
+    T* dst = result.data_ptr<T>();
+    if (self.numel() == 0) {
+      *dst = static_cast<T>(std::numeric_limits<double>::quiet_NaN());
+      return;
+    }
+    const T* src = self.data_ptr<const T>();
+    std::vector<std::pair<K, int64_t>> q;
+    q.reserve(static_cast<size_t>(self.numel()));
+    factory_util::for_each_offset(self.sizes(), self.strides(), [&](int64_t i, int64_t off) {
+      q.emplace_back(static_cast<K>(src[off]), i);
+    });
+    *dst = static_cast<T>(median_of<IgnoreNan>(q).first);
+  });
+  return result;
+}
+
+}  // namespace
+
+ops::TensorPair median_dim_values(const Tensor& self, int64_t dim, bool keepdim,
+                                  const Tensor& values, const Tensor& indices) {
+  return median_dim_impl<false>(self, dim, keepdim, values, indices);
+}
+ops::TensorPair nanmedian_dim_values(const Tensor& self, int64_t dim, bool keepdim,
+                                     const Tensor& values, const Tensor& indices) {
+  return median_dim_impl<true>(self, dim, keepdim, values, indices);
+}
+Tensor median(const Tensor& self) {
+  return median_all_impl<false>(self, Tensor());
+}
+Tensor median_out(const Tensor& self, const Tensor& out) {
+  return median_all_impl<false>(self, out);
+}
+Tensor nanmedian(const Tensor& self) {
+  return median_all_impl<true>(self, Tensor());
+}
+Tensor nanmedian_out(const Tensor& self, const Tensor& out) {
+  return median_all_impl<true>(self, out);
+}
+
 // --- unique --------------------------------------------------------------------------------------
 
 namespace {
@@ -574,6 +685,12 @@ static Library cpu_sorting(Library::IMPL, "aten", DispatchKey::CPU, [](Library& 
   m.impl("topk", fn<&topk>);
   m.impl("topk.values", fn<&topk_values>);
   m.impl("kthvalue.values", fn<&kthvalue_values>);
+  m.impl("median", fn<&median>);
+  m.impl("median.out", fn<&median_out>);
+  m.impl("median.dim_values", fn<&median_dim_values>);
+  m.impl("nanmedian", fn<&nanmedian>);
+  m.impl("nanmedian.out", fn<&nanmedian_out>);
+  m.impl("nanmedian.dim_values", fn<&nanmedian_dim_values>);
   m.impl("_unique2", fn<&_unique2>);
   m.impl("_unique", fn<&_unique>);
   m.impl("unique_dim", fn<&unique_dim>);
