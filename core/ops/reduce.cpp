@@ -32,6 +32,23 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
   // self (n, m) -> () the sum of the diagonal; integers as int64 (cpu/reduce_trace.cpp)
   m.def("trace(Tensor self) -> Tensor");
 
+  // nansum: sum with NaNs counted as 0 (a CPU kernel); nanmean: CompositeImplicitAutograd, the
+  // nansum divided by the count of numbers
+  m.def(
+      "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> "
+      "Tensor");
+  m.def(
+      "nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
+      "Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.def(
+      "nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> "
+      "Tensor");
+  m.def(
+      "nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
+      "Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+
   m.def("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor");
   m.def(
       "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> "

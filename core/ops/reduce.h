@@ -56,6 +56,12 @@ inline constexpr Overloads mean{
 //          Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(Out, const Tensor&, OptDims, Default<bool>, Default<OptScalarType>)>
     mean_out{"aten::mean.out"};
+// nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, OptDims, Default<bool>, Default<OptScalarType>)> nansum{
+    "aten::nansum"};
+// nansum.out(..., *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, OptDims, Default<bool>, Default<OptScalarType>)>
+    nansum_out{"aten::nansum.out"};
 // prod(Tensor self, *, ScalarType? dtype=None) -> Tensor
 // prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
 inline constexpr Overloads prod{

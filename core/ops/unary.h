@@ -128,6 +128,8 @@ inline constexpr Op<Tensor(const Tensor&)> reciprocal{"aten::reciprocal"};
 // --- logical_not ---------------------------------------------------------------------------------
 // logical_not(Tensor self) -> Tensor
 inline constexpr Op<Tensor(const Tensor&)> logical_not{"aten::logical_not"};
+// logical_not_(Tensor(a!) self) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&)> logical_not_{"aten::logical_not_"};
 // logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(Out, const Tensor&)> logical_not_out{"aten::logical_not.out"};
 

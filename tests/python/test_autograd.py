@@ -367,6 +367,7 @@ CASES = [
     ("kthvalue", lambda a: a.kthvalue(2, 0)[0], [(3, 2)], False, True),
     ("median", lambda a: a.median() + a.nanmedian(), [(3, 4)], False, True),
     ("median dim", lambda a: a.median(1)[0] + a.nanmedian(0, keepdim=True)[0], [(3, 3)], False, True),
+    ("nansum", lambda a: a.nansum() + a.nansum(1, keepdim=True) + a.nanmean(0), [(3, 4)], False, True),
     # --- the backward ops (what double backward through views records)
     ("select_backward", lambda g: opscope.ops.aten.select_backward(g, [2, 3], 0, 1), [(3,)], False, True),
     ("slice_backward", lambda g: opscope.ops.aten.slice_backward(g, [2, 5], 1, 1, 5, 2), [(2, 2)], False, True),

@@ -12,6 +12,7 @@ softmax / log_softmax — against NumPy in float64.
     /usr/bin/python3 -m pytest -q tests/python/test_reduce.py
 """
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -101,6 +102,50 @@ def test_sum_mean_float32_every_dim(shape, layout, keepdim, rng):
         assert r.dtype == opscope.float32
         r = t.mean() if dim is None else t.mean(dim, **kw)
         check(r, f64(a).mean(axis=ax, keepdims=kd), "float32", f"mean {shape} dim={dim}", atol=1e-5)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16", "float16"])
+def test_nansum_nanmean_every_dim(shape, layout, dtype, rng):
+    """NaNs left out: nansum counts them as 0, nanmean divides by the count of numbers (NaN where
+    there is none); the vector loop and the scalar tail see NaNs in every lane."""
+    t, _ = make(shape, "float64", rng, layout)
+    holes = opscope.tensor(rng.random(tuple(t.shape)) < 0.3)
+    t = opscope.where(holes, float("nan"), t).to(getattr(opscope, dtype))
+    a = to_numpy(t).astype(np.float64)
+    for dim in dim_choices(len(shape)):
+        for keepdim in (False, True):
+            kw = {} if dim is None else {"dim": dim, "keepdim": keepdim}
+            kd = keepdim and dim is not None
+            r = opscope.nansum(t, **kw)
+            assert r.dtype == t.dtype
+            check(r, np.nansum(a, axis=np_axis(dim), keepdims=kd), dtype, f"nansum {shape} dim={dim}", atol=1e-3)
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # numpy's "mean of empty slice"
+                want = np.nanmean(a, axis=np_axis(dim), keepdims=kd)
+            got = to_numpy(t.nanmean(**kw)).astype(np.float64)
+            np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+            check(got[~np.isnan(got)], want[~np.isnan(want)], dtype, f"nanmean {shape} dim={dim}", atol=1e-3)
+
+
+def test_nansum_nanmean_rules():
+    assert opscope.nansum(opscope.tensor([1, 2, 3], dtype=opscope.uint8)).tolist() == 6
+    assert opscope.nansum(opscope.tensor([True, True])).dtype == opscope.int64
+    assert opscope.nansum(opscope.tensor([]), 0).item() == 0.0
+    assert opscope.nanmean(opscope.tensor([float("nan")])).isnan().item()
+    assert opscope.nansum(opscope.tensor([1.0, float("nan")]), dtype=opscope.float64).dtype == opscope.float64
+    out = opscope.empty(0)
+    assert opscope.nanmean(opscope.tensor([[1.0, float("nan"), 3.0]]), 1, out=out) is out and out.tolist() == [2.0]
+    with pytest.raises(RuntimeError, match="nanmean\\(\\): expected input to have floating point dtype but got Long"):
+        opscope.nanmean(opscope.tensor([1, 2]))
+    x = opscope.tensor([[1.0, float("nan")], [3.0, 4.0]], dtype=opscope.float64, requires_grad=True)
+    x.nansum(0).sum().backward()
+    assert x.grad.tolist() == [[1.0, 0.0], [1.0, 1.0]]
+    assert x.nansum().grad_fn.name() == "NansumBackward0"
+    with opscope.trace() as t:
+        x.nanmean(1)
+    assert [c.name for c in t.roots[0].children][:3] == ["aten::ne.Tensor", "aten::logical_not_", "aten::sum.dim_IntList"]
 
 
 @pytest.mark.parametrize("dtype", ALL)

@@ -105,6 +105,16 @@ std::vector<Derivative> reduce_derivatives() {
          auto dims = reduced_dims(c.value("dim"), c.sizes("self").size());
          return {unreduce(g[0], c.sizes("self"), dims, c.value("keepdim").to_bool())};
        }},
+      // nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None):
+      //   g where self is a number, 0 at its NaNs
+      {.op = "nansum", .node = "NansumBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor self = c.arg("self");
+         auto dims = reduced_dims(c.value("dim"), c.sizes("self").size());
+         Tensor spread = unreduce(ops::to(g[0], self.dtype()), c.sizes("self"), dims,
+                                  c.value("keepdim").to_bool());
+         return {ops::mul(spread, ops::logical_not(ops::isnan(self)))};
+       }},
       // mean(Tensor self, *, ScalarType? dtype=None) -> Tensor: g / numel everywhere
       {.op = "mean", .node = "MeanBackward0", .inputs = {"self"},
        .formula = [](C c, G g) -> variable_list {

@@ -40,6 +40,27 @@ Tensor prod_all_out(const Tensor& self, OptDtype dtype, const Tensor& out) {
   return cpu::write_out(out, ops::prod(self, dtype ? dtype : OptDtype(out.dtype())));
 }
 
+// nanmean: nansum / the count of numbers, as torch 1.13's CompositeImplicitAutograd kernel (the
+// count through self != self, logical_not_ and sum)
+namespace {
+Tensor count_of_numbers(const Tensor& self, OptDims dim, bool keepdim) {
+  OPSCOPE_CHECK(is_floating(self.dtype()),
+                "nanmean(): expected input to have floating point dtype but got ",
+                cpp_name(self.dtype()));
+  return ops::sum(ops::logical_not_(ops::ne(self, self)), dim, keepdim, std::nullopt);
+}
+}  // namespace
+
+Tensor nanmean(const Tensor& self, OptDims dim, bool keepdim, OptDtype dtype) {
+  Tensor count = count_of_numbers(self, dim, keepdim);
+  return ops::div(ops::nansum(self, dim, keepdim, dtype), count);
+}
+Tensor nanmean_out(const Tensor& self, OptDims dim, bool keepdim, OptDtype dtype,
+                   const Tensor& out) {
+  Tensor count = count_of_numbers(self, dim, keepdim);
+  return ops::div_(ops::nansum_out(out, self, dim, keepdim, dtype), count);
+}
+
 Tensor norm(const Tensor& self, const Scalar& p) {
   return ops::norm(self, p, {}, false);
 }
@@ -276,6 +297,8 @@ static Library composite_explicit_reduce(
 static Library composite_implicit_reduce(
     Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
       m.impl("diff", fn<&diff>);
+      m.impl("nanmean", fn<&nanmean>);
+      m.impl("nanmean.out", fn<&nanmean_out>);
       m.impl("max.other", fn<&max_other>);
       m.impl("max.out", fn<&max_other_out>);
       m.impl("min.other", fn<&min_other>);

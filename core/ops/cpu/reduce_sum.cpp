@@ -1,4 +1,4 @@
-// CPU kernels of sum, mean and prod (declared in core/ops/reduce.cpp).
+// CPU kernels of sum, nansum, mean and prod (declared in core/ops/reduce.cpp).
 //
 // dtypes as torch 1.13: bool and integer inputs sum / multiply as int64 (the input is converted
 // first); `dtype=` converts the input before reducing; float16 / bfloat16 accumulate in float
@@ -37,6 +37,26 @@ struct SumOp {
   template <typename V>
   [[gnu::always_inline]] V vreduce(V a, V x) const {
     return a + x;
+  }
+  out_t project(acc_t a) const { return static_cast<out_t>(a); }
+};
+
+// sum with the NaNs left out (counted as 0).
+template <typename T>
+struct NanSumOp {
+  using in_t = T;
+  using acc_t = acc_type_t<T>;
+  using out_t = T;
+  static constexpr int kLanes = lanes_for<T>();
+  acc_t identity() const { return acc_t(0); }
+  acc_t reduce(acc_t a, in_t x) const {
+    const acc_t v = static_cast<acc_t>(x);
+    return v != v ? a : a + v;
+  }
+  acc_t combine(acc_t a, acc_t b) const { return a + b; }
+  template <typename V>
+  [[gnu::always_inline]] V vreduce(V a, V x) const {
+    return a + (x == x ? x : V{});
   }
   out_t project(acc_t a) const { return static_cast<out_t>(a); }
 };
@@ -97,6 +117,18 @@ Tensor sum_impl(const Tensor& self, OptDims dim, bool keepdim, ScalarType dtype)
     if constexpr (std::is_same_v<T, int64_t> || !std::is_integral_v<T>) {
       reduce_values(plan, SumOp<T>{});
     }
+  });
+  return plan.finish();
+}
+
+// sum_impl with the NaNs left out: integers and bool have none (their sum); float16 / bfloat16
+// accumulate in float, as sum's.
+Tensor nansum_impl(const Tensor& self, OptDims dim, bool keepdim, ScalarType dtype) {
+  if (!is_floating(dtype)) return sum_impl(self, dim, keepdim, dtype);
+  Tensor in = cast_if_needed(self, dtype);
+  ReducePlan plan(in, reduce_dim_mask(dim, self.dim()), keepdim, {dtype});
+  dispatch_dtype(dtype, "nansum_cpu", [&]<typename T>() {
+    if constexpr (!std::is_integral_v<T>) reduce_values(plan, NanSumOp<T>{});
   });
   return plan.finish();
 }
@@ -165,6 +197,16 @@ Tensor sum_out(const Tensor& self, OptDims dim, bool keepdim, OptDtype dtype, co
   return write_out(out, sum_impl(self, dim, keepdim, dtype.value_or(out.dtype())));
 }
 
+Tensor nansum(const Tensor& self, OptDims dim, bool keepdim, OptDtype dtype) {
+  return nansum_impl(self, dim, keepdim, sum_result_dtype(self, dtype));
+}
+
+Tensor nansum_out(const Tensor& self, OptDims dim, bool keepdim, OptDtype dtype,
+                  const Tensor& out) {
+  if (dtype) check_out_dtype(out, *dtype);
+  return write_out(out, nansum_impl(self, dim, keepdim, dtype.value_or(out.dtype())));
+}
+
 Tensor mean_dim(const Tensor& self, OptDims dim, bool keepdim, OptDtype dtype) {
   return mean_impl(self, dim, keepdim, dtype);
 }
@@ -192,6 +234,8 @@ Tensor prod_out(const Tensor& self, int64_t dim, bool keepdim, OptDtype dtype, c
 static Library cpu_reduce_sum(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
   m.impl("sum.dim_IntList", fn<&sum_dim>);
   m.impl("sum.IntList_out", fn<&sum_out>);
+  m.impl("nansum", fn<&nansum>);
+  m.impl("nansum.out", fn<&nansum_out>);
   m.impl("mean.dim", fn<&mean_dim>);
   m.impl("mean.out", fn<&mean_out>);
   m.impl("prod", fn<&prod>);
