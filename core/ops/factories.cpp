@@ -62,6 +62,19 @@ static Library factory_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def(
       "eye.m(int n, int m, *, ScalarType? dtype=None, Layout? layout=None, "
       "Device? device=None, bool? pin_memory=None) -> Tensor");
+  // -> (2, k): the (row, column) indices of the upper (triu: j - i >= offset) / lower (tril:
+  // j - i <= offset) triangle of a row x col matrix, row by row; int64 or int32 only
+  m.def(
+      "triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, "
+      "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor");
+  m.def(
+      "tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, "
+      "Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor");
+  // torch.triu_indices takes no out=: ops.aten only (kernels in core/ops/composite/shape_more.cpp)
+  m.def("triu_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::None);
+  m.def("tril_indices.out(int row, int col, int offset=0, *, Tensor(a!) out) -> Tensor(a!)",
+        Variants::None);
 
   // Random factories.
   m.def(

@@ -147,6 +147,18 @@ inline constexpr Overloads eye{Op<Tensor(int64_t, Default<OptDtype>, Default<Opt
                                Op<Tensor(int64_t, int64_t, Default<OptDtype>, Default<OptLayout>,
                                          Default<OptDevice>, Default<OptBool>)>{"aten::eye.m"}};
 
+// triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None,
+//              Device? device=None, bool? pin_memory=None) -> Tensor
+// -> (2, k): row indices, then column indices, of the (i, j) with j - i >= offset in a row x col
+// matrix, row by row (numpy.triu_indices). dtype int64 or int32.
+inline constexpr Op<Tensor(int64_t, int64_t, Default<int64_t>, Default<OptDtype>,
+                           Default<OptLayout>, Default<OptDevice>, Default<OptBool>)>
+    triu_indices{"aten::triu_indices"};
+// tril_indices(...): the same for j - i <= offset.
+inline constexpr Op<Tensor(int64_t, int64_t, Default<int64_t>, Default<OptDtype>,
+                           Default<OptLayout>, Default<OptDevice>, Default<OptBool>)>
+    tril_indices{"aten::tril_indices"};
+
 // --- random factories --------------------------------------------------------------------------
 
 // rand(int[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None,

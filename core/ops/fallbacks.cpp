@@ -36,6 +36,8 @@ static Library backend_select_factories(
       m.impl("linspace", backend_select_kernel());
       m.impl("eye", backend_select_kernel());
       m.impl("eye.m", backend_select_kernel());
+      m.impl("triu_indices", backend_select_kernel());
+      m.impl("tril_indices", backend_select_kernel());
       m.impl("rand", backend_select_kernel());
       m.impl("rand.generator", backend_select_kernel());
       m.impl("randn", backend_select_kernel());

@@ -1,6 +1,7 @@
 // Joining, splitting and rearranging ops: cat / stack (and hstack, vstack, dstack, atleast_*),
 // split / chunk / tensor_split, flip, roll, repeat / tile / repeat_interleave, tril / triu,
-// diag / diag_embed.
+// diag / diag_embed; and (core/ops/composite/shape_more.cpp) rot90, kron, block_diag, diagflat,
+// column_stack / row_stack, hsplit / vsplit / dsplit, vander, combinations.
 //
 // Semantically every op here moves elements without computing new values (cat promotes its
 // inputs to one dtype, torch's result_type, and tril / triu write zeros). The *splitting* ops
@@ -54,6 +55,20 @@ inline constexpr Op<Tensor(TensorList, int64_t, const Tensor&)> cat_out{"aten::c
 // stack(Tensor[] tensors, int dim=0) -> Tensor
 // n tensors (s) of one shape -> (.., n, ..) with n at dim, dim in [-(len(s)+1), len(s)].
 inline constexpr Op<Tensor(TensorList, Default<int64_t>)> stack{"aten::stack"};
+
+// hstack(Tensor[] tensors) -> Tensor       cat along dim 1 (dim 0 for 1-D inputs)
+inline constexpr Op<Tensor(TensorList)> hstack{"aten::hstack"};
+// hstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, TensorList)> hstack_out{"aten::hstack.out"};
+// vstack(Tensor[] tensors) -> Tensor       atleast_2d each, cat along dim 0
+inline constexpr Op<Tensor(TensorList)> vstack{"aten::vstack"};
+// vstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, TensorList)> vstack_out{"aten::vstack.out"};
+
+// block_diag(Tensor[] tensors) -> Tensor
+// [(m_i, n_i)] (a 0-d input is (1, 1), a 1-D (n) is (1, n)) -> (sum m_i, sum n_i), zeros off the
+// diagonal blocks, dtype result_type(tensors); no tensors -> (1, 0).
+inline constexpr Op<Tensor(TensorList)> block_diag{"aten::block_diag"};
 
 // meshgrid(Tensor[] tensors) -> Tensor[]
 // meshgrid.indexing(Tensor[] tensors, *, str indexing) -> Tensor[]
@@ -116,6 +131,17 @@ inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> flip{"aten::flip"};
 // element i of dim d moves to (i + shift) mod n; no dims: roll the flattened tensor.
 inline constexpr Op<Tensor(const Tensor&, IntArrayRef, Default<IntArrayRef>)> roll{"aten::roll"};
 
+// rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor
+// k quarter turns of the plane (dims[0], dims[1]), from dims[0] towards dims[1]: k = 1 maps
+// (.., n0, .., n1, ..) to (.., n1, .., n0, ..). New memory (a clone for k % 4 == 0).
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>, Default<IntArrayRef>)> rot90{
+    "aten::rot90"};
+
+// kron(Tensor self, Tensor other) -> Tensor
+// self (a_0, .., a_k), other (b_0, .., b_k) (the shorter padded with leading 1s)
+// -> (a_0 * b_0, .., a_k * b_k); block (i_0, .., i_k) is self[i_0, .., i_k] * other.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> kron{"aten::kron"};
+
 // repeat(Tensor self, SymInt[] repeats) -> Tensor
 // (s) -> (r_0 * s'_0, ...), s' = s padded with leading 1s to len(repeats) >= self.dim().
 inline constexpr Op<Tensor(const Tensor&, IntArrayRef)> repeat{"aten::repeat"};
@@ -142,6 +168,10 @@ inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> tril{"aten::tril"};
 // triu(Tensor self, int diagonal=0) -> Tensor
 // (*, M, N): keeps (i, j) with j - i >= diagonal, zeros elsewhere.
 inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> triu{"aten::triu"};
+
+// diag(Tensor self, int diagonal=0) -> Tensor
+// (n) -> (n + |d|, n + |d|) with self on diagonal d; (M, N) -> (its diagonal d)
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> diag{"aten::diag"};
 
 // diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&)> diag_out{"aten::diag.out"};

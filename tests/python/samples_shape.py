@@ -22,6 +22,8 @@ OVERRIDES = {
     **{f"aten::{op}{ov}": _TENSORS
        for op in ("cat", "concat", "stack", "hstack", "vstack", "dstack")
        for ov in ("", ".out")},
+    **{f"aten::{op}{ov}": _TENSORS
+       for op in ("column_stack", "row_stack", "block_diag") for ov in ("", ".out")},
     **{f"aten::atleast_{n}d.Sequence": _TENSORS for n in (1, 2, 3)},
     **{f"aten::{op}": {"tensors": lambda: [matrix(3), matrix(2)], "indexing": "xy"}
        for op in ("meshgrid", "meshgrid.indexing", "cartesian_prod")},
@@ -34,7 +36,20 @@ OVERRIDES = {
     "aten::tensor_split.indices": {"indices": [1], "dim": 1},
     "aten::tensor_split.tensor_indices_or_sections": {
         "tensor_indices_or_sections": lambda: opscope.tensor([1, 2]), "dim": 1},
+    "aten::hsplit.int": {"sections": 3},
+    "aten::hsplit.array": {"indices": [1]},
+    "aten::vsplit.int": {"sections": 2},
+    "aten::vsplit.array": {"indices": [1]},
+    "aten::dsplit.int": {"self": lambda: matrix(2, 3, 4), "sections": 2},
+    "aten::dsplit.array": {"self": lambda: matrix(2, 3, 4), "indices": [1, 3]},
     # rearranging
+    "aten::rot90": {"k": 3, "dims": [1, 0]},
+    "aten::rot90.out": {"k": 1},
+    "aten::vander": {"x": lambda: matrix(3), "N": 4},
+    "aten::combinations": {"self": lambda: matrix(4), "r": 3},
+    **{f"aten::{op}": {"row": 3, "col": 4, "offset": 1} for op in ("triu_indices", "tril_indices")},
+    **{f"aten::{op}.out": {"row": 3, "col": 4, "out": _long_out}
+       for op in ("triu_indices", "tril_indices")},
     "aten::roll": {"shifts": [1]},
     "aten::roll.out": {"shifts": [1]},
     "aten::repeat": {"repeats": [2, 1, 2]},

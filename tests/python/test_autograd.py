@@ -420,6 +420,10 @@ CASES = [
      [(4, 3), (4, 2)], False, True),
     ("linalg.solve_triangular", lambda a, b: opscope.linalg.solve_triangular(
         a + 3 * opscope.eye(3, dtype=a.dtype), b, upper=True), [(3, 3), (3, 2)], False, True),
+    # shape ops: rot90, block_diag (their own derivative nodes; kron, diagflat, ... are composite)
+    ("rot90", lambda a: opscope.rot90(a, 1, [1, 0]), [(2, 3)], False, True),
+    ("rot90 k=2 3-D", lambda a: opscope.rot90(a, -2, [0, 2]), [(2, 3, 4)], False, True),
+    ("block_diag", lambda a, b, c: opscope.block_diag(a, b, c), [(2, 3), (3,), ()], False, True),
 ]
 
 

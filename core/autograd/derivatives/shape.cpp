@@ -1,6 +1,6 @@
 // The derivative table's shape family (see core/autograd/Derivatives.h; core/ops/shape.h): new
 // tensors assembled from others (cat, stack, split: Tensor lists, see Note [Tensor lists in the
-// derivative table]; repeat, roll, tril, diag, ...). The gradient takes each element back where
+// derivative table]; repeat, roll, rot90, block_diag, tril, diag, ...). The gradient takes each element back where
 // it came from.
 #include <algorithm>
 
@@ -70,6 +70,25 @@ variable_list repeat_backward(C c, G g) {
   return {ops::reshape(summed, s)};
 }
 
+// block_diag(Tensor[] tensors) -> Tensor: input k gets its diagonal block of g, shaped back
+// (a 0-d / 1-D input was the block (1, 1) / (1, n)).
+variable_list block_diag_backward(C c, G g) {
+  const size_t n = c.list_size("tensors");
+  variable_list out(n);
+  int64_t row = 0, col = 0;
+  for (size_t k = 0; k < n; ++k) {
+    IntArrayRef s = c.sizes("tensors", k);
+    int64_t rows = s.size() == 2 ? s[0] : 1, cols = s.size() == 2 ? s[1] : s.size() == 1 ? s[0] : 1;
+    if (c.needs("tensors", k)) {
+      Tensor block = ops::slice(ops::slice(g[0], 0, row, row + rows), 1, col, col + cols);
+      out[k] = s.size() == 2 ? block : ops::reshape(block, s);
+    }
+    row += rows;
+    col += cols;
+  }
+  return out;
+}
+
 }  // namespace
 
 // clang-format off
@@ -80,6 +99,14 @@ std::vector<Derivative> shape_derivatives() {
        .formula = [](C c, G g) -> variable_list {
          return {ops::flip(g[0], c.value("dims").to_int_list())};
        }},
+      // rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor: turned back, -k quarter turns
+      {.op = "rot90", .node = "Rot90Backward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::rot90(g[0], -c.value("k").to_int(), c.value("dims").to_int_list())};
+       }},
+      // block_diag(Tensor[] tensors) -> Tensor
+      {.op = "block_diag", .node = "BlockDiagBackward0", .inputs = {"tensors"},
+       .formula = block_diag_backward},
       // cat(Tensor[] tensors, int dim=0) -> Tensor
       {.op = "cat", .node = "CatBackward0", .inputs = {"tensors"}, .formula = cat_backward},
       // stack(Tensor[] tensors, int dim=0) -> Tensor

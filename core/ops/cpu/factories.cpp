@@ -1,5 +1,5 @@
 // CPU kernels of the deterministic factories: empty, empty_strided, zeros, ones, full,
-// scalar_tensor, arange, linspace, eye. Declared and registered in core/ops/factories.cpp; the
+// scalar_tensor, arange, linspace, eye, triu_indices / tril_indices. Declared and registered in core/ops/factories.cpp; the
 // random ones are in core/ops/cpu/random.cpp.
 //
 // Checks come in torch 1.13's order with its messages (RangeFactories.cpp, TensorFactories.cpp).
@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/ops/cpu/factory_util.h"
 #include "core/dispatch/Library.h"
@@ -158,6 +159,65 @@ Tensor eye(int64_t n, std::optional<ScalarType> dtype, std::optional<int64_t> la
            std::optional<Device> device, std::optional<bool> pin_memory) {
   OPSCOPE_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
   return eye_m(n, n, dtype, layout, device, pin_memory);
+}
+
+// --- triu_indices / tril_indices ---------------------------------------------------------------
+
+namespace {
+
+// -> (2, k): the (i, j) of a row x col matrix with j - i >= offset (upper) or <= offset (lower),
+// row by row; row i keeps the columns [first, last) below, so k is their sum.
+Tensor triangle_indices(const char* name, bool upper, int64_t row, int64_t col, int64_t offset,
+                        std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                        std::optional<bool> pin_memory) {
+  ScalarType dt = resolve_options(dtype, layout, pin_memory, ScalarType::Int64);
+  OPSCOPE_CHECK(row >= 0, "row must be non-negative, got", row);
+  OPSCOPE_CHECK(col >= 0, "col must be non-negative, got", col);
+  // Row i's columns, clamped to [0, col]. An offset beyond [-row - 1, col + 1] selects what that
+  // bound does, so it is clamped first (no overflow near the int64 limits).
+  const int64_t d = std::clamp<int64_t>(offset, -row - 1, col + 1);
+  auto columns = [&](int64_t i) -> std::pair<int64_t, int64_t> {
+    int64_t diag = d + i;  // the column where j - i == offset
+    if (upper) return {std::clamp<int64_t>(diag, 0, col), col};
+    return {0, std::clamp<int64_t>(diag + 1, 0, col)};
+  };
+  int64_t k = 0;
+  for (int64_t i = 0; i < row; ++i) {
+    auto [first, last] = columns(i);
+    k += last - first;
+  }
+  Tensor t = new_cpu_tensor(std::array<int64_t, 2>{2, k}, dt);
+  bool dispatched = false;
+  auto fill = [&]<typename T>() {
+    dispatched = true;
+    T* rows = t.data_ptr<T>();
+    T* cols = rows + k;
+    int64_t n = 0;
+    for (int64_t i = 0; i < row; ++i) {
+      auto [first, last] = columns(i);
+      for (int64_t j = first; j < last; ++j, ++n) {
+        rows[n] = static_cast<T>(i);
+        cols[n] = static_cast<T>(j);
+      }
+    }
+  };
+  if (dt == ScalarType::Int64) fill.template operator()<int64_t>();
+  if (dt == ScalarType::Int32) fill.template operator()<int32_t>();
+  OPSCOPE_CHECK(dispatched, "\"", name, "\" not implemented for '", cpp_name(dt), "'");
+  return t;
+}
+
+}  // namespace
+
+Tensor triu_indices(int64_t row, int64_t col, int64_t offset, std::optional<ScalarType> dtype,
+                    std::optional<int64_t> layout, std::optional<Device> device,
+                    std::optional<bool> pin_memory) {
+  return triangle_indices("triu_indices", true, row, col, offset, dtype, layout, pin_memory);
+}
+Tensor tril_indices(int64_t row, int64_t col, int64_t offset, std::optional<ScalarType> dtype,
+                    std::optional<int64_t> layout, std::optional<Device> device,
+                    std::optional<bool> pin_memory) {
+  return triangle_indices("tril_indices", false, row, col, offset, dtype, layout, pin_memory);
 }
 
 // --- arange ------------------------------------------------------------------------------------
@@ -388,6 +448,8 @@ static Library cpu_factories(Library::IMPL, "aten", DispatchKey::CPU, [](Library
   m.impl("linspace", fn<&linspace>);
   m.impl("eye", fn<&eye>);
   m.impl("eye.m", fn<&eye_m>);
+  m.impl("triu_indices", fn<&triu_indices>);
+  m.impl("tril_indices", fn<&tril_indices>);
 });
 
 }  // namespace opscope::cpu

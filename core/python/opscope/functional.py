@@ -1,7 +1,7 @@
 """The torch functions written in Python over aten ops (torch/functional.py's counterparts, and
 the keyword torch's C++ binding handles by hand): ``opscope.unique``, ``opscope.unique_consecutive``,
 ``opscope.norm``, ``opscope.nonzero(as_tuple=True)``, ``opscope.as_tensor``, ``opscope.einsum``,
-``opscope.tensordot``, ``opscope.meshgrid`` and ``opscope.cartesian_prod``.
+``opscope.tensordot``, ``opscope.meshgrid``, ``opscope.cartesian_prod`` and ``opscope.block_diag``.
 
 Each calls the aten op torch 1.13 calls, so a trace reads the same: ``unique`` runs
 ``aten::_unique2`` (``aten::unique_dim`` with ``dim=``), ``norm`` runs ``aten::frobenius_norm`` for
@@ -24,7 +24,7 @@ import opscope
 from opscope import _C
 
 __all__ = ["unique", "unique_consecutive", "norm", "nonzero", "as_tensor", "einsum", "tensordot",
-           "meshgrid", "cartesian_prod"]
+           "meshgrid", "cartesian_prod", "block_diag"]
 
 _nonzero = _C._VariableFunctions.nonzero  # the schema-derived function (aten::nonzero, .out)
 _einsum = _C._VariableFunctions.einsum
@@ -187,6 +187,15 @@ def cartesian_prod(*tensors):
         from opscope.overrides import handle_torch_function
         return handle_torch_function(cartesian_prod, tensors, *tensors)
     return _C._op_overload("aten::cartesian_prod")(tensors)
+
+
+def block_diag(*tensors):
+    """The tensors (0-d, 1-D as one row, or 2-D) as the diagonal blocks of one matrix, zeros
+    elsewhere (aten::block_diag)."""
+    if _C._has_torch_function(tensors):
+        from opscope.overrides import handle_torch_function
+        return handle_torch_function(block_diag, tensors, *tensors)
+    return _C._op_overload("aten::block_diag")(tensors)
 
 
 def as_tensor(data, dtype=None, device=None):
