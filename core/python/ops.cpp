@@ -218,6 +218,31 @@ void sort_signatures(std::vector<Signature>& sigs) {
   };
   std::stable_sort(sigs.begin(), sigs.end(),
                    [&](const Signature& a, const Signature& b) { return key(a) < key(b); });
+  // torch's sort_overloads also tries an `int` (or `int?`) argument before an `int[]` in the
+  // same place: a lone int[] takes a bare number (x.view(6)), so x.hsplit(3) would otherwise
+  // match hsplit.array([3]) before hsplit.int(3). Two signatures that differ only there swap.
+  auto int_before_list = [](const Signature& a, const Signature& b) {  // b should precede a
+    const auto& x = a.op.schema().arguments;
+    const auto& y = b.op.schema().arguments;
+    if (x.size() != y.size() || a.op.schema().is_out_variant() != b.op.schema().is_out_variant())
+      return false;
+    bool differs = false;
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (x[i].type == y[i].type) continue;
+      bool list_vs_int = x[i].type.is_list && x[i].type.kind == TypeKind::Int &&
+                         !y[i].type.is_list && y[i].type.kind == TypeKind::Int;
+      if (!list_vs_int) return false;
+      differs = true;
+    }
+    return differs;
+  };
+  for (size_t i = 0; i < sigs.size(); ++i)
+    for (size_t j = i + 1; j < sigs.size(); ++j)
+      if (int_before_list(sigs[i], sigs[j])) {
+        std::rotate(sigs.begin() + static_cast<std::ptrdiff_t>(i),
+                    sigs.begin() + static_cast<std::ptrdiff_t>(j),
+                    sigs.begin() + static_cast<std::ptrdiff_t>(j) + 1);
+      }
 }
 
 bool wants_function(const OperatorEntry& e) {

@@ -261,12 +261,13 @@ def test_hvdsplit_match_numpy(layout, rng):
         exact(g, w, "int64")
 
 
-@pytest.mark.xfail(strict=True, reason="the method binding (core/python/ops.cpp sort_signatures) "
-                   "tries hsplit.array before hsplit.int, and a method's lone int[] argument "
-                   "takes a bare int as varargs: x.hsplit(3) runs as hsplit([3]); torch tries "
-                   "the int overload first")
 def test_split_method_with_an_int():
-    assert len(opscope.randn(4, 6).hsplit(3)) == 3
+    """An `int` overload is tried before the `int[]` one in the same place, as torch's binding
+    orders them (core/python/ops.cpp sort_signatures): x.hsplit(3) is hsplit.int, not
+    hsplit.array([3])."""
+    x = opscope.randn(4, 6, 8)
+    assert len(x.hsplit(3)) == 3 and len(x.hsplit([3])) == 2
+    assert len(x.vsplit(2)) == 2 and len(x.vsplit([1])) == 2 and len(x.dsplit(4)) == 4
 
 
 def test_hvdsplit_errors_and_trace():
