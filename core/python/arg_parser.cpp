@@ -391,12 +391,44 @@ bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, 
   if (sig.out_op) {  // out= given: append the out tensors for the out overload
     const auto& out_args = sig.out_op->schema().arguments;
     size_t first_out = out_args.size() - sig.out_names.size();
-    for (size_t j = 0; j < sig.out_names.size(); ++j) {
+    // Several out tensors (sort's values, indices): torch takes them as one tuple, out=(v, i);
+    // they are handed on as the keywords of their names, which are also accepted by themselves.
+    PyObject* spread[8] = {};
+    if (sig.out_names.size() > 1 && sig.out_names.size() <= std::size(spread)) {
+      static PyObject* out_key = PyUnicode_InternFromString("out");
       for (size_t k = 0; k < nkw; ++k) {
+        PyObject* key = PyTuple_GET_ITEM(kwnames, static_cast<Py_ssize_t>(k));
+        if (kw_used[k] || PyUnicode_Compare(key, out_key) != 0) continue;
+        kw_used[k] = true;
+        PyObject* given = kwvalues[k];
+        if (given == Py_None) break;
+        if (!PyTuple_Check(given) && !PyList_Check(given)) {
+          *why = fname + ": argument 'out' must be tuple of Tensors, not " + type_of(given);
+          return false;
+        }
+        const auto n = static_cast<size_t>(PySequence_Fast_GET_SIZE(given));
+        if (n != sig.out_names.size())
+          throw TypeError(detail::str("expected tuple of ", sig.out_names.size(),
+                                      " elements but got ", n));
+        for (size_t j = 0; j < n; ++j) {
+          spread[j] = PySequence_Fast_GET_ITEM(given, static_cast<Py_ssize_t>(j));
+          if (!is_tensor(spread[j]))
+            throw TypeError(detail::str("expected Tensor as element ", j, " in argument ",
+                                        sig.params.size() - (sig.method ? 1 : 0), ", but got ",
+                                        type_of(spread[j])));
+        }
+        break;
+      }
+    }
+    for (size_t j = 0; j < sig.out_names.size(); ++j) {
+      PyObject* value = spread[j];
+      for (size_t k = 0; k < nkw && !value; ++k) {
         PyObject* key = PyTuple_GET_ITEM(kwnames, static_cast<Py_ssize_t>(k));
         if (kw_used[k] || PyUnicode_Compare(key, sig.out_names[j]) != 0) continue;
         kw_used[k] = true;
-        if (kwvalues[k] == Py_None) break;  // out=None means no out
+        value = kwvalues[k];
+      }
+      if (value && value != Py_None) {  // out=None means no out
         std::optional<ScalarType> dtype;  // a factory's dtype= beside out= must agree with it
         if (!out->use_out && !sig.out_arg_source.empty()) {
           const auto d = static_cast<size_t>(sig.options_dtype);
@@ -416,8 +448,8 @@ bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, 
         }
         out->use_out = true;
         const Argument& a = out_args[first_out + j];
-        if (!convert(kwvalues[k], a, false, &stack[first_out + j])) {
-          *why = fname + ": argument '" + a.name + "' must be Tensor, not " + type_of(kwvalues[k]);
+        if (!convert(value, a, false, &stack[first_out + j])) {
+          *why = fname + ": argument '" + a.name + "' must be Tensor, not " + type_of(value);
           return false;
         }
         if (dtype && stack[first_out + j].is_tensor() &&
@@ -425,7 +457,6 @@ bool parse_signature(const Signature& sig, PyObject* const* args, size_t nargs, 
           throw Error(detail::str("dtype ", cpp_name(*dtype),
                                   " does not match dtype of out parameter (",
                                   cpp_name(stack[first_out + j].to_tensor().dtype()), ")"));
-        break;
       }
     }
     if (out->use_out && sig.out_names.size() > 1) {
@@ -497,11 +528,13 @@ void merge_out_variants(std::vector<Signature>& sigs) {
       sig.out_result_type = named_result_type(sig.out_op->schema(), true);
       sig.display.pop_back();  // the ')'
       bool has_star = sig.display.find('*') != std::string::npos;
-      for (size_t j = oargs.size() - n_out; j < oargs.size(); ++j) {
+      for (size_t j = oargs.size() - n_out; j < oargs.size(); ++j)
         sig.out_names.push_back(PyUnicode_InternFromString(oargs[j].name.c_str()));
-        sig.display += std::string(sig.display.size() > 1 ? ", " : "") + (has_star ? "" : "*, ") +
-                       "Tensor " + oargs[j].name;
-        has_star = true;
+      const std::string lead = std::string(sig.display.size() > 1 ? ", " : "") + (has_star ? "" : "*, ");
+      if (n_out > 1) {  // torch's one out= tuple (see parse())
+        sig.display += lead + "tuple of Tensors out";
+      } else {
+        sig.display += lead + "Tensor " + oargs.back().name;
       }
       sig.display += ")";
       merged[o] = true;

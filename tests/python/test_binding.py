@@ -288,6 +288,26 @@ def test_int_lists_take_varargs_only_as_the_sole_positional_parameter():
         t.sum(0, 1)
 
 
+def test_several_out_tensors_come_as_one_tuple():
+    """torch's out=(values, indices) for ops with two named returns: the tensors given are
+    written and returned in the `*_out` named tuple; a tuple of the wrong length or with a
+    non-tensor is torch's TypeError; the signature lists `tuple of Tensors out`."""
+    x = opscope.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]])
+    v, i = opscope.empty(0), opscope.empty(0, dtype=opscope.int64)
+    r = opscope.sort(x, 1, out=(v, i))
+    assert type(r).__name__ == "sort_out" and r.values is v and r.indices is i
+    assert v.tolist() == [[1.0, 2.0, 3.0], [0.0, 4.0, 5.0]] and i.tolist() == [[1, 2, 0], [0, 2, 1]]
+    r = opscope.max(x, 1, out=[v, i])  # a list too, as torch
+    assert r.values is v and v.tolist() == [3.0, 5.0] and i.tolist() == [0, 1]
+    assert opscope.median(x, 1, out=(v, i)).indices.tolist() == [2, 2]
+    with pytest.raises(TypeError, match="^expected tuple of 2 elements but got 1$"):
+        opscope.sort(x, 1, out=(v,))
+    with pytest.raises(TypeError, match="^expected Tensor as element 1 in argument 3, but got int$"):
+        opscope.sort(x, 1, out=(v, 3))
+    with pytest.raises(TypeError, match=r"\(Tensor input, int dim, bool descending, \*, tuple of Tensors out\)"):
+        opscope.sort(x, 1, out=v)
+
+
 def test_invalid_combination_lists_the_arguments_as_torch_does():
     """Methods leave out self; keyword arguments come in reverse order; with no positional
     argument before them each keeps its trailing ', ' (torch 1.13's own formatting)."""

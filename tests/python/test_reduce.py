@@ -347,9 +347,10 @@ def test_nan_propagates():
 def test_minmax_out_and_errors():
     t = opscope.tensor([[1.0, 3.0], [4.0, 2.0]])
     v, i = opscope.empty(0), opscope.empty(0, dtype=opscope.int64)
-    # torch spells this out=(values, indices); the binding of tuple out= is the lead's (arg_parser)
-    r = opscope.ops.aten.max.dim_max(t, 1, max=v, max_values=i)
+    r = opscope.max(t, 1, out=(v, i))
     assert r[0] is v and r[1] is i and v.tolist() == [3.0, 4.0] and i.tolist() == [1, 0]
+    r = opscope.ops.aten.max.dim_max(t, 0, max=v, max_values=i)  # the overload, by keyword
+    assert r[0] is v and v.tolist() == [4.0, 3.0] and i.tolist() == [1, 0]
     with pytest.raises(RuntimeError, match="Expected out tensor to have dtype long int, but got float instead"):
         opscope.ops.aten.max.dim_max(t, 0, max=opscope.empty(0), max_values=opscope.empty(0))
     out = opscope.empty(0)

@@ -228,7 +228,7 @@ def test_median_rules_and_gradients():
     with pytest.raises(RuntimeError, match="\"median_out\" not implemented for 'Half'"):
         opscope.median(opscope.tensor([1.0], dtype=opscope.float16), 0)
     values, indices = opscope.empty(0), opscope.empty(0, dtype=opscope.int64)
-    r = opscope.median(opscope.tensor([[1.0, 5.0, 2.0]]), 1, values=values, indices=indices)  # torch: out=(v, i)
+    r = opscope.median(opscope.tensor([[1.0, 5.0, 2.0]]), 1, out=(values, indices))
     assert r.values is values and values.tolist() == [2.0] and indices.tolist() == [2]
     # median(): shared evenly among the elements equal to it (its NaNs when it is NaN)
     a = opscope.tensor([1.0, 2.0, 2.0, 7.0], requires_grad=True)
