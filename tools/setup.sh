@@ -14,6 +14,7 @@ packages=(
   libdw-dev libunwind-dev               # call stacks: DWARF symbolization, the fast unwinder
   doctest-dev                           # C++ unit tests
   python3-numpy python3-pytest          # Python tests and NumPy interop
+  python3-scipy                         # reference values of the special functions (digamma, erfinv, ...)
   python3-sklearn                       # the digits data set (tests/python/test_digits.py)
   python3-jsonschema                    # checks saved traces against share/*.schema.json
   graphviz                              # `dot`: the autograd graph view (opscope.profiler.graph)
