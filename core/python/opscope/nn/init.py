@@ -68,36 +68,10 @@ def normal_(tensor, mean=0.0, std=1.0):
         return tensor.normal_(mean, std)
 
 
-# Giles' single-precision erfinv polynomials ("Approximating the erfinv function", GPU Computing
-# Gems, 2010): one for w = -log(1 - x^2) < 5, in w - 2.5; one for the tails, in sqrt(w) - 3.
-_ERFINV_CENTRAL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
-                   -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
-_ERFINV_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
-                -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
-
-
-def _horner(coefficients, w):
-    p = opscope.full_like(w, coefficients[0])
-    for c in coefficients[1:]:
-        p = p * w + c
-    return p
-
-
-def _erfinv(y):
-    """erfinv of a float64 tensor with values in (-1, 1): Giles' polynomial, then two Newton steps
-    on erf(x) = y (opscope has no erfinv op yet; torch's trunc_normal_ calls erfinv_)."""
-    w = -opscope.log((1 - y) * (1 + y))
-    central = _horner(_ERFINV_CENTRAL, w - 2.5)
-    tail = _horner(_ERFINV_TAIL, opscope.sqrt(w) - 3)
-    x = opscope.where(w < 5, central, tail) * y
-    for _ in range(2):
-        x = x - (opscope.erf(x) - y) / (2 / math.sqrt(math.pi) * opscope.exp(-x * x))
-    return x
-
-
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0):
-    """Fills tensor from N(mean, std^2) restricted to [a, b]: uniform values between the normal
-    CDF at a and at b, mapped back through the inverse CDF (torch's method)."""
+    """Fills tensor from N(mean, std^2) restricted to [a, b], as torch: uniform values between
+    the normal CDF at a and at b (on the erf scale), through erfinv_, scaled, shifted and
+    clamped, all in place."""
     def norm_cdf(x):
         return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
 
@@ -106,9 +80,11 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0):
                       "The distribution of values may be incorrect.", stacklevel=2)
     with opscope.no_grad():
         lo, hi = norm_cdf((a - mean) / std), norm_cdf((b - mean) / std)
-        u = opscope.empty(tuple(tensor.shape), dtype=opscope.float64).uniform_(2 * lo - 1, 2 * hi - 1)
-        values = _erfinv(u) * (std * math.sqrt(2.0)) + mean
-        tensor.copy_(values.clamp(min=a, max=b))
+        tensor.uniform_(2 * lo - 1, 2 * hi - 1)
+        tensor.erfinv_()
+        tensor.mul_(std * math.sqrt(2.0))
+        tensor.add_(mean)
+        tensor.clamp_(min=a, max=b)
         return tensor
 
 
