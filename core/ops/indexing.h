@@ -89,6 +89,9 @@ inline constexpr Overloads scatter{
 // scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)> scatter_add{
     "aten::scatter_add"};
+// scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&)> scatter_add_{
+    "aten::scatter_add_"};
 
 // index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, int64_t, const Tensor&, const Tensor&,

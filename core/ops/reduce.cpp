@@ -225,6 +225,31 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "
       "Tensor(a!)",
       kFunction);
+  // cummax / cummin: the running extreme and where it was (ties: the later index; NaN sticks),
+  // CompositeExplicitAutograd over the CPU kernels _cummax_helper / _cummin_helper, as torch
+  m.def("cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)");
+  m.def(
+      "cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> "
+      "(Tensor(a!) values, Tensor(b!) indices)",
+      kFunction);
+  m.def("cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)");
+  m.def(
+      "cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> "
+      "(Tensor(a!) values, Tensor(b!) indices)",
+      kFunction);
+  m.def("_cummax_helper(Tensor self, Tensor(a!) values, Tensor(b!) indices, int dim) -> ()",
+        kFunction);
+  m.def("_cummin_helper(Tensor self, Tensor(a!) values, Tensor(b!) indices, int dim) -> ()",
+        kFunction);
+  // their gradient: grad scatter-added to the indices (CompositeImplicitAutograd)
+  m.def("cummaxmin_backward(Tensor grad, Tensor input, Tensor indices, int dim) -> Tensor",
+        kFunction);
+  // logcumsumexp: log(cumsum(exp(self))) without overflow; CompositeExplicitAutograd over the
+  // CPU kernel _logcumsumexp
+  m.def("logcumsumexp(Tensor self, int dim) -> Tensor");
+  m.def("logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
+  m.def("_logcumsumexp(Tensor self, int dim) -> Tensor", kFunction);
+  m.def("_logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
   m.def("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor");
   m.def(
       "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "

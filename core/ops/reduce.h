@@ -139,6 +139,29 @@ inline constexpr Op<Tensor(const Tensor&, int64_t, Default<OptScalarType>)> cums
 // cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, int64_t, Default<OptScalarType>)> cumprod{
     "aten::cumprod"};
+// cummax.out / cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices)
+//   -> (Tensor(a!) values, Tensor(b!) indices)                               [*s] -> [*s], [*s]
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, int64_t, const Tensor&, const Tensor&)>
+    cummax_out{
+    "aten::cummax.out"};
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, int64_t, const Tensor&, const Tensor&)>
+    cummin_out{
+    "aten::cummin.out"};
+// _cummax_helper / _cummin_helper(Tensor self, Tensor(a!) values, Tensor(b!) indices, int dim)
+//   -> ()   values and indices already of self's shape
+inline constexpr Op<void(const Tensor&, const Tensor&, const Tensor&, int64_t)> _cummax_helper{
+    "aten::_cummax_helper"};
+inline constexpr Op<void(const Tensor&, const Tensor&, const Tensor&, int64_t)> _cummin_helper{
+    "aten::_cummin_helper"};
+// cummaxmin_backward(Tensor grad, Tensor input, Tensor indices, int dim) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, int64_t)>
+    cummaxmin_backward{"aten::cummaxmin_backward"};
+// logcumsumexp(Tensor self, int dim) -> Tensor                                 [*s] -> [*s]
+inline constexpr Op<Tensor(const Tensor&, int64_t)> logcumsumexp{"aten::logcumsumexp"};
+// _logcumsumexp(Tensor self, int dim) -> Tensor; .out
+inline constexpr Op<Tensor(const Tensor&, int64_t)> _logcumsumexp{"aten::_logcumsumexp"};
+inline constexpr Op<Tensor(Out, const Tensor&, int64_t)> _logcumsumexp_out{
+    "aten::_logcumsumexp.out"};
 // softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor          [*s] -> [*s]
 inline constexpr Op<Tensor(const Tensor&, int64_t, Default<OptScalarType>)> softmax{
     "aten::softmax.int"};

@@ -12,6 +12,12 @@ SAMPLES = {}
 _MEDIAN_OUT = {"values": lambda: opscope.empty(0), "indices": lambda: opscope.empty(0, dtype=opscope.int64)}
 OVERRIDES = {
     "aten::median.dim_values": _MEDIAN_OUT, "aten::nanmedian.dim_values": _MEDIAN_OUT,
+    "aten::cummax.out": _MEDIAN_OUT, "aten::cummin.out": _MEDIAN_OUT,
+    **{f"aten::_cum{m}_helper": {"values": lambda: opscope.empty(2, 3),
+                                  "indices": lambda: opscope.empty(2, 3, dtype=opscope.int64)}
+       for m in ("max", "min")},
+    "aten::cummaxmin_backward": {"grad": lambda: matrix(2, 3), "input": lambda: matrix(2, 3),
+                                 "indices": lambda: opscope.tensor([[0, 0, 0], [0, 1, 1]])},
     **{name: DIM_LIST for name in [
         "aten::sum.dim_IntList", "aten::sum.IntList_out", "aten::mean.dim", "aten::mean.out",
         "aten::var.dim", "aten::var.out",

@@ -368,6 +368,8 @@ CASES = [
     ("median", lambda a: a.median() + a.nanmedian(), [(3, 4)], False, True),
     ("median dim", lambda a: a.median(1)[0] + a.nanmedian(0, keepdim=True)[0], [(3, 3)], False, True),
     ("nansum", lambda a: a.nansum() + a.nansum(1, keepdim=True) + a.nanmean(0), [(3, 4)], False, True),
+    ("cummax", lambda a: a.cummax(1)[0] + a.cummin(0)[0], [(3, 4)], False, True),
+    ("logcumsumexp", lambda a: opscope.logcumsumexp(a, 1) + opscope.logcumsumexp(a * 3, 0), [(3, 4)], False, True),
     # --- the backward ops (what double backward through views records)
     ("select_backward", lambda g: opscope.ops.aten.select_backward(g, [2, 3], 0, 1), [(3,)], False, True),
     ("slice_backward", lambda g: opscope.ops.aten.slice_backward(g, [2, 5], 1, 1, 5, 2), [(2, 2)], False, True),
@@ -425,6 +427,11 @@ CASES = [
     ("rot90 k=2 3-D", lambda a: opscope.rot90(a, -2, [0, 2]), [(2, 3, 4)], False, True),
     ("block_diag", lambda a, b, c: opscope.block_diag(a, b, c), [(2, 3), (3,), ()], False, True),
 ]
+
+
+def _SIGNS():
+    """A (3, 4) float64 target of 1 / -1 for the margin losses above."""
+    return opscope.tensor([[1.0, -1.0, 1.0, -1.0], [-1.0, 1.0, 1.0, 1.0], [1.0, 1.0, -1.0, -1.0]], dtype=F64)
 
 
 def _node_names(t):

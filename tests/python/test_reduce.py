@@ -129,6 +129,72 @@ def test_nansum_nanmean_every_dim(shape, layout, dtype, rng):
             check(got[~np.isnan(got)], want[~np.isnan(want)], dtype, f"nanmean {shape} dim={dim}", atol=1e-3)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dtype", ["float64", "float32", "bfloat16", "int64", "uint8", "bool"])
+def test_cummax_cummin_logcumsumexp(dtype, layout, rng):
+    """Running maxima / minima with the index of the latest equal element (a NaN sticks, at
+    its index), and log(cumsum(exp)) without overflow, along every dim."""
+    for shape in [(5, 7), (3, 4, 6), (9,)]:
+        t, _ = make(shape, "float64", rng, layout)
+        t = (t * 3).round()  # ties
+        if dtype.startswith("float"):
+            t = opscope.where(opscope.tensor(rng.random(tuple(t.shape)) < 0.1), float("nan"), t)
+        t = (t > 0) if dtype == "bool" else t.abs().to(getattr(opscope, dtype)) if dtype == "uint8" else t.to(getattr(opscope, dtype))
+        a = to_numpy(t).astype(np.float64)
+        for dim in range(-len(shape), len(shape)):
+            for name, better in (("cummax", np.greater_equal), ("cummin", np.less_equal)):
+                v, i = getattr(t, name)(dim)
+                assert v.dtype == t.dtype and i.dtype == opscope.int64 and v.shape == t.shape
+                moved = np.moveaxis(a, dim, -1)
+                want_v, want_i = np.empty_like(moved), np.empty(moved.shape, dtype=np.int64)
+                for idx in np.ndindex(moved.shape[:-1]):
+                    best, at = moved[idx + (0,)], 0
+                    for k, x in enumerate(moved[idx]):
+                        if np.isnan(x) or (not np.isnan(best) and better(x, best)):
+                            best, at = x, k
+                        want_v[idx + (k,)], want_i[idx + (k,)] = best, at
+                np.testing.assert_array_equal(to_numpy(v).astype(np.float64), np.moveaxis(want_v, -1, dim))
+                np.testing.assert_array_equal(to_numpy(i), np.moveaxis(want_i, -1, dim))
+            if dtype in ("float64", "float32", "bfloat16"):
+                r = opscope.logcumsumexp(t, dim)
+                with np.errstate(all="ignore"):
+                    want = np.logaddexp.accumulate(a, axis=dim)
+                got = to_numpy(r).astype(np.float64)
+                np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+                check(got[~np.isnan(got)], want[~np.isnan(want)], dtype, f"logcumsumexp {shape} {dim}")
+
+
+def test_cummax_logcumsumexp_rules():
+    x = opscope.tensor([2.0, 2.0, 1.0, 2.0, float("nan"), 3.0])
+    assert opscope.cummax(x, 0).indices.tolist() == [0, 1, 1, 3, 4, 4]
+    assert opscope.cummin(x, 0).indices.tolist() == [0, 1, 2, 2, 4, 4]
+    r = opscope.cummax(opscope.tensor(3.0), 0)
+    assert r.values.item() == 3.0 and r.indices.item() == 0 and r.values.dim() == 0
+    assert opscope.cummax(opscope.zeros(0, 2), 0).values.shape == (0, 2)
+    v, i = opscope.empty(0), opscope.empty(0, dtype=opscope.int64)
+    assert opscope.cummin(opscope.tensor([[3.0, 1.0, 2.0]]), 1, out=(v, i)).values is v
+    assert v.tolist() == [[3.0, 1.0, 1.0]] and i.tolist() == [[0, 1, 1]]
+    assert opscope.logcumsumexp(opscope.tensor([-math.inf, -math.inf, 0.0, math.inf, 1.0]), 0).tolist() == \
+        [-math.inf, -math.inf, 0.0, math.inf, math.inf]
+    assert opscope.logcumsumexp(opscope.tensor([1000.0, 1000.0]), 0).tolist() == [1000.0, pytest.approx(1000.6931472)]
+    with pytest.raises(RuntimeError, match="\"cummax_cpu\" not implemented for 'Half'"):
+        opscope.cummax(opscope.tensor([1.0], dtype=opscope.float16), 0)
+    with pytest.raises(RuntimeError, match="\"logcumsumexp_out_cpu\" not implemented for 'Long'"):
+        opscope.logcumsumexp(opscope.tensor([1, 2]), 0)
+    with pytest.raises(IndexError, match=r"Dimension out of range \(expected to be in range of \[-1, 0\], but got 3\)"):
+        opscope.cummax(opscope.zeros(2), 3)
+    a = opscope.tensor([1.0, 3.0, 2.0, 5.0], requires_grad=True)
+    a.cummax(0).values.sum().backward()
+    assert a.grad.tolist() == [1.0, 2.0, 0.0, 1.0]
+    assert a.cummin(0).values.grad_fn.name() == "CumminBackward0"
+    with opscope.trace() as t:
+        a.cummax(0)
+        opscope.logcumsumexp(a, 0)
+    assert [c.name for c in t.roots[0].walk()][1:] == ["aten::empty.memory_format", "aten::empty.memory_format",
+                                                       "aten::cummax.out", "aten::_cummax_helper"]
+    assert [c.name for c in t.roots[1].walk()][-1] == "aten::_logcumsumexp"
+
+
 def test_nansum_nanmean_rules():
     assert opscope.nansum(opscope.tensor([1, 2, 3], dtype=opscope.uint8)).tolist() == 6
     assert opscope.nansum(opscope.tensor([True, True])).dtype == opscope.int64

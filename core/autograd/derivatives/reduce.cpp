@@ -2,6 +2,7 @@
 // result over dims. The gradient is put back over the reduced dims (unreduce), shared among the
 // extremes, or through the scan or softmax it came from.
 #include <cmath>
+#include <limits>
 
 #include "core/autograd/GradMode.h"
 #include "core/autograd/derivatives/common.h"
@@ -83,6 +84,35 @@ Tensor variance_backward(C c, const Tensor& gvar, const std::vector<int64_t>& di
 // mean's gradient over `dims`.
 Tensor mean_backward(C c, const Tensor& g, const std::vector<int64_t>& dims, bool keep) {
   return ops::div(unreduce(g, c.sizes("self"), dims, keep), Scalar(count(c.sizes("self"), dims)));
+}
+
+}  // namespace
+
+namespace {
+
+using namespace formulas;
+
+// See the logcumsumexp entry below.
+variable_list logcumsumexp_backward(C c, G g) {
+  Tensor grad = g[0], self = c.arg("self"), result = c.result();
+  if (grad.numel() == 0) return {grad};
+  const int64_t dim = c.value("dim").to_int();
+  const std::vector<int64_t> d = {self.dim() == 0 ? 0 : wrap_dim(dim, self.dim())};
+  auto reversed_logcumsumexp = [&](const Tensor& x) {
+    return ops::flip(ops::logcumsumexp(ops::flip(x, d), dim), d);
+  };
+  // The dtype's lowest finite value stands for log 0 (-inf would make -inf - -inf = NaN in the
+  // logcumsumexp's own gradient, and so in second derivatives).
+  const double lowest = grad.dtype() == ScalarType::Float64  ? std::numeric_limits<double>::lowest()
+                        : grad.dtype() == ScalarType::BFloat16 ? -3.3895313892515355e38
+                        : grad.dtype() == ScalarType::Float16  ? -65504.0
+                                                               : std::numeric_limits<float>::lowest();
+  Tensor log_abs = ops::log(ops::abs(grad));
+  Tensor log_positive = ops::where(ops::gt(grad, Scalar(0)), log_abs, Scalar(lowest));
+  Tensor log_negative = ops::where(ops::lt(grad, Scalar(0)), log_abs, Scalar(lowest));
+  Tensor positive = ops::exp(ops::add(reversed_logcumsumexp(ops::sub(log_positive, result)), self));
+  Tensor negative = ops::exp(ops::add(reversed_logcumsumexp(ops::sub(log_negative, result)), self));
+  return {ops::sub(positive, negative)};
 }
 
 }  // namespace
@@ -204,6 +234,26 @@ std::vector<Derivative> reduce_derivatives() {
          Tensor r = unreduce(c.result(), c.sizes("self"), dims, keep);
          return {ops::mul(unreduce(g[0], c.sizes("self"), dims, keep), ops::exp(ops::sub(c.arg("self"), r)))};
        }},
+      // cummax(Tensor self, int dim) -> (Tensor values, Tensor indices): to where each running
+      //   maximum came from (cummaxmin_backward: a scatter_add at the indices)
+      {.op = "cummax", .node = "CummaxBackward0", .inputs = {"self"}, .save = {"self"},
+       .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::cummaxmin_backward(g[0], c.arg("self"), c.result(1), c.value("dim").to_int())};
+       },
+       .outputs = 1},
+      // cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)
+      {.op = "cummin", .node = "CumminBackward0", .inputs = {"self"}, .save = {"self"},
+       .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::cummaxmin_backward(g[0], c.arg("self"), c.result(1), c.value("dim").to_int())};
+       },
+       .outputs = 1},
+      // logcumsumexp(Tensor self, int dim) -> Tensor: out[k] = log Σ_{j≤k} e^x[j], so
+      //   dx[j] = e^x[j] Σ_{k≥j} g[k] e^-out[k]; the positive and negative parts of g are summed
+      //   apart, in log space (a reversed logcumsumexp), so nothing overflows
+      {.op = "logcumsumexp", .node = "LogcumsumexpBackward0", .inputs = {"self"}, .save = {"self"},
+       .save_result = true, .formula = logcumsumexp_backward},
       // cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor: the reversed cumsum
       {.op = "cumsum", .node = "CumsumBackward0", .inputs = {"self"},
        .formula = [](C c, G g) -> variable_list {

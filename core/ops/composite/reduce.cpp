@@ -5,6 +5,10 @@
 #include <vector>
 
 #include "core/ops/reduce.h"
+#include "core/ops/TensorIterator.h"
+#include "core/ops/arg_checks.h"
+#include "core/runtime/ScalarConvert.h"
+#include "core/ops/indexing.h"
 #include "core/dispatch/Library.h"
 #include "core/ops/copy.h"
 #include "core/ops/cpu/reduce_plan.h"
@@ -59,6 +63,56 @@ Tensor nanmean_out(const Tensor& self, OptDims dim, bool keepdim, OptDtype dtype
                    const Tensor& out) {
   Tensor count = count_of_numbers(self, dim, keepdim);
   return ops::div_(ops::nansum_out(out, self, dim, keepdim, dtype), count);
+}
+
+// cummax / cummin: empty results, then the out= form, which sizes them and calls the helper
+// (a 0-d self: itself, at index 0), as torch 1.13's CompositeExplicitAutograd kernels.
+template <bool Max>
+std::tuple<Tensor, Tensor> cumulative_extreme_out(const Tensor& self, int64_t dim, const Tensor& values,
+                                       const Tensor& indices) {
+  checks::out_dtype(values, self.dtype());
+  checks::out_dtype(indices, ScalarType::Int64);
+  const int64_t d = wrap_dim(dim, self.dim());
+  resize_output(values, self.sizes());
+  resize_output(indices, self.sizes());
+  if (self.dim() == 0) {
+    ops::fill_(values, self);
+    ops::fill_(indices, Scalar(0));
+  } else if (self.numel() != 0) {
+    if constexpr (Max)
+      ops::_cummax_helper(self, values, indices, d);
+    else
+      ops::_cummin_helper(self, values, indices, d);
+  }
+  return {values, indices};
+}
+template <bool Max>
+std::tuple<Tensor, Tensor> cumulative_extreme(const Tensor& self, int64_t dim) {
+  Tensor values = ops::empty(self.sizes(), self.dtype(), {}, self.device());
+  Tensor indices = ops::empty(self.sizes(), ScalarType::Int64, {}, self.device());
+  if constexpr (Max)
+    return ops::cummax_out(self, dim, values, indices);
+  else
+    return ops::cummin_out(self, dim, values, indices);
+}
+
+// grad (self's shape) scatter-added into zeros at indices along dim: each running extreme's
+// gradient goes to the element it came from
+Tensor cummaxmin_backward(const Tensor& grad, const Tensor& input, const Tensor& indices,
+                          int64_t dim) {
+  if (input.numel() == 0) return input;
+  Tensor zeros = ops::zeros(input.sizes(), input.dtype(), std::nullopt, input.device());
+  return ops::scatter_add_(zeros, dim, indices, grad);
+}
+
+// logcumsumexp -> _logcumsumexp (a 0-d self: itself, as torch's kernel gives)
+Tensor logcumsumexp(const Tensor& self, int64_t dim) {
+  return ops::_logcumsumexp(self, dim);
+}
+Tensor logcumsumexp_out(const Tensor& self, int64_t dim, const Tensor& out) {
+  OPSCOPE_CHECK(out.dtype() == self.dtype(), "Expected out tensor to have dtype ",
+                typemeta_name(self.dtype()), ", but got ", typemeta_name(out.dtype()), " instead");
+  return ops::_logcumsumexp_out(out, self, dim);
 }
 
 Tensor norm(const Tensor& self, const Scalar& p) {
@@ -276,6 +330,12 @@ Tensor diff(const Tensor& self, int64_t n, int64_t dim, const Tensor& prepend,
 static Library composite_explicit_reduce(
     Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
       m.impl("sum", fn<&sum>);
+      m.impl("cummax", fn<&cumulative_extreme<true>>);
+      m.impl("cummin", fn<&cumulative_extreme<false>>);
+      m.impl("cummax.out", fn<&cumulative_extreme_out<true>>);
+      m.impl("cummin.out", fn<&cumulative_extreme_out<false>>);
+      m.impl("logcumsumexp", fn<&logcumsumexp>);
+      m.impl("logcumsumexp.out", fn<&logcumsumexp_out>);
       m.impl("sum.out", fn<&sum_all_out>);
       m.impl("mean", fn<&mean>);
       m.impl("prod.out", fn<&prod_all_out>);
@@ -297,6 +357,7 @@ static Library composite_explicit_reduce(
 static Library composite_implicit_reduce(
     Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
       m.impl("diff", fn<&diff>);
+      m.impl("cummaxmin_backward", fn<&cummaxmin_backward>);
       m.impl("nanmean", fn<&nanmean>);
       m.impl("nanmean.out", fn<&nanmean_out>);
       m.impl("max.other", fn<&max_other>);

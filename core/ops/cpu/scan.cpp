@@ -1,10 +1,14 @@
-// CPU kernels of cumsum and cumprod (declared in core/ops/reduce.cpp).
+// CPU kernels of cumsum and cumprod, and of the running extremes and log-sum-exp torch builds
+// cummax / cummin / logcumsumexp on (_cummax_helper, _cummin_helper, _logcumsumexp; declared in
+// core/ops/reduce.cpp).
 //
 // out[..., k, ...] = x[..., 0, ...] + ... + x[..., k, ...] along `dim` (products for cumprod), in
 // the dtype torch 1.13 picks: `dtype=`, else int64 for bool and integers, else self's (float16
 // has no CPU kernel). Like torch, partial sums accumulate in double for float and float for
 // bfloat16. The input is read as [outer][dim][inner] (contiguous); inner > 1 scans whole rows at
 // once.
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/ops/copy.h"
@@ -110,11 +114,118 @@ Tensor cumprod_out(const Tensor& self, int64_t dim, OptDtype dtype, const Tensor
   return scan_out<false>(self, dim, dtype, out);
 }
 
+// --- cummax / cummin: the running extreme along dim and its index -----------------------------
+
+namespace {
+
+// Each [outer][dim][inner] line of self: values[k] the extreme of self[0..k], indices[k] where
+// it is — the later index on ties (>= / <=, as torch), and a NaN, once met, kept with its index.
+template <bool Max>
+void running_extreme(const Tensor& self, const Tensor& values, const Tensor& indices, int64_t dim) {
+  const char* name = Max ? "cummax_cpu" : "cummin_cpu";
+  OPSCOPE_CHECK(self.dtype() != ScalarType::Float16, "\"", name, "\" not implemented for 'Half'");
+  const int64_t d = wrap_dim(dim, self.dim());
+  Tensor in = contiguous_if_needed(self);
+  Tensor vals = values.is_contiguous() ? values : make_empty(self.sizes(), self.dtype());
+  Tensor idx = indices.is_contiguous() ? indices : make_empty(self.sizes(), ScalarType::Int64);
+  int64_t O = 1, R = 1, I = 1;
+  for (int64_t k = 0; k < self.dim(); ++k) (k < d ? O : k == d ? R : I) *= self.size(k);
+  dispatch_dtype(self.dtype(), name, [&]<typename T>() {
+    using A = acc_type_t<T>;
+    const T* x = in.data_ptr<const T>();
+    T* v = vals.data_ptr<T>();
+    int64_t* ix = idx.data_ptr<int64_t>();
+    parallel_for(0, O * I, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(R, 1)),
+                 [&](int64_t b, int64_t e) {
+                   for (int64_t line = b; line < e; ++line) {
+                     const int64_t base = (line / I) * R * I + line % I;
+                     A best = static_cast<A>(x[base]);
+                     int64_t at = 0;
+                     for (int64_t r = 0; r < R; ++r) {
+                       const int64_t off = base + r * I;
+                       const A a = static_cast<A>(x[off]);
+                       const bool nan_best = best != best;
+                       if (a != a || (!nan_best && (Max ? a >= best : a <= best))) {
+                         best = a;
+                         at = r;
+                       }
+                       v[off] = static_cast<T>(best);
+                       ix[off] = at;
+                     }
+                   }
+                 });
+  });
+  if (!vals.is_same(values)) ops::copy_(values, vals);
+  if (!idx.is_same(indices)) ops::copy_(indices, idx);
+}
+
+// log(e^a + e^b), two equal infinities giving themselves.
+template <typename A>
+A log_add_exp(A a, A b) {
+  if (a != a || b != b) return std::numeric_limits<A>::quiet_NaN();  // before min / max drop it
+  const A lo = std::min(a, b), hi = std::max(a, b);
+  if (std::isinf(lo) && lo == hi) return lo;
+  return hi + std::log1p(std::exp(lo - hi));
+}
+
+}  // namespace
+
+void cummax_helper(const Tensor& self, const Tensor& values, const Tensor& indices, int64_t dim) {
+  running_extreme<true>(self, values, indices, dim);
+}
+void cummin_helper(const Tensor& self, const Tensor& values, const Tensor& indices, int64_t dim) {
+  running_extreme<false>(self, values, indices, dim);
+}
+
+// --- _logcumsumexp: out[k] = log(exp(x[0]) + ... + exp(x[k])) along dim, floating only --------
+
+Tensor logcumsumexp_out_impl(const Tensor& self, int64_t dim, const Tensor& out) {
+  const int64_t d = wrap_dim(dim, self.dim());
+  resize_output(out, self.sizes());
+  if (self.numel() == 0) return out;
+  OPSCOPE_CHECK(is_floating(self.dtype()) && self.dtype() != ScalarType::Float16,
+                "\"logcumsumexp_out_cpu\" not implemented for '", cpp_name(self.dtype()), "'");
+  Tensor in = contiguous_if_needed(cast_if_needed(self, out.dtype()));
+  Tensor result = out.is_contiguous() ? out : make_empty(self.sizes(), out.dtype());
+  int64_t O = 1, R = 1, I = 1;
+  for (int64_t k = 0; k < self.dim(); ++k) (k < d ? O : k == d ? R : I) *= self.size(k);
+  dispatch_dtype(out.dtype(), "logcumsumexp_out_cpu", [&]<typename T>() {
+    if constexpr (!std::is_integral_v<T>) {
+      using A = scan_acc_t<T>;
+      const T* x = in.data_ptr<const T>();
+      T* y = result.data_ptr<T>();
+      parallel_for(0, O * I, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(R, 1)),
+                   [&](int64_t b, int64_t e) {
+                     for (int64_t line = b; line < e; ++line) {
+                       const int64_t base = (line / I) * R * I + line % I;
+                       A acc = -std::numeric_limits<A>::infinity();
+                       for (int64_t r = 0; r < R; ++r) {
+                         acc = log_add_exp(acc, static_cast<A>(x[base + r * I]));
+                         y[base + r * I] = static_cast<T>(acc);
+                       }
+                     }
+                   });
+    }
+  });
+  if (!result.is_same(out)) ops::copy_(out, result);
+  return out;
+}
+Tensor logcumsumexp_private(const Tensor& self, int64_t dim) {
+  return logcumsumexp_out_impl(self, dim, make_empty(self.sizes(), self.dtype()));
+}
+Tensor logcumsumexp_private_out(const Tensor& self, int64_t dim, const Tensor& out) {
+  return logcumsumexp_out_impl(self, dim, out);
+}
+
 static Library cpu_scan(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
   m.impl("cumsum", fn<&cumsum>);
   m.impl("cumsum.out", fn<&cumsum_out>);
   m.impl("cumprod", fn<&cumprod>);
   m.impl("cumprod.out", fn<&cumprod_out>);
+  m.impl("_cummax_helper", fn<&cummax_helper>);
+  m.impl("_cummin_helper", fn<&cummin_helper>);
+  m.impl("_logcumsumexp", fn<&logcumsumexp_private>);
+  m.impl("_logcumsumexp.out", fn<&logcumsumexp_private_out>);
 });
 
 }  // namespace opscope::cpu
