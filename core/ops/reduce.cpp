@@ -225,6 +225,17 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "
       "Tensor(a!)",
       kFunction);
+  // bincount / histc (core/ops/cpu/histogram.cpp): counts of values, in bins
+  m.def("bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor");
+  m.def(
+      "bincount.out(Tensor self, Tensor? weights=None, int minlength=0, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      kFunction);
+  m.def("histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor");
+  m.def(
+      "histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      kFunction);
   // cummax / cummin: the running extreme and where it was (ties: the later index; NaN sticks),
   // CompositeExplicitAutograd over the CPU kernels _cummax_helper / _cummin_helper, as torch
   m.def("cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)");

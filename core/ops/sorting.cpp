@@ -68,6 +68,64 @@ static Library sorting_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "nanmedian.dim_values(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) values, "
       "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
       Variants::Function);
+  // searchsorted / bucketize / isin (core/ops/cpu/bucketize.cpp): int64 (int32) positions among
+  // sorted boundaries, and bool membership
+  m.def(
+      "searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, "
+      "bool right=False, str? side=None, Tensor? sorter=None) -> Tensor",
+      kFunction);
+  m.def(
+      "searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, "
+      "bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.def(
+      "searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, "
+      "bool right=False, str? side=None, Tensor? sorter=None) -> Tensor",
+      kFunction);
+  m.def(
+      "searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, "
+      "bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.def(
+      "bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, "
+      "bool right=False) -> Tensor",
+      kFunction);
+  m.def(
+      "bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, "
+      "bool right=False, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.def(
+      "bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, "
+      "bool right=False) -> Tensor",
+      kFunction);
+  m.def(
+      "bucketize.Scalar_out(Scalar self, Tensor boundaries, *, bool out_int32=False, "
+      "bool right=False, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.def(
+      "isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, "
+      "bool invert=False) -> Tensor",
+      kFunction);
+  m.def(
+      "isin.Tensor_Tensor_out(Tensor elements, Tensor test_elements, *, bool assume_unique=False, "
+      "bool invert=False, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.def(
+      "isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, "
+      "bool invert=False) -> Tensor",
+      kFunction);
+  m.def(
+      "isin.Tensor_Scalar_out(Tensor elements, Scalar test_element, *, bool assume_unique=False, "
+      "bool invert=False, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
+  m.def(
+      "isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, "
+      "bool invert=False) -> Tensor",
+      kFunction);
+  m.def(
+      "isin.Scalar_Tensor_out(Scalar element, Tensor test_elements, *, bool assume_unique=False, "
+      "bool invert=False, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
   m.def(
       "_unique2(Tensor self, bool sorted=True, bool return_inverse=False, "
       "bool return_counts=False) -> (Tensor, Tensor, Tensor)",

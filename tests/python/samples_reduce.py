@@ -13,6 +13,23 @@ _MEDIAN_OUT = {"values": lambda: opscope.empty(0), "indices": lambda: opscope.em
 OVERRIDES = {
     "aten::median.dim_values": _MEDIAN_OUT, "aten::nanmedian.dim_values": _MEDIAN_OUT,
     "aten::cummax.out": _MEDIAN_OUT, "aten::cummin.out": _MEDIAN_OUT,
+    "aten::bincount": {"self": lambda: opscope.tensor([1, 1, 3])},
+    "aten::bincount.out": {"self": lambda: opscope.tensor([1, 1, 3]),
+                           "out": lambda: opscope.empty(0, dtype=opscope.int64)},
+    # searchsorted / bucketize / isin (core/ops/cpu/bucketize.cpp)
+    **{f"aten::searchsorted.{ov}": {"sorted_sequence": lambda: opscope.tensor([1.0, 2.0, 4.0]),
+                                     "self": (lambda: matrix(2, 3)) if ov.startswith("Tensor") else 2.5,
+                                     "out": lambda: opscope.empty(0, dtype=opscope.int64)}
+       for ov in ("Tensor", "Tensor_out", "Scalar", "Scalar_out")},
+    **{f"aten::bucketize.{ov}": {"boundaries": lambda: opscope.tensor([1.0, 2.0, 4.0]),
+                                  "self": (lambda: matrix(2, 3)) if ov.startswith("Tensor") else 2.5,
+                                  "out": lambda: opscope.empty(0, dtype=opscope.int64)}
+       for ov in ("Tensor", "Tensor_out", "Scalar", "Scalar_out")},
+    **{f"aten::isin.{ov}": {"elements": lambda: matrix(2, 3), "test_elements": lambda: opscope.tensor([2.0, 5.0]),
+                             "element": 2, "test_element": 2,
+                             "out": lambda: opscope.empty(0, dtype=opscope.bool)}
+       for ov in ("Tensor_Tensor", "Tensor_Tensor_out", "Tensor_Scalar", "Tensor_Scalar_out",
+                  "Scalar_Tensor", "Scalar_Tensor_out")},
     **{f"aten::_cum{m}_helper": {"values": lambda: opscope.empty(2, 3),
                                   "indices": lambda: opscope.empty(2, 3, dtype=opscope.int64)}
        for m in ("max", "min")},

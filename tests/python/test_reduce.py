@@ -195,6 +195,70 @@ def test_cummax_logcumsumexp_rules():
     assert [c.name for c in t.roots[1].walk()][-1] == "aten::_logcumsumexp"
 
 
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8"])
+def test_bincount_matches_numpy(dtype, rng):
+    for n, minlength in [(50, 0), (7, 20), (0, 3), (1, 0)]:
+        x = rng.integers(0, 12, n)
+        t = opscope.tensor(x).to(getattr(opscope, dtype))
+        r = opscope.bincount(t, minlength=minlength)
+        assert r.dtype == opscope.int64
+        np.testing.assert_array_equal(to_numpy(r), np.bincount(x, minlength=minlength))
+        w = rng.uniform(-1, 1, n)
+        for wdtype, rdtype in (("float32", opscope.float32), ("float64", opscope.float64), ("int64", opscope.float64)):
+            tw = opscope.tensor(w * 10 if wdtype == "int64" else w).to(getattr(opscope, wdtype))
+            r = opscope.bincount(t, tw, minlength)
+            assert r.dtype == rdtype
+            check(r, np.bincount(x, to_numpy(tw).astype(np.float64), minlength), "float32", f"bincount {wdtype}")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+def test_histc_matches_numpy(dtype, rng):
+    for n, bins, lo, hi in [(200, 10, -2.0, 3.0), (50, 7, 0, 0), (30, 1, -1.0, 1.0), (0, 4, 0, 0)]:
+        x = rng.normal(0, 1.5, n)
+        t = opscope.tensor(x).to(getattr(opscope, dtype))
+        xn = to_numpy(t).astype(np.float64)
+        r = opscope.histc(t, bins=bins, min=lo, max=hi)
+        assert r.dtype == t.dtype and r.shape == (bins,)
+        rng_lo, rng_hi = (lo, hi) if lo != hi else ((xn.min(), xn.max()) if n else (-1.0, 1.0))
+        keep = xn[(xn >= rng_lo) & (xn <= rng_hi)]
+        want, _ = np.histogram(keep, bins=bins, range=(rng_lo, rng_hi))
+        # a value on an edge may fall either side through rounding: totals agree, bins within one
+        got = to_numpy(r).astype(np.float64)
+        assert got.sum() == want.sum() and np.abs(got - want).max() <= 1, (got, want)
+
+
+def test_bincount_histc_rules():
+    assert opscope.bincount(opscope.tensor([], dtype=opscope.int64)).tolist() == []
+    assert opscope.histc(opscope.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3).tolist() == [0.0, 2.0, 1.0, 0.0]
+    assert opscope.histc(opscope.tensor([0.0, 1.0, 2.0, 3.0]), bins=3, min=0, max=3).tolist() == [1.0, 1.0, 2.0]
+    assert opscope.histc(opscope.tensor([2.0, 2.0]), bins=3).tolist() == [0.0, 2.0, 0.0]
+    messages = [
+        (lambda: opscope.bincount(opscope.tensor([-1])), "bincount only supports 1-d non-negative integral inputs."),
+        (lambda: opscope.bincount(opscope.tensor([[1]])), "bincount only supports 1-d non-negative integral inputs."),
+        (lambda: opscope.bincount(opscope.tensor([1.0])), "\"bincount_cpu\" not implemented for 'Float'"),
+        (lambda: opscope.bincount(opscope.tensor([1, 2]), opscope.tensor([1.0])),
+         "weights should be 1-d and have the same length as input"),
+        (lambda: opscope.bincount(opscope.tensor([1]), minlength=-1), "minlength should be >= 0"),
+        (lambda: opscope.histc(opscope.tensor([1, 2]), bins=3), "\"histogram_cpu\" not implemented for 'Long'"),
+        (lambda: opscope.histc(opscope.tensor([1.0]), bins=0),
+         "torch.histogram(): bins must be > 0, but got 0 for dimension 0"),
+        (lambda: opscope.histc(opscope.tensor([1.0]), bins=2, min=3, max=1), "torch.histc: max must be larger than min"),
+        (lambda: opscope.histc(opscope.tensor([float("nan")]), bins=2), "torch.histc: range of [nan, nan] is not finite"),
+        (lambda: opscope.histc(opscope.tensor([1.0, float("inf")]), bins=2), "torch.histc: range of [1, inf] is not finite"),
+    ]
+    for call, message in messages:
+        with pytest.raises(RuntimeError) as info:
+            call()
+        assert str(info.value) == message
+    # bincount's weights: torch 1.13's NotImplemented node; histc: no gradient at all
+    w = opscope.tensor([0.5, 1.0], requires_grad=True)
+    r = opscope.bincount(opscope.tensor([0, 2]), w)
+    assert r.grad_fn.name() == "NotImplemented"
+    with pytest.raises(RuntimeError, match="derivative for aten::bincount is not implemented"):
+        r.sum().backward()
+    assert not opscope.histc(w, bins=3).requires_grad
+
+
 def test_nansum_nanmean_rules():
     assert opscope.nansum(opscope.tensor([1, 2, 3], dtype=opscope.uint8)).tolist() == 6
     assert opscope.nansum(opscope.tensor([True, True])).dtype == opscope.int64

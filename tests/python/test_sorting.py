@@ -243,6 +243,74 @@ def test_median_rules_and_gradients():
     assert b.nanmedian(0).values.grad_fn.name() == "NanmedianBackward1"
 
 
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "uint8"])
+def test_searchsorted_bucketize_isin_match_numpy(dtype, rng):
+    """Left / right positions among sorted boundaries (1-D, or one row per leading index), with
+    a sorter for an unsorted sequence; bucketize as searchsorted; isin as np.isin. Values in
+    another dtype compare in the common one."""
+    cast = getattr(opscope, dtype)
+    for n, shape in [(7, (4, 5)), (1, (3,)), (12, (2, 3, 4)), (0, (5,))]:
+        b = np.sort(np.round(rng.uniform(0, 20, n)))
+        x = np.round(rng.uniform(-2, 22, shape), 1 if dtype.startswith("float") else 0)
+        tb, tx = opscope.tensor(b).to(cast), opscope.tensor(x).to(cast)
+        bn, xn = to_numpy(tb).astype(np.float64), to_numpy(tx).astype(np.float64)
+        for right in (False, True):
+            side = "right" if right else "left"
+            want = np.searchsorted(bn, xn, side=side)
+            np.testing.assert_array_equal(to_numpy(opscope.searchsorted(tb, tx, right=right)), want)
+            np.testing.assert_array_equal(to_numpy(opscope.searchsorted(tb, tx, side=side)), want)
+            np.testing.assert_array_equal(to_numpy(opscope.bucketize(tx, tb, right=right)), want)
+            r = opscope.searchsorted(tb, tx.t() if tx.dim() == 2 else tx, right=right, out_int32=True)
+            assert r.dtype == opscope.int32
+            perm = rng.permutation(n)
+            r = opscope.searchsorted(tb[perm], tx, right=right, sorter=opscope.tensor(np.argsort(perm)))
+            np.testing.assert_array_equal(to_numpy(r), want)
+        test = np.round(rng.uniform(0, 20, 6))
+        for invert in (False, True):
+            got = opscope.isin(tx, opscope.tensor(test).to(cast), invert=invert)
+            np.testing.assert_array_equal(to_numpy(got), np.isin(xn, to_numpy(opscope.tensor(test).to(cast)), invert=invert))
+    # one sequence per row: boundaries (2, 3), values (2, k)
+    rows = opscope.tensor([[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]])
+    assert opscope.searchsorted(rows, opscope.tensor([[3.0, 6.5], [3.0, 0.0]])).tolist() == [[1, 3], [1, 0]]
+
+
+def test_searchsorted_bucketize_isin_rules():
+    s = opscope.tensor([1.0, 2.0, 2.0, 3.0])
+    assert opscope.searchsorted(s, 2.0).item() == 1 and opscope.bucketize(2.0, s, right=True).item() == 3
+    assert opscope.searchsorted(opscope.tensor([1.0, float("nan")]), opscope.tensor([float("nan"), 5.0])).tolist() == [2, 2]
+    assert opscope.searchsorted(opscope.tensor([1, 2, 3], dtype=opscope.uint8), opscope.tensor([-1, 300])).tolist() == [0, 3]
+    assert opscope.isin(opscope.tensor([1.0, float("nan")]), opscope.tensor([float("nan"), 1.0])).tolist() == [True, False]
+    assert opscope.isin(2, opscope.tensor([1, 2])).item() is True
+    assert opscope.isin(opscope.tensor([1, 2]), 2).tolist() == [False, True]
+    out = opscope.empty(0, dtype=opscope.int64)
+    assert opscope.searchsorted(s, opscope.tensor([2.5]), out=out) is out and out.tolist() == [3]
+    messages = [
+        (lambda: opscope.searchsorted(opscope.tensor([[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]]), opscope.tensor([1.0])),
+         "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries "
+         "tensor and input value tensor must match, but we got boundaries tensor [2, 3] and input value tensor [1]"),
+        (lambda: opscope.searchsorted(s, s, side="left", right=True),
+         "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True"),
+        (lambda: opscope.searchsorted(s, s, side="middle"),
+         "torch.searchsorted(): side can only be 'left' or 'right' but got middle"),
+        (lambda: opscope.searchsorted(s, s, out_int32=True, out=opscope.empty(0, dtype=opscope.int64)),
+         "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or Long(int64) depending "
+         "on whether out_int32 flag is True, but we got output tensor's dtype Long and out_int32 flag is True"),
+        (lambda: opscope.searchsorted(s, s, sorter=opscope.tensor([0, 1, 2, 3], dtype=opscope.int32)),
+         "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype Int"),
+        (lambda: opscope.searchsorted(s, s, sorter=opscope.tensor([0, 1])),
+         "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor [4]and got "
+         "sorter tensor [2]"),
+        (lambda: opscope.searchsorted(opscope.tensor([[1.0, 2.0]]), 2),
+         "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but we got "
+         "boundaries tensor dim(2) and input value's dim(0) numel(1)"),
+        (lambda: opscope.bucketize(s, opscope.tensor([[1.0]])), "boundaries tensor must be 1 dimension, but got dim(2)"),
+    ]
+    for call, message in messages:
+        with pytest.raises(RuntimeError) as info:
+            call()
+        assert str(info.value) == message
+
+
 def test_kthvalue_ties_follow_torch():
     # torch's quick-select picks these among equal values (recorded from torch 1.13)
     t = opscope.tensor([[0, 1, 1, 0, 2], [1, 1, 0, 0, 0], [0, 1, 0, 1, 1]])

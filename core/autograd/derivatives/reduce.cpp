@@ -234,6 +234,12 @@ std::vector<Derivative> reduce_derivatives() {
          Tensor r = unreduce(c.result(), c.sizes("self"), dims, keep);
          return {ops::mul(unreduce(g[0], c.sizes("self"), dims, keep), ops::exp(ops::sub(c.arg("self"), r)))};
        }},
+      // bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor: no derivative for
+      //   the weights in torch 1.13, whose node is named NotImplemented and fails in backward
+      {.op = "bincount", .node = "NotImplemented", .inputs = {"weights"},
+       .formula = [](C, G) -> variable_list {
+         throw Error("derivative for aten::bincount is not implemented");
+       }},
       // cummax(Tensor self, int dim) -> (Tensor values, Tensor indices): to where each running
       //   maximum came from (cummaxmin_backward: a scatter_add at the indices)
       {.op = "cummax", .node = "CummaxBackward0", .inputs = {"self"}, .save = {"self"},
