@@ -74,7 +74,14 @@ std::string IValue::str() const {
     case Tag::DoubleList:
       return join(std::get<std::vector<double>>(v_), [](double d) { return Scalar(d).str(); });
     case Tag::TensorList:
-      return join(std::get<std::vector<Tensor>>(v_), [](const Tensor& t) { return t.short_str(); });
+      // f32[4,5] as the views print a tensor argument (the list is one argument of a signature,
+      // einsum('ij,jk', [f32[4,5], f32[5,3]]))
+      return join(std::get<std::vector<Tensor>>(v_), [](const Tensor& t) {
+        if (!t.defined()) return std::string("None");
+        std::string shape = t.short_str();
+        std::erase(shape, ' ');
+        return shape;
+      });
     case Tag::ScalarType:
       return "torch." + std::string(dtype_name(std::get<ScalarType>(v_)));
     case Tag::Device:

@@ -107,7 +107,7 @@ def test_one_fused_call_per_dtype(cls, options):
         opt.step()
     fused = [op for op in t.roots if op.name.startswith("aten::_fused_")]
     assert [(op.steps[-1].key, op.inputs[0]["value"]) for op in fused] == [
-        ("CPU", "[f32[5, 7], f32[]]"), ("CPU", "[f64[3], f64[2, 3, 4]]")]
+        ("CPU", "[f32[5,7], f32[]]"), ("CPU", "[f64[3], f64[2,3,4]]")]
     uniform = make_params(dtypes=(opscope.float32,))
     opt = getattr(opscope.optim, cls)(uniform, **options)
     set_grads(uniform, 0, range(len(uniform)))

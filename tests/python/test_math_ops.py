@@ -92,6 +92,17 @@ def test_polygamma_and_digamma_special_values():
         opscope.tensor([1, 2]).polygamma_(1)
 
 
+def test_polygamma_far_arguments_end_quickly():
+    """n! stops at inf, and a far negative x is moved to positive arguments (a term-by-term sum up
+    to x + k >= 9 would take 10^15 steps — SciPy's polygamma(1, -1e15 + 0.5) does not return)."""
+    assert opscope.polygamma(2**62, opscope.tensor([1.0])).item() == -math.inf
+    x = opscope.tensor([-1e15 + 0.5, -123456.25, -2.5], dtype=opscope.float64)
+    r = opscope.polygamma(1, x).tolist()
+    assert r[0] == pytest.approx(math.pi ** 2, rel=1e-12)  # trigamma(n + 1/2) -> pi^2 as n -> -inf
+    assert r[2] == pytest.approx(scipy_special.polygamma(1, -2.5), rel=1e-13)
+    assert opscope.polygamma(3, opscope.tensor([-3e7 + 0.5])).isfinite().item()
+
+
 def test_erfinv_lgamma_sinc_special_values():
     x = opscope.tensor([1.0, -1.0, 1.5, 0.0, -0.0, 1e-300, 0.9999999999], dtype=opscope.float64)
     r = opscope.erfinv(x)

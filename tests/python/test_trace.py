@@ -174,7 +174,7 @@ def test_a_trace_keeps_no_tensor_alive():
         during = current()
     assert during - before < 400_000 * 2, (before, during)  # no more than one step's tensors live
     cat = next(op for op in t.ops if op.name == "aten::cat")
-    assert "f32[1000, 100]" in str(cat) and "f32[1000, 100], f32[1000, 100]" in str(t)
+    assert "f32[1000,100]" in str(cat) and "f32[1000,100], f32[1000,100]" in str(t)
 
 
 def _thread_faults():

@@ -45,12 +45,22 @@ A digamma(A x) {
 
 // The Hurwitz zeta function ζ(s, q) = Σₖ (q + k)⁻ˢ for s > 1 (here s = n + 1, an integer, so q
 // may be negative: inf at q = 0, -1, -2, ...). The sum is taken term by term until q + k ≥ 9
-// (at least 9 terms), and its tail by Euler–Maclaurin: ∫ + half the first term + the Bernoulli
+// (at least 9 terms; a negative q is first moved to positive ones), and its tail by Euler–Maclaurin: ∫ + half the first term + the Bernoulli
 // corrections B₂ⱼ / (2j)! · s (s + 1) ⋯ (s + 2j - 2) · w^(-s-2j+1), w = q + N, until they stop
 // mattering.
 template <typename A>
 A hurwitz_zeta(A s, A q) {
   if (q <= 0 && q == std::floor(q)) return kInf<A>;
+  if (q < 0) {
+    // q = M + r, M = floor(q) < 0, 0 < r < 1: the terms q, q + 1, ..., -1 + r are -(j - r) for
+    // j = 1..|M|, so ζ(s, q) = ζ(s, r) + (-1)^s (ζ(s, 1 - r) - ζ(s, 1 - r + |M|)) — three sums
+    // from positive q, however negative q is (a loop up to q + k ≥ 9 would not end in time).
+    const A m = std::floor(q), r = q - m;
+    const A sign = std::fmod(s, A(2)) == 0 ? A(1) : A(-1);
+    // (the first two first: for r = 1/2 and odd s they cancel exactly)
+    return (hurwitz_zeta(s, r) + sign * hurwitz_zeta(s, A(1) - r)) -
+           sign * hurwitz_zeta(s, A(1) - r - m);
+  }
   constexpr A eps = std::numeric_limits<A>::epsilon();
   A sum = 0;
   int terms = 0;
@@ -84,8 +94,8 @@ A hurwitz_zeta(A s, A q) {
 template <typename A>
 A polygamma(int64_t n, A x) {
   if (n == 0) return digamma(x);
-  A factorial = 1;
-  for (int64_t k = 2; k <= n; ++k) factorial *= A(k);
+  A factorial = 1;  // n! (inf from 171! in double, 35! in float: the loop stops there)
+  for (int64_t k = 2; k <= n && std::isfinite(factorial); ++k) factorial *= A(k);
   const A sign = (n % 2 == 1) ? A(1) : A(-1);
   return sign * factorial * hurwitz_zeta(A(n + 1), x);
 }
