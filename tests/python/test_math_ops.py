@@ -100,7 +100,7 @@ def test_polygamma_far_arguments_end_quickly():
     r = opscope.polygamma(1, x).tolist()
     assert r[0] == pytest.approx(math.pi ** 2, rel=1e-12)  # trigamma(n + 1/2) -> pi^2 as n -> -inf
     assert r[2] == pytest.approx(scipy_special.polygamma(1, -2.5), rel=1e-13)
-    assert opscope.polygamma(3, opscope.tensor([-3e7 + 0.5])).isfinite().item()
+    assert opscope.polygamma(3, opscope.tensor([-1e6 + 0.5])).isfinite().item()  # float32
 
 
 def test_erfinv_lgamma_sinc_special_values():
