@@ -1,7 +1,9 @@
 // The nn family's schemas (see core/ops/nn.h for what each op does): one def row per overload.
 // The kernels register themselves at the end of the files that define them:
 // core/ops/cpu/activation.cpp (relu, gelu, silu, softplus), core/ops/cpu/loss.cpp,
-// core/ops/cpu/normalization.cpp, core/ops/cpu/nn.cpp and core/ops/composite/nn.cpp.
+// core/ops/cpu/loss_margin.cpp, core/ops/cpu/glu.cpp, core/ops/cpu/pixel_shuffle.cpp,
+// core/ops/cpu/normalization.cpp, core/ops/cpu/nn.cpp, core/ops/composite/nn.cpp,
+// core/ops/composite/loss.cpp and core/ops/composite/pixel_shuffle.cpp.
 //
 // Keys are torch 1.13's (torch._C._dispatch_dump). Ops torch keeps in torch._C._nn (the losses,
 // one_hot, pad) are declared Variants::None: Python reaches them as opscope.ops.aten.<op> from
@@ -260,6 +262,116 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, "
       "Tensor? pos_weight=None, int reduction=1) -> Tensor",
       kFunction);
+
+  // --- margin, embedding and likelihood losses (kernels: core/ops/composite/loss.cpp,
+  // core/ops/cpu/loss_margin.cpp) ---
+  // input1, input2, target (broadcast) -> max(0, -target (input1 - input2) + margin), reduced
+  m.def(
+      "margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, "
+      "int reduction=1) -> Tensor",
+      kFunction);
+  // self, target in {1, -1} (broadcast) -> self where target is 1, max(0, margin - self) where
+  // it is -1, both where it is neither; reduced
+  m.def(
+      "hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=1) -> "
+      "Tensor",
+      kFunction);
+  // input1, input2 (N, D) with target (N), or (D) with target () -> 1 - cos where target is 1,
+  // max(0, cos - margin) where it is -1 (cos along D); reduced
+  m.def(
+      "cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, "
+      "int reduction=1) -> Tensor",
+      kFunction);
+  // anchor, positive, negative (N, D) or (D) -> max(0, margin + d(a, p) - d(a, n)), d the
+  // pairwise p-norm distance (swap: d(a, n) becomes min(d(a, n), d(p, n))); reduced
+  m.def(
+      "triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, "
+      "float p=2, float eps=1e-06, bool swap=False, int reduction=1) -> Tensor",
+      kFunction);
+  // input, target (broadcast) -> exp(input) - target input (log_input), or input -
+  // target log(input + eps); full adds Stirling's t log t - t + log(2 pi t) / 2 where t > 1
+  m.def(
+      "poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps, "
+      "int reduction) -> Tensor",
+      kFunction);
+  // self, target (broadcast) -> log(1 + exp(-target self)), reduced
+  m.def("soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", kNone);
+  m.def(
+      "soft_margin_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      kNone);
+  // grad_output ((): reduced), self, target -> -grad_output target / (1 + exp(target self)),
+  // divided by numel for the mean
+  m.def(
+      "soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) "
+      "-> Tensor",
+      kNone);
+  m.def(
+      "soft_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, "
+      "int reduction, *, Tensor(a!) grad_input) -> Tensor(a!)",
+      kNone);
+  // self (N, C) or (C) or (), target (N) or () int64 class indices, weight (C) -> per sample
+  // sum over classes i != y of weight[y] max(0, margin - self[y] + self[i])^p / C; reduced
+  m.def(
+      "multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, "
+      "Tensor? weight=None, int reduction=1) -> Tensor",
+      kNone);
+  m.def(
+      "multi_margin_loss.out(Tensor self, Tensor target, Scalar p=1, Scalar margin=1, "
+      "Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)",
+      kNone);
+  // grad_output ((N) for reduction none on a batch, else ()), self, target, weight -> self's shape
+  m.def(
+      "multi_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, Scalar p, "
+      "Scalar margin, Tensor? weight=None, int reduction=1) -> Tensor",
+      kNone);
+  m.def(
+      "multi_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, "
+      "Scalar p, Scalar margin, Tensor? weight=None, int reduction=1, *, "
+      "Tensor(a!) grad_input) -> Tensor(a!)",
+      kNone);
+  // self (N, C) or (C) or (), target of self's shape int64: each row's class indices, ended by
+  // the first -1 -> per sample sum over its targets j and non-targets i of
+  // max(0, 1 - (self[j] - self[i])) / C, reduced; is_target (self's dtype, target's shape) marks
+  // each row's target classes with 1
+  m.def("multilabel_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", kNone);
+  m.def(
+      "multilabel_margin_loss.out(Tensor self, Tensor target, int reduction=1, *, "
+      "Tensor(a!) out) -> Tensor(a!)",
+      kNone);
+  m.def(
+      "multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> "
+      "(Tensor output, Tensor is_target)",
+      kNone);
+  m.def(
+      "multilabel_margin_loss_forward.output(Tensor self, Tensor target, int reduction, *, "
+      "Tensor(a!) output, Tensor(b!) is_target) -> (Tensor(a!), Tensor(b!))",
+      kNone);
+  m.def(
+      "multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, "
+      "int reduction, Tensor is_target) -> Tensor",
+      kNone);
+  m.def(
+      "multilabel_margin_loss_backward.grad_input(Tensor grad_output, Tensor self, "
+      "Tensor target, int reduction, Tensor is_target, *, Tensor(a!) grad_input) -> Tensor(a!)",
+      kNone);
+
+  // --- glu, pixel shuffle (kernels: core/ops/cpu/glu.cpp, core/ops/cpu/pixel_shuffle.cpp,
+  // core/ops/composite/pixel_shuffle.cpp) ---
+  // self (..., 2 n, ...) -> (..., n, ...): a * sigmoid(b), a and b self's halves along dim
+  m.def("glu(Tensor self, int dim=-1) -> Tensor", kNone);
+  m.def("glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!)", kNone);
+  // grad_output (..., n, ...) (broadcast), self (..., 2 n, ...) -> (grad_output sigmoid(b),
+  // grad_output a sigmoid(b) (1 - sigmoid(b))) joined along dim
+  m.def("glu_backward(Tensor grad_output, Tensor self, int dim) -> Tensor", kNone);
+  m.def(
+      "glu_backward.grad_input(Tensor grad_output, Tensor self, int dim, *, "
+      "Tensor(a!) grad_input) -> Tensor(a!)",
+      kNone);
+  // self (*, C r^2, H, W) -> (*, C, H r, W r): out[c, h r + i, w r + j] = self[c r^2 + i r + j,
+  // h, w]; pixel_unshuffle is its inverse
+  m.def("pixel_shuffle(Tensor self, int upscale_factor) -> Tensor", kFunction);
+  m.def("pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor", kFunction);
 
   // --- normalization, dropout ---
   m.def(

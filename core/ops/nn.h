@@ -1,7 +1,9 @@
-// Neural-network ops: the activations (relu, gelu, silu, softplus), the losses (nll_loss,
-// cross_entropy_loss, mse_loss, l1_loss, binary_cross_entropy, binary_cross_entropy_with_logits),
-// layer_norm, group_norm, embedding, dropout, one_hot and constant padding — what
-// opscope.nn.functional calls.
+// Neural-network ops: the activations (relu, gelu, silu, softplus, glu), the losses (nll_loss,
+// cross_entropy_loss, mse_loss, l1_loss, binary_cross_entropy, binary_cross_entropy_with_logits,
+// and the margin / embedding / likelihood losses: margin_ranking_loss, hinge_embedding_loss,
+// cosine_embedding_loss, soft_margin_loss, multi_margin_loss, multilabel_margin_loss,
+// triplet_margin_loss, poisson_nll_loss), layer_norm, group_norm, embedding, dropout, one_hot,
+// constant padding and pixel_shuffle — what opscope.nn.functional calls.
 //
 // Semantically each loss computes one value per sample and then reduces them by `reduction`:
 // 0 = none (the per-sample losses), 1 = mean, 2 = sum (PyTorch's at::Reduction; the Python layer
@@ -140,6 +142,111 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>,
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Tensor&>,
                            Default<const Tensor&>, Default<int64_t>)>
     binary_cross_entropy_with_logits{"aten::binary_cross_entropy_with_logits"};
+
+// --- margin, embedding and likelihood losses ------------------------------------------------
+// The first five are CompositeImplicitAutograd (core/ops/composite/loss.cpp); soft_margin_loss
+// is CompositeExplicitAutograd with its own backward; multi_margin_loss and
+// multilabel_margin_loss_forward are CPU kernels (core/ops/cpu/loss_margin.cpp). Targets of the
+// embedding losses are 1 / -1 (other values count for hinge_embedding_loss's both branches and
+// for none of cosine_embedding_loss's).
+
+// margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0,
+//                     int reduction=Mean) -> Tensor
+// max(0, -target (input1 - input2) + margin), the three broadcast.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<double>,
+                           Default<int64_t>)>
+    margin_ranking_loss{"aten::margin_ranking_loss"};
+// hinge_embedding_loss(Tensor self, Tensor target, float margin=1.0, int reduction=Mean)
+// self where target != -1, plus max(0, margin - self) where target != 1.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<double>, Default<int64_t>)>
+    hinge_embedding_loss{"aten::hinge_embedding_loss"};
+// cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0,
+//                       int reduction=Mean) -> Tensor
+// input1, input2 (N, D), target (N) -> (N) (or (D), () -> ()): 1 - cos where target == 1,
+// max(0, cos - margin) where target == -1, 0 elsewhere; cos = <x1, x2> / sqrt((|x1|^2 + 1e-12)
+// (|x2|^2 + 1e-12)) along D.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<double>,
+                           Default<int64_t>)>
+    cosine_embedding_loss{"aten::cosine_embedding_loss"};
+// triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0,
+//                     float p=2, float eps=1e-06, bool swap=False, int reduction=Mean)
+// max(0, margin + |a - p + eps|_p - |a - n + eps|_p) along the last dim (swap: the negative
+// distance is the smaller of |a - n| and |p - n|).
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<double>,
+                           Default<double>, Default<double>, Default<bool>, Default<int64_t>)>
+    triplet_margin_loss{"aten::triplet_margin_loss"};
+// poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, float eps,
+//                  int reduction) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, bool, bool, double, int64_t)>
+    poisson_nll_loss{"aten::poisson_nll_loss"};
+// soft_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+// log(1 + exp(-target self)), the two broadcast.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<int64_t>)> soft_margin_loss{
+    "aten::soft_margin_loss"};
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&, Default<int64_t>)>
+    soft_margin_loss_out{"aten::soft_margin_loss.out"};
+// soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction)
+// -grad_output target exp(-target self) / (1 + exp(-target self)), divided by numel for the
+// mean.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, int64_t)>
+    soft_margin_loss_backward{"aten::soft_margin_loss_backward"};
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&, const Tensor&, int64_t)>
+    soft_margin_loss_backward_out{"aten::soft_margin_loss_backward.grad_input"};
+// multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1,
+//                   Tensor? weight=None, int reduction=Mean) -> Tensor
+// self (N, C) (or (C), ()), target (N) int64 in [0, C) -> (N) for reduction none (() for an
+// unbatched target): sum over i != y of weight[y] max(0, margin - self[y] + self[i])^p / C.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<const Scalar&>,
+                           Default<const Scalar&>, Default<const Tensor&>, Default<int64_t>)>
+    multi_margin_loss{"aten::multi_margin_loss"};
+// multi_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, Scalar p,
+//     Scalar margin, Tensor? weight=None, int reduction=Mean) -> Tensor
+// self's shape: for each class i != y whose margin term is positive, g weight[y] (p 2: times
+// 2 (margin - self[y] + self[i])) / C at i and its negative summed at y; g = grad_output (per
+// sample for reduction none), divided by N for the mean.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, const Scalar&,
+                           const Scalar&, const Tensor&, int64_t)>
+    multi_margin_loss_backward{"aten::multi_margin_loss_backward"};
+// multilabel_margin_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<int64_t>)>
+    multilabel_margin_loss{"aten::multilabel_margin_loss"};
+// multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction)
+//     -> (Tensor output, Tensor is_target)
+// self (N, C) (or (C), ()), target of self's shape: row n's target classes are target[n, 0..k)
+// up to the first -1 -> output (N) for reduction none on a batch, () otherwise: sum over target
+// classes j and the other classes i of max(0, 1 - self[j] + self[i]) / C; is_target (target's
+// shape, self's dtype) 1 at each row's target classes.
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, const Tensor&, int64_t)>
+    multilabel_margin_loss_forward{"aten::multilabel_margin_loss_forward"};
+inline constexpr Op<std::tuple<Tensor, Tensor>(Out, Out, const Tensor&, const Tensor&, int64_t)>
+    multilabel_margin_loss_forward_out{"aten::multilabel_margin_loss_forward.output"};
+// multilabel_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target,
+//                                 int reduction, Tensor is_target) -> Tensor
+// self's shape: for each (target j, other i) pair with a positive term, +g / C at i and -g / C
+// at j; g = grad_output (per sample for reduction none), divided by N for the mean.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, int64_t, const Tensor&)>
+    multilabel_margin_loss_backward{"aten::multilabel_margin_loss_backward"};
+// pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False)
+// ||x1 - x2 + eps||_p along the last dim of their broadcast.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<double>, Default<double>,
+                           Default<bool>)>
+    pairwise_distance{"aten::pairwise_distance"};
+
+// --- glu, pixel shuffle ---------------------------------------------------------------------
+// glu(Tensor self, int dim=-1) -> Tensor
+// self (..., 2 n, ...) -> (..., n, ...): a sigmoid(b), a = self's first half along dim, b its
+// second (CPU kernel, core/ops/cpu/glu.cpp).
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>)> glu{"aten::glu"};
+// glu_backward(Tensor grad_output, Tensor self, int dim) -> Tensor
+// self's shape: g sigmoid(b) in the first half, g a sigmoid(b) (1 - sigmoid(b)) in the second.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, int64_t)> glu_backward{
+    "aten::glu_backward"};
+// pixel_shuffle(Tensor self, int upscale_factor) -> Tensor
+// (*, C r^2, H, W) -> (*, C, H r, W r): out[c, h r + i, w r + j] = self[c r^2 + i r + j, h, w].
+inline constexpr Op<Tensor(const Tensor&, int64_t)> pixel_shuffle{"aten::pixel_shuffle"};
+// pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor
+// (*, C, H r, W r) -> (*, C r^2, H, W), pixel_shuffle's inverse.
+inline constexpr Op<Tensor(const Tensor&, int64_t)> pixel_unshuffle{"aten::pixel_unshuffle"};
 
 // --- normalization --------------------------------------------------------------------------
 
@@ -546,6 +653,15 @@ inline constexpr UpsampleLinearBackward upsample_bilinear2d_backward{
     "aten::upsample_bilinear2d_backward.vec"};
 
 }  // namespace opscope::ops
+
+namespace opscope::checks {
+// torch's check_pixel_shuffle_shapes / check_pixel_unshuffle_shapes, which the CPU kernels and
+// the composite ones of pixel_shuffle / pixel_unshuffle make first (defined in
+// core/ops/composite/pixel_shuffle.cpp): at least 3 dims, a positive factor r, and C divisible
+// by r^2 (shuffle) or H and W by r (unshuffle).
+void pixel_shuffle_shapes(const Tensor& self, int64_t upscale_factor);
+void pixel_unshuffle_shapes(const Tensor& self, int64_t downscale_factor);
+}  // namespace opscope::checks
 
 namespace opscope::composite {
 // embedding_dense_backward from zeros and index_add_ (core/ops/composite/nn.cpp): the body of

@@ -848,6 +848,302 @@ result = [v.tolist(), m.weight.tolist(), m.bias.tolist(), type(m.weight).__name_
     "vector_to_parameters of a list": "nn.utils.vector_to_parameters([1.0], nn.Linear(1, 1).parameters())",
 })
 
+# --- margin, embedding and likelihood losses; GLU, Softmax2d, pixel shuffle ---------------------
+for expr in [
+    "nn.MarginRankingLoss()", "nn.MarginRankingLoss(margin=0.5, reduction='sum')", "nn.HingeEmbeddingLoss(2.0)",
+    "nn.CosineEmbeddingLoss(0.2)", "nn.SoftMarginLoss()", "nn.MultiLabelSoftMarginLoss(weight=torch.ones(3))",
+    "nn.MultiMarginLoss(p=2, margin=0.5, weight=torch.ones(3))", "nn.MultiLabelMarginLoss()",
+    "nn.TripletMarginLoss(margin=0.3, swap=True)", "nn.TripletMarginWithDistanceLoss()",
+    "nn.TripletMarginWithDistanceLoss(distance_function=nn.CosineSimilarity(), swap=True)",
+    "nn.PoissonNLLLoss(log_input=False, full=True)", "nn.GaussianNLLLoss(full=True, eps=1e-3)",
+    "nn.GLU()", "nn.GLU(dim=1)", "nn.Softmax2d()", "nn.PixelShuffle(3)", "nn.PixelUnshuffle(2)",
+]:
+    CASES[f"repr: {expr}"] = f"result = repr({expr})"
+
+_M_X = "torch.tensor([[0.5, -1.0, 2.0, 0.1], [3.0, 0.25, -0.5, -2.0], [-0.3, 0.8, 0.0, 1.5]], requires_grad=True)"
+_M_Y = "torch.tensor([[0.2, -0.4, 1.0, 0.6], [-1.0, 0.5, 0.7, -0.2], [0.9, 0.1, -0.8, 0.4]], requires_grad=True)"
+_M_Z = "torch.tensor([[1.2, 0.4, -1.0, 0.0], [0.3, -0.5, 0.2, 1.1], [-0.6, 0.7, 0.9, -0.1]], requires_grad=True)"
+_M_SIGNS = "torch.tensor([[1.0, -1.0, -1.0, 1.0], [-1.0, 1.0, 1.0, 1.0], [1.0, -1.0, 1.0, -1.0]])"
+_M_LABELS = "torch.tensor([[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0]])"
+_M_COUNTS = "torch.tensor([[0.0, 1.0, 3.0, 2.0], [1.0, 0.0, 4.0, 1.0], [2.0, 5.0, 0.0, 1.0]])"
+# name -> (setup lines binding x / y / z and targets, the module with {r}, its call, the inputs whose
+# gradients are recorded)
+MARGIN_LOSSES = {
+    "margin_ranking": (f"x = {_M_X}\ny = {_M_Y}\nt = torch.tensor([1.0, -1.0, 1.0, -1.0])",
+                       "nn.MarginRankingLoss(margin=0.3, reduction={r})", "m(x[0], y[1], t)", "x, y"),
+    "margin_ranking broadcast target": (f"x = {_M_X}\ny = {_M_Y}\nt = torch.tensor([[1.0], [-1.0], [1.0]])",
+                                        "nn.MarginRankingLoss(reduction={r})", "m(x, y, t)", "x, y"),
+    "hinge_embedding": (f"x = {_M_X}\nt = {_M_SIGNS}", "nn.HingeEmbeddingLoss(margin=0.5, reduction={r})",
+                        "m(x, t)", "x"),
+    "hinge_embedding other targets": (f"x = {_M_X}\nt = torch.tensor([1.0, -1.0, 0.0, 2.0])",
+                                      "nn.HingeEmbeddingLoss(reduction={r})", "m(x, t)", "x"),
+    "cosine_embedding": (f"x = {_M_X}\ny = {_M_Y}\nt = torch.tensor([1, -1, 0])",
+                         "nn.CosineEmbeddingLoss(margin=0.2, reduction={r})", "m(x, y, t)", "x, y"),
+    "cosine_embedding unbatched": (f"x = {_M_X}\ny = {_M_Y}\nt = torch.tensor(-1.0)",
+                                   "nn.CosineEmbeddingLoss(margin=-0.5, reduction={r})", "m(x[1], y[2], t)", "x, y"),
+    "soft_margin": (f"x = {_M_X}\nt = {_M_SIGNS}", "nn.SoftMarginLoss(reduction={r})", "m(x, t)", "x"),
+    "soft_margin broadcast target": (f"x = {_M_X}\nt = torch.tensor([1.0, -1.0, 0.5, 2.0])",
+                                     "nn.SoftMarginLoss(reduction={r})", "m(x, t)", "x"),
+    "multilabel_soft_margin": (f"x = {_M_X}\nt = {_M_LABELS}", "nn.MultiLabelSoftMarginLoss(reduction={r})",
+                               "m(x, t)", "x"),
+    "multilabel_soft_margin weight": (f"x = {_M_X}\nt = {_M_LABELS}",
+                                      "nn.MultiLabelSoftMarginLoss(weight=torch.tensor([1.0, 2.0, 0.5, 0.0]), reduction={r})",
+                                      "m(x, t)", "x"),
+    "multi_margin": (f"x = {_M_X}\nt = torch.tensor([0, 3, 1])", "nn.MultiMarginLoss(reduction={r})", "m(x, t)", "x"),
+    "multi_margin p=2 weight": (f"x = {_M_X}\nt = torch.tensor([2, 0, 3])",
+                                "nn.MultiMarginLoss(p=2, margin=2.0, weight=torch.tensor([1.0, 0.5, 2.0, 3.0]), reduction={r})",
+                                "m(x, t)", "x"),
+    "multi_margin unbatched": (f"x = {_M_X}\nt = torch.tensor(2)", "nn.MultiMarginLoss(margin=3.0, reduction={r})",
+                               "m(x[1], t)", "x"),
+    "multi_margin one-element target": (f"x = {_M_X}\nt = torch.tensor([1])", "nn.MultiMarginLoss(reduction={r})",
+                                        "m(x[0], t)", "x"),
+    "multilabel_margin": (f"x = {_M_X}\nt = torch.tensor([[3, 0, -1, 1], [1, 2, 3, -1], [-1, 0, 0, 0]])",
+                          "nn.MultiLabelMarginLoss(reduction={r})", "m(x, t)", "x"),
+    "multilabel_margin unbatched": (f"x = {_M_X}\nt = torch.tensor([2, 1, -1, 3])",
+                                    "nn.MultiLabelMarginLoss(reduction={r})", "m(x[2], t)", "x"),
+    "triplet_margin": (f"x = {_M_X}\ny = {_M_Y}\nz = {_M_Z}", "nn.TripletMarginLoss(margin=2.0, reduction={r})",
+                       "m(x, y, z)", "x, y, z"),
+    "triplet_margin swap p=1": (f"x = {_M_X}\ny = {_M_Y}\nz = {_M_Z}",
+                                "nn.TripletMarginLoss(margin=1.5, p=1.0, swap=True, reduction={r})",
+                                "m(x, y, z)", "x, y, z"),
+    "triplet_margin unbatched": (f"x = {_M_X}\ny = {_M_Y}\nz = {_M_Z}",
+                                 "nn.TripletMarginLoss(margin=3.0, eps=0.0, reduction={r})", "m(x[0], y[0], z[0])",
+                                 "x, y, z"),
+    "triplet_margin_with_distance": (f"x = {_M_X}\ny = {_M_Y}\nz = {_M_Z}",
+                                     "nn.TripletMarginWithDistanceLoss(margin=2.0, reduction={r})", "m(x, y, z)",
+                                     "x, y, z"),
+    "triplet_margin_with_distance cosine swap": (
+        f"x = {_M_X}\ny = {_M_Y}\nz = {_M_Z}",
+        "nn.TripletMarginWithDistanceLoss(distance_function=lambda a, b: 1.0 - F.cosine_similarity(a, b), "
+        "margin=0.5, swap=True, reduction={r})", "m(x, y, z)", "x, y, z"),
+    "poisson_nll": (f"x = {_M_X}\nt = {_M_COUNTS}", "nn.PoissonNLLLoss(reduction={r})", "m(x, t)", "x"),
+    "poisson_nll rates full": (f"x = {_M_X}\nt = {_M_COUNTS}",
+                               "nn.PoissonNLLLoss(log_input=False, full=True, eps=0.1, reduction={r})",
+                               "m(x.abs(), t)", "x"),
+    "gaussian_nll": (f"x = {_M_X}\ny = {_M_Y}\nv = {_M_Z}.abs().detach().requires_grad_()",
+                     "nn.GaussianNLLLoss(reduction={r})", "m(x, y, v)", "x, y, v"),
+    "gaussian_nll one variance per sample, full": (
+        f"x = {_M_X}\ny = {_M_Y}\nv = torch.tensor([0.5, 2.0, 1e-9], requires_grad=True)",
+        "nn.GaussianNLLLoss(full=True, eps=1e-2, reduction={r})", "m(x, y, v)", "x, y, v"),
+    "gaussian_nll variance (N, 1)": (f"x = {_M_X}\ny = {_M_Y}\nv = torch.tensor([[0.5], [2.0], [1.5]], requires_grad=True)",
+                                     "nn.GaussianNLLLoss(reduction={r})", "m(x, y, v)", "x, y, v"),
+}
+for name, (setup, module, call, grads) in MARGIN_LOSSES.items():
+    for r in ["'none'", "'mean'", "'sum'"]:
+        CASES[f"loss: {name}, reduction={r}"] = f"""
+{setup}
+m = {module.format(r=r)}
+loss = {call}
+loss.backward(torch.ones_like(loss))
+result = [loss.tolist(), [v.grad.tolist() for v in ({grads},)], loss.grad_fn.name()]
+"""
+
+CASES.update({
+    "margin losses legacy size_average": """
+x = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.25, -0.5]])
+t = torch.tensor([[1.0, -1.0, 1.0], [-1.0, 1.0, 1.0]])
+result = [F.soft_margin_loss(x, t, size_average=False).item(), F.hinge_embedding_loss(x, t, reduce=False).tolist(),
+          F.margin_ranking_loss(x, -x, t, size_average=False).item(),
+          F.multi_margin_loss(x, torch.tensor([0, 2]), reduce=False).tolist(),
+          F.multilabel_margin_loss(x, torch.tensor([[1, -1, 0], [2, 0, -1]]), size_average=False).item(),
+          F.cosine_embedding_loss(x, t, torch.tensor([1, -1]), reduce=False).tolist(),
+          F.poisson_nll_loss(x, t.abs(), reduce=False).tolist(),
+          F.triplet_margin_loss(x, t, -x, size_average=False).item(),
+          F.multilabel_soft_margin_loss(x, t.abs(), size_average=False).item()]
+""",
+    "margin losses float64": """
+x = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.25, -0.5]], dtype=torch.float64)
+t = torch.tensor([[1.0, -1.0, 1.0], [-1.0, 1.0, 1.0]], dtype=torch.float64)
+out = [F.soft_margin_loss(x, t), F.hinge_embedding_loss(x, t), F.margin_ranking_loss(x, -x, t),
+       F.multi_margin_loss(x, torch.tensor([0, 2]), p=2), F.multilabel_margin_loss(x, torch.tensor([[1, -1, 0], [2, 0, -1]])),
+       F.cosine_embedding_loss(x, t, torch.tensor([1, -1])), F.poisson_nll_loss(x, t.abs()),
+       F.triplet_margin_loss(x, t, -x), F.multilabel_soft_margin_loss(x, t.abs()), F.gaussian_nll_loss(x, t, x.abs())]
+result = [[o.item(), str(o.dtype)] for o in out]
+""",
+    "margin losses of integer inputs": """
+x = torch.tensor([[1, -1, 2], [3, 0, -2]])
+t = torch.tensor([[1, -1, 1], [-1, 1, 1]])
+result = [F.margin_ranking_loss(x, -x, t).item(), F.cosine_embedding_loss(x, t, torch.tensor([1, -1])).item(),
+          F.triplet_margin_loss(x, t, -x).item(), F.poisson_nll_loss(x, t.abs()).item()]
+""",
+    "soft_margin_loss bfloat16 and mixed dtypes": """
+x = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.25, -0.5]])
+t = torch.tensor([[1.0, -1.0, 1.0], [-1.0, 1.0, 1.0]])
+a = F.soft_margin_loss(x.bfloat16(), t.bfloat16(), reduction='none')
+b = F.soft_margin_loss(x, t.double())
+c = F.soft_margin_loss(x.double(), t)
+result = [a.float().tolist(), str(a.dtype), b.item(), str(b.dtype), c.item(), str(c.dtype)]
+""",
+    "empty margin losses": """
+e = torch.zeros(0, 3)
+result = [F.soft_margin_loss(e, e).item(), F.soft_margin_loss(e, e, reduction='sum').item(),
+          F.hinge_embedding_loss(e, e).item(), F.margin_ranking_loss(e, e, e).item(),
+          F.multi_margin_loss(e, torch.zeros(0, dtype=torch.long), reduction='none').tolist(),
+          F.multilabel_margin_loss(e, torch.zeros(0, 3, dtype=torch.long), reduction='none').tolist(),
+          F.cosine_embedding_loss(e, e, torch.zeros(0)).item(),
+          F.triplet_margin_loss(e, e, e, reduction='sum').item(), F.poisson_nll_loss(e, e, reduction='sum').item(),
+          list(F.glu(torch.zeros(0, 4), 1).shape), list(F.pixel_shuffle(torch.zeros(0, 4, 2, 2), 2).shape),
+          list(F.pixel_unshuffle(torch.zeros(2, 1, 0, 4), 2).shape)]
+""",
+    "multi_margin_loss 0-d input": """
+a = F.multi_margin_loss(torch.tensor(2.0), torch.tensor(0))
+b = F.multi_margin_loss(torch.tensor(2.0), torch.tensor(0), reduction='none')
+c = F.multilabel_margin_loss(torch.tensor(1.5), torch.tensor(0))
+result = [a.tolist(), list(a.shape), b.tolist(), list(b.shape), c.tolist(), list(c.shape)]
+""",
+    "margin loss nodes and saved values": """
+x = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.25, -0.5]], requires_grad=True)
+a = F.multi_margin_loss(x, torch.tensor([0, 2]), p=2, margin=0.5, reduction='sum')
+b = F.multilabel_margin_loss(x, torch.tensor([[1, -1, 0], [2, 0, -1]]))
+c = F.soft_margin_loss(x, torch.ones(2, 3), reduction='none')
+d = F.glu(x, 0)
+e = F.pixel_shuffle(x[:, :2].reshape(1, 4, 1, 1), 2)
+f = F.pixel_unshuffle(x[:, :2].reshape(1, 1, 2, 2), 2)
+saved = lambda n: sorted(k for k in dir(n) if k.startswith('_saved_') and k != '_saved_result')
+result = [[n.grad_fn.name(), saved(n.grad_fn)] for n in (a, b, c, d, e, f)]
+result += [a.grad_fn._saved_p, a.grad_fn._saved_margin, a.grad_fn._saved_reduction, a.grad_fn._saved_weight,
+           b.grad_fn._saved_is_target.tolist(), b.grad_fn._saved_target.tolist(), c.grad_fn._saved_reduction,
+           d.grad_fn._saved_dim, e.grad_fn._saved_upscale_factor, f.grad_fn._saved_downscale_factor]
+""",
+    "glu values, gradients and double backward": """
+x = torch.tensor([[0.5, -1.0, 2.0, 0.1], [3.0, 0.25, -0.5, -2.0]], dtype=torch.float64, requires_grad=True)
+y = F.glu(x)
+w = torch.tensor([[1.0, -2.0], [0.5, 3.0]], dtype=torch.float64)
+g, = torch.autograd.grad((y * w).sum(), x, create_graph=True)
+(g * g).sum().backward()
+z = F.glu(x.detach(), 0)
+result = [y.tolist(), g.tolist(), x.grad.tolist(), z.tolist(), g.grad_fn.name()]
+""",
+    "glu_backward double backward through grad_output": """
+x = torch.tensor([[0.5, -1.0, 2.0, 0.1], [3.0, 0.25, -0.5, -2.0]], requires_grad=True)
+go = torch.tensor([[1.0, -2.0], [0.5, 3.0]], requires_grad=True)
+gi = torch.ops.aten.glu_backward(go, x, 1)
+gi.backward(torch.tensor([[0.3, 0.1, -1.0, 2.0], [1.0, 1.0, 1.0, 1.0]]))
+result = [gi.tolist(), go.grad.tolist(), x.grad.tolist(), gi.grad_fn.name()]
+""",
+    "glu bfloat16, float64 and broadcast grad_output": """
+x = torch.tensor([[0.5, -1.0, 2.0, 0.1], [3.0, 0.25, -0.5, -2.0]])
+a = F.glu(x.bfloat16())
+b = torch.ops.aten.glu_backward(torch.ones(2).bfloat16(), x.bfloat16(), 1)
+c = torch.ops.aten.glu_backward(torch.ones(2), x, 1)
+result = [a.float().tolist(), str(a.dtype), b.float().tolist(), c.tolist(), str(F.glu(x.double()).dtype)]
+""",
+    "soft_margin double backward": """
+x = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.25, -0.5]], dtype=torch.float64, requires_grad=True)
+t = torch.tensor([[1.0, -1.0, 1.0], [-1.0, 1.0, 2.0]], dtype=torch.float64)
+out = []
+for r in ['none', 'mean', 'sum']:
+    loss = F.soft_margin_loss(x, t, reduction=r)
+    g, = torch.autograd.grad(loss.sum() * 1.5, x, create_graph=True)
+    gg, = torch.autograd.grad((g * g).sum(), x)
+    out += [g.tolist(), gg.tolist(), g.grad_fn.name()]
+result = out
+""",
+    "pixel_shuffle and pixel_unshuffle values and gradients": """
+x = torch.arange(2 * 8 * 2 * 3, dtype=torch.float32).reshape(2, 8, 2, 3).requires_grad_()
+y = F.pixel_shuffle(x, 2)
+y.backward(torch.arange(y.numel(), dtype=torch.float32).reshape(y.shape) * 0.5)
+u = F.pixel_unshuffle(y.detach(), 2)
+v = torch.arange(2 * 3 * 2 * 4 * 6).reshape(2, 3, 2, 4, 6)
+w = F.pixel_unshuffle(v, 2)
+s = F.pixel_shuffle(torch.arange(36).reshape(9, 2, 2), 3)
+result = [y.tolist(), x.grad.tolist(), torch.equal(u, x.detach()), w.tolist(), s.tolist(), list(w.shape),
+          F.pixel_shuffle(torch.tensor([[[True]], [[False]], [[False]], [[True]]]), 2).tolist(),
+          F.pixel_shuffle(x.detach().transpose(2, 3), 2).tolist(), y.grad_fn.name()]
+""",
+    "Softmax2d": """
+x = torch.tensor([[[[0.5, -1.0], [2.0, 0.1]], [[3.0, 0.25], [-0.5, -2.0]]]])
+result = [nn.Softmax2d()(x).tolist(), nn.Softmax2d()(x[0]).tolist()]
+""",
+    "Softmax2d of a 2-D input": "nn.Softmax2d()(torch.zeros(2, 3))",
+    "GLU module": """
+m = nn.GLU(dim=0)
+x = torch.tensor([[0.5, -1.0], [2.0, 0.1], [3.0, 0.25], [-0.5, -2.0]])
+result = [m(x).tolist(), nn.GLU()(x).tolist()]
+""",
+    "PixelShuffle modules": """
+x = torch.arange(16.0).reshape(1, 4, 2, 2)
+result = [nn.PixelShuffle(2)(x).tolist(), nn.PixelUnshuffle(2)(nn.PixelShuffle(2)(x)).tolist()]
+""",
+    # errors, with torch 1.13's messages
+    "multi_margin_loss target out of range": "F.multi_margin_loss(torch.zeros(3, 4), torch.tensor([0, 4, 1]))",
+    "multi_margin_loss negative target": "F.multi_margin_loss(torch.zeros(3, 4), torch.tensor([0, -1, 1]))",
+    "multi_margin_loss target size": "F.multi_margin_loss(torch.zeros(3, 4), torch.tensor([0, 1]))",
+    "multi_margin_loss 2-D target": "F.multi_margin_loss(torch.zeros(3, 4), torch.tensor([[0, 1, 2]]))",
+    "multi_margin_loss 2-D weight": "F.multi_margin_loss(torch.zeros(3, 4), torch.tensor([0, 1, 2]), weight=torch.ones(1, 4))",
+    "multi_margin_loss p=3": "F.multi_margin_loss(torch.zeros(3, 4), torch.tensor([0, 1, 2]), p=3)",
+    "multi_margin_loss aten p=3": "torch.ops.aten.multi_margin_loss(torch.zeros(3, 4), torch.tensor([0, 1, 2]), 3, 1.0, None, 1)",
+    "MultiMarginLoss p=3": "nn.MultiMarginLoss(p=3)",
+    "multi_margin_loss int32 target": "F.multi_margin_loss(torch.zeros(3, 4), torch.tensor([0, 1, 2], dtype=torch.int32))",
+    "multi_margin_loss float target": "F.multi_margin_loss(torch.zeros(3, 4), torch.tensor([0.0, 1.0, 2.0]))",
+    "multi_margin_loss bfloat16": "F.multi_margin_loss(torch.zeros(3, 4).bfloat16(), torch.tensor([0, 1, 2]))",
+    "multi_margin_loss float64 weight": "F.multi_margin_loss(torch.zeros(3, 4), torch.tensor([0, 1, 2]), weight=torch.ones(4).double())",
+    "multi_margin_loss 3-D input": "F.multi_margin_loss(torch.zeros(2, 3, 4), torch.tensor([1, 1]))",
+    "multi_margin_loss no classes": "F.multi_margin_loss(torch.zeros(3, 0), torch.zeros(3, dtype=torch.long))",
+    "multi_margin_loss weight requiring grad": """
+F.multi_margin_loss(torch.zeros(3, 4), torch.tensor([0, 1, 2]), weight=torch.ones(4, requires_grad=True))
+""",
+    "multi_margin_loss weight requiring grad under no_grad": """
+with torch.no_grad():
+    result = F.multi_margin_loss(torch.zeros(3, 4), torch.tensor([0, 1, 2]), weight=torch.ones(4, requires_grad=True)).item()
+""",
+    "multilabel_margin_loss target out of range": "F.multilabel_margin_loss(torch.zeros(3, 4), torch.tensor([[0, 5, -1, 0]] * 3))",
+    "multilabel_margin_loss target below -1": "F.multilabel_margin_loss(torch.zeros(3, 4), torch.tensor([[0, -2, -1, 0]] * 3))",
+    "multilabel_margin_loss target size": "F.multilabel_margin_loss(torch.zeros(3, 4), torch.tensor([[0, 1, -1]] * 3))",
+    "multilabel_margin_loss 1-D target for a batch": "F.multilabel_margin_loss(torch.zeros(3, 4), torch.tensor([0, 1, -1, 2]))",
+    "multilabel_margin_loss 2-D target for one sample": "F.multilabel_margin_loss(torch.zeros(4), torch.tensor([[0, 1, -1, 2]]))",
+    "multilabel_margin_loss int32 target": "F.multilabel_margin_loss(torch.zeros(3, 4), torch.tensor([[0, 1, -1, 2]] * 3, dtype=torch.int32))",
+    "multilabel_margin_loss bfloat16": "F.multilabel_margin_loss(torch.zeros(3, 4).bfloat16(), torch.tensor([[0, 1, -1, 2]] * 3))",
+    "multilabel_margin_loss 3-D input": "F.multilabel_margin_loss(torch.zeros(2, 3, 4), torch.zeros(2, 3, 4, dtype=torch.long))",
+    "multilabel_margin_loss_backward is_target out of range": """
+torch.ops.aten.multilabel_margin_loss_backward(torch.tensor(1.0), torch.zeros(3, 4), torch.tensor([[0, 1, -1, 2]] * 3), 1,
+                                               torch.zeros(3, 4) + 2)
+""",
+    "multilabel_margin_loss_backward is_target size": """
+torch.ops.aten.multilabel_margin_loss_backward(torch.tensor(1.0), torch.zeros(3, 4), torch.tensor([[0, 1, -1, 2]] * 3), 1,
+                                               torch.zeros(3, 3))
+""",
+    "multilabel_margin_loss_backward grad_output size": """
+torch.ops.aten.multilabel_margin_loss_backward(torch.ones(2), torch.zeros(3, 4), torch.tensor([[0, 1, -1, 2]] * 3), 0,
+                                               torch.zeros(3, 4))
+""",
+    "cosine_embedding_loss 2-D target": "F.cosine_embedding_loss(torch.zeros(3, 4), torch.zeros(3, 4), torch.ones(3, 1))",
+    "cosine_embedding_loss 1-D target, 1-D inputs": "F.cosine_embedding_loss(torch.zeros(4), torch.zeros(4), torch.ones(3))",
+    "cosine_embedding_loss 0-D target, 2-D inputs": "F.cosine_embedding_loss(torch.zeros(3, 4), torch.zeros(3, 4), torch.tensor(1.0))",
+    "cosine_embedding_loss target size": "F.cosine_embedding_loss(torch.zeros(3, 4), torch.zeros(3, 4), torch.ones(2))",
+    "margin_ranking_loss dims": "F.margin_ranking_loss(torch.zeros(3, 4), torch.zeros(3, 4), torch.ones(3))",
+    "hinge_embedding_loss of integers": "F.hinge_embedding_loss(torch.ones(3, 4, dtype=torch.long), torch.ones(3, 4, dtype=torch.long))",
+    "soft_margin_loss of integers": "F.soft_margin_loss(torch.ones(3, 4, dtype=torch.int32), torch.ones(3, 4, dtype=torch.int32))",
+    "soft_margin_loss target requiring grad": "F.soft_margin_loss(torch.zeros(3), torch.ones(3, requires_grad=True))",
+    "soft_margin_loss shapes": "F.soft_margin_loss(torch.zeros(3, 4), torch.ones(3))",
+    "multilabel_soft_margin_loss bad reduction": "F.multilabel_soft_margin_loss(torch.zeros(3, 4), torch.ones(3, 4), reduction='bad')",
+    "triplet_margin_loss dims": "F.triplet_margin_loss(torch.zeros(3, 4), torch.zeros(3, 4), torch.zeros(4))",
+    "triplet_margin_loss sizes": "F.triplet_margin_loss(torch.zeros(3, 4), torch.zeros(3, 4), torch.zeros(3, 5))",
+    "triplet_margin_with_distance_loss bad reduction": """
+F.triplet_margin_with_distance_loss(torch.zeros(3, 4), torch.zeros(3, 4), torch.zeros(3, 4), reduction='bad')
+""",
+    "poisson_nll_loss bad reduction": "F.poisson_nll_loss(torch.zeros(3), torch.zeros(3), reduction='bad')",
+    "gaussian_nll_loss var size": "F.gaussian_nll_loss(torch.zeros(3, 4), torch.zeros(3, 4), torch.ones(3, 2))",
+    "gaussian_nll_loss var of the last dim": "F.gaussian_nll_loss(torch.zeros(3, 4), torch.zeros(3, 4), torch.ones(4))",
+    "gaussian_nll_loss negative var": "F.gaussian_nll_loss(torch.zeros(3, 4), torch.zeros(3, 4), -torch.ones(3, 4))",
+    "gaussian_nll_loss bad reduction": "F.gaussian_nll_loss(torch.zeros(3, 4), torch.zeros(3, 4), torch.ones(3, 4), reduction='bad')",
+    "glu of a scalar": "F.glu(torch.tensor(1.0))",
+    "aten glu of a scalar": "torch.ops.aten.glu(torch.tensor(1.0))",
+    "glu odd dim": "F.glu(torch.zeros(3, 4), 0)",
+    "glu dim out of range": "F.glu(torch.zeros(3, 4), 2)",
+    "glu of integers": "F.glu(torch.zeros(3, 4, dtype=torch.long))",
+    "glu of float16": "F.glu(torch.zeros(3, 4).half())",
+    "glu_backward grad_output shape": "torch.ops.aten.glu_backward(torch.ones(3, 3), torch.zeros(3, 4), 1)",
+    "pixel_shuffle of 2-D input": "F.pixel_shuffle(torch.zeros(3, 4), 2)",
+    "pixel_shuffle zero factor": "F.pixel_shuffle(torch.zeros(1, 8, 2, 2), 0)",
+    "pixel_shuffle negative factor": "F.pixel_shuffle(torch.zeros(1, 8, 2, 2), -2)",
+    "pixel_shuffle channels": "F.pixel_shuffle(torch.zeros(1, 8, 2, 2), 3)",
+    "pixel_unshuffle of 2-D input": "F.pixel_unshuffle(torch.zeros(3, 4), 2)",
+    "pixel_unshuffle zero factor": "F.pixel_unshuffle(torch.zeros(1, 1, 4, 4), 0)",
+    "pixel_unshuffle height": "F.pixel_unshuffle(torch.zeros(1, 1, 3, 4), 2)",
+    "pixel_unshuffle width": "F.pixel_unshuffle(torch.zeros(1, 1, 4, 3), 2)",
+})
+
 
 def _plain(value):
     """value with tensors, sizes, dtypes and tuples made JSON's lists, strings and numbers."""

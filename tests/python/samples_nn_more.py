@@ -86,3 +86,55 @@ OVERRIDES = {
     "aten::smooth_l1_loss": _TARGET,
     "aten::smooth_l1_loss_backward": {**_LOSS_BACKWARD, "beta": 1.0},
 }
+
+# --- margin, embedding and likelihood losses; glu; pixel shuffle ----------------------------------
+# Scores x (3, 4) around 0 so that every margin term is positive for some classes and zero for
+# others; class targets valid for 4 classes; multilabel rows ended by -1 at different places.
+_SCORES = lambda: matrix(3, 4) / 6 - 1  # noqa: E731
+_SIGNS = lambda: opscope.tensor([[1.0, -1.0, 1.0, -1.0], [-1.0, 1.0, 1.0, 1.0], [1.0, 1.0, -1.0, -1.0]])  # noqa: E731
+_CLASSES = lambda: opscope.tensor([0, 3, 1])  # noqa: E731
+_LABELS = lambda: opscope.tensor([[3, 0, -1, 1], [1, 2, 3, -1], [-1, 0, 0, 0]])  # noqa: E731
+_IS_TARGET = lambda: opscope.tensor([[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0]])  # noqa: E731
+_EMPTY = lambda: opscope.empty(0)  # noqa: E731
+_PAIR = {"input1": _SCORES, "input2": lambda: _SCORES().flip(1)}
+_SOFT_MARGIN = {"self": _SCORES, "target": _SIGNS}
+_MULTI_MARGIN = {"self": _SCORES, "target": _CLASSES, "p": 2, "margin": 1.5, "weight": lambda: matrix(4) / 4}
+_MULTILABEL = {"self": _SCORES, "target": _LABELS}
+_GLU = {"self": lambda: matrix(2, 4) / 4 - 1, "dim": 1}
+_GLU_BACKWARD = {**_GLU, "grad_output": lambda: matrix(2, 2) / 4}
+
+OVERRIDES.update({
+    "aten::margin_ranking_loss": {**_PAIR, "target": lambda: opscope.tensor([1.0, -1.0, 1.0, -1.0]), "margin": 0.2},
+    "aten::hinge_embedding_loss": {"self": _SCORES, "target": _SIGNS},
+    "aten::cosine_embedding_loss": {**_PAIR, "target": lambda: opscope.tensor([1, -1, 1]), "margin": 0.1},
+    "aten::triplet_margin_loss": {"anchor": _SCORES, "positive": lambda: _SCORES() / 2,
+                                  "negative": lambda: _SCORES().flip(1), "swap": True},
+    "aten::poisson_nll_loss": {"input": lambda: matrix(3, 4) / 4, "target": lambda: matrix(3, 4) % 5,
+                               "log_input": False, "full": True, "eps": 1e-8, "reduction": 1},
+    "aten::soft_margin_loss": _SOFT_MARGIN,
+    "aten::soft_margin_loss.out": {**_SOFT_MARGIN, "out": _EMPTY},
+    "aten::soft_margin_loss_backward": {**_SOFT_MARGIN, "grad_output": lambda: opscope.tensor(1.0), "reduction": 1},
+    "aten::soft_margin_loss_backward.grad_input": {**_SOFT_MARGIN, "grad_output": lambda: matrix(3, 4),
+                                                   "reduction": 0, "grad_input": _EMPTY},
+    "aten::multi_margin_loss": _MULTI_MARGIN,
+    "aten::multi_margin_loss.out": {**_MULTI_MARGIN, "reduction": 0, "out": _EMPTY},
+    "aten::multi_margin_loss_backward": {**_MULTI_MARGIN, "grad_output": lambda: opscope.tensor(1.0)},
+    "aten::multi_margin_loss_backward.grad_input": {**_MULTI_MARGIN, "grad_output": lambda: matrix(3), "reduction": 0,
+                                                    "grad_input": _EMPTY},
+    "aten::multilabel_margin_loss": _MULTILABEL,
+    "aten::multilabel_margin_loss.out": {**_MULTILABEL, "out": _EMPTY},
+    "aten::multilabel_margin_loss_forward": {**_MULTILABEL, "reduction": 0},
+    "aten::multilabel_margin_loss_forward.output": {**_MULTILABEL, "reduction": 2, "output": _EMPTY,
+                                                    "is_target": _EMPTY},
+    "aten::multilabel_margin_loss_backward": {**_MULTILABEL, "grad_output": lambda: opscope.tensor(1.0),
+                                              "reduction": 1, "is_target": _IS_TARGET},
+    "aten::multilabel_margin_loss_backward.grad_input": {**_MULTILABEL, "grad_output": lambda: matrix(3),
+                                                         "reduction": 0, "is_target": _IS_TARGET,
+                                                         "grad_input": _EMPTY},
+    "aten::glu": _GLU,
+    "aten::glu.out": {**_GLU, "out": _EMPTY},
+    "aten::glu_backward": _GLU_BACKWARD,
+    "aten::glu_backward.grad_input": {**_GLU_BACKWARD, "grad_input": _EMPTY},
+    "aten::pixel_shuffle": {"self": lambda: matrix(1, 8, 2, 3), "upscale_factor": 2},
+    "aten::pixel_unshuffle": {"self": lambda: matrix(1, 2, 4, 6), "downscale_factor": 2},
+})

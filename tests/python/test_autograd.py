@@ -422,6 +422,46 @@ CASES = [
      [(4, 3), (4, 2)], False, True),
     ("linalg.solve_triangular", lambda a, b: opscope.linalg.solve_triangular(
         a + 3 * opscope.eye(3, dtype=a.dtype), b, upper=True), [(3, 3), (3, 2)], False, True),
+    # nn losses, glu, pixel_shuffle
+    ("soft_margin_loss", lambda a: F.soft_margin_loss(a, _SIGNS()), [(3, 4)], False, True),
+    ("soft_margin_loss none", lambda a: F.soft_margin_loss(a, _SIGNS()[0], reduction="none"), [(3, 4)], False, True),
+    ("soft_margin_loss_backward", lambda g, x: opscope.ops.aten.soft_margin_loss_backward(g, x, _SIGNS(), 0),
+     [(3, 4), (3, 4)], False, True),
+    ("soft_margin_loss_backward mean", lambda g, x: opscope.ops.aten.soft_margin_loss_backward(
+        g.sum(), x, _SIGNS(), 1), [(3, 4), (3, 4)], False, True),
+    ("multi_margin_loss", lambda a: F.multi_margin_loss(a, opscope.tensor([0, 3, 1])), [(3, 4)], False, False),
+    ("multi_margin_loss p=2 weight none", lambda a: F.multi_margin_loss(
+        a, opscope.tensor([2, 0, 3]), p=2, margin=1.5, weight=opscope.tensor([1.0, 0.5, 2.0, 3.0], dtype=F64),
+        reduction="none"), [(3, 4)], False, False),
+    ("multilabel_margin_loss", lambda a: F.multilabel_margin_loss(
+        a, opscope.tensor([[3, 0, -1, 1], [1, 2, 3, -1], [-1, 0, 0, 0]])), [(3, 4)], False, False),
+    ("multilabel_margin_loss none", lambda a: F.multilabel_margin_loss(
+        a, opscope.tensor([[3, 0, -1, 1], [1, 2, 3, -1], [-1, 0, 0, 0]]), reduction="none"), [(3, 4)], False, False),
+    ("glu", lambda a: F.glu(a), [(3, 4)], False, True),
+    ("glu dim 0", lambda a: F.glu(a, 0), [(4, 3)], False, True),
+    ("glu_backward", lambda g, x: opscope.ops.aten.glu_backward(g, x, 1), [(3, 2), (3, 4)], False, True),
+    ("glu_backward broadcast grad_output", lambda g, x: opscope.ops.aten.glu_backward(g, x, 0), [(3,), (2, 3)],
+     False, True),
+    ("pixel_shuffle", lambda a: F.pixel_shuffle(a, 2), [(2, 8, 2, 3)], False, True),
+    ("pixel_unshuffle", lambda a: F.pixel_unshuffle(a, 2), [(1, 2, 4, 6)], False, True),
+    ("pixel_shuffle batch dims", lambda a: F.pixel_shuffle(a, 3), [(2, 1, 9, 1, 2)], False, True),
+    ("margin_ranking_loss", lambda a, b: F.margin_ranking_loss(a, b, opscope.tensor([1.0, -1.0, 1.0], dtype=F64),
+                                                               margin=0.1), [(3,), (3,)], False, True),
+    ("hinge_embedding_loss", lambda a: F.hinge_embedding_loss(a, _SIGNS(), margin=0.5), [(3, 4)], False, True),
+    ("cosine_embedding_loss", lambda a, b: F.cosine_embedding_loss(a, b, opscope.tensor([1, -1, 1]), margin=-0.3),
+     [(3, 4), (3, 4)], False, True),
+    ("triplet_margin_loss swap", lambda a, p, n: F.triplet_margin_loss(a, p, n, margin=3.0, swap=True),
+     [(3, 4), (3, 4), (3, 4)], False, True),
+    ("poisson_nll_loss", lambda a, t: F.poisson_nll_loss(a, t), [(3, 4), (3, 4)], False, True),
+    ("poisson_nll_loss rates full", lambda a, t: F.poisson_nll_loss(a, t * 3, log_input=False, full=True),
+     [(3, 4), (3, 4)], True, True),
+    ("multilabel_soft_margin_loss", lambda a, t: F.multilabel_soft_margin_loss(a, t.sigmoid()),
+     [(3, 4), (3, 4)], False, True),
+    ("gaussian_nll_loss", lambda a, b, v: F.gaussian_nll_loss(a, b, v, full=True), [(3, 4), (3, 4), (3,)],
+     True, True),
+    ("triplet_margin_with_distance_loss", lambda a, p, n: F.triplet_margin_with_distance_loss(
+        a, p, n, distance_function=lambda x, y: (x - y).abs().sum(-1), margin=3.0), [(3, 4), (3, 4), (3, 4)],
+     False, True),
     # shape ops: rot90, block_diag (their own derivative nodes; kron, diagflat, ... are composite)
     ("rot90", lambda a: opscope.rot90(a, 1, [1, 0]), [(2, 3)], False, True),
     ("rot90 k=2 3-D", lambda a: opscope.rot90(a, -2, [0, 2]), [(2, 3, 4)], False, True),

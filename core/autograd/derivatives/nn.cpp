@@ -830,6 +830,119 @@ std::vector<Derivative> nn_derivatives() {
          return {ops::adaptive_max_pool2d_backward(g[0], c.arg("self"), c.result(1))};
        },
        .outputs = 1},
+
+      // --- margin losses, glu, pixel shuffle -----------------------------------------------------
+      // soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor:
+      //   self: soft_margin_loss_backward(grad, self, target, reduction) (target: none, as torch's)
+      {.op = "soft_margin_loss", .node = "SoftMarginLossBackward0", .inputs = {"self"},
+       .save = {"self", "target"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::soft_margin_loss_backward(g[0], c.arg("self"), c.arg("target"),
+                                                c.value("reduction").to_int())};
+       }},
+      // soft_margin_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction):
+      //   the forward's gradient is grad_output f(self) norm with f = -t s, s = sigmoid(-t x), so
+      //   grad_output: sum of grad f norm (over grad_output's broadcast); self: grad grad_output
+      //   t^2 s (1 - s) norm
+      {.op = "soft_margin_loss_backward", .node = "SoftMarginLossBackwardBackward0",
+       .inputs = {"grad_output", "self"}, .save = {"grad_output", "self", "target"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self"), t = c.arg("target");
+         double norm = 1.0;
+         if (c.value("reduction").to_int() == ops::kReductionMean) {
+           int64_t n = 1;
+           for (int64_t s : c.sizes("self")) n *= s;
+           norm = 1.0 / static_cast<double>(n);
+         }
+         Tensor s = ops::sigmoid(ops::neg(ops::mul(t, x)));
+         Tensor grad_grad_output, grad_self;
+         if (c.needs("grad_output"))
+           grad_grad_output = ops::mul(ops::mul(ops::neg(ops::mul(t, s)), g[0]), Scalar(norm));
+         if (c.needs("self")) {
+           Tensor curvature = ops::mul(ops::mul(ops::mul(t, t), s), ops::rsub(s, Scalar(1)));
+           grad_self = ops::mul(ops::mul(ops::mul(curvature, g[0]), c.arg("grad_output")),
+                                Scalar(norm));
+         }
+         return {grad_grad_output, grad_self};
+       }},
+      // multi_margin_loss(Tensor self, Tensor target, Scalar p=1, Scalar margin=1,
+      //                   Tensor? weight=None, int reduction=1) -> Tensor:
+      //   self: multi_margin_loss_backward(grad, self, target, p, margin, weight, reduction)
+      //   (weight: none; the backward op has no derivative, as in torch)
+      {.op = "multi_margin_loss", .node = "MultiMarginLossBackward0", .inputs = {"self"},
+       .save = {"self", "target", "weight"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::multi_margin_loss_backward(
+             g[0], c.arg("self"), c.arg("target"), c.value("p").to_scalar(),
+             c.value("margin").to_scalar(), c.arg("weight"), c.value("reduction").to_int())};
+       }},
+      // multi_margin_loss_backward(...) and multilabel_margin_loss_backward(...): no derivative
+      //   in torch 1.13 (no double backward of these losses), whose node is named NotImplemented
+      //   and fails when backward reaches it
+      {.op = "multi_margin_loss_backward", .node = "NotImplemented",
+       .inputs = {"grad_output", "self"},
+       .formula = [](C, G) -> variable_list {
+         throw Error("derivative for aten::multi_margin_loss_backward is not implemented");
+       }},
+      {.op = "multilabel_margin_loss_backward", .node = "NotImplemented",
+       .inputs = {"grad_output", "self"},
+       .formula = [](C, G) -> variable_list {
+         throw Error("derivative for aten::multilabel_margin_loss_backward is not implemented");
+       }},
+      // multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction)
+      //     -> (Tensor output, Tensor is_target):
+      //   self: multilabel_margin_loss_backward(grad, self, target, reduction, is_target)
+      {.op = "multilabel_margin_loss_forward", .node = "MultilabelMarginLossBackward0",
+       .inputs = {"self"}, .save = {"self", "target"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::multilabel_margin_loss_backward(g[0], c.arg("self"), c.arg("target"),
+                                                      c.value("reduction").to_int(),
+                                                      c.result(1))};
+       },
+       .outputs = 1},
+      // glu(Tensor self, int dim=-1) -> Tensor: self: glu_backward(grad, self, dim)
+      {.op = "glu", .node = "GluBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::glu_backward(g[0], c.arg("self"), c.value("dim").to_int())};
+       }},
+      // glu_backward(Tensor grad_output, Tensor self, int dim) -> Tensor: with a, b the halves
+      //   of self, s = sigmoid(b), s' = s (1 - s) and the incoming gradient's halves ga, gb:
+      //   grad_output: ga s + gb a s'; self: (gb grad_output s', grad_output (ga s' + gb a s'
+      //   (1 - 2 s))) joined along dim
+      {.op = "glu_backward", .node = "GluBackwardBackward0", .inputs = {"grad_output", "self"},
+       .save = {"grad_output", "self"},
+       .formula = [](C c, G g) -> variable_list {
+         Tensor x = c.arg("self"), go = c.arg("grad_output");
+         const int64_t dim = wrap_dim(c.value("dim").to_int(), x.dim());
+         const int64_t half = x.size(dim) / 2;
+         Tensor a = ops::narrow(x, dim, 0, half), b = ops::narrow(x, dim, half, half);
+         Tensor ga = ops::narrow(g[0], dim, 0, half), gb = ops::narrow(g[0], dim, half, half);
+         Tensor s = ops::sigmoid(b);
+         Tensor ds = ops::mul(s, ops::rsub(s, Scalar(1)));
+         Tensor gb_a_ds = ops::mul(ops::mul(gb, a), ds);
+         Tensor grad_grad_output, grad_self;
+         if (c.needs("grad_output")) grad_grad_output = ops::add(ops::mul(ga, s), gb_a_ds);
+         if (c.needs("self")) {
+           Tensor d2s = ops::mul(ds, ops::rsub(ops::mul(s, Scalar(2)), Scalar(1)));
+           Tensor grad_a = ops::mul(ops::mul(gb, go), ds);
+           Tensor grad_b = ops::mul(
+               go, ops::add(ops::mul(ga, ds), ops::mul(ops::mul(gb, a), d2s)));
+           grad_self = ops::cat(std::vector<Tensor>{grad_a, grad_b}, dim);
+         }
+         return {grad_grad_output, grad_self};
+       }},
+      // pixel_shuffle(Tensor self, int upscale_factor) -> Tensor:
+      //   self: pixel_unshuffle(grad, upscale_factor)
+      {.op = "pixel_shuffle", .node = "PixelShuffleBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::pixel_unshuffle(g[0], c.value("upscale_factor").to_int())};
+       }},
+      // pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor:
+      //   self: pixel_shuffle(grad, downscale_factor)
+      {.op = "pixel_unshuffle", .node = "PixelUnshuffleBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::pixel_shuffle(g[0], c.value("downscale_factor").to_int())};
+       }},
   };
 }
 // clang-format on

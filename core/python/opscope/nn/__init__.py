@@ -19,5 +19,10 @@ from opscope.nn.modules import Upsample, UpsamplingBilinear2d, UpsamplingNearest
 from opscope.nn.modules import InstanceNorm1d, InstanceNorm2d  # noqa: F401
 from opscope.nn.modules import CosineSimilarity, PairwiseDistance  # noqa: F401
 from opscope.nn.modules import (  # noqa: F401
+    GLU, Softmax2d, PixelShuffle, PixelUnshuffle, MarginRankingLoss, HingeEmbeddingLoss,
+    CosineEmbeddingLoss, SoftMarginLoss, MultiLabelSoftMarginLoss, MultiMarginLoss,
+    MultiLabelMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss, PoissonNLLLoss,
+    GaussianNLLLoss)
+from opscope.nn.modules import (  # noqa: F401
     ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,
     ReplicationPad2d, ZeroPad2d)

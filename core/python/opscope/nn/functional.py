@@ -507,6 +507,187 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return reduced
 
 
+# --- margin, embedding and likelihood losses; glu; pixel shuffle -----------------------------
+# As torch 1.13 files them: margin_ranking_loss, hinge_embedding_loss, cosine_embedding_loss,
+# triplet_margin_loss and poisson_nll_loss are aten CompositeImplicitAutograd ops;
+# soft_margin_loss, multi_margin_loss and multilabel_margin_loss are torch._C._nn ops with their
+# own backward (SoftMarginLossBackward0, MultiMarginLossBackward0, MultilabelMarginLossBackward0);
+# multilabel_soft_margin_loss, gaussian_nll_loss and triplet_margin_with_distance_loss are
+# written here in Python over other ops, as in torch.
+__all__ += [
+    "margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss", "soft_margin_loss",
+    "multilabel_soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss",
+    "triplet_margin_loss", "triplet_margin_with_distance_loss", "poisson_nll_loss",
+    "gaussian_nll_loss", "glu", "pixel_shuffle", "pixel_unshuffle",
+]
+
+_soft_margin_loss = _Op("aten::soft_margin_loss")
+_multi_margin_loss = _Op("aten::multi_margin_loss")
+_multilabel_margin_loss = _Op("aten::multilabel_margin_loss")
+_glu = _Op("aten::glu")
+
+
+def _check_no_requires_grad(tensor, name, fn_name):
+    """torch's autograd refuses, in grad mode, an argument that requires grad but has no
+    derivative formula (check_no_requires_grad in its generated VariableType)."""
+    if tensor is not None and tensor.requires_grad and opscope.is_grad_enabled():
+        raise RuntimeError(f"The function '{fn_name}' is not differentiable with respect to argument "
+                           f"'{name}'. This input cannot have requires_grad True.")
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    """max(0, -target (input1 - input2) + margin), reduced: aten::margin_ranking_loss."""
+    enum = _enum(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            "input1: {}, input2: {}, target: {} ".format(input1.size(), input2.size(), target.size()))
+    return opscope.margin_ranking_loss(input1, input2, target, margin, enum)
+
+
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    """input where target is 1, max(0, margin - input) where it is -1, reduced:
+    aten::hinge_embedding_loss."""
+    return opscope.hinge_embedding_loss(input, target, margin, _enum(size_average, reduce, reduction))
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """For each sample, sum over its target classes j (target's row up to the first -1) and the
+    other classes i of max(0, 1 - (input[j] - input[i])) / C, reduced:
+    aten::multilabel_margin_loss -> multilabel_margin_loss_forward."""
+    return _multilabel_margin_loss(input, target, _enum(size_average, reduce, reduction))
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """log(1 + exp(-target input)), reduced: aten::soft_margin_loss."""
+    enum = _enum(size_average, reduce, reduction)
+    _check_no_requires_grad(target, "target", "soft_margin_loss")
+    return _soft_margin_loss(input, target, enum)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """-(target log sigmoid(input) + (1 - target) log sigmoid(-input)) [* weight], averaged over
+    the classes (the last dim), then reduced over the samples."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    C = input.size(class_dim)
+    loss = loss.sum(dim=class_dim) / C  # one value per sample
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not valid")
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    """1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1, reduced:
+    aten::cosine_embedding_loss."""
+    return opscope.cosine_embedding_loss(input1, input2, target, margin, _enum(size_average, reduce, reduction))
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
+                      reduction="mean"):
+    """For each sample with target class y: sum over the other classes i of
+    weight[y] max(0, margin - input[y] + input[i])^p / C, reduced: aten::multi_margin_loss."""
+    enum = _enum(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None:
+        if weight.dim() != 1:
+            raise ValueError("weight must be one-dimensional")
+    _check_no_requires_grad(weight, "weight", "multi_margin_loss")
+    return _multi_margin_loss(input, target, p, margin, weight, enum)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
+                        reduce=None, reduction="mean"):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)), d the pairwise p-norm distance
+    (swap: the smaller of d(anchor, negative) and d(positive, negative)), reduced:
+    aten::triplet_margin_loss."""
+    enum = _enum(size_average, reduce, reduction)
+    return opscope.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, enum)
+
+
+def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0,
+                                      swap=False, reduction="mean"):
+    """triplet_margin_loss with any distance function (pairwise_distance by default)."""
+    distance_function = distance_function if distance_function is not None else pairwise_distance
+    positive_dist = distance_function(anchor, positive)
+    negative_dist = distance_function(anchor, negative)
+    if swap:
+        swap_dist = distance_function(positive, negative)
+        negative_dist = opscope.min(negative_dist, swap_dist)
+    output = opscope.clamp(positive_dist - negative_dist + margin, min=0.0)
+    enum = _reduction_enum(reduction)
+    if enum == 1:
+        return output.mean()
+    if enum == 2:
+        return output.sum()
+    return output
+
+
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    """exp(input) - target input (log_input), else input - target log(input + eps); full adds
+    Stirling's approximation of log(target!) where target > 1; reduced: aten::poisson_nll_loss."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    return opscope.poisson_nll_loss(input, target, log_input, full, eps, _reduction_enum(reduction))
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """(log(var) + (input - target)^2 / var) / 2 (+ log(2 pi) / 2 with full), var clamped at eps
+    (without a gradient through the clamp); var has input's shape, or it without the last dim,
+    or that dim as 1."""
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():  # one variance per sample: broadcast over the last dim
+            var = opscope.unsqueeze(var, -1)
+        elif input.size()[:-1] == var.size()[:-1] and var.size(-1) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    if opscope.any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    var = var.clone()
+    with opscope.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (opscope.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def glu(input, dim=-1):
+    """a sigmoid(b), a and b the halves of input along dim: aten::glu."""
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return _glu(input, dim)
+
+
+def pixel_shuffle(input, upscale_factor):
+    """(*, C r^2, H, W) -> (*, C, H r, W r), r = upscale_factor: aten::pixel_shuffle."""
+    return opscope.pixel_shuffle(input, upscale_factor)
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """(*, C, H r, W r) -> (*, C r^2, H, W), r = downscale_factor: aten::pixel_unshuffle."""
+    return opscope.pixel_unshuffle(input, downscale_factor)
+
+
 # --- normalization, embedding, one_hot, pad ---------------------------------------------------
 def _verify_batch_size(size):
     """torch's check that training-mode batch norm sees more than one value per channel."""
@@ -1069,7 +1250,7 @@ _TORCH_BUILTINS = {
     "adaptive_avg_pool1d", "avg_pool1d", "avg_pool2d", "celu_", "conv1d", "conv2d",
     "conv_transpose1d", "conv_transpose2d", "elu_", "gelu", "hardshrink", "hardtanh_", "leaky_relu_", "linear",
     "logsigmoid", "one_hot", "pad", "prelu", "relu_", "rrelu_", "selu_", "softplus", "softshrink", "threshold_",
-    "cosine_similarity", "pairwise_distance",
+    "cosine_similarity", "pairwise_distance", "pixel_shuffle", "pixel_unshuffle",
 }
 
 

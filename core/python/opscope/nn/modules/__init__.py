@@ -24,7 +24,7 @@ from opscope.nn.modules.container import (  # noqa: F401
     ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential)
 from opscope.nn.modules.linear import Identity, Linear  # noqa: F401
 from opscope.nn.modules.activation import (  # noqa: F401
-    CELU, ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
+    CELU, ELU, GELU, GLU, SELU, Softmax2d, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
     Hardshrink, PReLU, ReLU, ReLU6, RReLU, Softshrink, Sigmoid, SiLU, Softmax, Softmin, Softplus, Softsign, Tanh, Tanhshrink,
     Threshold)
 from opscope.nn.modules.dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
@@ -35,7 +35,9 @@ from opscope.nn.modules.batchnorm import (  # noqa: F401
 from opscope.nn.modules.sparse import Embedding  # noqa: F401
 from opscope.nn.modules.loss import (  # noqa: F401
     BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
-    SmoothL1Loss)
+    SmoothL1Loss, MarginRankingLoss, HingeEmbeddingLoss, CosineEmbeddingLoss, SoftMarginLoss,
+    MultiLabelSoftMarginLoss, MultiMarginLoss, MultiLabelMarginLoss, TripletMarginLoss,
+    TripletMarginWithDistanceLoss, PoissonNLLLoss, GaussianNLLLoss)
 
 # The other families' files (their authors add one line each):
 from opscope.nn.modules.rnn import *  # noqa: E402,F401,F403  (RNN, LSTM, GRU, their cells)
@@ -45,3 +47,4 @@ from opscope.nn.modules.pooling import *  # noqa: E402,F401,F403  (Max / Avg / A
 from opscope.nn.modules.upsampling import *  # noqa: E402,F401,F403  (Upsample, UpsamplingNearest2d / Bilinear2d)
 from opscope.nn.modules.padding import *  # noqa: E402,F401,F403  (Constant / Zero / Reflection / Replication pads)
 from opscope.nn.modules.distance import *  # noqa: E402,F401,F403  (PairwiseDistance, CosineSimilarity)
+from opscope.nn.modules.pixelshuffle import *  # noqa: E402,F401,F403  (PixelShuffle, PixelUnshuffle)

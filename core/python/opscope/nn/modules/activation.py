@@ -10,7 +10,7 @@ from opscope.nn.parameter import Parameter
 
 __all__ = ["Threshold", "ReLU", "ReLU6", "PReLU", "RReLU", "Hardshrink", "Softshrink", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "SiLU", "Mish", "Tanh",
            "Sigmoid", "Hardtanh", "Hardsigmoid", "Hardswish", "Softplus", "Softmax", "LogSoftmax",
-           "Softmin", "LogSigmoid", "Softsign", "Tanhshrink"]
+           "Softmin", "LogSigmoid", "Softsign", "Tanhshrink", "GLU", "Softmax2d"]
 
 
 def _inplace_repr(inplace, leading=""):
@@ -331,3 +331,28 @@ class Softmin(_SoftmaxBase):
 
     def forward(self, input):
         return F.softmin(input, self.dim, _stacklevel=5)
+
+
+class Softmax2d(Module):
+    """Softmax over the channels (dim -3) of each spatial location of a (N, C, H, W) or (C, H, W)
+    input."""
+
+    def forward(self, input):
+        assert input.dim() == 4 or input.dim() == 3, "Softmax2d requires a 3D or 4D tensor as input"
+        return F.softmax(input, -3, _stacklevel=5)
+
+
+class GLU(Module):
+    """The gated linear unit: a sigmoid(b), a and b the input's halves along dim."""
+
+    __constants__ = ["dim"]
+
+    def __init__(self, dim=-1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input):
+        return F.glu(input, self.dim)
+
+    def extra_repr(self):
+        return "dim={}".format(self.dim)
