@@ -327,6 +327,18 @@ def test_triangle_indices_errors():
     assert ops_called(lambda: opscope.triu_indices(2, 2)) == ["triu_indices"]
 
 
+
+def test_triangle_indices_of_huge_matrices_end_quickly():
+    """The count is a closed form and only rows holding cells are walked: 2**62 rows of 0 or 2
+    columns take no time; a count past int64 is refused with torch's overflow message."""
+    assert opscope.tril_indices(2**62, 0).shape == (2, 0) and opscope.triu_indices(0, 2**62).shape == (2, 0)
+    assert opscope.triu_indices(2**62, 2).shape == (2, 3)
+    assert opscope.tril_indices(2**62, 2, -2**62 + 3).shape == (2, 5)
+    for args in [(2**62, 2), (2**40, 2**40)]:
+        with pytest.raises(RuntimeError, match="Storage size calculation overflowed with sizes=\\[2, "):
+            opscope.tril_indices(*args)
+
+
 # --- vander, combinations ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype, want", [("bool", "int64"), ("uint8", "int64"),

@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <utility>
 
 #include "core/ops/cpu/factory_util.h"
@@ -181,11 +182,23 @@ Tensor triangle_indices(const char* name, bool upper, int64_t row, int64_t col, 
     if (upper) return {std::clamp<int64_t>(diag, 0, col), col};
     return {0, std::clamp<int64_t>(diag + 1, 0, col)};
   };
-  int64_t k = 0;
-  for (int64_t i = 0; i < row; ++i) {
-    auto [first, last] = columns(i);
-    k += last - first;
+  // The rows that hold cells are one run: [0, col - d) for upper, [-d, row) for lower (clamped
+  // to the matrix), so k is a sum of clamp(a + i, 0, col) over a run of i, in closed form — a
+  // loop over 2^62 rows would not end — in 128 bits, and refused past int64 as torch refuses it.
+  const int64_t begin = upper ? 0 : std::clamp<int64_t>(-d, 0, row);
+  const int64_t end = upper ? std::clamp<int64_t>(col - d, 0, row) : row;
+  auto clamped_sum = [col](__int128 a, __int128 n) {  // sum_{i < n} clamp(a + i, 0, col)
+    const __int128 i0 = std::clamp<__int128>(-a, 0, n), i1 = std::clamp<__int128>(col - a, i0, n);
+    return (i1 - i0) * a + (i0 + i1 - 1) * (i1 - i0) / 2 + (n - i1) * col;
+  };
+  const __int128 n = end - begin;
+  const __int128 cells = upper ? n * col - clamped_sum(d + begin, n) : clamped_sum(d + begin + 1, n);
+  if (cells > std::numeric_limits<int64_t>::max() / 2) {
+    std::string digits;
+    for (__int128 c = cells; c > 0; c /= 10) digits.insert(digits.begin(), char('0' + int(c % 10)));
+    throw Error(detail::str("Storage size calculation overflowed with sizes=[2, ", digits, "]"));
   }
+  const int64_t k = static_cast<int64_t>(cells);
   Tensor t = new_cpu_tensor(std::array<int64_t, 2>{2, k}, dt);
   bool dispatched = false;
   auto fill = [&]<typename T>() {
@@ -193,7 +206,8 @@ Tensor triangle_indices(const char* name, bool upper, int64_t row, int64_t col, 
     T* rows = t.data_ptr<T>();
     T* cols = rows + k;
     int64_t n = 0;
-    for (int64_t i = 0; i < row; ++i) {
+    // each of these rows holds a cell (when there are any: col may be 0), so at most k rows
+    for (int64_t i = begin; i < end && k > 0; ++i) {
       auto [first, last] = columns(i);
       for (int64_t j = first; j < last; ++j, ++n) {
         rows[n] = static_cast<T>(i);
