@@ -177,6 +177,20 @@ inline constexpr auto kIntegralAndBool = []<typename T>() {
   return std::bool_constant<std::is_integral_v<T>>{};
 };
 
+// torch's AT_DISPATCH_FLOATING_TYPES_AND(BFloat16, ...): float, double, bfloat16.
+template <typename F>
+void dispatch_float_bf16(ScalarType t, std::string_view what, F&& fn) {
+  dispatch_dtype_if(t, what, []<typename T>() {
+    return std::bool_constant<!std::is_integral_v<T> && !std::is_same_v<T, Half>>{};
+  }, fn);
+}
+
+// The c10 data_ptr<T>() check: an operand read as the kernel's element type.
+inline void check_read_as(ScalarType expected, ScalarType found) {
+  OPSCOPE_CHECK(expected == found, "expected scalar type ", cpp_name(expected), " but found ",
+                cpp_name(found));
+}
+
 }  // namespace opscope
 
 namespace opscope {}  // namespace opscope

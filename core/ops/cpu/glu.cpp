@@ -25,21 +25,6 @@ namespace {
 // sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
 constexpr Op<Tensor(Out, const Tensor&)> sigmoid_out{"aten::sigmoid.out"};
 
-// The dtypes of torch's AT_DISPATCH_FLOATING_TYPES_AND(BFloat16, ...).
-template <typename F>
-void dispatch_float_bf16(ScalarType t, std::string_view what, F&& fn) {
-  switch (t) {
-    case ScalarType::Float32:
-      return fn.template operator()<float>();
-    case ScalarType::Float64:
-      return fn.template operator()<double>();
-    case ScalarType::BFloat16:
-      return fn.template operator()<BFloat16>();
-    default:
-      throw Error(detail::str("\"", what, "\" not implemented for '", cpp_name(t), "'"));
-  }
-}
-
 // self's halves along dim (wrapped), after torch's checks
 struct Halves {
   int64_t dim;

@@ -39,12 +39,6 @@ namespace {
 
 // --- checks and out= handling --------------------------------------------------------------
 
-// The c10 data_ptr<T>() check: an operand read as the kernel's type T.
-void check_read_as(ScalarType expected, ScalarType found) {
-  OPSCOPE_CHECK(expected == found, "expected scalar type ", cpp_name(expected), " but found ",
-                cpp_name(found));
-}
-
 // The dtypes torch's kernel `name` has (all but bool; opscope adds float16).
 void check_supported(ScalarType t, std::string_view name) {
   OPSCOPE_CHECK(t != ScalarType::Bool, "\"", name, "\" not implemented for '", cpp_name(t), "'");

@@ -28,27 +28,6 @@ namespace opscope::cpu {
 
 namespace {
 
-// The c10 data_ptr<T>() check: an operand read as the kernel's element type.
-void check_read_as(ScalarType expected, ScalarType found) {
-  OPSCOPE_CHECK(expected == found, "expected scalar type ", cpp_name(expected), " but found ",
-                cpp_name(found));
-}
-
-// The dtypes of torch's AT_DISPATCH_FLOATING_TYPES_AND(BFloat16, ...): float, double, bfloat16.
-template <typename F>
-void dispatch_float_bf16(ScalarType t, std::string_view what, F&& fn) {
-  switch (t) {
-    case ScalarType::Float32:
-      return fn.template operator()<float>();
-    case ScalarType::Float64:
-      return fn.template operator()<double>();
-    case ScalarType::BFloat16:
-      return fn.template operator()<BFloat16>();
-    default:
-      throw Error(detail::str("\"", what, "\" not implemented for '", cpp_name(t), "'"));
-  }
-}
-
 // Note [Cascade sum]
 // ~~~~~~~~~~~~~~~~~~
 // torch sums the per-sample losses of a reduced nll loss into 8 partial sums: sample i adds to

@@ -31,12 +31,6 @@ namespace opscope::cpu {
 
 namespace {
 
-// The c10 data_ptr<T>() check: an operand read as the kernel's element type.
-void check_read_as(ScalarType expected, ScalarType found) {
-  OPSCOPE_CHECK(expected == found, "expected scalar type ", cpp_name(expected), " but found ",
-                cpp_name(found));
-}
-
 // torch's AT_DISPATCH_FLOATING_TYPES: float and double, accumulated in double (at::acc_type on
 // CPU).
 template <typename F>

@@ -29,11 +29,6 @@ namespace opscope::cpu {
 
 namespace {
 
-void check_read_as(ScalarType expected, ScalarType found) {
-  OPSCOPE_CHECK(expected == found, "expected scalar type ", cpp_name(expected), " but found ",
-                cpp_name(found));
-}
-
 // One row: x (N) -> y (N), its mean and rstd. gamma / beta may be null.
 template <typename T, typename A>
 OPSCOPE_VECTOR_CLONES void layer_norm_row(const T* x, T* y, int64_t N, const T* gamma,

@@ -306,6 +306,52 @@ ops::TensorPair topk(const Tensor& self, int64_t k, int64_t dim, bool largest, b
   return topk_values(self, k, dim, largest, sorted, values, indices);
 }
 
+namespace {
+
+// One element per slice of self along d, chosen by pick(q) from the slice's (value, index)
+// pairs, written to values / indices, sized (.., 1, ..) and then squeezed unless keepdim: the
+// kernels of kthvalue and median.
+template <typename Pick>
+ops::TensorPair select_per_slice(const Tensor& self, int64_t d, bool keepdim, const Tensor& values,
+                                 const Tensor& indices, const char* name, const Pick& pick) {
+  const int64_t n = slice_len(self, d);
+  checks::out_dtype(values, self.dtype());
+  checks::out_dtype(indices, ScalarType::Int64);
+  DimVector keep = sizes_with(self, d, 1);
+  resize_output(values, keep);
+  resize_output(indices, keep);
+  check_not(self.dtype(), name, {ScalarType::Bool, ScalarType::Float16});
+  if (self.numel() > 0) {
+    int64_t ss = slice_stride(self, d);
+    dispatch_dtype(self.dtype(), name, [&]<typename T>() {
+      using K = key_t<T>;
+      const T* src = self.data_ptr<const T>();
+      T* vdst = values.data_ptr<T>();
+      int64_t* idst = indices.data_ptr<int64_t>();
+      parallel_slices(self, values, indices, d, n, [&](int64_t io_, int64_t vo_, int64_t ii_) {
+        std::vector<std::pair<K, int64_t>> q(static_cast<size_t>(n));
+        for (int64_t j = 0; j < n; ++j)
+          q[static_cast<size_t>(j)] = {static_cast<K>(src[io_ + j * ss]), j};
+        const std::pair<K, int64_t> chosen = pick(q);
+        vdst[vo_] = static_cast<T>(chosen.first);
+        idst[ii_] = chosen.second;
+      });
+    });
+  }
+  if (!keepdim && self.dim() > 0) {
+    for (const Tensor* t : {&values, &indices}) {  // squeeze dim d away
+      DimVector sz(t->sizes().begin(), t->sizes().end()),
+          st(t->strides().begin(), t->strides().end());
+      sz.erase(sz.begin() + d);
+      st.erase(st.begin() + d);
+      (*t)->set_geometry(sz, st, (*t)->storage_offset());
+    }
+  }
+  return {values, indices};
+}
+
+}  // namespace
+
 // (.., n, ..) -> (.., ..) (keepdim: (.., 1, ..)): the k-th smallest, NaN largest
 ops::TensorPair kthvalue_values(const Tensor& self, int64_t k, int64_t dim, bool keepdim,
                                 const Tensor& values, const Tensor& indices) {
@@ -315,39 +361,10 @@ ops::TensorPair kthvalue_values(const Tensor& self, int64_t k, int64_t dim, bool
     OPSCOPE_CHECK_INDEX(self.dim() == 0 || self.size(d) != 0, "kthvalue(): Expected reduction dim ",
                         d, " to have non-zero size.");
   OPSCOPE_CHECK(k >= 1 && k <= n, "kthvalue(): selected number k out of range for dimension ", d);
-  checks::out_dtype(values, self.dtype());
-  checks::out_dtype(indices, ScalarType::Int64);
-  DimVector keep = sizes_with(self, d, 1);
-  resize_output(values, keep);
-  resize_output(indices, keep);
-  check_not(self.dtype(), "kthvalue_cpu", {ScalarType::Bool, ScalarType::Float16});
-  if (self.numel() > 0) {
-    int64_t ss = slice_stride(self, d);
-    dispatch_dtype(self.dtype(), "kthvalue_cpu", [&]<typename T>() {
-      using K = key_t<T>;
-      const T* src = self.data_ptr<const T>();
-      T* vdst = values.data_ptr<T>();
-      int64_t* idst = indices.data_ptr<int64_t>();
-      parallel_slices(self, values, indices, d, n, [&](int64_t io_, int64_t vo_, int64_t ii_) {
-        std::vector<std::pair<K, int64_t>> q(static_cast<size_t>(n));
-        for (int64_t j = 0; j < n; ++j)
-          q[static_cast<size_t>(j)] = {static_cast<K>(src[io_ + j * ss]), j};
-        quick_select(q, k - 1);
-        vdst[vo_] = static_cast<T>(q[static_cast<size_t>(k - 1)].first);
-        idst[ii_] = q[static_cast<size_t>(k - 1)].second;
-      });
-    });
-  }
-  if (!keepdim && self.dim() > 0) {
-    for (const Tensor* t : {&values, &indices}) {  // squeeze dim d away
-      DimVector s(t->sizes().begin(), t->sizes().end()),
-          st(t->strides().begin(), t->strides().end());
-      s.erase(s.begin() + d);
-      st.erase(st.begin() + d);
-      (*t)->set_geometry(s, st, (*t)->storage_offset());
-    }
-  }
-  return {values, indices};
+  return select_per_slice(self, d, keepdim, values, indices, "kthvalue_cpu", [k](auto& q) {
+    quick_select(q, k - 1);
+    return q[static_cast<size_t>(k - 1)];
+  });
 }
 
 // --- median / nanmedian --------------------------------------------------------------------------
@@ -375,42 +392,10 @@ template <bool IgnoreNan>
 ops::TensorPair median_dim_impl(const Tensor& self, int64_t dim, bool keepdim,
                                 const Tensor& values, const Tensor& indices) {
   int64_t d = wrap_dim(dim, self.dim());
-  int64_t n = slice_len(self, d);
-  checks::out_dtype(values, self.dtype());
-  checks::out_dtype(indices, ScalarType::Int64);
   OPSCOPE_CHECK_INDEX(self.dim() == 0 || self.size(d) != 0, "median(): Expected reduction dim ", d,
                       " to have non-zero size.");
-  DimVector keep = sizes_with(self, d, 1);
-  resize_output(values, keep);
-  resize_output(indices, keep);
-  check_not(self.dtype(), "median_out", {ScalarType::Bool, ScalarType::Float16});
-  if (self.numel() > 0) {
-    int64_t ss = slice_stride(self, d);
-    dispatch_dtype(self.dtype(), "median_out", [&]<typename T>() {
-      using K = key_t<T>;
-      const T* src = self.data_ptr<const T>();
-      T* vdst = values.data_ptr<T>();
-      int64_t* idst = indices.data_ptr<int64_t>();
-      parallel_slices(self, values, indices, d, n, [&](int64_t io_, int64_t vo_, int64_t ii_) {
-        std::vector<std::pair<K, int64_t>> q(static_cast<size_t>(n));
-        for (int64_t j = 0; j < n; ++j)
-          q[static_cast<size_t>(j)] = {static_cast<K>(src[io_ + j * ss]), j};
-        auto [value, index] = median_of<IgnoreNan>(q);
-        vdst[vo_] = static_cast<T>(value);
-        idst[ii_] = index;
-      });
-    });
-  }
-  if (!keepdim && self.dim() > 0) {
-    for (const Tensor* t : {&values, &indices}) {  // squeeze dim d away
-      DimVector sz(t->sizes().begin(), t->sizes().end()),
-          st(t->strides().begin(), t->strides().end());
-      sz.erase(sz.begin() + d);
-      st.erase(st.begin() + d);
-      (*t)->set_geometry(sz, st, (*t)->storage_offset());
-    }
-  }
-  return {values, indices};
+  return select_per_slice(self, d, keepdim, values, indices, "median_out",
+                          [](auto& q) { return median_of<IgnoreNan>(q); });
 }
 
 // [*s] -> 0-d: the lower median of all elements (NaN for none, as torch)
