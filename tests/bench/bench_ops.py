@@ -23,6 +23,10 @@ What is measured:
    against ``a + b`` for (400, 500) and (2048, 2048) float32 (target: <= 2x the contiguous time),
    1 thread, torch side by side. ``--only layouts``.
 
+5. The library's special functions, NaN-ignoring and selecting reductions, scans, searches and
+   histograms (session 34's ops), 1 and 2 threads, ms per call beside torch and NumPy. Target:
+   <= 1.0x PyTorch's time. ``--only library``.
+
 Every time is the best of round-robin repeats of short timeit loops (see benchlib.py).
 """
 
@@ -254,16 +258,85 @@ def bench_layouts():
     return report
 
 
+# ---------------------------------------------------------------------------------------------
+# 5. The library's special functions, scans, searches and histograms
+# ---------------------------------------------------------------------------------------------
+
+# (case, opscope / torch stmt, NumPy stmt or None). Inputs: `u` 10^6 float32 in (-0.99, 0.99),
+# `p` 10^6 positive float32, `h` 10^6 float32 with 10% NaN, `m` (1000, 1000) float32, `edges`
+# 10^4 sorted float32, `ints` 10^6 int64 in [0, 1000), `few` 1000 int64.
+LIBRARY_CASES = [
+    ("lgamma(p)  10^6", "lib.lgamma(p)", None),
+    ("digamma(p)  10^6", "lib.digamma(p)", None),
+    ("erfinv(u)  10^6", "lib.erfinv(u)", None),
+    ("xlogy(u, p)  10^6", "lib.xlogy(u, p)", None),
+    ("logaddexp(u, p)  10^6", "lib.logaddexp(u, p)", "np.logaddexp(u, p)"),
+    ("hypot(u, p)  10^6", "lib.hypot(u, p)", "np.hypot(u, p)"),
+    ("nansum(h)  10^6", "lib.nansum(h)", "np.nansum(h)"),
+    ("nanmean(h)  10^6", "lib.nanmean(h)", "np.nanmean(h)"),
+    ("median(m, 1)  1000x1000", "lib.median(m, 1)", None),
+    ("cummax(m, 1)  1000x1000", "lib.cummax(m, 1)", None),
+    ("logcumsumexp(m, 1)  1000x1000", "lib.logcumsumexp(m, 1)", "np.logaddexp.accumulate(m, 1)"),
+    ("searchsorted(edges, p)  10^4 / 10^6", "lib.searchsorted(edges, p)", "np.searchsorted(edges, p)"),
+    ("bincount(ints)  10^6", "lib.bincount(ints)", "np.bincount(ints)"),
+    ("histc(u, 100)  10^6", "lib.histc(u, 100, -1, 1)", "np.histogram(u, 100, (-1, 1))"),
+    ("isin(ints, few)  10^6 / 1000", "lib.isin(ints, few)", "np.isin(ints, few)"),
+]
+
+
+def library_namespace(lib):
+    rng = np.random.default_rng(0)
+    u = rng.uniform(-0.99, 0.99, 10 ** 6).astype(np.float32)
+    p = rng.uniform(0.1, 20, 10 ** 6).astype(np.float32)
+    h = rng.normal(0, 1, 10 ** 6).astype(np.float32)
+    h[rng.random(10 ** 6) < 0.1] = np.nan
+    m = rng.normal(0, 1, (1000, 1000)).astype(np.float32)
+    edges = np.sort(rng.uniform(0, 20, 10 ** 4)).astype(np.float32)
+    ints = rng.integers(0, 1000, 10 ** 6)
+    few = rng.integers(0, 2000, 1000)
+    arrays = {"u": u, "p": p, "h": h, "m": m, "edges": edges, "ints": ints, "few": few}
+    if lib is np:
+        return {"np": np, **arrays}
+    return {"lib": lib, **{k: lib.from_numpy(v.copy()) for k, v in arrays.items()}}
+
+
+def bench_library():
+    spaces = {"opscope": library_namespace(opscope), "numpy": library_namespace(np),
+              "torch": library_namespace(torch) if torch is not None else None}
+    results, rows = [], []
+    for threads in (1, 2):
+        set_threads(threads)
+        for case, stmt, np_stmt in LIBRARY_CASES:
+            cases = {"opscope": (stmt, spaces["opscope"]),
+                     "numpy": (np_stmt, spaces["numpy"]) if np_stmt else None,
+                     "torch": (stmt, spaces["torch"]) if torch is not None else None}
+            cases = {k: c if c is not None and available(*c) else None for k, c in cases.items()}
+            seconds = best_per_call(cases, loop_s=0.02, repeat=5)
+            r = ratio(seconds["opscope"], seconds["torch"])
+            ok = None if r is None else r <= 1.0
+            results.append({"case": case, "threads": threads, "seconds": seconds,
+                            "opscope_over_torch": r, "ok": ok})
+            ms = {k: None if v is None else v * 1e3 for k, v in seconds.items()}
+            rows.append([case, str(threads), fmt(ms["opscope"]), fmt(ms["numpy"]), fmt(ms["torch"]),
+                         fmt(r, 2), "<=1x torch", verdict(ok)])
+    set_threads(OPSCOPE_DEFAULT_THREADS)
+    print_table("5. Special functions, scans, searches, histograms (ms per call, lower is better)",
+                ["case", "threads", "opscope", "numpy", "torch", "opscope/torch", "target", "ok"], rows,
+                ["NumPy is single-threaded: its 2-thread rows run on one thread."])
+    return results
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON to PATH")
-    parser.add_argument("--only", choices=["overhead", "big", "softmax", "layouts"], action="append",
+    parser.add_argument("--only", choices=["overhead", "big", "softmax", "layouts", "library"],
+                        action="append",
                         help="run only these sections (repeatable)")
     args = parser.parse_args()
     facts = machine_facts()
     print_header(facts, "opscope op library benchmark")
     sections = {"overhead": bench_overhead, "big": bench_big, "softmax": bench_softmax,
-                "layouts": bench_layouts}
+                "layouts": bench_layouts, "library": bench_library}
     report = {"machine": facts}
     for name, run in sections.items():
         if not args.only or name in args.only:

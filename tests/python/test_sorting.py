@@ -282,6 +282,14 @@ def test_searchsorted_bucketize_isin_rules():
     assert opscope.isin(opscope.tensor([1.0, float("nan")]), opscope.tensor([float("nan"), 1.0])).tolist() == [True, False]
     assert opscope.isin(2, opscope.tensor([1, 2])).item() is True
     assert opscope.isin(opscope.tensor([1, 2]), 2).tolist() == [False, True]
+    # integers: a table over the test values' range (values outside it, far or negative, are
+    # not in it); a range too wide for a table goes through the sorted search
+    e = opscope.tensor([5, -3, 2**40, 7, 0, -(2**62)])
+    assert opscope.isin(e, opscope.tensor([7, 5, 0])).tolist() == [True, False, False, True, True, False]
+    assert opscope.isin(e, opscope.tensor([2**62, 7, -(2**62)])).tolist() == [False, False, False, True, False, True]
+    assert opscope.isin(e, opscope.tensor([7]), invert=True).tolist() == [True, True, True, False, True, True]
+    assert opscope.isin(opscope.tensor([True, False]), opscope.tensor([True])).tolist() == [True, False]
+    assert opscope.isin(opscope.tensor([250, 3], dtype=opscope.uint8), opscope.tensor([250])).tolist() == [True, False]
     out = opscope.empty(0, dtype=opscope.int64)
     assert opscope.searchsorted(s, opscope.tensor([2.5]), out=out) is out and out.tolist() == [3]
     messages = [

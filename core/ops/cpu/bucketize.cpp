@@ -169,9 +169,9 @@ Tensor bucketize_scalar_out(const Scalar& self, const Tensor& boundaries, bool o
 }
 
 // --- isin: elements [*s] -> bool [*s], whether each is among test_elements (invert: is not) ----
-// The test elements sorted once (NaN equal to nothing), a binary search per element, in the
-// common dtype; torch's kernel picks between a broadcast eq and a sort of both, with the same
-// answer.
+// Integers whose test values span a modest range: a table of the values that occur; else the
+// test elements sorted once (NaN equal to nothing) and a binary search per element; in the common
+// dtype. torch's kernel picks between a broadcast eq and a sort of both, with the same answer.
 Tensor isin_out_impl(const Tensor& elements, const Tensor& test_elements, bool invert,
                      const Tensor& out) {
   const ScalarType common = promote_types(elements.dtype(), test_elements.dtype());
@@ -184,14 +184,35 @@ Tensor isin_out_impl(const Tensor& elements, const Tensor& test_elements, bool i
   Tensor dst = result.is_contiguous() ? result : make_empty(elements.sizes(), ScalarType::Bool);
   dispatch_dtype(common, "isin_default_cpu", [&]<typename T>() {
     using A = acc_type_t<T>;
+    const T* td = t.data_ptr<const T>();
+    const T* ed = e.data_ptr<const T>();
+    bool* out_data = dst.data_ptr<bool>();
+    if constexpr (std::is_integral_v<T>) {
+      // Integers over a modest range: a table of which values occur, one lookup per element
+      // (NumPy's "table" kind); a binary search otherwise.
+      if (t.numel() > 0) {
+        const auto [lo, hi] = std::minmax_element(td, td + t.numel());
+        const __int128 span = static_cast<__int128>(*hi) - static_cast<__int128>(*lo) + 1;
+        if (span <= std::max<__int128>(int64_t(1) << 20, 4 * static_cast<__int128>(e.numel()))) {
+          const int64_t base = static_cast<int64_t>(*lo);
+          std::vector<uint8_t> table(static_cast<size_t>(span), 0);
+          for (int64_t k = 0; k < t.numel(); ++k) table[static_cast<size_t>(td[k] - base)] = 1;
+          parallel_for(0, e.numel(), kGrainSize, [&](int64_t lo_i, int64_t hi_i) {
+            for (int64_t i = lo_i; i < hi_i; ++i) {
+              const __int128 at = static_cast<__int128>(ed[i]) - base;
+              const bool found = at >= 0 && at < span && table[static_cast<size_t>(at)];
+              out_data[i] = found != invert;
+            }
+          });
+          return;
+        }
+      }
+    }
     std::vector<A> pool;
     pool.reserve(static_cast<size_t>(t.numel()));
-    const T* td = t.data_ptr<const T>();
     for (int64_t k = 0; k < t.numel(); ++k)
       if (static_cast<A>(td[k]) == static_cast<A>(td[k])) pool.push_back(static_cast<A>(td[k]));
     std::sort(pool.begin(), pool.end());
-    const T* ed = e.data_ptr<const T>();
-    bool* out_data = dst.data_ptr<bool>();
     parallel_for(0, e.numel(), kGrainSize / 16, [&](int64_t lo, int64_t hi) {
       for (int64_t i = lo; i < hi; ++i) {
         const A x = static_cast<A>(ed[i]);
