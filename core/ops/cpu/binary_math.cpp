@@ -14,6 +14,7 @@
 #include "core/ops/KernelForms.h"
 #include "core/ops/binary.h"
 #include "core/ops/cpu/Loops.h"
+#include "core/ops/cpu/special_functions.h"
 
 namespace opscope::cpu {
 
@@ -30,14 +31,6 @@ void float_only(TensorIterator& iter, std::string_view name, bool half, const F&
     if (is_half_v<T> && !half) throw Error(detail::str("\"", name, "\" not implemented for 'Half'"));
     body.template operator()<T>();
   });
-}
-
-// ln(e^a + e^b) = max + ln(1 + e^-|a - b|); two equal infinities give themselves (not NaN).
-template <typename A>
-A log_add_exp(A a, A b) {
-  if (std::isinf(a) && a == b) return a;
-  const A m = std::max(a, b);
-  return m + std::log1p(std::exp(-std::abs(a - b)));
 }
 
 // log2(2^a + 2^b), the same way.
@@ -83,7 +76,7 @@ Tensor logaddexp_impl(const Tensor& out, const Tensor& self, const Tensor& other
   TensorIterator iter = TensorIterator::binary_op(out, self, other);
   float_only(iter, "logaddexp_cpu", false, [&]<typename T>() {
     using A = acc_type_t<T>;
-    cpu_kernel(iter, [](T a, T b) -> T { return static_cast<T>(log_add_exp(A(a), A(b))); });
+    cpu_kernel(iter, [](T a, T b) -> T { return static_cast<T>(special::log_add_exp(A(a), A(b))); });
   });
   return iter.output();
 }

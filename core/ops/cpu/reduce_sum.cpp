@@ -41,24 +41,20 @@ struct SumOp {
   out_t project(acc_t a) const { return static_cast<out_t>(a); }
 };
 
-// sum with the NaNs left out (counted as 0).
+// sum with the NaNs left out (counted as 0); its step is no longer its combine.
 template <typename T>
-struct NanSumOp {
-  using in_t = T;
-  using acc_t = acc_type_t<T>;
-  using out_t = T;
-  static constexpr int kLanes = lanes_for<T>();
-  acc_t identity() const { return acc_t(0); }
+struct NanSumOp : SumOp<T> {
+  using typename SumOp<T>::acc_t;
+  using typename SumOp<T>::in_t;
+  static constexpr bool kStepCombines = false;
   acc_t reduce(acc_t a, in_t x) const {
     const acc_t v = static_cast<acc_t>(x);
     return v != v ? a : a + v;
   }
-  acc_t combine(acc_t a, acc_t b) const { return a + b; }
   template <typename V>
   [[gnu::always_inline]] V vreduce(V a, V x) const {
     return a + (x == x ? x : V{});
   }
-  out_t project(acc_t a) const { return static_cast<out_t>(a); }
 };
 
 template <typename T>

@@ -14,6 +14,7 @@
 #include "core/ops/copy.h"
 #include "core/dispatch/Library.h"
 #include "core/ops/cpu/reduce_loops.h"
+#include "core/ops/cpu/special_functions.h"
 #include "core/ops/TensorIterator.h"
 
 namespace opscope::cpu {
@@ -159,15 +160,6 @@ void running_extreme(const Tensor& self, const Tensor& values, const Tensor& ind
   if (!idx.is_same(indices)) ops::copy_(indices, idx);
 }
 
-// log(e^a + e^b), two equal infinities giving themselves.
-template <typename A>
-A log_add_exp(A a, A b) {
-  if (a != a || b != b) return std::numeric_limits<A>::quiet_NaN();  // before min / max drop it
-  const A lo = std::min(a, b), hi = std::max(a, b);
-  if (std::isinf(lo) && lo == hi) return lo;
-  return hi + std::log1p(std::exp(lo - hi));
-}
-
 }  // namespace
 
 void cummax_helper(const Tensor& self, const Tensor& values, const Tensor& indices, int64_t dim) {
@@ -200,7 +192,7 @@ Tensor logcumsumexp_out_impl(const Tensor& self, int64_t dim, const Tensor& out)
                        const int64_t base = (line / I) * R * I + line % I;
                        A acc = -std::numeric_limits<A>::infinity();
                        for (int64_t r = 0; r < R; ++r) {
-                         acc = log_add_exp(acc, static_cast<A>(x[base + r * I]));
+                         acc = special::log_add_exp(acc, static_cast<A>(x[base + r * I]));
                          y[base + r * I] = static_cast<T>(acc);
                        }
                      }

@@ -1,12 +1,14 @@
 // The special functions <cmath> lacks, for the CPU kernels of digamma, polygamma, erfinv
-// (core/ops/cpu/unary_math.cpp), each a scalar function of one float type A (float or double;
-// bfloat16 computes in float). Private to the kernel files.
+// (core/ops/cpu/unary_math.cpp), logaddexp (binary_math.cpp) and logcumsumexp (scan.cpp), each a
+// scalar function of one float type A (float or double; bfloat16 computes in float). Private to
+// the kernel files.
 //
 //   special::digamma(0.5)          // -1.9635100260214235 = -γ - 2 ln 2
 //   special::polygamma(1, 1.0)     // 1.6449340668482264 = π² / 6
 //   special::erfinv(0.5)           // 0.4769362762044699
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -17,6 +19,16 @@ template <typename A>
 constexpr A kInf = std::numeric_limits<A>::infinity();
 template <typename A>
 constexpr A kNaN = std::numeric_limits<A>::quiet_NaN();
+
+// ln(e^a + e^b) = max + ln(1 + e^-|a - b|): NaN if either is, two equal infinities give
+// themselves (not inf - inf).
+template <typename A>
+A log_add_exp(A a, A b) {
+  if (a != a || b != b) return kNaN<A>;  // before min / max drop it
+  const A lo = std::min(a, b), hi = std::max(a, b);
+  if (std::isinf(lo) && lo == hi) return lo;
+  return hi + std::log1p(std::exp(lo - hi));
+}
 
 // ψ(x) = d/dx ln Γ(x). Poles at 0, -1, -2, ...: NaN there, except ∓inf at ±0 (as torch). Below 0
 // by the reflection ψ(x) = ψ(1 - x) - π / tan(π x); above, ψ(x) = ψ(x + 1) - 1 / x up to x ≥ 10,
