@@ -210,23 +210,34 @@ step "kernels: opscope vs torch (tests/bench/bench_cuda.py${BENCH_ARGS:+ $BENCH_
 # compute-sanitizer on the kernel tests (SANITIZE_K: a pytest -k expression over SANITIZE_FILES,
 # or "all" for every test of those files). The parametrize ids are dtype0, dtype1, ...: select by
 # test name, e.g. SANITIZE_K="each_kernel_path or test_softmax or native_layer_norm_backward".
-# On the H200 (2026-11-27) that slice (79 tests) took ~20 s under both tools together; "all"
-# (~360 tests) should fit in SANITIZE_TIMEOUT=240.
+# Each (tool, file) pair runs in its own process, SANITIZE_JOBS at a time (the sanitizers are
+# CPU-bound; the GPU is not the limit), each under SANITIZE_TIMEOUT; their logs end up in one file
+# ($OUT/sanitize.log: the device tool brings back at most 8 files).
+# On the H200 (2026-11-27) the slice above (79 tests) took ~20 s under both tools together.
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 SANITIZE_FILES=${SANITIZE_FILES:-tests/python/test_cuda_ops.py tests/python/test_cuda_backward_ops.py}
 if [ -n "${SANITIZE_K:-}" ] && [ -x "$SAN" ]; then
   step "compute-sanitizer (memcheck, racecheck): $SANITIZE_FILES -k '$SANITIZE_K'"
-  for tool in memcheck racecheck; do
-    # shellcheck disable=SC2086  # SANITIZE_FILES is a list
-    select=(-k "$SANITIZE_K")
+  sandir=/tmp/opscope-sanitize; rm -rf "$sandir"; mkdir -p "$sandir"
+  export SAN SANITIZE_K sandir PY
+  sanitize_one() {  # tool file
+    local select=(-k "$SANITIZE_K") log
     [ "$SANITIZE_K" = all ] && select=()
-    timeout "${SANITIZE_TIMEOUT:-90}" "$SAN" --tool "$tool" --error-exitcode 9 --print-limit 20 \
-      "$PY" -m pytest -q -x -p no:cacheprovider "${select[@]}" $SANITIZE_FILES \
-      > "$OUT/sanitize-$tool.log" 2>&1
-    echo "$tool: rc=$? (9: the tool found errors; 5: the -k selected no test; 124: out of time)"
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed|failed|Invalid|Race" "$OUT/sanitize-$tool.log" \
-      | head -8
-  done
+    log="$sandir/$1-$(basename "$2" .py).log"
+    timeout "${SANITIZE_TIMEOUT:-200}" "$SAN" --tool "$1" --error-exitcode 9 --print-limit 20 \
+      "$PY" -m pytest -q -p no:cacheprovider "${select[@]}" "$2" > "$log" 2>&1
+    echo "$1 $2: rc=$? $(grep -E '[0-9]+ (passed|failed|skipped)' "$log" | tail -1)"
+  }
+  export -f sanitize_one
+  # shellcheck disable=SC2086  # SANITIZE_FILES is a list
+  for tool in memcheck racecheck; do for f in $SANITIZE_FILES; do echo "$tool $f"; done; done \
+    | xargs -P "${SANITIZE_JOBS:-8}" -L 1 bash -c 'sanitize_one "$0" "$1"' | sort
+  echo "(rc 9: the tool found errors; 5: the -k selected no test; 124: out of time)"
+  for log in "$sandir"/*.log; do
+    echo "##### $log"; tail -120 "$log"
+  done > "$OUT/sanitize.log"
+  grep -hE "ERROR SUMMARY: [1-9]|RACECHECK SUMMARY: [1-9]|Invalid|Race reported" "$sandir"/*.log \
+    | sort | uniq -c | sort -rn | head -20
 fi
 
 step "done"
