@@ -47,7 +47,7 @@ struct function_traits<R (*)(A...)> {
 };
 
 // A clone must not throw: see Note [No throw from a vector clone] (core/ops/cpu/reduce_loops.h).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(OPSCOPE_NO_CLONES)
 #define OPSCOPE_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define OPSCOPE_VECTOR_CLONES

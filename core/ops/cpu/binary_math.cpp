@@ -111,6 +111,8 @@ Tensor copysign_impl(const Tensor& out, const Tensor& self, const Tensor& other)
   return iter.output();
 }
 
+namespace {
+
 // self, other (broadcast) -> the larger (smaller); a NaN loses to a number (maximum: wins)
 template <bool Max>
 Tensor fmax_fmin_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
@@ -129,6 +131,8 @@ Tensor fmax_fmin_impl(const Tensor& out, const Tensor& self, const Tensor& other
   });
   return iter.output();
 }
+}  // namespace
+
 Tensor fmax_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
   return fmax_fmin_impl<true>(out, self, other);
 }
@@ -163,6 +167,8 @@ Tensor heaviside_impl(const Tensor& out, const Tensor& self, const Tensor& value
   return iter.output();
 }
 
+namespace {
+
 // self, other (broadcast) -> the greatest common divisor (least common multiple) of the
 // magnitudes, integers only (0 with 0: 0)
 template <bool Lcm>
@@ -188,6 +194,8 @@ Tensor gcd_lcm_impl(const Tensor& out, const Tensor& self, const Tensor& other) 
   });
   return iter.output();
 }
+}  // namespace
+
 Tensor gcd_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
   return gcd_lcm_impl<false>(out, self, other);
 }

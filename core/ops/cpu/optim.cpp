@@ -36,7 +36,7 @@ namespace {
 // OPSCOPE_VECTOR_CLONES (core/ops/cpu/Loops.h) plus an AVX-512 clone: Adam's and RMSprop's roots
 // and divisions bound their loops on one thread, and 16-lane units do twice the 8-lane work per
 // instruction where the CPU has full-width ones. See Note [Adam's one division].
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(OPSCOPE_NO_CLONES)
 #define OPTIM_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define OPTIM_CLONES

@@ -10,7 +10,7 @@
 
 // Clones for x86-64-v3 (AVX2 + FMA: Haswell and later, Zen) and the baseline, picked at load time.
 // Files using it set `#pragma GCC optimize("fp-contract=fast")` so that a * b + c becomes one FMA.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(OPSCOPE_NO_CLONES)
 #define OPSCOPE_FMA_CLONES \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
