@@ -218,6 +218,13 @@ step "kernels: opscope vs torch (tests/bench/bench_cuda.py${BENCH_ARGS:+ $BENCH_
 [ "${BENCH:-1}" = 0 ] || timeout "${BENCH_TIMEOUT:-180}" "$PY" tests/bench/bench_cuda.py ${BENCH_ARGS:-} 2>&1 \
   | tee "$OUT/bench_cuda.log" | tail -40
 
+# AFTER: a command run here with the script's environment (the build on PYTHONPATH, the unpacked
+# libraries on LD_LIBRARY_PATH), e.g. a one-off comparison of kernel variants.
+if [ -n "${AFTER:-}" ]; then
+  step "after: $AFTER"
+  PY="$PY" timeout "${AFTER_TIMEOUT:-120}" bash -c "$AFTER" 2>&1 | tee "$OUT/after.log"
+fi
+
 # compute-sanitizer on the kernel tests (SANITIZE_K: a pytest -k expression over SANITIZE_FILES,
 # or "all" for every test of those files). The parametrize ids are dtype0, dtype1, ...: select by
 # test name, e.g. SANITIZE_K="each_kernel_path or test_softmax or native_layer_norm_backward".

@@ -353,20 +353,29 @@ def test_softmax(dtype):
 def test_each_kernel_path_of_the_row_and_column_reductions(dtype):
     # Column reductions read in place, split over up to 64 row blocks when the columns are few
     # (Note [Reducing down columns]: (4096, 40) takes two passes, (8, 3000, 33) over dim 1 too,
-    # (70, 50) one); layer norm's rows of at most 1024 go through one warp's registers, longer
+    # (70, 50) one); float32 columns whose count is a multiple of 4 go four at a time
+    # (reduce_cols_vec4_kernel): (64, 70000) in one pass, (300, 1000) and (4096, 40) in two,
+    # (6, 500, 8) across outer slices, and an unaligned start (a view from element 1) the
+    # scalar way. Layer norm's rows of at most 1024 go through one warp's registers, longer
     # ones through a block (Note [Rows that fit a warp's registers]): 1, 33, 1000 and 1024
-    # columns, then 1500. Softmax's rows of at most 8 * 256 elements stay in registers, N per
-    # thread (Note [A softmax row in registers]): 1 (33 columns), 2 (300), 4 (1000), 8 (1500,
-    # 2048); 2049 and 3000 take the block kernel.
+    # columns, then 1500. Softmax's rows of at most 1024 go by warps, 1 to 32 elements a lane
+    # (1, 33, 64, 65, 129, 300, 512, 513, 1000, 1024 columns); longer rows of at most 8 * 256
+    # elements stay in a block's registers, N per thread (Note [A softmax row in registers]):
+    # 8 (1500, 2048); 2049 and 3000 take the block kernel.
     tol = {opscope.bfloat16: 2e-2, opscope.float32: 1e-4, opscope.float64: 1e-10}[dtype]
-    for shape, dim in (((4096, 40), 0), ((8, 3000, 33), 1), ((70, 50), 0), ((5000, 3), 0)):
+    for shape, dim in (((4096, 40), 0), ((8, 3000, 33), 1), ((70, 50), 0), ((5000, 3), 0),
+                       ((64, 70000), 0), ((300, 1000), 0), ((6, 500, 8), 1)):
         x = make(shape, dtype, seed=25, low=0.0, high=1.0)
+        if shape == (300, 1000):
+            x[17, 5] = float("nan")  # a NaN down one column: sum / amax give NaN there
         g = x.cuda()
         for name in ("sum", "mean", "amax", "amin"):
             assert_same(getattr(g, name)(dim), getattr(x, name)(dim), dtype, rtol=tol, atol=tol)
         assert_same(g.norm(dim=dim), x.norm(dim=dim), dtype, rtol=tol, atol=tol)
         assert_same((g > 0.999).any(dim), (x > 0.999).any(dim))
         assert_same((g > 0.001).all(dim), (x > 0.001).all(dim))
+    unaligned = make((129 * 8 + 1,), dtype, seed=34)[1:].view(129, 8)
+    assert_same(unaligned.cuda().sum(0), unaligned.sum(0), dtype, rtol=tol, atol=tol)
     ints = make((3000, 40), opscope.int64, seed=26, low=-50, high=50)
     assert_same(ints.cuda().sum(0), ints.sum(0))
     # Few long rows are cut into chunks (Note [Splitting long rows]): a full reduction of a
@@ -381,12 +390,12 @@ def test_each_kernel_path_of_the_row_and_column_reductions(dtype):
         assert_same((g > 0.9999).any(), (x > 0.9999).any())
     big_ints = make((100_000,), opscope.int64, seed=33, low=-50, high=50)
     assert_same(big_ints.cuda().sum(), big_ints.sum())
-    for cols in (1, 33, 300, 1000, 1024, 1500, 2048, 2049, 3000):
+    for cols in (1, 33, 64, 65, 129, 300, 512, 513, 1000, 1024, 1500, 2048, 2049, 3000):
         x = make((37, cols), dtype, seed=27, low=-6, high=6)
         x[3, 0] = float("-inf")
         for fn in (F.softmax, F.log_softmax):
             assert_same(fn(x.cuda(), -1), fn(x, -1), dtype, rtol=tol, atol=tol)
-        if cols in (300, 2048, 2049, 3000):
+        if cols in (64, 65, 129, 300, 512, 513, 2048, 2049, 3000):
             continue  # softmax's paths only
         w, b = make((cols,), dtype, seed=28), make((cols,), dtype, seed=29)
         y = make((37, cols), dtype, seed=30)

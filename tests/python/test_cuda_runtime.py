@@ -260,6 +260,49 @@ def test_fill_and_zero_reach_every_element_of_a_strided_view():
 
 
 @needs_gpu
+@pytest.mark.parametrize("dtype", [torch.uint8, torch.float16, torch.float32, torch.float64])
+def test_dense_fills_at_every_alignment_and_length(dtype):
+    # A dense fill stores 16 bytes at a time between single elements at both ends
+    # (copy_kernels.cu): every start offset within 16 bytes and every length around the vector
+    # width must reach exactly its own elements.
+    g = torch.zeros(200, dtype=dtype, device="cuda")
+    for start in range(17):
+        for length in [0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100]:
+            g.zero_()
+            g[start:start + length].fill_(5)
+            want = torch.zeros(200, dtype=dtype)
+            want[start:start + length] = 5
+            assert torch.equal(g.cpu(), want), (start, length)
+    big = torch.empty(1_000_003, dtype=dtype, device="cuda")[1:]
+    big.fill_(3)
+    assert torch.equal(big.cpu(), torch.full((1_000_002,), 3, dtype=dtype))
+
+
+@needs_gpu
+@pytest.mark.parametrize("src", [torch.float16, torch.bfloat16, torch.float32, torch.float64])
+@pytest.mark.parametrize("dst", [torch.float16, torch.bfloat16, torch.float32, torch.float64,
+                                 torch.int32, torch.uint8])
+def test_dense_casts_as_the_cpu_does(src, dst):
+    # Dense casts between floating types run a kernel per pair; the others the kernel over every
+    # pair without the strided offsets: both against the CPU, on a length that is no multiple of
+    # the block and with the values that round, overflow and stay NaN / inf.
+    rng = np.random.default_rng(3)
+    values = np.concatenate([rng.standard_normal(1_000_001) * 300,
+                             [np.nan, np.inf, -np.inf, 65504.0, 65520.0, 1e39, -1e-40, 0.0, -0.0]])
+    x = torch.tensor(values).to(src)
+    if not dst.is_floating_point:  # a float past the integer's range converts undefined
+        x = x.nan_to_num(0.0).clamp(-1000, 1000)
+    want = x.to(dst)
+    got = x.cuda().to(dst)
+    assert got.dtype == dst
+    if dst.is_floating_point:
+        assert torch.equal(got.cpu().isnan(), want.isnan())
+    assert torch.equal(got.cpu().nan_to_num(0.0), want.nan_to_num(0.0))
+    # an offset view (not 16-byte aligned) the same way
+    assert torch.equal(x.cuda()[3:].to(dst).cpu().nan_to_num(0.0), want[3:].nan_to_num(0.0))
+
+
+@needs_gpu
 def test_caching_allocator_statistics_and_empty_cache():
     cuda.synchronize()
     cuda.empty_cache()

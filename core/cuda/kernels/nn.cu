@@ -1,6 +1,9 @@
 // CUDA kernels of the nn family that need more than one pass over a row: softmax /
 // log_softmax, layer norm, nll_loss; and the Philox-driven random fills (dropout, uniform_,
 // normal_, bernoulli_, randint's ranges).
+#include <cstdlib>
+#include <string_view>
+
 #include "core/cuda/kernels/Reduce.cuh"
 
 namespace opscope::cuda {
@@ -93,6 +96,56 @@ __global__ void softmax_rows_in_registers_kernel(const In* in, Out* out, int64_t
   }
 }
 
+// Rows of at most 32 * K elements, a warp each (lane l holds elements l, l + 32, ...): the layer
+// norm warp kernel's scheme (Note [Rows that fit a warp's registers]) with K sized to the row,
+// max and sum by shuffles. OPSCOPE_CUDA_SOFTMAX=block keeps the block kernels (to compare).
+template <bool Log, typename In, typename Out, int K>
+__global__ void softmax_warp_kernel(const In* in, Out* out, int64_t rows, int64_t cols) {
+  using A = acc_t<In>;
+  const int lane = threadIdx.x % 32;
+  const int64_t stride = int64_t(gridDim.x) * kWarpsPerBlock;
+  for (int64_t r = int64_t(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32; r < rows;
+       r += stride) {
+    const In* row = in + r * cols;
+    Out* orow = out + r * cols;
+    A v[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int64_t c = lane + 32 * k;
+      v[k] = c < cols ? cvt<A>(row[c]) : lowest<A>();
+    }
+    A m = lowest<A>();
+#pragma unroll
+    for (int k = 0; k < K; ++k) m = nan_max(m, v[k]);
+    m = warp_allreduce(m, [](A a, A b) { return nan_max(a, b); });
+    A s = A(0);
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      if (lane + 32 * k < cols) {
+        const A e = exp(v[k] - m);
+        s += e;
+        if constexpr (!Log) v[k] = e;
+      }
+    }
+    s = warp_allreduce(s, [](A a, A b) { return a + b; });
+    const A shift = Log ? m + log(s) : A(0);
+    const A inv = A(1) / s;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int64_t c = lane + 32 * k;
+      if (c < cols) orow[c] = cvt<Out>(Log ? v[k] - shift : v[k] * inv);
+    }
+  }
+}
+
+bool softmax_by_warps() {
+  static const bool on = [] {
+    const char* e = std::getenv("OPSCOPE_CUDA_SOFTMAX");
+    return e == nullptr || std::string_view(e) != "block";
+  }();
+  return on;
+}
+
 template <bool Log, typename In, typename Out>
 void softmax_launch_rows(const RowLaunch& l, const void* in, void* out, int64_t rows,
                          int64_t cols, cudaStream_t stream) {
@@ -104,7 +157,24 @@ void softmax_launch_rows(const RowLaunch& l, const void* in, void* out, int64_t 
   auto launch = [&](auto kernel) {
     kernel<<<l.grid, l.block, shared, stream>>>(x, y, rows, cols);
   };
-  if (per_thread <= 1) {
+  auto by_warps = [&](auto kernel) {
+    kernel<<<warp_row_grid(rows), 32 * kWarpsPerBlock, 0, stream>>>(x, y, rows, cols);
+  };
+  if (cols <= kWarpRow && softmax_by_warps()) {
+    if (cols <= 32) {
+      by_warps(softmax_warp_kernel<Log, In, Out, 1>);
+    } else if (cols <= 64) {
+      by_warps(softmax_warp_kernel<Log, In, Out, 2>);
+    } else if (cols <= 128) {
+      by_warps(softmax_warp_kernel<Log, In, Out, 4>);
+    } else if (cols <= 256) {
+      by_warps(softmax_warp_kernel<Log, In, Out, 8>);
+    } else if (cols <= 512) {
+      by_warps(softmax_warp_kernel<Log, In, Out, 16>);
+    } else {
+      by_warps(softmax_warp_kernel<Log, In, Out, 32>);
+    }
+  } else if (per_thread <= 1) {
     launch(softmax_rows_in_registers_kernel<Log, In, Out, 1>);
   } else if (per_thread <= 2) {
     launch(softmax_rows_in_registers_kernel<Log, In, Out, 2>);
