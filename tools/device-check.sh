@@ -21,6 +21,11 @@
 # finds no libstdc++.so (only libstdc++.a), which CMakeLists.txt handles (Note [One libstdc++ in
 # the process]: without it every C++ error message crashed once NumPy or PyTorch was loaded);
 # the CUDA test files run in ~15 s under pytest-xdist (-n 8); bench_cuda takes ~20 s.
+# Seen on the lent H200 (2026-11-27, stop 35, three runs): its GCC 13 stopped with an internal
+# compiler error in the target_clones pass on binary_math.cpp (mended in the code; the rebuild
+# with OPSCOPE_NO_CLONES below is the fallback); the build took ~115 s; compute-sanitizer over all
+# 14 kernel test files (SANITIZE_K=all, 10 jobs) took ~80 s, racecheck on test_cuda_ops.py the
+# longest (65 s).
 set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD

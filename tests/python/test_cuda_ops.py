@@ -353,20 +353,21 @@ def test_softmax(dtype):
 def test_each_kernel_path_of_the_row_and_column_reductions(dtype):
     # Column reductions read in place, split over up to 64 row blocks when the columns are few
     # (Note [Reducing down columns]: (4096, 40) takes two passes, (8, 3000, 33) over dim 1 too,
-    # (70, 50) one); float32 columns whose count is a multiple of 4 go four at a time
-    # (reduce_cols_vec4_kernel): (64, 70000) in one pass, (300, 1000) and (4096, 40) in two,
-    # (6, 500, 8) across outer slices, and an unaligned start (a view from element 1) the
-    # scalar way. Layer norm's rows of at most 1024 go through one warp's registers, longer
-    # ones through a block (Note [Rows that fit a warp's registers]): 1, 33, 1000 and 1024
-    # columns, then 1500. Softmax's rows of at most 1024 go by warps, 1 to 32 elements a lane
-    # (1, 33, 64, 65, 129, 300, 512, 513, 1000, 1024 columns); longer rows of at most 8 * 256
-    # elements stay in a block's registers, N per thread (Note [A softmax row in registers]):
-    # 8 (1500, 2048); 2049 and 3000 take the block kernel.
+    # (70, 50) one); float32 inputs of 4096 columns or more, 4 | inner, go four columns at a
+    # time (reduce_cols_vec4_kernel): (64, 70000) in one pass, (256, 4096) in two, (2, 128, 4096)
+    # over dim 1 in two, across outer slices; (300, 1000) and (6, 500, 8) stay scalar, and so
+    # does an unaligned start (a view from element 1). Rows of at most 1024 go through one
+    # warp's registers, longer ones through a block (Note [Rows that fit a warp's registers]):
+    # layer norm's 1, 33, 1000 and 1024 columns, then 1500; softmax's 1 to 32 elements a lane
+    # (1, 33, 64, 65, 129, 300, 512, 513, 1000, 1024 columns), then rows of at most 8 * 256
+    # held in a block's registers (Note [A softmax row in registers]: 1500, 2048); 2049 and
+    # 3000 take the block kernel.
     tol = {opscope.bfloat16: 2e-2, opscope.float32: 1e-4, opscope.float64: 1e-10}[dtype]
     for shape, dim in (((4096, 40), 0), ((8, 3000, 33), 1), ((70, 50), 0), ((5000, 3), 0),
-                       ((64, 70000), 0), ((300, 1000), 0), ((6, 500, 8), 1)):
+                       ((64, 70000), 0), ((300, 1000), 0), ((6, 500, 8), 1),
+                       ((256, 4096), 0), ((2, 128, 4096), 1)):
         x = make(shape, dtype, seed=25, low=0.0, high=1.0)
-        if shape == (300, 1000):
+        if shape in ((300, 1000), (256, 4096)):
             x[17, 5] = float("nan")  # a NaN down one column: sum / amax give NaN there
         g = x.cuda()
         for name in ("sum", "mean", "amax", "amin"):
@@ -374,7 +375,7 @@ def test_each_kernel_path_of_the_row_and_column_reductions(dtype):
         assert_same(g.norm(dim=dim), x.norm(dim=dim), dtype, rtol=tol, atol=tol)
         assert_same((g > 0.999).any(dim), (x > 0.999).any(dim))
         assert_same((g > 0.001).all(dim), (x > 0.001).all(dim))
-    unaligned = make((129 * 8 + 1,), dtype, seed=34)[1:].view(129, 8)
+    unaligned = make((129 * 4096 + 1,), dtype, seed=34)[1:].view(129, 4096)
     assert_same(unaligned.cuda().sum(0), unaligned.sum(0), dtype, rtol=tol, atol=tol)
     ints = make((3000, 40), opscope.int64, seed=26, low=-50, high=50)
     assert_same(ints.cuda().sum(0), ints.sum(0))

@@ -1,9 +1,6 @@
 // CUDA kernels of the nn family that need more than one pass over a row: softmax /
 // log_softmax, layer norm, nll_loss; and the Philox-driven random fills (dropout, uniform_,
 // normal_, bernoulli_, randint's ranges).
-#include <cstdlib>
-#include <string_view>
-
 #include "core/cuda/kernels/Reduce.cuh"
 
 namespace opscope::cuda {
@@ -39,14 +36,18 @@ __global__ void softmax_rows_kernel(const In* in, Out* out, int64_t rows, int64_
 }
 
 // Note [Rows that fit a warp's registers]
-// For layer norm a row of at most kWarpRow (1024) elements is read once into the registers of
-// one warp, 32 per lane at most (lane l holds elements l, l + 32, ...): the input is read once
-// and the output written once, with shuffles for the two sums and no shared memory or block
-// barrier. On the H200 (2026-11-27, bench_cuda) layer_norm of (16384, 1024) went from 0.094 ms
-// (block per row) to 0.052 (torch 2.11: 0.057). The same scheme for softmax measured slower than
-// the block kernel (0.159 against 0.126 ms; 128 registers a thread, a quarter of the SM's warps),
-// so softmax keeps a block per row, holding the row in registers (Note [A softmax row in
-// registers]). Longer rows take the block kernel, which reads the row once per pass.
+// A row of at most kWarpRow (1024) elements is read once into the registers of one warp, 32 per
+// lane at most (lane l holds elements l, l + 32, ...): the input is read once and the output
+// written once, with shuffles for the reductions and no shared memory or block barrier; four
+// warps (four rows) to a block, so an SM keeps many rows in flight where a block per row kept
+// one per 256 threads. Layer norm and softmax / log_softmax take it. On the H200 (2026-11-27,
+// bench_cuda, torch 2.11 in the same process): layer_norm of (16384, 1024) 0.094 ms with a block
+// per row -> 0.052 (torch 0.057); softmax of (16384, 1024) 0.063 -> 0.046 ms (torch 0.038),
+// log_softmax 0.065 -> 0.047 (0.036), softmax of (16384, 128) 0.015 -> 0.0064 (0.0070). (A first
+// warp softmax, 2026-11-26, had measured 0.159 ms against the block kernel's 0.126; this one
+// sizes its registers to the row, 1 to 32 a lane.) Longer rows take the block kernels: up to
+// 8 * 256 elements held in registers (Note [A softmax row in registers]), beyond that one read
+// of the row per pass.
 constexpr int64_t kWarpRow = 1024;
 constexpr int kWarpsPerBlock = 4;
 
@@ -98,7 +99,7 @@ __global__ void softmax_rows_in_registers_kernel(const In* in, Out* out, int64_t
 
 // Rows of at most 32 * K elements, a warp each (lane l holds elements l, l + 32, ...): the layer
 // norm warp kernel's scheme (Note [Rows that fit a warp's registers]) with K sized to the row,
-// max and sum by shuffles. OPSCOPE_CUDA_SOFTMAX=block keeps the block kernels (to compare).
+// max and sum by shuffles.
 template <bool Log, typename In, typename Out, int K>
 __global__ void softmax_warp_kernel(const In* in, Out* out, int64_t rows, int64_t cols) {
   using A = acc_t<In>;
@@ -138,14 +139,6 @@ __global__ void softmax_warp_kernel(const In* in, Out* out, int64_t rows, int64_
   }
 }
 
-bool softmax_by_warps() {
-  static const bool on = [] {
-    const char* e = std::getenv("OPSCOPE_CUDA_SOFTMAX");
-    return e == nullptr || std::string_view(e) != "block";
-  }();
-  return on;
-}
-
 template <bool Log, typename In, typename Out>
 void softmax_launch_rows(const RowLaunch& l, const void* in, void* out, int64_t rows,
                          int64_t cols, cudaStream_t stream) {
@@ -160,7 +153,7 @@ void softmax_launch_rows(const RowLaunch& l, const void* in, void* out, int64_t 
   auto by_warps = [&](auto kernel) {
     kernel<<<warp_row_grid(rows), 32 * kWarpsPerBlock, 0, stream>>>(x, y, rows, cols);
   };
-  if (cols <= kWarpRow && softmax_by_warps()) {
+  if (cols <= kWarpRow) {
     if (cols <= 32) {
       by_warps(softmax_warp_kernel<Log, In, Out, 1>);
     } else if (cols <= 64) {
@@ -174,13 +167,7 @@ void softmax_launch_rows(const RowLaunch& l, const void* in, void* out, int64_t 
     } else {
       by_warps(softmax_warp_kernel<Log, In, Out, 32>);
     }
-  } else if (per_thread <= 1) {
-    launch(softmax_rows_in_registers_kernel<Log, In, Out, 1>);
-  } else if (per_thread <= 2) {
-    launch(softmax_rows_in_registers_kernel<Log, In, Out, 2>);
-  } else if (per_thread <= 4) {
-    launch(softmax_rows_in_registers_kernel<Log, In, Out, 4>);
-  } else if (per_thread <= 8) {
+  } else if (per_thread <= 8) {  // rows of 1025 to 2048 (blocks of 256)
     launch(softmax_rows_in_registers_kernel<Log, In, Out, 8>);
   } else {
     launch(softmax_rows_kernel<Log, In, Out>);
