@@ -15,6 +15,7 @@
 #include "core/ops/binary.h"
 #include "core/ops/cpu/Loops.h"
 #include "core/ops/cpu/special_functions.h"
+#include "core/ops/cpu/unary_vec.h"
 
 namespace opscope::cpu {
 
@@ -31,6 +32,33 @@ void float_only(TensorIterator& iter, std::string_view name, bool half, const F&
     if (is_half_v<T> && !half) throw Error(detail::str("\"", name, "\" not implemented for 'Half'"));
     body.template operator()<T>();
   });
+}
+
+// out = f(a, b) over a float-only op's TensorIterator: float32 / float64 runs whose three operands
+// are contiguous go through the AVX2 kernel `vop` (unary_vec.h: SLEEF, as torch's vectorized
+// kernels), every other run and dtype through f.
+template <typename T, typename F>
+void binary_vec_loop(TensorIterator& iter, vec::BinaryOp vop, const F& f) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    if (vec::available()) {
+      iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+        constexpr int64_t s = sizeof(T);
+        if (strides[0] == s && strides[1] == s && strides[2] == s &&
+            vec::vec_binary(vop, reinterpret_cast<const T*>(data[1]),
+                            reinterpret_cast<const T*>(data[2]), reinterpret_cast<T*>(data[0]),
+                            n)) {
+          return;
+        }
+        for (int64_t i = 0; i < n; ++i) {
+          *reinterpret_cast<T*>(data[0] + i * strides[0]) =
+              f(*reinterpret_cast<const T*>(data[1] + i * strides[1]),
+                *reinterpret_cast<const T*>(data[2] + i * strides[2]));
+        }
+      });
+      return;
+    }
+  }
+  cpu_kernel(iter, f);
 }
 
 // log2(2^a + 2^b), the same way.
@@ -76,7 +104,8 @@ Tensor logaddexp_impl(const Tensor& out, const Tensor& self, const Tensor& other
   TensorIterator iter = TensorIterator::binary_op(out, self, other);
   float_only(iter, "logaddexp_cpu", false, [&]<typename T>() {
     using A = acc_type_t<T>;
-    cpu_kernel(iter, [](T a, T b) -> T { return static_cast<T>(special::log_add_exp(A(a), A(b))); });
+    binary_vec_loop<T>(iter, vec::BinaryOp::LogAddExp,
+                       [](T a, T b) -> T { return static_cast<T>(special::log_add_exp(A(a), A(b))); });
   });
   return iter.output();
 }
@@ -86,7 +115,8 @@ Tensor logaddexp2_impl(const Tensor& out, const Tensor& self, const Tensor& othe
   TensorIterator iter = TensorIterator::binary_op(out, self, other);
   float_only(iter, "logaddexp2_cpu", false, [&]<typename T>() {
     using A = acc_type_t<T>;
-    cpu_kernel(iter, [](T a, T b) -> T { return static_cast<T>(log_add_exp2(A(a), A(b))); });
+    binary_vec_loop<T>(iter, vec::BinaryOp::LogAddExp2,
+                       [](T a, T b) -> T { return static_cast<T>(log_add_exp2(A(a), A(b))); });
   });
   return iter.output();
 }
@@ -96,7 +126,8 @@ Tensor hypot_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
   TensorIterator iter = TensorIterator::binary_op(out, self, other);
   float_only(iter, "hypot_cpu", false, [&]<typename T>() {
     using A = acc_type_t<T>;
-    cpu_kernel(iter, [](T a, T b) -> T { return static_cast<T>(std::hypot(A(a), A(b))); });
+    binary_vec_loop<T>(iter, vec::BinaryOp::Hypot,
+                       [](T a, T b) -> T { return static_cast<T>(std::hypot(A(a), A(b))); });
   });
   return iter.output();
 }

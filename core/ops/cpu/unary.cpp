@@ -51,6 +51,12 @@ bool vec_activation_backward(UnaryOp op, const double* g, const double* x, doubl
                              const double* params) {
   return available() && avx2_activation_backward(op, g, x, y, n, params);
 }
+bool vec_binary(BinaryOp op, const float* a, const float* b, float* y, int64_t n) {
+  return available() && avx2_binary(op, a, b, y, n);
+}
+bool vec_binary(BinaryOp op, const double* a, const double* b, double* y, int64_t n) {
+  return available() && avx2_binary(op, a, b, y, n);
+}
 
 }  // namespace cpu::vec
 

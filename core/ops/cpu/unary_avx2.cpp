@@ -121,7 +121,14 @@ OPSCOPE_SLEEF(sinh, sinh, sinh)
 OPSCOPE_SLEEF(cosh, cosh, cosh)
 OPSCOPE_SLEEF(tanh, tanh, tanh)
 OPSCOPE_SLEEF(erf, erf, erf)
+OPSCOPE_SLEEF(lgamma, lgamma, lgamma)
 #undef OPSCOPE_SLEEF
+inline __m256 hypot(__m256 a, __m256 b) {
+  return Sleef_hypotf8_u05avx2(a, b);
+}
+inline __m256d hypot(__m256d a, __m256d b) {
+  return Sleef_hypotd4_u05avx2(a, b);
+}
 
 // exp(z) for z <= 0 inlined (no call, so GELU's constants stay in registers): Cephes' expf
 // polynomial on z - n ln2, scaled by 2^n; within 2 ulp, far below the erf approximation's error.
@@ -279,6 +286,9 @@ bool run(UnaryOp op, const T* x, T* y, int64_t n, const double* params) {
       return true;
     case UnaryOp::Erf:
       loop(x, y, n, [](V v) { return erf(v); });
+      return true;
+    case UnaryOp::Lgamma:
+      loop(x, y, n, [](V v) { return lgamma(v); });
       return true;
     case UnaryOp::Sigmoid:  // 1 / (1 + exp(-x))
       loop(x, y, n, [one](V v) { return div(one, add(one, exp(neg(v)))); });
@@ -531,6 +541,59 @@ bool avx2_activation_backward(UnaryOp op, const double* g, const double* x, doub
   return run_backward(op, g, x, y, n, params);
 }
 
+// +inf and ln 2 in each lane, chosen by the register type (no standard library templates here).
+inline __m256 infinity_like(__m256) {
+  return _mm256_set1_ps(__builtin_inff());
+}
+inline __m256d infinity_like(__m256d) {
+  return _mm256_set1_pd(__builtin_inf());
+}
+inline __m256 ln2_like(__m256) {
+  return _mm256_set1_ps(0.693147180559945309417f);
+}
+inline __m256d ln2_like(__m256d) {
+  return _mm256_set1_pd(0.693147180559945309417232121458176568);
+}
+
+// max(a, b) + log1p(base^-|a - b|) / ln(base), where two equal infinities give themselves (not
+// inf - inf) and a NaN operand NaN, as torch's vectorized logaddexp / logaddexp2.
+template <bool Base2, typename V>
+inline V log_add_exp(V a, V b) {
+  const V d = neg(abs(sub(a, b)));
+  V r;
+  if constexpr (Base2) {
+    r = add(max(a, b), div(log1p(exp2(d)), ln2_like(a)));
+  } else {
+    r = add(max(a, b), log1p(exp(d)));
+  }
+  // a where a == b == ±inf; a NaN operand's NaN stays in r (d is NaN)
+  return select_eq(abs(a), infinity_like(a), select_eq(a, b, a, r), r);
+}
+
+template <typename T>
+bool run_binary(BinaryOp op, const T* a, const T* b, T* y, int64_t n) {
+  using V = typename Vec<T>::type;
+  switch (op) {
+    case BinaryOp::LogAddExp:
+      loop2(a, b, y, n, [](V u, V v) { return log_add_exp<false>(u, v); });
+      return true;
+    case BinaryOp::LogAddExp2:
+      loop2(a, b, y, n, [](V u, V v) { return log_add_exp<true>(u, v); });
+      return true;
+    case BinaryOp::Hypot:
+      loop2(a, b, y, n, [](V u, V v) { return hypot(u, v); });
+      return true;
+  }
+  return false;
+}
+
+bool avx2_binary(BinaryOp op, const float* a, const float* b, float* y, int64_t n) {
+  return run_binary(op, a, b, y, n);
+}
+bool avx2_binary(BinaryOp op, const double* a, const double* b, double* y, int64_t n) {
+  return run_binary(op, a, b, y, n);
+}
+
 bool avx2_unary(UnaryOp op, const float* x, float* y, int64_t n, const double* params) {
   return run(op, x, y, n, params);
 }
@@ -555,6 +618,12 @@ bool avx2_activation_backward(UnaryOp, const float*, const float*, float*, int64
 }
 bool avx2_activation_backward(UnaryOp, const double*, const double*, double*, int64_t,
                               const double*) {
+  return false;
+}
+bool avx2_binary(BinaryOp, const float*, const float*, float*, int64_t) {
+  return false;
+}
+bool avx2_binary(BinaryOp, const double*, const double*, double*, int64_t) {
   return false;
 }
 }  // namespace opscope::cpu::vec

@@ -61,7 +61,8 @@ Tensor erfinv_impl(const Tensor& out, const Tensor& self) {
 }
 
 Tensor lgamma_impl(const Tensor& out, const Tensor& self) {
-  return unary_float(out, self, "lgamma_vml_cpu", false, std::nullopt,
+  // float32 / float64 through SLEEF's lgamma where the CPU has AVX2, as torch's vectorized kernel
+  return unary_float(out, self, "lgamma_vml_cpu", false, vec::UnaryOp::Lgamma,
                      [](auto x) { return log_gamma(x); });
 }
 

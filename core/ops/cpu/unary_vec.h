@@ -54,7 +54,13 @@ enum class UnaryOp : int {
   GeluErfStep,  // erf as GELU computes it: oneDNN's approximation on float32 (forward only)
   Hardshrink,  // params = {lambd}: 0 inside [-lambd, lambd] (backward: the shrinks' gradient)
   Softshrink,  // params = {lambd}: x -+ lambd outside [-lambd, lambd], 0 inside (and NaN)
+  Lgamma,
 };
+
+// Functions of two operands (cpu/binary_math.cpp), as torch's vectorized kernels compute them:
+// LogAddExp max + log1p(exp(-|a - b|)) (two equal infinities: themselves), LogAddExp2 the same in
+// base 2, Hypot SLEEF's hypot (0.5 ulp).
+enum class BinaryOp : int { LogAddExp, LogAddExp2, Hypot };
 
 // Whether this CPU runs the vector kernels (AVX2 and FMA), decided once.
 bool available();
@@ -70,6 +76,11 @@ bool vec_activation_backward(UnaryOp op, const float* g, const float* x, float* 
 bool vec_activation_backward(UnaryOp op, const double* g, const double* x, double* y, int64_t n,
                              const double* params = nullptr);
 
+// y[i] = op(a[i], b[i]) over contiguous arrays; false when no vector kernel applies. y may be a
+// or b, not otherwise overlap them.
+bool vec_binary(BinaryOp op, const float* a, const float* b, float* y, int64_t n);
+bool vec_binary(BinaryOp op, const double* a, const double* b, double* y, int64_t n);
+
 // The AVX2 kernels themselves (unary_avx2.cpp); call only when available().
 bool avx2_unary(UnaryOp op, const float* x, float* y, int64_t n, const double* params);
 bool avx2_unary(UnaryOp op, const double* x, double* y, int64_t n, const double* params);
@@ -77,5 +88,7 @@ bool avx2_activation_backward(UnaryOp op, const float* g, const float* x, float*
                               const double* params);
 bool avx2_activation_backward(UnaryOp op, const double* g, const double* x, double* y, int64_t n,
                               const double* params);
+bool avx2_binary(BinaryOp op, const float* a, const float* b, float* y, int64_t n);
+bool avx2_binary(BinaryOp op, const double* a, const double* b, double* y, int64_t n);
 
 }  // namespace opscope::cpu::vec
