@@ -100,6 +100,7 @@ inline constexpr std::string_view kArgNames[] = {
     "align_corners", "scale_factors", "mean", "std", "n", "weights",
     "delta", "momentum", "running_mean", "running_var", "training",
     "margin", "upscale_factor", "downscale_factor",
+    "x1", "x2", "grad", "cdist", "pdist",
     "ceil_mode", "count_include_pad", "dilation", "divisor_override", "groups", "kernel_size",
     "output_padding", "padding", "transposed", "unitriangular",
     "accumulate", "alpha", "approximate", "batch1", "batch2", "beta", "bias", "condition",

@@ -152,6 +152,21 @@ static Library linalg_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "Tensor(a!)",
       kFunction);
 
+  // Distances (kernels in core/ops/cpu/distance.cpp, composites in composite/distance.cpp).
+  // x1 (*a,r1,m), x2 (*b,r2,m) -> the p-norm distance of every row pair (broadcast(a, b),r1,r2)
+  m.def("cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor", kFunction);
+  m.def("_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor", kFunction);
+  // grad (*,r1,r2), x1 (*,r1,m), x2 (*,r2,m), cdist (*,r1,r2) -> the gradient for x1 (*,r1,m)
+  m.def("_cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor",
+        kFunction);
+  // x1 (B,r1,m), x2 (B,r2,m) -> euclidean distances through one product (B,r1,r2)
+  m.def("_euclidean_dist(Tensor x1, Tensor x2) -> Tensor", kFunction);
+  // self (n,m) -> the distance of every row pair i < j, row-major (n(n-1)/2)
+  m.def("pdist(Tensor self, float p=2) -> Tensor", kFunction);
+  m.def("_pdist_forward(Tensor self, float p=2) -> Tensor", kFunction);
+  // grad (n(n-1)/2), self (n,m), pdist (n(n-1)/2) -> the gradient for self (n,m)
+  m.def("_pdist_backward(Tensor grad, Tensor self, float p, Tensor pdist) -> Tensor", kFunction);
+
   // self, other (*,3,*) broadcast -> self x other along dim
   m.def("linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor", kFunction);
   m.def(

@@ -44,6 +44,29 @@ using Tensor2 = std::tuple<Tensor, Tensor>;
 using Tensor3 = std::tuple<Tensor, Tensor, Tensor>;
 using Tensor4 = std::tuple<Tensor, Tensor, Tensor, Tensor>;
 
+// cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor
+// The p-norm distance between every row of x1 (*a,r1,m) and of x2 (*b,r2,m), batch dims
+// broadcast; p = 2 on more than 25 rows (compute_mode None / 0) or always (1) through one product
+// (_euclidean_dist), otherwise (2, or small) directly (_cdist_forward).
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<double>,
+                           Default<std::optional<int64_t>>)>
+    cdist{"aten::cdist"};
+// _cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, double, std::optional<int64_t>)>
+    _cdist_forward{"aten::_cdist_forward"};
+// _cdist_backward(Tensor grad, Tensor x1, Tensor x2, float p, Tensor cdist) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, double, const Tensor&)>
+    _cdist_backward{"aten::_cdist_backward"};
+// _euclidean_dist(Tensor x1, Tensor x2) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> _euclidean_dist{"aten::_euclidean_dist"};
+// pdist(Tensor self, float p=2) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, Default<double>)> pdist{"aten::pdist"};
+// _pdist_forward(Tensor self, float p=2) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, Default<double>)> _pdist_forward{"aten::_pdist_forward"};
+// _pdist_backward(Tensor grad, Tensor self, float p, Tensor pdist) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, double, const Tensor&)> _pdist_backward{
+    "aten::_pdist_backward"};
+
 // _linalg_check_errors(Tensor info, str api_name, *, bool is_matrix) -> ()
 // Raises the error of the first nonzero info, named api_name ("linalg.inv"), with
 // "(Batch element i)" unless is_matrix.

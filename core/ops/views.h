@@ -98,6 +98,8 @@ inline constexpr Op<Tensor(const Tensor&, int64_t, int64_t)> transpose{"aten::tr
 // t(Tensor(a) self) -> Tensor(a)
 // (M, N) -> (N, M); 0-d and 1-d unchanged.
 inline constexpr Op<Tensor(const Tensor&)> t{"aten::t"};
+// mT(Tensor(a) self) -> Tensor(a): the last two dims swapped (Tensor.mT)
+inline constexpr Op<Tensor(const Tensor&)> mT{"aten::mT"};
 
 // permute(Tensor(a) self, int[] dims) -> Tensor(a)
 // out.size(i) = self.size(dims[i]).

@@ -58,6 +58,19 @@ OVERRIDES = {
     "aten::linalg_matrix_rank.atol_rtol_tensor_out": {"input": lambda: matrix(2, 3)},
     "aten::linalg_matrix_rank.out_tol_tensor": {"input": lambda: matrix(2, 3), "tol": lambda: opscope.tensor(0.5)},
 }
+# The distances (core/ops/cpu/distance.cpp): rows of x1 against rows of x2, rows of self.
+_X1, _X2 = (lambda: matrix(2, 3)), (lambda: matrix(4, 3) * 0.5)
+OVERRIDES.update({
+    "aten::cdist": {"x1": _X1, "x2": _X2},
+    "aten::_cdist_forward": {"x1": _X1, "x2": _X2, "p": 2.0, "compute_mode": None},
+    "aten::_euclidean_dist": {"x1": _X1, "x2": _X2},
+    "aten::_cdist_backward": {"grad": lambda: matrix(2, 4), "x1": _X1, "x2": _X2, "p": 1.5,
+                              "cdist": lambda: opscope.cdist(_X1(), _X2(), p=1.5)},
+    "aten::pdist": {"self": lambda: matrix(4, 3)},
+    "aten::_pdist_forward": {"self": lambda: matrix(4, 3), "p": 3.0},
+    "aten::_pdist_backward": {"grad": lambda: matrix(6), "self": lambda: matrix(4, 3), "p": 2.0,
+                              "pdist": lambda: opscope.pdist(matrix(4, 3))},
+})
 for _op in ("aten::linalg_matrix_power", "aten::linalg_matrix_power.out", "aten::matrix_power",
             "aten::matrix_power.out"):
     OVERRIDES[_op] = {**_SQUARE, "n": 3}

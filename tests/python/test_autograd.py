@@ -86,6 +86,15 @@ CASES = [
     ("matmul broadcast", lambda a, b: a @ b, [(2, 2, 3), (3, 2)], False, True),
     ("dot", lambda a, b: a @ b, [(3,), (3,)], False, True),
     ("mv", lambda a, b: a @ b, [(2, 3), (3,)], False, True),
+    ("cdist", lambda a, b: opscope.cdist(a, b), [(2, 4, 3), (2, 5, 3)], False, False),
+    ("cdist p=1 broadcast", lambda a, b: opscope.cdist(a, b, p=1), [(4, 3), (2, 5, 3)], False, False),
+    ("cdist p=0.5", lambda a, b: opscope.cdist(a, b, p=0.5), [(3, 2), (4, 2)], False, False),
+    ("cdist p=3", lambda a, b: opscope.cdist(a, b, p=3), [(3, 2), (4, 2)], False, False),
+    ("cdist p=inf", lambda a, b: opscope.cdist(a, b, p=float("inf")), [(3, 2), (4, 2)], False, False),
+    ("cdist by one product", lambda a, b: opscope.cdist(a, b, compute_mode="use_mm_for_euclid_dist"),
+     [(2, 4, 3), (5, 3)], False, True),
+    ("pdist", lambda a: opscope.pdist(a), [(5, 3)], False, False),
+    ("pdist p=1.5", lambda a: opscope.nn.functional.pdist(a, 1.5), [(4, 2)], False, False),
     ("t", lambda a: a.t() * 1, [(2, 3)], False, True),
     ("transpose", lambda a: a.transpose(0, 2) * 1, [(2, 3, 4)], False, True),
     ("permute", lambda a: a.permute(2, 0, 1) * 1, [(2, 3, 4)], False, True),
@@ -529,6 +538,11 @@ def test_samplers_give_zero_gradients(node, rng):
     assert all(g is None or (g.shape == (3,) and not g.any()) for g in grads)
 
 
+def _first_gradient(fn, u):
+    """d fn(u).sum() / du with its graph: the node of a gradient op torch cannot differentiate."""
+    return opscope.autograd.grad(fn(u).sum(), u, create_graph=True)[0]
+
+
 # Ops torch 1.13 records a node for but cannot differentiate: backward through the node fails
 # with torch's error. node -> (a call that records it from x and y, the error, its message).
 NOT_IMPLEMENTED = {
@@ -536,6 +550,11 @@ NOT_IMPLEMENTED = {
                        "derivative for aten::heaviside is not implemented"),
     "NextafterBackward0": (lambda x, y: opscope.nextafter(x, y), NotImplementedError,
                            "the derivative for 'nextafter' is not implemented."),
+    "CdistBackwardBackward0": (lambda x, y: _first_gradient(lambda u: opscope.cdist(u, y.view(1, 3), p=1),
+                                                            x.view(1, 3)),
+                               NotImplementedError, "the derivative for '_cdist_backward' is not implemented."),
+    "PdistBackwardBackward0": (lambda x, y: _first_gradient(opscope.pdist, opscope.stack([x, y])),
+                               NotImplementedError, "the derivative for '_pdist_backward' is not implemented."),
 }
 
 

@@ -5,9 +5,15 @@
 // linalg_solve / linalg_solve_triangular, so with create_graph=True these formulas are
 // differentiable again.
 #include "core/autograd/derivatives/common.h"
+#include "core/ops/binary.h"
+#include "core/ops/compare.h"
+#include "core/ops/copy.h"
+#include "core/ops/indexing.h"
 #include "core/ops/linalg.h"
 #include "core/ops/linear.h"
+#include "core/ops/reduce.h"
 #include "core/ops/shape.h"
+#include "core/ops/views.h"
 
 namespace opscope::autograd {
 
@@ -283,6 +289,61 @@ std::vector<Derivative> linalg_derivatives() {
       {.op = "_linalg_svd", .node = "LinalgSvdBackward0", .inputs = {"A"}, .save_result = true,
        .formula = [](C c, G g) -> variable_list {
          return svd_backward(g[0], g[1], g[2], c.result(0), c.result(1), c.result(2));
+       }},
+      // _cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor:
+      //   x1: _cdist_backward(grad.contiguous(), x1, x2, p, result)
+      //   x2: _cdist_backward(grad.mT().contiguous(), x2, x1, p, result.mT().contiguous())
+      {.op = "_cdist_forward", .node = "CdistBackward0", .inputs = {"x1", "x2"},
+       .save = {"x1", "x2"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         if (!g[0].defined()) return {Tensor(), Tensor()};
+         const double p = c.value("p").to_double();
+         Tensor x1 = c.arg("x1"), x2 = c.arg("x2"), result = c.result();
+         auto contiguous = [](const Tensor& t) {  // Tensor::contiguous(): an op only when needed
+           return t.is_contiguous() ? t : ops::contiguous(t);
+         };
+         return {c.needs("x1") ? ops::_cdist_backward(contiguous(g[0]), x1, x2, p, result)
+                               : Tensor(),
+                 c.needs("x2") ? ops::_cdist_backward(contiguous(mT(g[0])), x2, x1, p,
+                                                      contiguous(mT(result)))
+                               : Tensor()};
+       }},
+      // _cdist_backward(...) and _pdist_backward(...): no derivative in torch 1.13
+      {.op = "_cdist_backward", .node = "CdistBackwardBackward0",
+       .inputs = {"grad", "x1", "x2", "cdist"},
+       .formula = [](C, G) -> variable_list {
+         throw NotImplementedError("the derivative for '_cdist_backward' is not implemented.");
+       }},
+      {.op = "_pdist_backward", .node = "PdistBackwardBackward0",
+       .inputs = {"grad", "self", "pdist"},
+       .formula = [](C, G) -> variable_list {
+         throw NotImplementedError("the derivative for '_pdist_backward' is not implemented.");
+       }},
+      // _euclidean_dist(Tensor x1, Tensor x2) -> Tensor:
+      //   x1, x2: _euclidean_dist_backward(grad, x1, x2, result): with r = grad / result (0 where
+      //   result is 0), x1 sum_j r - r x2 and x2 sum_i r - r^T x1
+      {.op = "_euclidean_dist", .node = "EuclideanDistBackward0", .inputs = {"x1", "x2"},
+       .save = {"x1", "x2"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         if (!g[0].defined()) return {Tensor(), Tensor()};
+         Tensor x1 = c.arg("x1"), x2 = c.arg("x2"), result = c.result();
+         Tensor ratio = ops::div(g[0], result);
+         ops::masked_fill_(ratio, ops::eq(result, Scalar(0)), Scalar(0));
+         std::array<int64_t, 1> last{-1}, rows{-2};
+         Tensor g1 = ops::sub(ops::mul(x1, ops::sum(ratio, IntArrayRef(last), true, std::nullopt)),
+                              ops::matmul(ratio, x2));
+         Tensor g2 = ops::sub(
+             ops::mul(x2, ops::unsqueeze(ops::sum(ratio, IntArrayRef(rows), false, std::nullopt), -1)),
+             ops::matmul(mT(ratio), x1));
+         return {g1, g2};
+       }},
+      // _pdist_forward(Tensor self, float p=2) -> Tensor:
+      //   self: _pdist_backward(grad, self, p, result)
+      {.op = "_pdist_forward", .node = "PdistBackward0", .inputs = {"self"}, .save = {"self"},
+       .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         if (!g[0].defined()) return {Tensor()};
+         return {ops::_pdist_backward(g[0], c.arg("self"), c.value("p").to_double(), c.result())};
        }},
       // linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor
       //   d(self x other) = dself x other + self x dother: gself = other x g, gother = g x self

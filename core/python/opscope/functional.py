@@ -24,7 +24,7 @@ import opscope
 from opscope import _C
 
 __all__ = ["unique", "unique_consecutive", "norm", "nonzero", "as_tensor", "einsum", "tensordot",
-           "meshgrid", "cartesian_prod", "block_diag"]
+           "meshgrid", "cartesian_prod", "block_diag", "cdist"]
 
 _nonzero = _C._VariableFunctions.nonzero  # the schema-derived function (aten::nonzero, .out)
 _einsum = _C._VariableFunctions.einsum
@@ -196,6 +196,18 @@ def block_diag(*tensors):
         from opscope.overrides import handle_torch_function
         return handle_torch_function(block_diag, tensors, *tensors)
     return _C._op_overload("aten::block_diag")(tensors)
+
+
+_COMPUTE_MODES = {"use_mm_for_euclid_dist_if_necessary": None, "use_mm_for_euclid_dist": 1,
+                  "donot_use_mm_for_euclid_dist": 2}
+
+
+def cdist(x1, x2, p=2., compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The p-norm distance between each row of x1 (*, r1, m) and each row of x2 (*, r2, m):
+    aten::cdist, whose compute_mode torch's Python takes as a name."""
+    if compute_mode not in _COMPUTE_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    return _C._VariableFunctions.cdist(x1, x2, p, _COMPUTE_MODES[compute_mode])
 
 
 def as_tensor(data, dtype=None, device=None):

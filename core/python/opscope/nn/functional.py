@@ -30,7 +30,7 @@ __all__ = [
     "celu", "celu_", "threshold", "threshold_", "prelu", "rrelu", "rrelu_", "hardshrink", "softshrink",
     "mish", "hardsigmoid", "hardswish", "logsigmoid", "softsign", "tanhshrink", "softmin",
     "smooth_l1_loss", "huber_loss", "kl_div", "batch_norm", "dropout1d", "dropout2d",
-    "normalize", "group_norm", "instance_norm", "cosine_similarity", "pairwise_distance",
+    "normalize", "group_norm", "instance_norm", "cosine_similarity", "pairwise_distance", "pdist",
 ]
 
 
@@ -278,6 +278,12 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """<x1, x2> / (max(||x1||, eps) max(||x2||, eps)) along dim, x1 and x2 broadcast
     (aten::cosine_similarity)."""
     return opscope.cosine_similarity(x1, x2, dim, eps)
+
+
+def pdist(input, p=2):
+    """The p-norm distance between every pair of rows of input (N, M), as N(N-1)/2 values
+    (aten::pdist)."""
+    return opscope.pdist(input, p)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
