@@ -68,6 +68,8 @@ static Library compare_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("isinf(Tensor self) -> Tensor");
   m.def("isinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
   m.def("isfinite(Tensor self) -> Tensor");
+  // self [*s] -> True [*s]: no element of a real tensor has an imaginary part
+  m.def("isreal(Tensor self) -> Tensor");
   m.def("isposinf(Tensor self) -> Tensor");
   m.def("isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
   m.def("isneginf(Tensor self) -> Tensor");

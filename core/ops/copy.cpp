@@ -42,6 +42,10 @@ static Library copy_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", Variants::FunctionAndMethod);
   m.def("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)", Variants::FunctionAndMethod);
   m.def("zero_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
+  // self (n, n, ...) or (h, w) -> its main diagonal set to fill_value (a tall matrix with wrap:
+  // again every w + 1 rows)
+  m.def("fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)",
+        Variants::Method);
 });
 
 namespace ops {

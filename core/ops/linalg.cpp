@@ -161,6 +161,8 @@ static Library linalg_ops(Library::FRAGMENT, "aten", [](Library& m) {
         kFunction);
   // x1 (B,r1,m), x2 (B,r2,m) -> euclidean distances through one product (B,r1,r2)
   m.def("_euclidean_dist(Tensor x1, Tensor x2) -> Tensor", kFunction);
+  // self, other broadcast -> ||self - other||_p over every element (0-d)
+  m.def("dist(Tensor self, Tensor other, Scalar p=2) -> Tensor");
   // self (n,m) -> the distance of every row pair i < j, row-major (n(n-1)/2)
   m.def("pdist(Tensor self, float p=2) -> Tensor", kFunction);
   m.def("_pdist_forward(Tensor self, float p=2) -> Tensor", kFunction);

@@ -59,6 +59,8 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, double, 
     _cdist_backward{"aten::_cdist_backward"};
 // _euclidean_dist(Tensor x1, Tensor x2) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, const Tensor&)> _euclidean_dist{"aten::_euclidean_dist"};
+// dist(Tensor self, Tensor other, Scalar p=2) -> Tensor: norm(self - other, p)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, Default<Scalar>)> dist{"aten::dist"};
 // pdist(Tensor self, float p=2) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, Default<double>)> pdist{"aten::pdist"};
 // _pdist_forward(Tensor self, float p=2) -> Tensor

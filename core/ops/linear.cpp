@@ -86,6 +86,9 @@ static Library linear_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "tensordot.out(Tensor self, Tensor other, int[] dims_self, int[] dims_other, *, "
       "Tensor(a!) out) -> Tensor(a!)",
       kFunction);
+  // self (*A, k), other (*B, k) -> (*A, *B): sums over the last dims (a 0-d operand multiplies)
+  m.def("inner(Tensor self, Tensor other) -> Tensor");
+  m.def("inner.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
 });
 
 }  // namespace opscope

@@ -107,5 +107,13 @@ inline constexpr Op<Tensor(std::string_view, TensorList, Default<std::optional<I
 // tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef)> tensordot{
     "aten::tensordot"};
+// tensordot.out(Tensor self, Tensor other, int[] dims_self, int[] dims_other, *,
+//               Tensor(a!) out) -> Tensor(a!)
+inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&, IntArrayRef, IntArrayRef)>
+    tensordot_out{"aten::tensordot.out"};
+// inner(Tensor self, Tensor other) -> Tensor
+// (*A, k), (*B, k) -> (*A, *B): the sum over k of self's and other's last dims' products; a 0-d
+// operand multiplies the other.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> inner{"aten::inner"};
 
 }  // namespace opscope::ops

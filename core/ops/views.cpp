@@ -63,6 +63,17 @@ static Library view_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("broadcast_tensors(Tensor[] tensors) -> Tensor[]", Variants::Function);
   m.def("mT(Tensor(a) self) -> Tensor(a)", Variants::Method);  // a property in Python
   m.def("mH(Tensor(a) self) -> Tensor(a)", Variants::Method);  // a property in Python
+  // (*, m, n) -> (*, n, m): the conjugate transpose, for real tensors mH
+  m.def("adjoint(Tensor(a) self) -> Tensor(a)");
+  // The complex-conjugate family on real tensors (opscope has no complex dtype): self itself,
+  // as torch returns it for non-complex tensors; is_conj / is_neg are False.
+  m.def("conj(Tensor(a) self) -> Tensor(a)");
+  m.def("resolve_conj(Tensor(a) self) -> Tensor(a)");
+  m.def("resolve_neg(Tensor(a) self) -> Tensor(a)");
+  m.def("conj_physical(Tensor self) -> Tensor");
+  m.def("real(Tensor(a) self) -> Tensor(a)", Variants::Function);  // a property in Python
+  m.def("is_conj(Tensor self) -> bool");
+  m.def("is_neg(Tensor self) -> bool");
   m.def("narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)");
   m.def("flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)");
   m.def("unflatten.int(Tensor(a) self, int dim, int[] sizes) -> Tensor(a)");

@@ -4,15 +4,19 @@
 // mT(X) is X transposed there. The triangular and LU solves torch uses are written with
 // linalg_solve / linalg_solve_triangular, so with create_graph=True these formulas are
 // differentiable again.
+#include <cmath>
+
 #include "core/autograd/derivatives/common.h"
 #include "core/ops/binary.h"
 #include "core/ops/compare.h"
 #include "core/ops/copy.h"
+#include "core/ops/factories.h"
 #include "core/ops/indexing.h"
 #include "core/ops/linalg.h"
 #include "core/ops/linear.h"
 #include "core/ops/reduce.h"
 #include "core/ops/shape.h"
+#include "core/ops/unary.h"
 #include "core/ops/views.h"
 
 namespace opscope::autograd {
@@ -34,6 +38,29 @@ Tensor plus(const Tensor& a, const Tensor& b) {
   if (!a.defined()) return b;
   if (!b.defined()) return a;
   return ops::add(a, b);
+}
+
+// The gradient of norm = ||x||_p over every element (torch's norm_backward for a full
+// reduction): p = 0: none; p = 1: sign(x); p = inf: sign(x) shared evenly among the elements
+// where |x| is the norm (or NaN); p < 1: sign(x) |x|^(p-1) norm^(1-p), 0 where x is 0;
+// otherwise x |x|^(p-2) / norm^(p-1) (sign(x) |x|^(p-1) for p < 2), 0 where the norm is 0.
+Tensor full_norm_backward(const Tensor& g, const Tensor& x, double p, const Tensor& norm) {
+  if (p == 0.0) return ops::zeros_like(x);
+  if (p == 1.0) return ops::mul(ops::sign(x), g);
+  if (std::isinf(p)) {
+    Tensor ax = ops::abs(x);
+    Tensor mask = ops::logical_or(ops::eq(ax, norm), ops::isnan(ax));
+    return ops::mul(ops::sign(x), ops::mul(ops::div(g, ops::sum(mask)), mask));
+  }
+  if (p < 1.0) {
+    Tensor scaled = ops::mul(ops::sign(x), ops::masked_fill(ops::pow(ops::abs(x), Scalar(p - 1)),
+                                                            ops::eq(x, Scalar(0)), Scalar(0)));
+    return ops::mul(ops::mul(scaled, g), ops::pow(norm, Scalar(1 - p)));
+  }
+  Tensor scaled = p < 2.0 ? ops::mul(ops::sign(x), ops::pow(ops::abs(x), Scalar(p - 1)))
+                          : ops::mul(x, ops::pow(ops::abs(x), Scalar(p - 2)));
+  Tensor scale = ops::div(g, ops::pow(norm, Scalar(p - 1)));
+  return ops::mul(scaled, ops::masked_fill(scale, ops::eq(norm, Scalar(0)), Scalar(0)));
 }
 
 // A^{-T} (*, n, n), through the inverse (the invertible case).
@@ -336,6 +363,17 @@ std::vector<Derivative> linalg_derivatives() {
              ops::mul(x2, ops::unsqueeze(ops::sum(ratio, IntArrayRef(rows), false, std::nullopt), -1)),
              ops::matmul(mT(ratio), x1));
          return {g1, g2};
+       }},
+      // dist(Tensor self, Tensor other, Scalar p=2) -> Tensor:
+      //   self: norm_backward(grad, self - other, p, result); other: its negation, both summed
+      //   back over broadcast dims by the engine
+      {.op = "dist", .node = "DistBackward0", .inputs = {"self", "other"},
+       .save = {"self", "other"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         if (!g[0].defined()) return {Tensor(), Tensor()};
+         Tensor d = ops::sub(c.arg("self"), c.arg("other"));
+         Tensor gd = full_norm_backward(g[0], d, c.value("p").to_double(), c.result());
+         return {c.needs("self") ? gd : Tensor(), c.needs("other") ? ops::neg(gd) : Tensor()};
        }},
       // _pdist_forward(Tensor self, float p=2) -> Tensor:
       //   self: _pdist_backward(grad, self, p, result)

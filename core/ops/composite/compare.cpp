@@ -80,6 +80,11 @@ Tensor isinf_out(const Tensor& self, const Tensor& out) {
   return copy_into(out, ops::isinf(self));
 }
 // (self == self) * (|self| != inf)
+// self [*s] -> all True [*s] (bool): torch's ones_like for a real tensor
+Tensor isreal(const Tensor& self) {
+  return ops::ones_like(self, ScalarType::Bool);
+}
+
 Tensor isfinite(const Tensor& self) {
   if (!is_floating(self.dtype())) return ops::ones_like(self, ScalarType::Bool);
   return ops::mul(ops::eq(self, self),
@@ -145,6 +150,7 @@ static Library composite_implicit_compare(Library::IMPL, "aten",
                                             m.impl("where.Scalar", fn<&where_scalar>);
                                             m.impl("where", fn<&where_condition>);
                                             m.impl("isfinite", fn<&isfinite>);
+                                            m.impl("isreal", fn<&isreal>);
                                             m.impl("isclose", fn<&isclose>);
                                             m.impl("is_nonzero", fn<&is_nonzero>);
                                           });

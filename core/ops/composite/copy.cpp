@@ -1,8 +1,13 @@
 // Composite kernels of the copy family: _to_copy and clone (CompositeExplicitAutograd: allocate,
-// then copy_), to.* and contiguous (CompositeImplicitAutograd). See core/ops/copy.h.
+// then copy_), to.*, contiguous and fill_diagonal_ (CompositeImplicitAutograd). See
+// core/ops/copy.h.
 #include "core/ops/copy.h"
+
+#include <algorithm>
+
 #include "core/dispatch/Library.h"
 #include "core/ops/TensorIterator.h"
+#include "core/ops/views.h"
 
 namespace opscope {
 
@@ -126,6 +131,34 @@ Tensor type_as(const Tensor& self, const Tensor& other) {
                  std::optional<Device>(other.device()), std::nullopt);
 }
 
+// self (n, n, ...) or (h, w), fill_value -> self with its main diagonal filled: one strided view
+// of the diagonal (a step of every stride summed), filled; for a matrix with wrap and more than
+// w + 1 rows, a second view from row w + 1 on covers the diagonals that restart every w + 1
+// rows. torch's steps: as_strided, fill_ (twice with wrap).
+Tensor fill_diagonal_(const Tensor& self, const Scalar& fill_value, bool wrap) {
+  const int64_t nd = self.dim();
+  OPSCOPE_CHECK(nd >= 2, "dimensions must larger than 1");
+  const int64_t height = self.size(0), width = self.size(1);
+  if (nd > 2) {
+    for (int64_t i = 1; i < nd; ++i)
+      OPSCOPE_CHECK(self.size(i) == height, "all dimensions of input must be of equal length");
+  }
+  int64_t step = 0;
+  for (int64_t i = 0; i < nd; ++i) step += self.stride(i);
+  const int64_t diag[1] = {std::min(height, width)}, strides[1] = {step};
+  ops::fill_(ops::as_strided(self, IntArrayRef(diag, 1), IntArrayRef(strides, 1),
+                             self->storage_offset()),
+             fill_value);
+  if (wrap && nd == 2 && height > width + 1) {
+    // the rest of the elements, counted in steps of w + 1 from the start, past the first diagonal
+    const int64_t rest[1] = {(self.numel() + width) / (width + 1) - diag[0]};
+    ops::fill_(ops::as_strided(self, IntArrayRef(rest, 1), IntArrayRef(strides, 1),
+                               self->storage_offset() + self.stride(0) * (width + 1)),
+               fill_value);
+  }
+  return self;
+}
+
 static Library composite_explicit_copy(
     Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
       m.impl("_to_copy", fn<&_to_copy>);
@@ -140,6 +173,7 @@ static Library composite_implicit_copy(
       m.impl("to.dtype_layout", fn<&to_dtype_layout>);
       m.impl("contiguous", fn<&contiguous>);
       m.impl("type_as", fn<&type_as>);
+      m.impl("fill_diagonal_", fn<&fill_diagonal_>);
     });
 
 }  // namespace composite

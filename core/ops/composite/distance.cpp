@@ -5,7 +5,8 @@
 //     view back; otherwise, and for empty operands, _cdist_forward (node CdistBackward0);
 //   _euclidean_dist (CompositeExplicitAutograd, node EuclideanDistBackward0): one product of
 //     [-2 x1, |x1|^2, 1] and [x2, 1, |x2|^2], clamped at 1e-30 and square-rooted;
-//   pdist (CompositeImplicitAutograd): checks, then _pdist_forward of the contiguous input.
+//   pdist (CompositeImplicitAutograd): checks, then _pdist_forward of the contiguous input;
+//   dist (CompositeExplicitAutograd, node DistBackward0): norm(self - other, p).
 #include <cmath>
 
 #include "core/dispatch/Library.h"
@@ -24,6 +25,9 @@
 namespace opscope::composite {
 
 namespace {
+
+// norm.Scalar(Tensor self, Scalar p=2) -> Tensor: the p-norm of every element
+inline constexpr Op<Tensor(const Tensor&, const Scalar&)> norm_scalar{"aten::norm.Scalar"};
 
 // x.contiguous() as torch's Tensor method: the op runs only when x is not contiguous.
 Tensor contiguous(const Tensor& x) {
@@ -86,6 +90,11 @@ Tensor _euclidean_dist(const Tensor& x1, const Tensor& x2) {
   return ops::sqrt_(result);
 }
 
+// self, other broadcast -> ||self - other||_p (0-d): torch's norm of the difference
+Tensor dist(const Tensor& self, const Tensor& other, const Scalar& p) {
+  return norm_scalar(ops::sub(self, other), p);
+}
+
 // self (n,m), p >= 0 -> the distance of every row pair i < j (n(n-1)/2)
 Tensor pdist(const Tensor& self, double p) {
   OPSCOPE_CHECK(self.dim() == 2, "pdist only supports 2D tensors, got: ", self.dim(), "D");
@@ -105,6 +114,7 @@ static Library composite_implicit_distance(
 static Library composite_explicit_distance(
     Library::IMPL, "aten", DispatchKey::CompositeExplicitAutograd, [](Library& m) {
       m.impl("_euclidean_dist", fn<&_euclidean_dist>);
+      m.impl("dist", fn<&dist>);
     });
 
 }  // namespace opscope::composite

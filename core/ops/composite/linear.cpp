@@ -564,6 +564,27 @@ Tensor tensordot_out(const Tensor& self, const Tensor& other, IntArrayRef dims_s
   return out;
 }
 
+// self (*A, k), other (*B, k) -> (*A, *B): tensordot over the last dims (self * other when either
+// is 0-d), after torch's check that those dims match (tensordot alone would sum a size-1 dim)
+void check_inner(const Tensor& self, const Tensor& other) {
+  OPSCOPE_CHECK(self.size(-1) == other.size(-1),
+                "inner() the last dimension must match on both input tensors but got shapes ",
+                shape_str(self.sizes()), " and ", shape_str(other.sizes()));
+}
+constexpr int64_t kLastDim[1] = {-1};
+
+Tensor inner(const Tensor& self, const Tensor& other) {
+  if (self.dim() == 0 || other.dim() == 0) return ops::mul(self, other);
+  check_inner(self, other);
+  return ops::tensordot(self, other, IntArrayRef(kLastDim, 1), IntArrayRef(kLastDim, 1));
+}
+
+Tensor inner_out(const Tensor& self, const Tensor& other, const Tensor& out) {
+  if (self.dim() == 0 || other.dim() == 0) return ops::mul_out(out, self, other);
+  check_inner(self, other);
+  return ops::tensordot_out(out, self, other, IntArrayRef(kLastDim, 1), IntArrayRef(kLastDim, 1));
+}
+
 static Library composite_implicit_linear(
     Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
       m.impl("matmul", fn<&matmul>);
@@ -575,6 +596,8 @@ static Library composite_implicit_linear(
       m.impl("ger.out", fn<&ger_out>);
       m.impl("einsum", fn<&einsum>);
       m.impl("tensordot", fn<&tensordot>);
+      m.impl("inner", fn<&inner>);
+      m.impl("inner.out", fn<&inner_out>);
     });
 
 static Library composite_explicit_linear(

@@ -59,6 +59,24 @@ Tensor mH(const Tensor& self) {
   return ops::transpose(self, -2, -1);
 }
 
+// (*, m, n) -> (*, n, m); torch's message for fewer than 2 dims
+Tensor adjoint(const Tensor& self) {
+  OPSCOPE_CHECK(self.dim() >= 2,
+                "tensor.adjoint() is only supported on matrices or batches of matrices. Got ",
+                self.dim(), "-D tensor.");
+  return ops::transpose(self, -2, -1);
+}
+
+// conj, resolve_conj, resolve_neg, conj_physical, real of a real tensor: self (no op runs)
+Tensor itself(const Tensor& self) {
+  return self;
+}
+
+// is_conj, is_neg of a real tensor
+bool never(const Tensor&) {
+  return false;
+}
+
 static Library composite_implicit_view_shorthands(
     Library::IMPL, "aten", DispatchKey::CompositeImplicitAutograd, [](Library& m) {
       m.impl("ravel", fn<&ravel>);
@@ -67,6 +85,14 @@ static Library composite_implicit_view_shorthands(
       m.impl("broadcast_tensors", fn<&broadcast_tensors>);
       m.impl("mT", fn<&mT>);
       m.impl("mH", fn<&mH>);
+      m.impl("adjoint", fn<&adjoint>);
+      m.impl("conj", fn<&itself>);
+      m.impl("resolve_conj", fn<&itself>);
+      m.impl("resolve_neg", fn<&itself>);
+      m.impl("conj_physical", fn<&itself>);
+      m.impl("real", fn<&itself>);
+      m.impl("is_conj", fn<&never>);
+      m.impl("is_neg", fn<&never>);
     });
 
 }  // namespace opscope::composite
