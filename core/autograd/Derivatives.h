@@ -97,6 +97,7 @@ class DerivativeNode;
 inline constexpr std::string_view kArgNames[] = {
     "A", "B", "UPLO", "b", "compute_uv", "compute_v", "full_matrices", "hermitian", "left",
     "mode", "upper", "lower", "noise", "lambd", "N", "C", "HxW", "group", "output_size",
+    "grid", "interpolation_mode", "padding_mode", "theta",
     "align_corners", "scale_factors", "mean", "std", "n", "weights",
     "delta", "momentum", "running_mean", "running_var", "training",
     "margin", "upscale_factor", "downscale_factor",

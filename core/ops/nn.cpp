@@ -3,7 +3,9 @@
 // core/ops/cpu/activation.cpp (relu, gelu, silu, softplus), core/ops/cpu/loss.cpp,
 // core/ops/cpu/loss_margin.cpp, core/ops/cpu/glu.cpp, core/ops/cpu/pixel_shuffle.cpp,
 // core/ops/cpu/normalization.cpp, core/ops/cpu/nn.cpp, core/ops/composite/nn.cpp,
-// core/ops/composite/loss.cpp and core/ops/composite/pixel_shuffle.cpp.
+// core/ops/composite/loss.cpp, core/ops/composite/pixel_shuffle.cpp, core/ops/cpu/im2col.cpp,
+// core/ops/cpu/unpool.cpp, core/ops/cpu/channel_shuffle.cpp, core/ops/composite/bilinear.cpp,
+// core/ops/cpu/grid_sampler.cpp and core/ops/composite/grid_sampler.cpp.
 //
 // Keys are torch 1.13's (torch._C._dispatch_dump). Ops torch keeps in torch._C._nn (the losses,
 // one_hot, pad) are declared Variants::None: Python reaches them as opscope.ops.aten.<op> from
@@ -372,6 +374,123 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
   // h, w]; pixel_unshuffle is its inverse
   m.def("pixel_shuffle(Tensor self, int upscale_factor) -> Tensor", kFunction);
   m.def("pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor", kFunction);
+
+  // --- spatial transformers (kernels: core/ops/cpu/grid_sampler.cpp,
+  // core/ops/composite/grid_sampler.cpp) ---
+  // input (N, C, H, W), grid (N, Ho, Wo, 2) -> (N, C, Ho, Wo): input read at each grid point,
+  // (x, y) in [-1, 1]; interpolation_mode 0 bilinear / 1 nearest / 2 bicubic, padding_mode 0
+  // zeros / 1 border / 2 reflection. 5-D: input (N, C, D, H, W), grid (N, Do, Ho, Wo, 3).
+  m.def(
+      "grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, "
+      "bool align_corners) -> Tensor",
+      kFunction);
+  m.def(
+      "grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, "
+      "bool align_corners) -> Tensor",
+      kFunction);
+  m.def(
+      "grid_sampler_2d.out(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, "
+      "bool align_corners, *, Tensor(a!) out) -> Tensor(a!)",
+      kNone);
+  // -> (grad_input (N, C, H, W) or None when output_mask[0] is 0, grad_grid (N, Ho, Wo, 2));
+  // output_mask: torch's bool[2] as 0/1 ints (Note [Boolean masks as ints], cpu/conv.cpp)
+  m.def(
+      "grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, "
+      "int interpolation_mode, int padding_mode, bool align_corners, int[2] output_mask) -> "
+      "(Tensor, Tensor)",
+      kNone);
+  m.def(
+      "grid_sampler_2d_backward.out(Tensor grad_output, Tensor input, Tensor grid, "
+      "int interpolation_mode, int padding_mode, bool align_corners, int[2] output_mask, *, "
+      "Tensor(a!) out0, Tensor(b!) out1) -> (Tensor(a!), Tensor(b!))",
+      kNone);
+  m.def(
+      "grid_sampler_3d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, "
+      "bool align_corners) -> Tensor",
+      kFunction);
+  m.def(
+      "grid_sampler_3d.out(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, "
+      "bool align_corners, *, Tensor(a!) out) -> Tensor(a!)",
+      kNone);
+  m.def(
+      "grid_sampler_3d_backward(Tensor grad_output, Tensor input, Tensor grid, "
+      "int interpolation_mode, int padding_mode, bool align_corners, int[2] output_mask) -> "
+      "(Tensor, Tensor)",
+      kNone);
+  m.def(
+      "grid_sampler_3d_backward.out(Tensor grad_output, Tensor input, Tensor grid, "
+      "int interpolation_mode, int padding_mode, bool align_corners, int[2] output_mask, *, "
+      "Tensor(a!) out0, Tensor(b!) out1) -> (Tensor(a!), Tensor(b!))",
+      kNone);
+  // theta (N, 2, 3), size (N, C, H, W) -> (N, H, W, 2): theta applied to the normalized
+  // coordinates (x, y, 1) of every output pixel; (N, 3, 4), (N, C, D, H, W) -> (N, D, H, W, 3)
+  m.def("affine_grid_generator(Tensor theta, int[] size, bool align_corners) -> Tensor",
+        kFunction);
+  m.def(
+      "affine_grid_generator.out(Tensor theta, int[] size, bool align_corners, *, "
+      "Tensor(a!) out) -> Tensor(a!)",
+      kNone);
+  // grad (N, H, W, 2) -> grad_theta (N, 2, 3) (or the 3-D sizes)
+  m.def("affine_grid_generator_backward(Tensor grad, int[] size, bool align_corners) -> Tensor",
+        kNone);
+
+  // --- sliding blocks, unpooling, channel shuffle, bilinear (kernels: core/ops/cpu/im2col.cpp,
+  // core/ops/cpu/unpool.cpp, core/ops/cpu/channel_shuffle.cpp, core/ops/composite/bilinear.cpp)
+  // self (N, C, H, W) or (C, H, W) -> (N, C kh kw, L) or (C kh kw, L): column l holds the block
+  // under the window at the l-th of the L = OH OW positions (zero outside the padded image)
+  m.def(
+      "im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, "
+      "int[2] stride) -> Tensor",
+      kNone);
+  m.def(
+      "im2col.out(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, "
+      "int[2] stride, *, Tensor(a!) out) -> Tensor(a!)",
+      kNone);
+  // self (N, C kh kw, L) or (C kh kw, L) -> (N, C, H, W) or (C, H, W), H W = output_size: each
+  // column's block added back where im2col read it (im2col's adjoint)
+  m.def(
+      "col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, "
+      "int[2] padding, int[2] stride) -> Tensor",
+      kNone);
+  m.def(
+      "col2im.out(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, "
+      "int[2] padding, int[2] stride, *, Tensor(a!) out) -> Tensor(a!)",
+      kNone);
+  // self, indices int64 (N, C, H, W) or (C, H, W) -> (N, C, OH, OW): zeros, and each value of
+  // plane (n, c) written at its flat index h OW + w of the output plane; max_unpool3d the same
+  // with (T, H, W) planes (stride and padding only checked)
+  m.def("max_unpool2d(Tensor self, Tensor indices, int[2] output_size) -> Tensor", kNone);
+  m.def(
+      "max_unpool2d.out(Tensor self, Tensor indices, int[2] output_size, *, Tensor(a!) out) -> "
+      "Tensor(a!)",
+      kNone);
+  m.def(
+      "max_unpool3d(Tensor self, Tensor indices, int[3] output_size, int[3] stride, "
+      "int[3] padding) -> Tensor",
+      kNone);
+  m.def(
+      "max_unpool3d.out(Tensor self, Tensor indices, int[3] output_size, int[3] stride, "
+      "int[3] padding, *, Tensor(a!) out) -> Tensor(a!)",
+      kNone);
+  // self (N, C, *) with C = g k -> the channels read as (g, k) and written as (k, g):
+  // out[:, i g + j] = self[:, j k + i]; channel_shuffle checks, then calls native_channel_shuffle
+  m.def("channel_shuffle(Tensor self, int groups) -> Tensor", kFunction);
+  m.def("native_channel_shuffle(Tensor self, int groups) -> Tensor", kFunction);
+  // input1 (*, I1), input2 (*, I2), weight (O, I1, I2), bias (O) -> (*, O):
+  // out[..., o] = input1 weight[o] input2^T + bias[o], through _trilinear
+  m.def(
+      "bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor",
+      kFunction);
+  // i1, i2, i3 unsqueezed at expand1/2/3 to a common rank, multiplied (broadcast) and summed
+  // over sumdim, those dims dropped; the product is built one index of unroll_dim at a time
+  m.def(
+      "_trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, "
+      "int[] expand3, int[] sumdim, int unroll_dim=1) -> Tensor",
+      kFunction);
+  m.def(
+      "_trilinear.out(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, "
+      "int[] expand3, int[] sumdim, int unroll_dim=1, *, Tensor(a!) out) -> Tensor(a!)",
+      kFunction);
 
   // --- normalization, dropout ---
   m.def(

@@ -3,7 +3,8 @@
 // and the margin / embedding / likelihood losses: margin_ranking_loss, hinge_embedding_loss,
 // cosine_embedding_loss, soft_margin_loss, multi_margin_loss, multilabel_margin_loss,
 // triplet_margin_loss, poisson_nll_loss), layer_norm, group_norm, embedding, dropout, one_hot,
-// constant padding and pixel_shuffle — what opscope.nn.functional calls.
+// constant padding, pixel_shuffle and the spatial transformer ops (grid_sampler, its 2-D / 3-D
+// kernels, affine_grid_generator) — what opscope.nn.functional calls.
 //
 // Semantically each loss computes one value per sample and then reduces them by `reduction`:
 // 0 = none (the per-sample losses), 1 = mean, 2 = sum (PyTorch's at::Reduction; the Python layer
@@ -247,6 +248,73 @@ inline constexpr Op<Tensor(const Tensor&, int64_t)> pixel_shuffle{"aten::pixel_s
 // pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor
 // (*, C, H r, W r) -> (*, C r^2, H, W), pixel_shuffle's inverse.
 inline constexpr Op<Tensor(const Tensor&, int64_t)> pixel_unshuffle{"aten::pixel_unshuffle"};
+
+// grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode,
+//              bool align_corners) -> Tensor   (and grid_sampler_2d / grid_sampler_3d alike)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, int64_t, int64_t, bool)> grid_sampler{
+    "aten::grid_sampler"};
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, int64_t, int64_t, bool)>
+    grid_sampler_2d{"aten::grid_sampler_2d"};
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, int64_t, int64_t, bool)>
+    grid_sampler_3d{"aten::grid_sampler_3d"};
+// grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, int interpolation_mode,
+//     int padding_mode, bool align_corners, int[2] output_mask) -> (Tensor, Tensor)
+// (and grid_sampler_3d_backward alike)
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&,
+                                               int64_t, int64_t, bool, IntArrayRef)>
+    grid_sampler_2d_backward{"aten::grid_sampler_2d_backward"};
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, const Tensor&, const Tensor&,
+                                               int64_t, int64_t, bool, IntArrayRef)>
+    grid_sampler_3d_backward{"aten::grid_sampler_3d_backward"};
+// affine_grid_generator(Tensor theta, int[] size, bool align_corners) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, bool)> affine_grid_generator{
+    "aten::affine_grid_generator"};
+// affine_grid_generator_backward(Tensor grad, int[] size, bool align_corners) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, bool)> affine_grid_generator_backward{
+    "aten::affine_grid_generator_backward"};
+
+// --- sliding blocks, unpooling, channel shuffle, bilinear -----------------------------------
+// im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride)
+// self (N, C, H, W) or (C, H, W) -> (N, C kh kw, L) or (C kh kw, L), L = OH OW window positions:
+// out[n, (c kh + i) kw + j, oh OW + ow] = self[n, c, oh sh - ph + i dh, ow sw - pw + j dw] (0
+// outside the image). F.unfold (CPU kernel, core/ops/cpu/im2col.cpp).
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef)>
+    im2col{"aten::im2col"};
+// col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation,
+//        int[2] padding, int[2] stride)
+// self (N, C kh kw, L) or (C kh kw, L) -> (N, C, H, W) or (C, H, W): im2col's adjoint, each
+// column element added to the pixel im2col read it from. F.fold.
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef,
+                           IntArrayRef)>
+    col2im{"aten::col2im"};
+// max_unpool2d(Tensor self, Tensor indices, int[2] output_size) -> Tensor
+// self, indices int64 (N, C, H, W) or (C, H, W) -> (N, C, OH, OW) or (C, OH, OW): zeros, then
+// out[n, c].flat[indices[n, c, h, w]] = self[n, c, h, w] (CPU kernel, core/ops/cpu/unpool.cpp).
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, IntArrayRef)> max_unpool2d{
+    "aten::max_unpool2d"};
+// max_unpool3d(Tensor self, Tensor indices, int[3] output_size, int[3] stride, int[3] padding)
+// the same over (T, H, W) planes: (N, C, T, H, W) or (C, T, H, W) -> (N, C, OT, OH, OW).
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef)>
+    max_unpool3d{"aten::max_unpool3d"};
+// channel_shuffle(Tensor self, int groups) -> Tensor
+// self (N, C, *), C = g k -> self's shape: out[:, i g + j] = self[:, j k + i] (checks, then
+// native_channel_shuffle; CPU kernels, core/ops/cpu/channel_shuffle.cpp).
+inline constexpr Op<Tensor(const Tensor&, int64_t)> channel_shuffle{"aten::channel_shuffle"};
+// native_channel_shuffle(Tensor self, int groups) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, int64_t)> native_channel_shuffle{
+    "aten::native_channel_shuffle"};
+// bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor
+// input1 (*, I1), input2 (*, I2), weight (O, I1, I2), bias (O) -> (*, O): x1 weight[o] x2^T + b
+// (CompositeImplicitAutograd over _trilinear, core/ops/composite/bilinear.cpp).
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, Default<const Tensor&>)>
+    bilinear{"aten::bilinear"};
+// _trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3,
+//            int[] sumdim, int unroll_dim=1) -> Tensor
+// i1, i2, i3 unsqueezed at expand1 / expand2 / expand3 to one rank, multiplied (broadcast) and
+// summed over sumdim, which is dropped.
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&, IntArrayRef, IntArrayRef,
+                           IntArrayRef, IntArrayRef, Default<int64_t>)>
+    _trilinear{"aten::_trilinear"};
 
 // --- normalization --------------------------------------------------------------------------
 

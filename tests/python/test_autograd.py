@@ -473,6 +473,18 @@ CASES = [
      [(3, 4), (3, 4)], True, True),
     ("multilabel_soft_margin_loss", lambda a, t: F.multilabel_soft_margin_loss(a, t.sigmoid()),
      [(3, 4), (3, 4)], False, True),
+    # spatial transformers (no double backward of grid_sample in torch 1.13: its backward's node is
+    # NotImplemented, see test_grid_sample.py)
+    ("grid_sample bilinear zeros", lambda x, g: F.grid_sample(x, g, align_corners=False),
+     [(2, 2, 3, 4), (2, 3, 2, 2)], False, False),
+    ("grid_sample nearest border", lambda x, g: F.grid_sample(x, g, "nearest", "border", True),
+     [(1, 2, 3, 4), (1, 2, 2, 2)], False, False),
+    ("grid_sample bicubic reflection", lambda x, g: F.grid_sample(x, g, "bicubic", "reflection", True),
+     [(1, 2, 3, 4), (1, 3, 2, 2)], False, False),
+    ("grid_sample 3d bilinear border", lambda x, g: F.grid_sample(x, g, "bilinear", "border", False),
+     [(1, 2, 2, 3, 3), (1, 2, 2, 2, 3)], False, False),
+    ("affine_grid", lambda t: F.affine_grid(t, [2, 1, 3, 4], align_corners=False), [(2, 2, 3)], False, True),
+    ("affine_grid 3d", lambda t: F.affine_grid(t, [1, 1, 2, 3, 2], align_corners=True), [(1, 3, 4)], False, True),
     ("gaussian_nll_loss", lambda a, b, v: F.gaussian_nll_loss(a, b, v, full=True), [(3, 4), (3, 4), (3,)],
      True, True),
     ("triplet_margin_with_distance_loss", lambda a, p, n: F.triplet_margin_with_distance_loss(

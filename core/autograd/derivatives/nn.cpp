@@ -60,6 +60,21 @@ Tensor elu_from_result(formulas::C c, const Tensor& g, const Scalar& alpha, cons
 std::optional<IntArrayRef> optional_ints(const IValue& v) {
   return v.is_none() ? std::nullopt : std::optional<IntArrayRef>(v.to_int_list());
 }
+
+// grid_sampler_2d's and grid_sampler_3d's formula: one backward call for the gradients needed,
+// output_mask saying whether input's is (torch's grad_input_mask; the grid's is always computed)
+template <typename Backward>
+variable_list grid_sampler_gradients(const Backward& backward, const BackwardContext& c,
+                                     const variable_list& g) {
+  if (!g[0].defined()) return {Tensor(), Tensor()};
+  const int64_t mask[2] = {c.needs("input") ? 1 : 0, c.needs("grid") ? 1 : 0};
+  auto [grad_input, grad_grid] =
+      backward(g[0], c.arg("input"), c.arg("grid"), c.value("interpolation_mode").to_int(),
+               c.value("padding_mode").to_int(), c.value("align_corners").to_bool(),
+               IntArrayRef(mask, 2));
+  return {grad_input, c.needs("grid") ? grad_grid : Tensor()};
+}
+
 std::optional<DoubleArrayRef> optional_doubles(const IValue& v) {
   return v.is_none() ? std::nullopt : std::optional<DoubleArrayRef>(v.to_double_list());
 }
@@ -948,3 +963,108 @@ std::vector<Derivative> nn_derivatives() {
 // clang-format on
 
 }  // namespace opscope::autograd
+
+      // --- spatial transformers ------------------------------------------------------------------
+      // grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode,
+      //                 bool align_corners) -> Tensor:
+      //   input, grid: grid_sampler_2d_backward(grad, input, grid, interpolation_mode,
+      //                padding_mode, align_corners, grad_input_mask)
+      {.op = "grid_sampler_2d", .node = "GridSampler2DBackward0", .inputs = {"input", "grid"},
+       .save = {"input", "grid"},
+       .formula = [](C c, G g) -> variable_list {
+         return grid_sampler_gradients(ops::grid_sampler_2d_backward, c, g);
+       }},
+      // grid_sampler_3d(...) -> Tensor: the same through grid_sampler_3d_backward
+      {.op = "grid_sampler_3d", .node = "GridSampler3DBackward0", .inputs = {"input", "grid"},
+       .save = {"input", "grid"},
+       .formula = [](C c, G g) -> variable_list {
+         return grid_sampler_gradients(ops::grid_sampler_3d_backward, c, g);
+       }},
+      // grid_sampler_2d_backward / grid_sampler_3d_backward: no derivative in torch 1.13 (no
+      //   double backward of grid_sample); the node is named NotImplemented and fails when
+      //   backward reaches it
+      {.op = "grid_sampler_2d_backward", .node = "NotImplemented",
+       .inputs = {"grad_output", "input", "grid"},
+       .formula = [](C, G) -> variable_list {
+         throw Error("derivative for aten::grid_sampler_2d_backward is not implemented");
+       }},
+      {.op = "grid_sampler_3d_backward", .node = "NotImplemented",
+       .inputs = {"grad_output", "input", "grid"},
+       .formula = [](C, G) -> variable_list {
+         throw Error("derivative for aten::grid_sampler_3d_backward is not implemented");
+       }},
+      // affine_grid_generator(Tensor theta, int[] size, bool align_corners) -> Tensor:
+      //   theta: affine_grid_generator_backward(grad, size, align_corners)
+      {.op = "affine_grid_generator", .node = "AffineGridGeneratorBackward0", .inputs = {"theta"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::affine_grid_generator_backward(g[0], c.value("size").to_int_list(),
+                                                     c.value("align_corners").to_bool())};
+       }},
+
+      // --- sliding blocks, unpooling, channel shuffle, _trilinear --------------------------------
+      // im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride):
+      //   self: col2im(grad, {self.size(-2), self.size(-1)}, kernel_size, dilation, padding, stride)
+      {.op = "im2col", .node = "Im2ColBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         const IntArrayRef sizes = c.sizes("self");
+         const int64_t image[] = {sizes[sizes.size() - 2], sizes[sizes.size() - 1]};
+         return {ops::col2im(g[0], image, c.value("kernel_size").to_int_list(),
+                             c.value("dilation").to_int_list(), c.value("padding").to_int_list(),
+                             c.value("stride").to_int_list())};
+       }},
+      // col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation,
+      //        int[2] padding, int[2] stride):
+      //   self: im2col(grad, kernel_size, dilation, padding, stride)
+      {.op = "col2im", .node = "Col2ImBackward0", .inputs = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::im2col(g[0], c.value("kernel_size").to_int_list(),
+                             c.value("dilation").to_int_list(), c.value("padding").to_int_list(),
+                             c.value("stride").to_int_list())};
+       }},
+      // max_unpool2d(Tensor self, Tensor indices, int[2] output_size):
+      //   self: max_pool_double_backward(grad, indices, 2): each output plane of grad read at
+      //   the indices (gather), indices: non_differentiable
+      {.op = "max_unpool2d", .node = "MaxUnpool2DBackward0", .inputs = {"self"},
+       .save = {"indices"},
+       .formula = [](C c, G g) -> variable_list {
+         return {max_pool_double_backward(g[0], c.arg("indices"), 2)};
+       }},
+      // max_unpool3d(Tensor self, Tensor indices, int[3] output_size, int[3] stride,
+      //              int[3] padding):
+      //   self: max_pool_double_backward(grad, indices, 3)
+      {.op = "max_unpool3d", .node = "MaxUnpool3DBackward0", .inputs = {"self"},
+       .save = {"indices"},
+       .formula = [](C c, G g) -> variable_list {
+         return {max_pool_double_backward(g[0], c.arg("indices"), 3)};
+       }},
+      // channel_shuffle(Tensor self, int groups), native_channel_shuffle(Tensor self,
+      //   int groups): no derivative in torch 1.13 (derivatives.yaml's not_implemented for the
+      //   first, none for the second), whose node is named NotImplemented and fails when backward
+      //   reaches it
+      {.op = "channel_shuffle", .node = "NotImplemented", .inputs = {"self"},
+       .formula = [](C, G) -> variable_list {
+         throw Error("derivative for channel_shuffle is not implemented");
+       }},
+      {.op = "native_channel_shuffle", .node = "NotImplemented", .inputs = {"self"},
+       .formula = [](C, G) -> variable_list {
+         throw Error("derivative for aten::native_channel_shuffle is not implemented");
+       }},
+      // _trilinear(Tensor i1, Tensor i2, Tensor i3, int[] expand1, int[] expand2, int[] expand3,
+      //            int[] sumdim, int unroll_dim=1):
+      //   i1, i2, i3: _trilinear_backward(grad, i1, i2, i3, expand1, expand2, expand3, sumdim,
+      //   grad_input_mask): _trilinear with grad in the input's place, its expand list and
+      //   sumdim swapped (grad lacks the summed dims, the input its expanded ones)
+      {.op = "_trilinear", .node = "TrilinearBackward0", .inputs = {"i1", "i2", "i3"},
+       .save = {"i1", "i2", "i3"},
+       .formula = [](C c, G g) -> variable_list {
+         const auto& e1 = c.value("expand1").to_int_list();
+         const auto& e2 = c.value("expand2").to_int_list();
+         const auto& e3 = c.value("expand3").to_int_list();
+         const auto& sum = c.value("sumdim").to_int_list();
+         Tensor grad_i1, grad_i2, grad_i3;
+         const Tensor i1 = c.arg("i1"), i2 = c.arg("i2"), i3 = c.arg("i3");
+         if (c.needs("i1")) grad_i1 = ops::_trilinear(g[0], i2, i3, sum, e2, e3, e1);
+         if (c.needs("i2")) grad_i2 = ops::_trilinear(i1, g[0], i3, e1, sum, e3, e2);
+         if (c.needs("i3")) grad_i3 = ops::_trilinear(i1, i2, g[0], e1, e2, sum, e3);
+         return {grad_i1, grad_i2, grad_i3};
+       }},

@@ -694,6 +694,70 @@ def pixel_unshuffle(input, downscale_factor):
     return opscope.pixel_unshuffle(input, downscale_factor)
 
 
+# --- spatial transformers: affine_grid, grid_sample ----------------------------------------------
+_ALIGN_CORNERS_DEFAULT_CHANGED = (
+    "Default grid_sample and affine_grid behavior has changed "
+    "to align_corners=False since 1.3.0. Please specify "
+    "align_corners=True if the old behavior is desired. "
+    "See the documentation of grid_sample for details.")
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """input (N, C, H, W) read at grid (N, Ho, Wo, 2) -> (N, C, Ho, Wo) (5-D: (N, C, D, H, W) at
+    (N, Do, Ho, Wo, 3)): aten::grid_sampler with torch's mode and padding enums."""
+    if mode != "bilinear" and mode != "nearest" and mode != "bicubic":
+        raise ValueError(
+            "nn.functional.grid_sample(): expected mode to be "
+            "'bilinear', 'nearest' or 'bicubic', but got: '{}'".format(mode))
+    if padding_mode != "zeros" and padding_mode != "border" and padding_mode != "reflection":
+        raise ValueError(
+            "nn.functional.grid_sample(): expected padding_mode "
+            "to be 'zeros', 'border', or 'reflection', "
+            "but got: '{}'".format(padding_mode))
+    mode_enum = {"bilinear": 0, "nearest": 1, "bicubic": 2}[mode]
+    padding_mode_enum = {"zeros": 0, "border": 1, "reflection": 2}[padding_mode]
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_DEFAULT_CHANGED)
+        align_corners = False
+    return opscope.grid_sampler(input, grid, mode_enum, padding_mode_enum, align_corners)
+
+
+def affine_grid(theta, size, align_corners=None):
+    """theta (N, 2, 3) and size (N, C, H, W) -> the sampling grid (N, H, W, 2) of the affine map
+    (3-D: (N, 3, 4), (N, C, D, H, W) -> (N, D, H, W, 3)): aten::affine_grid_generator."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_DEFAULT_CHANGED)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError("Expected theta to have floating point type, but got {}".format(theta.dtype))
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(
+                "Expected a batch of 2D affine matrices of shape Nx2x3 "
+                "for size {}. Got {}.".format(size, theta.shape))
+        spatial_size = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(
+                "Expected a batch of 3D affine matrices of shape Nx3x4 "
+                "for size {}. Got {}.".format(size, theta.shape))
+        spatial_size = size[-3:]
+    else:
+        raise NotImplementedError(
+            "affine_grid only supports 4D and 5D sizes, "
+            "for 2D and 3D affine transforms, respectively. "
+            "Got size {}.".format(size))
+    if align_corners and min(spatial_size) == 1:
+        warnings.warn(
+            "Since version 1.3.0, affine_grid behavior has changed "
+            "for unit-size grids when align_corners=True. "
+            "This is not an intended use case of affine_grid. "
+            "See the documentation of affine_grid for details.")
+    elif min(size) <= 0:
+        raise ValueError("Expected non-zero, positive output size. Got {}".format(size))
+    return opscope.affine_grid_generator(theta, size, align_corners)
+
+
 # --- normalization, embedding, one_hot, pad ---------------------------------------------------
 def _verify_batch_size(size):
     """torch's check that training-mode batch norm sees more than one value per channel."""
