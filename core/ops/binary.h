@@ -111,6 +111,13 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_and{"aten::log
 // logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&)> logical_and_out{
     "aten::logical_and.out"};
+// logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> logical_and_{"aten::logical_and_"};
+// lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, const Tensor&)> lerp_{
+    "aten::lerp_.Tensor"};
+// true_divide.Tensor(Tensor self, Tensor other) -> Tensor: an alias of div.Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&)> true_divide{"aten::true_divide.Tensor"};
 
 // --- logical_or ----------------------------------------------------------------------------------
 // logical_or(Tensor self, Tensor other) -> Tensor

@@ -36,6 +36,10 @@ inline constexpr Overloads clamp{
     Op<Tensor(const Tensor&, Default<const std::optional<Scalar>&>,
               Default<const std::optional<Scalar>&>)>{"aten::clamp"},
     Op<Tensor(const Tensor&, const Tensor&, const Tensor&)>{"aten::clamp.Tensor"}};
+// clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor: an alias of clamp
+inline constexpr Op<Tensor(const Tensor&, Default<const std::optional<Scalar>&>,
+                           Default<const std::optional<Scalar>&>)>
+    clip{"aten::clip"};
 // clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)
 // clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)
 inline constexpr Overloads clamp_{

@@ -1,5 +1,7 @@
 #include "core/ops/fallbacks.h"
 
+#include <string>
+
 #include "core/dispatch/Library.h"
 
 namespace opscope {
@@ -48,6 +50,15 @@ static Library backend_select_factories(
       m.impl("randint.low_generator", backend_select_kernel());
       m.impl("randperm", backend_select_kernel());
       m.impl("randperm.generator", backend_select_kernel());
+      m.impl("logspace", backend_select_kernel());
+      for (const char* name : {"hann_window", "hamming_window", "bartlett_window",
+                               "blackman_window", "kaiser_window"}) {
+        m.impl(name, backend_select_kernel());
+        m.impl(std::string(name) + ".periodic", backend_select_kernel());
+      }
+      m.impl("hamming_window.periodic_alpha", backend_select_kernel());
+      m.impl("hamming_window.periodic_alpha_beta", backend_select_kernel());
+      m.impl("kaiser_window.beta", backend_select_kernel());
     });
 
 static Library fallbacks(Library::IMPL, "_", [](Library& m) {

@@ -2,8 +2,9 @@
 // registered at the end of its file: core/ops/cpu/reduce_sum.cpp (sum, mean, prod),
 // reduce_logical.cpp (all, any, count_nonzero), reduce_norm.cpp (norm, linalg_vector_norm),
 // reduce_minmax.cpp (max, min, amax, amin, argmax, argmin), reduce_stats.cpp (var, std, var_mean,
-// std_mean, logsumexp), scan.cpp (cumsum, cumprod), softmax.cpp (_softmax, _log_softmax); and
-// core/ops/composite/reduce.cpp.
+// std_mean, logsumexp), scan.cpp (cumsum, cumprod), softmax.cpp (_softmax, _log_softmax),
+// statistics.cpp (mode, aminmax); and core/ops/composite/reduce.cpp, composite/statistics.cpp
+// (cov, corrcoef, quantile, nanquantile).
 //
 // Keys as torch 1.13 registers them (torch._C._dispatch_dump): CPU for the kernels,
 // CompositeExplicitAutograd for sum / sum.out / mean / prod.out / norm.Scalar / norm.*dtype /
@@ -312,6 +313,42 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def(
       "special_log_softmax(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
       Variants::Function);
+
+  // Statistics (core/ops/composite/statistics.cpp, core/ops/cpu/statistics.cpp).
+  // self (vars, obs) or (obs) -> (vars, vars) or () : the covariance of the rows, fweights (obs)
+  // integral counts, aweights (obs) floating weights; corrcoef its normalized form. Both
+  // CompositeImplicitAutograd, as torch 1.13.
+  m.def(
+      "cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> "
+      "Tensor");
+  m.def("corrcoef(Tensor self) -> Tensor");
+  // self [*s], q () or (k) in [0, 1] -> [k, *s without dim] (all of self without dim): sort, then
+  // gather and lerp between neighbours (CompositeImplicitAutograd; nanquantile leaves NaNs out)
+  for (const char* name : {"quantile", "nanquantile"}) {
+    const std::string op(name);
+    const std::string args =
+        " int? dim=None, bool keepdim=False, *, str interpolation='linear'";
+    m.def(op + "(Tensor self, Tensor q," + args + ") -> Tensor");
+    m.def(op + ".out(Tensor self, Tensor q," + args + ", Tensor(a!) out) -> Tensor(a!)",
+          kFunction);
+    m.def(op + ".scalar(Tensor self, float q," + args + ") -> Tensor");
+    m.def(op + ".scalar_out(Tensor self, float q," + args + ", Tensor(a!) out) -> Tensor(a!)",
+          kFunction);
+  }
+  // self [*s] -> (values, indices) [*s without dim]: the most frequent value along dim (its
+  // smallest on ties) and an index holding it (a CPU kernel; mode.values
+  // CompositeExplicitAutograd, as torch 1.13)
+  m.def("mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)");
+  m.def(
+      "mode.values(Tensor self, int dim=-1, bool keepdim=False, *, Tensor(a!) values, "
+      "Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
+      kFunction);
+  // self [*s] -> (min, max): amin and amax in one pass, over dim or every element (CPU kernels)
+  m.def("aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)");
+  m.def(
+      "aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, "
+      "Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)",
+      kFunction);
 });
 
 }  // namespace opscope

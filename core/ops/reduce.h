@@ -185,4 +185,18 @@ inline constexpr Op<Tensor(const Tensor&, const Tensor&, int64_t, ScalarType)>
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, int64_t, ScalarType)>
     _log_softmax_backward_data{"aten::_log_softmax_backward_data"};
 
+// --- statistics: cov, mode, aminmax (core/ops/composite/statistics.cpp, cpu/statistics.cpp) ---
+// cov(Tensor self, *, int correction=1, Tensor? fweights=None, Tensor? aweights=None) -> Tensor
+//                                                        (vars, obs) -> (vars, vars); (obs) -> ()
+inline constexpr Op<Tensor(const Tensor&, Default<int64_t>, Default<const Tensor&>,
+                           Default<const Tensor&>)>
+    cov{"aten::cov"};
+// mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, Default<int64_t>, Default<bool>)>
+    mode{"aten::mode"};
+// aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)
+inline constexpr Op<std::tuple<Tensor, Tensor>(const Tensor&, Default<std::optional<int64_t>>,
+                                               Default<bool>)>
+    aminmax{"aten::aminmax"};
+
 }  // namespace opscope::ops

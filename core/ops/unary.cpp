@@ -174,6 +174,17 @@ static Library unary_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
   m.def("signbit(Tensor self) -> Tensor");
   m.def("signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  // The modified Bessel functions of the first kind (core/ops/cpu/bessel.cpp): i0 = I0;
+  // special_i1 = I1; special_i0e / special_i1e = exp(-|x|) I0 / I1. torch.special.i0 is an alias.
+  m.def("i0(Tensor self) -> Tensor");
+  m.def("i0_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
+  m.def("i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_i1(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_i0e(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_i1e(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
   // deg2rad / rad2deg: CompositeExplicitAutograd, a mul by pi / 180 (core/ops/composite/unary.cpp)
   m.def("deg2rad(Tensor self) -> Tensor");
   m.def("deg2rad_(Tensor(a!) self) -> Tensor(a!)", Variants::FunctionAndMethod);
@@ -241,6 +252,8 @@ static Library unary_ops(Library::FRAGMENT, "aten", [](Library& m) {
         Variants::Function);
   m.def("special_sinc(Tensor self) -> Tensor", Variants::Function);
   m.def("special_sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
+  m.def("special_i0(Tensor self) -> Tensor", Variants::Function);
+  m.def("special_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", Variants::Function);
   m.def("special_round(Tensor self, *, int decimals=0) -> Tensor", Variants::Function);
   m.def(
       "special_round.out(Tensor self, *, int decimals=0, Tensor(a!) out) -> Tensor(a!)",

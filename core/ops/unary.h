@@ -178,4 +178,17 @@ inline constexpr Op<Tensor(Out, const Tensor&)> deg2rad_out{"aten::deg2rad.out"}
 // rad2deg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!): self * 180 / π (composite: mul.out)
 inline constexpr Op<Tensor(Out, const Tensor&)> rad2deg_out{"aten::rad2deg.out"};
 
+// --- the modified Bessel functions of the first kind (kernels in core/ops/cpu/bessel.cpp) ------
+// i0(Tensor self) -> Tensor: I0(self); special_i1: I1(self); special_i0e / special_i1e:
+// exp(-|self|) I0(self) / I1(self). Integers promote to the default float dtype.
+inline constexpr Op<Tensor(const Tensor&)> i0{"aten::i0"};
+inline constexpr Op<Tensor(const Tensor&)> special_i1{"aten::special_i1"};
+inline constexpr Op<Tensor(const Tensor&)> special_i0e{"aten::special_i0e"};
+inline constexpr Op<Tensor(const Tensor&)> special_i1e{"aten::special_i1e"};
+// floor_ / ceil_ / round_ / cos_(Tensor(a!) self) -> Tensor(a!): in place
+inline constexpr Op<Tensor(const Tensor&)> floor_{"aten::floor_"};
+inline constexpr Op<Tensor(const Tensor&)> ceil_{"aten::ceil_"};
+inline constexpr Op<Tensor(const Tensor&)> round_{"aten::round_"};
+inline constexpr Op<Tensor(const Tensor&)> cos_{"aten::cos_"};
+
 }  // namespace opscope::ops

@@ -115,6 +115,13 @@ inline constexpr Overloads squeeze{Op<Tensor(const Tensor&)>{"aten::squeeze"},
 // unsqueeze(Tensor(a) self, int dim) -> Tensor(a)
 // (2, 3).unsqueeze(1) -> (2, 1, 3); dim in [-dim()-1, dim()].
 inline constexpr Op<Tensor(const Tensor&, int64_t)> unsqueeze{"aten::unsqueeze"};
+// unsqueeze_ / squeeze_.dim(Tensor(a!) self, int dim), transpose_(Tensor(a!) self, int dim0,
+// int dim1) -> Tensor(a!): the same, on self's own geometry
+inline constexpr Op<Tensor(const Tensor&, int64_t)> unsqueeze_{"aten::unsqueeze_"};
+inline constexpr Op<Tensor(const Tensor&, int64_t)> squeeze_{"aten::squeeze_.dim"};
+inline constexpr Op<Tensor(const Tensor&, int64_t, int64_t)> transpose_{"aten::transpose_"};
+// broadcast_tensors(Tensor[] tensors) -> Tensor[]: each expanded to their common shape
+inline constexpr Op<std::vector<Tensor>(TensorList)> broadcast_tensors{"aten::broadcast_tensors"};
 
 // expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)
 // (3) -> (2, 3): size-1 and new leading dims get stride 0; -1 keeps a size.

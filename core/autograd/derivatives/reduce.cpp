@@ -234,6 +234,20 @@ std::vector<Derivative> reduce_derivatives() {
          Tensor r = unreduce(c.result(), c.sizes("self"), dims, keep);
          return {ops::mul(unreduce(g[0], c.sizes("self"), dims, keep), ops::exp(ops::sub(c.arg("self"), r)))};
        }},
+      // mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices):
+      //   to the element each value came from (value_selecting_reduction_backward)
+      {.op = "mode", .node = "ModeBackward0", .inputs = {"self"}, .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         return {indexed_reduction_backward(c, g[0], c.result(1), c.value("dim").to_int(),
+                                            c.value("keepdim").to_bool())};
+       },
+       .outputs = 1},
+      // aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max):
+      //   no derivative in torch 1.13, whose node is named NotImplemented and fails in backward
+      {.op = "aminmax", .node = "NotImplemented", .inputs = {"self"},
+       .formula = [](C, G) -> variable_list {
+         throw Error("derivative for aten::aminmax is not implemented");
+       }},
       // bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor: no derivative for
       //   the weights in torch 1.13, whose node is named NotImplemented and fails in backward
       {.op = "bincount", .node = "NotImplemented", .inputs = {"weights"},

@@ -23,6 +23,21 @@ variable_list zero_gradient(C c, G) {
   return {zeros_like_arg(c, "self")};
 }
 
+// special_i1 / special_i1e's (torch's i1_backward / i1e_backward): with x = self moved off zero
+// (|self| <= eps becomes eps, where the formula divides 0 by 0), i0(x) - result / x and
+// i0e(x) - result * (sgn(x) + 1 / x); the limit 0.5 at the tiny ones.
+variable_list bessel_i1_backward(C c, G g, bool scaled) {
+  Tensor self = c.arg("self"), result = c.result();
+  const double eps = self.dtype() == ScalarType::Float32 ? 1.1920928955078125e-07
+                                                          : 2.220446049250313e-16;
+  Tensor not_tiny = ops::gt(ops::abs(self), Scalar(eps));
+  Tensor safe = ops::where(not_tiny, self, ops::full({}, Scalar(eps), self.dtype()));
+  Tensor dx = scaled ? ops::sub(ops::special_i0e(safe),
+                                ops::mul(result, ops::add(ops::sgn(safe), ops::reciprocal(safe))))
+                     : ops::sub(ops::i0(safe), ops::mul(result, ops::reciprocal(safe)));
+  return {ops::mul(g[0], ops::where(not_tiny, dx, ops::full({}, Scalar(0.5), self.dtype())))};
+}
+
 // polygamma(n, self)'s: polygamma(n + 1, self).
 variable_list polygamma_backward(C c, G g) {
   return {ops::mul(g[0], ops::polygamma(c.value("n").to_int() + 1, c.arg("self")))};
@@ -126,6 +141,28 @@ std::vector<Derivative> unary_derivatives() {
          return {ops::mul(g[0], ops::mul(ops::exp(ops::mul(y, y)), 0.88622692545275801))};
        },
        .inplace = {"erfinv_"}},
+      // i0(Tensor self) -> Tensor: special_i1(self)
+      {.op = "i0", .node = "I0Backward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         return {ops::mul(g[0], ops::special_i1(c.arg("self")))};
+       },
+       .inplace = {"i0_"}},
+      // special_i0e(Tensor self) -> Tensor: special_i1e(self) - sgn(self) * result
+      {.op = "special_i0e", .node = "SpecialI0EBackward0", .inputs = {"self"}, .save = {"self"},
+       .save_result = true,
+       .formula = [](C c, G g) -> variable_list {
+         Tensor self = c.arg("self");
+         return {ops::mul(g[0], ops::sub(ops::special_i1e(self),
+                                         ops::mul(ops::sgn(self), c.result())))};
+       }},
+      // special_i1(Tensor self) -> Tensor: i1_backward(grad, self, result)
+      {.op = "special_i1", .node = "SpecialI1Backward0", .inputs = {"self"}, .save = {"self"},
+       .save_result = true,
+       .formula = [](C c, G g) -> variable_list { return bessel_i1_backward(c, g, false); }},
+      // special_i1e(Tensor self) -> Tensor: i1e_backward(grad, self, result)
+      {.op = "special_i1e", .node = "SpecialI1EBackward0", .inputs = {"self"}, .save = {"self"},
+       .save_result = true,
+       .formula = [](C c, G g) -> variable_list { return bessel_i1_backward(c, g, true); }},
       // lgamma(Tensor self) -> Tensor: digamma(self)
       {.op = "lgamma", .node = "LgammaBackward0", .inputs = {"self"}, .save = {"self"},
        .formula = [](C c, G g) -> variable_list {

@@ -122,6 +122,8 @@ constexpr Alias kAliases[] = {
     {"special_psi.out", "digamma.out"},
     {"special_polygamma", "polygamma"},
     {"special_polygamma.out", "polygamma.out"},
+    {"special_i0", "i0"},
+    {"special_i0.out", "i0.out"},
     {"special_sinc", "sinc"},
     {"special_sinc.out", "sinc.out"},
     {"special_exp2", "exp2"},

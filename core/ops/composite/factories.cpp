@@ -210,6 +210,15 @@ Tensor eye_m_out(int64_t n, int64_t m, const Tensor& out) {
   return copy_into(out, ops::eye(n, m, out.dtype()));
 }
 
+// logspace -> empty [steps] -> logspace.out, as torch 1.13's CompositeExplicitAutograd kernel
+Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double base,
+                std::optional<ScalarType> dtype, std::optional<int64_t> layout,
+                std::optional<Device> device, std::optional<bool> pin_memory) {
+  OPSCOPE_CHECK(steps >= 0, "number of steps must be non-negative");
+  Tensor result = ops::empty({steps}, dtype, layout, device, pin_memory);
+  return ops::logspace_out(result, start, end, steps, base);
+}
+
 // size -> out (size), drawn by the in-place fill of the functional form.
 Tensor rand_generator_out(IntArrayRef size, std::optional<Generator> generator, const Tensor& out) {
   resize_out(out, size);
@@ -251,6 +260,7 @@ static Library composite_explicit_factories_out(
       m.impl("arange.out", fn<&arange_out>);
       m.impl("arange.start_out", fn<&arange_start_out>);
       m.impl("linspace.out", fn<&linspace_out>);
+      m.impl("logspace", fn<&logspace>);
       m.impl("eye.out", fn<&eye_out>);
       m.impl("eye.m_out", fn<&eye_m_out>);
       m.impl("rand.out", fn<&rand_out>);

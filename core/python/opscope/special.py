@@ -29,6 +29,11 @@ round = _functions.special_round
 logsumexp = _functions.special_logsumexp
 softmax = _functions.special_softmax
 log_softmax = _functions.special_log_softmax
+i0 = _functions.special_i0
+i0e = _functions.special_i0e
+i1 = _functions.special_i1
+i1e = _functions.special_i1e
 
 __all__ = ["expit", "logit", "erf", "erfc", "erfinv", "gammaln", "digamma", "psi", "polygamma",
-           "sinc", "xlogy", "exp2", "expm1", "log1p", "round", "logsumexp", "softmax", "log_softmax"]
+           "sinc", "xlogy", "exp2", "expm1", "log1p", "round", "logsumexp", "softmax", "log_softmax",
+           "i0", "i0e", "i1", "i1e"]
