@@ -102,6 +102,7 @@ inline constexpr std::string_view kArgNames[] = {
     "delta", "momentum", "running_mean", "running_var", "training",
     "margin", "upscale_factor", "downscale_factor",
     "x1", "x2", "grad", "cdist", "pdist",
+    "i1", "i2", "i3", "expand1", "expand2", "expand3", "sumdim", "unroll_dim",
     "ceil_mode", "count_include_pad", "dilation", "divisor_override", "groups", "kernel_size",
     "output_padding", "padding", "transposed", "unitriangular",
     "accumulate", "alpha", "approximate", "batch1", "batch2", "beta", "bias", "condition",

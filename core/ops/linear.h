@@ -117,3 +117,10 @@ inline constexpr Op<Tensor(Out, const Tensor&, const Tensor&, IntArrayRef, IntAr
 inline constexpr Op<Tensor(const Tensor&, const Tensor&)> inner{"aten::inner"};
 
 }  // namespace opscope::ops
+
+namespace opscope::composite {
+// (left * right).sum(sum_dims, keepdim=True) as one bmm (permute, reshape, bmm, view, permute):
+// left and right of one rank, dims of size 1 broadcasting. torch 1.13's sumproduct_pair, which
+// einsum (core/ops/composite/linear.cpp) and _trilinear (core/ops/composite/bilinear.cpp) call.
+Tensor sumproduct_pair(const Tensor& left, const Tensor& right, IntArrayRef sum_dims);
+}  // namespace opscope::composite

@@ -851,6 +851,15 @@ static Library nn_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, "
       "int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
       kNone);
+  // self (N, C, T, H, W) or (C, T, H, W) -> (N, C, OT, OH, OW) (core/ops/cpu/avg_pool3d.cpp)
+  m.def(
+      "avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, "
+      "bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor",
+      kNone);
+  m.def(
+      "avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, "
+      "int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor",
+      kNone);
   m.def("adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor", kFunction);
   m.def("adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", kNone);
   m.def("_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", kFunction);

@@ -647,6 +647,19 @@ inline constexpr Op<Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef,
 inline constexpr Op<Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef,
                            bool, bool, std::optional<int64_t>)>
     avg_pool2d_backward{"aten::avg_pool2d_backward"};
+// avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0,
+//            bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None)
+// self (N, C, T, H, W) or (C, T, H, W) -> (N, C, OT, OH, OW): each window's mean (CPU kernel,
+// core/ops/cpu/avg_pool3d.cpp).
+inline constexpr Op<Tensor(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, bool, bool,
+                           std::optional<int64_t>)>
+    avg_pool3d{"aten::avg_pool3d"};
+// avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride,
+//                     int[3] padding, bool ceil_mode, bool count_include_pad,
+//                     int? divisor_override) -> Tensor
+inline constexpr Op<Tensor(const Tensor&, const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef,
+                           bool, bool, std::optional<int64_t>)>
+    avg_pool3d_backward{"aten::avg_pool3d_backward"};
 // adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
 // _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
 // output cell i of o covers input [floor(i in / o), ceil((i + 1) in / o)) per spatial dim.
@@ -729,6 +742,9 @@ namespace opscope::checks {
 // by r^2 (shuffle) or H and W by r (unshuffle).
 void pixel_shuffle_shapes(const Tensor& self, int64_t upscale_factor);
 void pixel_unshuffle_shapes(const Tensor& self, int64_t downscale_factor);
+// torch's checks of channel_shuffle's groups (defined in core/ops/cpu/channel_shuffle.cpp):
+// positive, and dividing self's channels (dim 1).
+void channel_shuffle_groups(const Tensor& self, int64_t groups);
 }  // namespace opscope::checks
 
 namespace opscope::composite {

@@ -1145,6 +1145,191 @@ F.triplet_margin_with_distance_loss(torch.zeros(3, 4), torch.zeros(3, 4), torch.
 })
 
 
+# --- Fold / Unfold, MaxUnpool, ChannelShuffle, LocalResponseNorm, Bilinear ----------------------
+for expr in [
+    "nn.Unfold(3)", "nn.Unfold((2, 3), 2, 1, 2)", "nn.Unfold(kernel_size=[2, 2], stride=(1, 2))",
+    "nn.Fold((4, 5), 2)", "nn.Fold(4, (2, 3), (1, 2), 0, (2, 1))", "nn.MaxUnpool1d(2)",
+    "nn.MaxUnpool2d((2, 3), 1, 1)", "nn.MaxUnpool2d(2, stride=[1, 2])", "nn.MaxUnpool3d(2)",
+    "nn.MaxUnpool3d((1, 2, 3), padding=1)", "nn.ChannelShuffle(3)", "nn.LocalResponseNorm(3)",
+    "nn.LocalResponseNorm(2, alpha=0.01, beta=0.5, k=2)", "nn.Bilinear(4, 5, 6)",
+    "nn.Bilinear(2, 3, 1, bias=False)", "nn.AvgPool3d(2)", "nn.AvgPool3d((1, 2, 3), 1, 0, True, False, 2)", "nn.CrossMapLRN2d(5, k=2)",
+]:
+    CASES[f"repr: {expr}"] = f"result = repr({expr})"
+
+CASES.update({
+    "unfold and fold values and gradients": """
+x = (torch.arange(2 * 3 * 5 * 6, dtype=torch.float64).reshape(2, 3, 5, 6) / 7 - 4).requires_grad_()
+u = F.unfold(x, (2, 3), dilation=(2, 1), padding=(1, 2), stride=(2, 1))
+u.backward(torch.arange(u.numel(), dtype=torch.float64).reshape(u.shape) / 11)
+c = (torch.arange(2 * 12 * 20, dtype=torch.float64).reshape(2, 12, 20) / 9 - 3).requires_grad_()
+f = F.fold(c, (5, 6), 2, padding=0, stride=1)
+f.backward(torch.arange(f.numel(), dtype=torch.float64).reshape(f.shape) / 13)
+result = [u.tolist(), list(u.shape), x.grad.tolist(), f.tolist(), c.grad.tolist(), u.grad_fn.name(),
+          f.grad_fn.name(), u.grad_fn._saved_kernel_size, u.grad_fn._saved_dilation, u.grad_fn._saved_padding,
+          u.grad_fn._saved_stride, list(u.grad_fn._saved_self.shape), f.grad_fn._saved_kernel_size]
+""",
+    "unfold and fold unbatched, strided, empty batch": """
+x = torch.arange(60.0).reshape(3, 4, 5)
+result = [F.unfold(x, 2, padding=1, stride=2).tolist(), F.unfold(x.transpose(1, 2), 3).tolist(),
+          list(F.unfold(torch.zeros(0, 3, 4, 5), 2).shape), list(F.fold(torch.zeros(0, 8, 12), (4, 5), 2).shape),
+          F.fold(torch.ones(12, 9), 4, 2, padding=1, stride=2).tolist(),
+          nn.Fold(output_size=(3, 3), kernel_size=2)(torch.ones(1, 4, 4)).tolist(),
+          nn.Unfold(kernel_size=2)(torch.arange(9.0).reshape(1, 1, 3, 3)).tolist(),
+          F.unfold(torch.arange(16.0).reshape(1, 1, 4, 4).bfloat16(), 2, stride=2).tolist(),
+          F.fold(torch.ones(1, 4, 4).half(), 3, 2).tolist()]
+""",
+    "unfold 2-D input": "F.unfold(torch.zeros(4, 5), 2)",
+    "unfold 5-D input": "F.unfold(torch.zeros(1, 2, 3, 4, 5), 2)",
+    "unfold zero channels": "F.unfold(torch.zeros(2, 0, 4, 5), 2)",
+    "unfold unbatched zero channels": "F.unfold(torch.zeros(0, 4, 5), 2)",
+    "unfold kernel 0": "F.unfold(torch.zeros(1, 2, 4, 5), 0)",
+    "unfold dilation 0": "F.unfold(torch.zeros(1, 2, 4, 5), 2, dilation=0)",
+    "unfold negative padding": "F.unfold(torch.zeros(1, 2, 4, 5), 2, padding=-1)",
+    "unfold stride 0": "F.unfold(torch.zeros(1, 2, 4, 5), 2, stride=0)",
+    "unfold kernel too large": "F.unfold(torch.zeros(1, 2, 4, 6), (2, 9))",
+    "unfold of integers": "F.unfold(torch.zeros(1, 2, 4, 5, dtype=torch.long), 2)",
+    "unfold out dtype": "torch.ops.aten.im2col(torch.zeros(1, 2, 4, 5), [2, 2], [1, 1], [0, 0], [1, 1], out=torch.zeros(1, dtype=torch.float64))",
+    "im2col three-element kernel_size": "torch.ops.aten.im2col(torch.zeros(1, 2, 4, 5), [2, 2, 2], [1, 1], [0, 0], [1, 1])",
+    "fold 1-D input": "F.fold(torch.zeros(20), (5, 6), 2)",
+    "fold 4-D input": "F.fold(torch.zeros(1, 2, 12, 20), (5, 6), 2)",
+    "fold channels not divisible": "F.fold(torch.zeros(2, 10, 20), (5, 6), 2)",
+    "fold wrong block count": "F.fold(torch.zeros(2, 12, 21), (5, 6), 2)",
+    "fold empty blocks": "F.fold(torch.zeros(2, 12, 0), (5, 6), 2)",
+    "fold too small an output": "F.fold(torch.zeros(2, 12, 1), (1, 1), 2)",
+    "fold negative output size": "F.fold(torch.zeros(2, 4, 1), (-1, -1), 1, padding=1)",
+    "fold stride 0": "F.fold(torch.zeros(2, 12, 20), (5, 6), 2, stride=0)",
+    "fold of integers": "F.fold(torch.zeros(2, 12, 20, dtype=torch.int32), (5, 6), 2)",
+    "max_unpool values and gradients": """
+x = torch.tensor([[[[0.5, -1.0, 2.0, 0.1], [3.0, 0.25, -0.5, -2.0], [-0.3, 0.8, 0.0, 1.5], [1.0, 2.0, 3.0, 4.0]]]])
+o, i = F.max_pool2d(x, 2, return_indices=True)
+o.requires_grad_()
+u = F.max_unpool2d(o, i, 2)
+u.backward(torch.arange(16.0).reshape(1, 1, 4, 4))
+v = nn.MaxUnpool2d(2)(o.detach(), i, output_size=[1, 1, 5, 5])
+o1, i1 = F.max_pool1d(torch.tensor([[[0.5, -1.0, 2.0, 0.1, 3.0]]]), 2, return_indices=True)
+w = nn.MaxUnpool1d(2)(o1, i1, output_size=[5])
+t = F.max_unpool3d(torch.tensor([[[[[1.0, 2.0]]]]]).requires_grad_(), torch.tensor([[[[[3, 7]]]]]), 2)
+t.backward(torch.arange(16.0).reshape(1, 1, 2, 2, 4))
+result = [u.tolist(), o.grad.tolist(), u.grad_fn.name(), u.grad_fn._saved_indices.tolist(), v.tolist(), w.tolist(),
+          t.tolist(), t.grad_fn.name(), F.max_unpool2d(x[0, :, :2, :2], torch.tensor([[[0, 5], [10, 15]]]), 2).tolist(),
+          F.max_unpool2d(torch.tensor([[[[1.0, 2.0]]]]), torch.tensor([[[[3, 3]]]]), 2, output_size=(2, 2)).tolist(),
+          F.max_unpool2d(torch.zeros(0, 2, 2, 2), torch.zeros(0, 2, 2, 2, dtype=torch.long), 2).shape,
+          nn.MaxUnpool3d(2, 1, 0)(torch.ones(1, 1, 1, 1, 1, dtype=torch.float64), torch.tensor([[[[[1]]]]])).tolist()]
+""",
+    "max_unpool2d index out of range": "F.max_unpool2d(torch.ones(1, 1, 2, 2), torch.tensor([[[[0, 1], [2, 16]]]]), 2)",
+    "max_unpool2d negative index": "F.max_unpool2d(torch.ones(1, 1, 2, 2), torch.tensor([[[[0, 1], [2, -1]]]]), 2)",
+    "max_unpool3d index out of range": "F.max_unpool3d(torch.ones(1, 1, 1, 1, 2), torch.tensor([[[[[0, 8]]]]]), 2)",
+    "max_unpool2d indices shape": "F.max_unpool2d(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 2, 1, dtype=torch.long), 2)",
+    "max_unpool2d int32 indices": "F.max_unpool2d(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 2, 2, dtype=torch.int32), 2)",
+    "max_unpool3d int32 indices": "F.max_unpool3d(torch.ones(1, 1, 2, 2, 2), torch.zeros(1, 1, 2, 2, 2, dtype=torch.int32), 2)",
+    "max_unpool2d 2-D input": "F.max_unpool2d(torch.ones(2, 2), torch.zeros(2, 2, dtype=torch.long), 2)",
+    "max_unpool2d 5-D input": "torch.ops.aten.max_unpool2d(torch.ones(1, 1, 1, 2, 2), torch.zeros(1, 1, 1, 2, 2, dtype=torch.long), [4, 4])",
+    "max_unpool3d 3-D input": "F.max_unpool3d(torch.ones(1, 2, 2), torch.zeros(1, 2, 2, dtype=torch.long), 2)",
+    "max_unpool2d empty channels": "F.max_unpool2d(torch.ones(1, 0, 2, 2), torch.zeros(1, 0, 2, 2, dtype=torch.long), 2)",
+    "max_unpool2d of integers": "F.max_unpool2d(torch.ones(1, 1, 2, 2, dtype=torch.long), torch.zeros(1, 1, 2, 2, dtype=torch.long), 2)",
+    "max_unpool2d bfloat16": "F.max_unpool2d(torch.ones(1, 1, 2, 2).bfloat16(), torch.zeros(1, 1, 2, 2, dtype=torch.long), 2)",
+    "max_unpool2d bad output_size": "F.max_unpool2d(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 2, 2, dtype=torch.long), 2, output_size=[6, 6])",
+    "max_unpool1d output_size length": "F.max_unpool1d(torch.ones(1, 1, 2), torch.zeros(1, 1, 2, dtype=torch.long), 2, output_size=[1, 4])",
+    "max_unpool2d output_size of one element": "torch.ops.aten.max_unpool2d(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 2, 2, dtype=torch.long), [4])",
+    "max_unpool3d stride 0": "torch.ops.aten.max_unpool3d(torch.ones(1, 1, 1, 1, 2), torch.zeros(1, 1, 1, 1, 2, dtype=torch.long), [2, 2, 2], [0, 2, 2], [0, 0, 0])",
+    "channel_shuffle values": """
+x = torch.arange(2 * 6 * 2 * 2).reshape(2, 6, 2, 2)
+y = torch.arange(12.0).reshape(1, 6, 2).transpose(0, 1).transpose(0, 2)
+result = [F.channel_shuffle(x, 3).tolist(), nn.ChannelShuffle(2)(x.float()).tolist(), torch.channel_shuffle(y, 1).tolist(),
+          torch.native_channel_shuffle(x, 2).tolist(), F.channel_shuffle(torch.tensor([[[True], [False]]]), 2).tolist(),
+          F.channel_shuffle(torch.zeros(2, 0, 3), 2).shape, F.channel_shuffle(torch.arange(8.0).reshape(1, 4, 2).bfloat16(), 2).tolist()]
+""",
+    "channel_shuffle gradient": """
+x = torch.ones(1, 4, 2, requires_grad=True)
+y = F.channel_shuffle(x, 2)
+y.sum().backward()
+""",
+    "channel_shuffle node": """
+y = F.channel_shuffle(torch.ones(1, 4, 2, requires_grad=True), 2)
+result = [type(y.grad_fn).__name__, y.requires_grad]
+""",
+    "channel_shuffle 2-D input": "F.channel_shuffle(torch.zeros(2, 4), 2)",
+    "channel_shuffle groups 0": "F.channel_shuffle(torch.zeros(2, 4, 3), 0)",
+    "channel_shuffle groups not dividing": "F.channel_shuffle(torch.zeros(2, 6, 3), 4)",
+    "local_response_norm values and gradients": """
+x = (torch.arange(2 * 5 * 3, dtype=torch.float64).reshape(2, 5, 3) / 7 - 2).requires_grad_()
+y = F.local_response_norm(x, 3, alpha=0.1, beta=0.6, k=1.5)
+y.backward(torch.arange(30, dtype=torch.float64).reshape(2, 5, 3) / 10)
+m = nn.LocalResponseNorm(2)(torch.arange(12.0).reshape(1, 4, 3))
+result = [y.tolist(), x.grad.tolist(), y.grad_fn.name(), [n[0].name() for n in y.grad_fn.next_functions if n[0]],
+          m.tolist(), F.local_response_norm(torch.zeros(0, 3, 2), 2).shape]
+""",
+    "local_response_norm 4-D and 5-D values and gradients": """
+x = (torch.arange(2 * 4 * 3 * 2, dtype=torch.float64).reshape(2, 4, 3, 2) / 9 - 2).requires_grad_()
+y = nn.LocalResponseNorm(3, alpha=0.3, beta=0.8, k=1.1)(x)
+y.backward(torch.arange(48, dtype=torch.float64).reshape(2, 4, 3, 2) / 20)
+z = F.local_response_norm(torch.arange(1 * 3 * 2 * 2 * 2.0).reshape(1, 3, 2, 2, 2) / 5, 2)
+result = [y.tolist(), x.grad.tolist(), z.tolist(), y.grad_fn.next_functions[1][0].next_functions[0][0].name()]
+""",
+    "avg_pool3d values and gradients": """
+x = (torch.arange(2 * 2 * 3 * 4 * 4, dtype=torch.float64).reshape(2, 2, 3, 4, 4) / 7).requires_grad_()
+y = F.avg_pool3d(x, (2, 3, 2), stride=(1, 2, 2), padding=(1, 1, 0), ceil_mode=True, count_include_pad=False)
+y.backward(torch.arange(y.numel(), dtype=torch.float64).reshape(y.shape) / 10)
+m = nn.AvgPool3d(2, divisor_override=3)
+result = [y.tolist(), x.grad.tolist(), y.grad_fn.name(), m(x.detach()[0]).tolist(),
+          F.avg_pool3d(torch.arange(16).reshape(1, 2, 2, 2, 2) * -3, 2).tolist(), F.avg_pool3d(torch.zeros(0, 1, 2, 2, 2), 2).shape]
+""",
+    "CrossMapLRN2d values and gradients": """
+x = (torch.arange(2 * 5 * 3 * 2, dtype=torch.float64).reshape(2, 5, 3, 2) / 11 - 1.5).requires_grad_()
+m = nn.CrossMapLRN2d(3, alpha=0.3, beta=0.8, k=1.5)
+y = m(x)
+y.backward(torch.arange(60, dtype=torch.float64).reshape(2, 5, 3, 2) / 30)
+z = nn.CrossMapLRN2d(4)(torch.arange(24.0).reshape(1, 4, 3, 2) / 7)
+result = [repr(m), y.tolist(), x.grad.tolist(), z.tolist(), type(y.grad_fn).__name__]
+""",
+    "CrossMapLRN2d size 1 backward": """
+x = torch.ones(1, 3, 2, 2, requires_grad=True)
+nn.CrossMapLRN2d(1)(x).sum().backward()
+""",
+    "avg_pool3d kernel 0": "F.avg_pool3d(torch.zeros(1, 1, 2, 2, 2), 0)",
+    "avg_pool3d large padding": "F.avg_pool3d(torch.zeros(1, 1, 4, 4, 4), 2, 1, 2)",
+    "avg_pool3d kernel larger than the input": "F.avg_pool3d(torch.zeros(1, 1, 4, 5, 6), (5, 1, 1))",
+    "avg_pool3d empty channels": "F.avg_pool3d(torch.zeros(2, 0, 4, 5, 6), 2)",
+    "avg_pool3d 3-D input": "F.avg_pool3d(torch.zeros(4, 5, 6), 2)",
+    "avg_pool3d int32": "F.avg_pool3d(torch.zeros(1, 1, 2, 2, 2, dtype=torch.int32), 2)",
+    "avg_pool3d kernel pair": "F.avg_pool3d(torch.zeros(1, 1, 2, 2, 2), (2, 2))",
+    "avg_pool3d divisor 0": "F.avg_pool3d(torch.zeros(1, 1, 2, 2, 2), 2, divisor_override=0)",
+    "local_response_norm 2-D input": "F.local_response_norm(torch.zeros(2, 3), 2)",
+    "bilinear values and gradients": """
+a = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.25, -0.5]], requires_grad=True)
+b = torch.tensor([[0.2, -0.4], [1.0, 0.6]], requires_grad=True)
+w = (torch.arange(4 * 3 * 2, dtype=torch.float32).reshape(4, 3, 2) / 10 - 1).requires_grad_()
+bias = torch.tensor([0.1, -0.2, 0.3, 0.0], requires_grad=True)
+y = F.bilinear(a, b, w, bias)
+y.backward(torch.arange(8.0).reshape(2, 4))
+z = F.bilinear(a.detach()[None], b.detach()[None], w.detach())
+t = torch._trilinear(a, w, b, [1, 3], [0], [1, 2], [2, 3])
+result = [y.tolist(), a.grad.tolist(), b.grad.tolist(), w.grad.tolist(), bias.grad.tolist(), z.tolist(), list(z.shape),
+          y.grad_fn.name(), y.grad_fn.next_functions[0][0].name(), y.grad_fn.next_functions[0][0].next_functions[0][0].name(),
+          t.grad_fn.name(), t.grad_fn._saved_expand1, t.grad_fn._saved_expand2, t.grad_fn._saved_expand3,
+          t.grad_fn._saved_sumdim, t.grad_fn._saved_i2.shape,
+          F.bilinear(torch.ones(3), torch.ones(2), w.detach()).tolist(),
+          list(F.bilinear(torch.ones(0, 3), torch.ones(0, 2), w.detach()).shape)]
+""",
+    "Bilinear module": """
+torch.manual_seed(0)
+m = nn.Bilinear(3, 2, 4)
+x1, x2 = torch.ones(5, 3), torch.ones(5, 2)
+result = [list(m.state_dict()), [list(p.shape) for p in m.parameters()], m(x1, x2).shape,
+          bool((m.weight.abs() <= 1 / math.sqrt(3)).all()), bool((m.bias.abs() <= 1 / math.sqrt(3)).all()),
+          nn.Bilinear(3, 2, 4, bias=False).bias, nn.Bilinear(2, 2, 1, dtype=torch.float64).weight.dtype]
+""",
+    "bilinear input dims": "F.bilinear(torch.ones(2, 3), torch.ones(1, 2, 2), torch.ones(4, 3, 2))",
+    "bilinear batch dims": "F.bilinear(torch.ones(2, 3), torch.ones(3, 2), torch.ones(4, 3, 2))",
+    "bilinear input1 size": "F.bilinear(torch.ones(2, 4), torch.ones(2, 2), torch.ones(4, 3, 2))",
+    "bilinear input2 size": "F.bilinear(torch.ones(2, 3), torch.ones(2, 5), torch.ones(4, 3, 2))",
+    "bilinear bias size": "F.bilinear(torch.ones(2, 3), torch.ones(2, 2), torch.ones(4, 3, 2), torch.ones(3))",
+    "bilinear 2-D weight": "F.bilinear(torch.ones(2, 3), torch.ones(2, 2), torch.ones(4, 3))",
+    "bilinear 0-D inputs": "F.bilinear(torch.tensor(1.0), torch.tensor(1.0), torch.ones(4, 3, 2))",
+    "_trilinear unroll_dim out of range": "torch._trilinear(torch.ones(2, 3), torch.ones(4, 3, 2), torch.ones(2, 2), [1, 3], [0], [1, 2], [2, 3], 4)",
+})
+
+
 def _plain(value):
     """value with tensors, sizes, dtypes and tuples made JSON's lists, strings and numbers."""
     if isinstance(value, (list, tuple)):

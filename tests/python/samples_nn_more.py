@@ -138,3 +138,43 @@ OVERRIDES.update({
     "aten::pixel_shuffle": {"self": lambda: matrix(1, 8, 2, 3), "upscale_factor": 2},
     "aten::pixel_unshuffle": {"self": lambda: matrix(1, 2, 4, 6), "downscale_factor": 2},
 })
+
+# --- sliding blocks, unpooling, channel shuffle, bilinear -----------------------------------------
+# A (1, 2, 4, 5) image, 2 x 3 windows with dilation, padding and stride (3 x 2 positions); its
+# column matrix (1, 2 * 6, 6) folds back. Unpooling indices from a 2 x 2 max pool of (4, 4) planes.
+_WINDOW = {"kernel_size": [2, 3], "dilation": [1, 2], "padding": [1, 1], "stride": [2, 2]}
+_IM2COL = {"self": lambda: matrix(1, 2, 4, 5), **_WINDOW}
+_COL2IM = {"self": lambda: matrix(1, 12, 6), "output_size": [4, 5], **_WINDOW}
+_UNPOOL2D = {"self": lambda: matrix(1, 2, 2, 2),
+             "indices": lambda: opscope.tensor([[[[0, 3], [9, 14]], [[5, 2], [12, 15]]]]), "output_size": [4, 4]}
+_UNPOOL3D = {"self": lambda: matrix(1, 1, 2, 1, 2),
+             "indices": lambda: opscope.tensor([[[[[0, 3]], [[9, 15]]]]]), "output_size": [4, 2, 2],
+             "stride": [2, 2, 2], "padding": [0, 0, 0]}
+_TRILINEAR = {"i1": lambda: matrix(2, 3), "i2": lambda: matrix(4, 3, 2) / 10, "i3": lambda: matrix(2, 2),
+              "expand1": [1, 3], "expand2": [0], "expand3": [1, 2], "sumdim": [2, 3]}
+
+OVERRIDES.update({
+    "aten::im2col": _IM2COL,
+    "aten::im2col.out": {**_IM2COL, "out": _EMPTY},
+    "aten::col2im": _COL2IM,
+    "aten::col2im.out": {**_COL2IM, "out": _EMPTY},
+    "aten::max_unpool2d": _UNPOOL2D,
+    "aten::max_unpool2d.out": {**_UNPOOL2D, "out": _EMPTY},
+    "aten::max_unpool3d": _UNPOOL3D,
+    "aten::max_unpool3d.out": {**_UNPOOL3D, "out": _EMPTY},
+    "aten::channel_shuffle": {"self": lambda: matrix(1, 6, 2), "groups": 3},
+    "aten::native_channel_shuffle": {"self": lambda: matrix(1, 6, 2), "groups": 2},
+    "aten::bilinear": {"input1": lambda: matrix(2, 3), "input2": lambda: matrix(2, 2),
+                       "weight": lambda: matrix(4, 3, 2) / 10, "bias": lambda: matrix(4)},
+    "aten::_trilinear": _TRILINEAR,
+    "aten::_trilinear.out": {**_TRILINEAR, "unroll_dim": 0, "out": _EMPTY},
+})
+
+# avg_pool3d: a (1, 2, 3, 4, 4) volume, 2 x 3 x 2 windows with padding, the same with its backward
+_AVG_POOL3D = {"self": lambda: matrix(1, 2, 3, 4, 4), "kernel_size": [2, 3, 2], "stride": [1, 2, 2],
+               "padding": [1, 1, 0], "ceil_mode": True}
+OVERRIDES.update({
+    "aten::avg_pool3d": _AVG_POOL3D,
+    "aten::avg_pool3d_backward": {**_AVG_POOL3D, "grad_output": lambda: matrix(1, 2, 4, 3, 2), "count_include_pad": False,
+                                  "divisor_override": None},
+})

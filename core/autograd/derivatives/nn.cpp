@@ -127,6 +127,17 @@ std::vector<int64_t> prelu_channel_shape(int64_t dim, int64_t channels) {
   return shape;
 }
 
+// torch's max_pool_double_backward: grad (*, Q) read at indices (*, P), the last `dim` dims of
+// each flattened into one plane: grad.contiguous().view(*, -1).gather(-1, indices.view(*, -1))
+// at indices' shape. MaxUnpool2DBackward0 / MaxUnpool3DBackward0's formula.
+Tensor max_pool_double_backward(const Tensor& grad, const Tensor& indices, int64_t dim) {
+  DimVector planes(indices.sizes().begin(), indices.sizes().end() - dim);
+  planes.push_back(-1);
+  const Tensor gathered =
+      ops::gather(ops::view(ops::contiguous(grad), planes), -1, ops::view(indices, planes));
+  return ops::view(gathered, indices.sizes());
+}
+
 }  // namespace
 
 // convolution's and _convolution's formula: convolution_backward for the inputs that need one
@@ -725,6 +736,50 @@ std::vector<Derivative> nn_derivatives() {
              c.value("ceil_mode").to_bool(), c.value("count_include_pad").to_bool(),
              divisor.is_none() ? std::nullopt : std::optional<int64_t>(divisor.to_int()))};
        }},
+      // avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride,
+      //     int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override):
+      //   grad_output: avg_pool2d(grad, kernel_size, stride, padding, ceil_mode,
+      //   count_include_pad, divisor_override) (the backward is linear in grad_output);
+      //   self: zeros_like(self) (self only gives the shape; none here, the same sum)
+      {.op = "avg_pool2d_backward", .node = "AvgPool2DBackwardBackward0",
+       .inputs = {"grad_output", "self"},
+       .formula = [](C c, G g) -> variable_list {
+         if (!c.needs("grad_output")) return {Tensor(), Tensor()};
+         const IValue& divisor = c.value("divisor_override");
+         return {ops::avg_pool2d(
+                     g[0], c.value("kernel_size").to_int_list(), c.value("stride").to_int_list(),
+                     c.value("padding").to_int_list(), c.value("ceil_mode").to_bool(),
+                     c.value("count_include_pad").to_bool(),
+                     divisor.is_none() ? std::nullopt : std::optional<int64_t>(divisor.to_int())),
+                 Tensor()};
+       }},
+      // avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride, int[3] padding,
+      //            bool ceil_mode, bool count_include_pad, int? divisor_override):
+      //   self: avg_pool3d_backward(grad, self, kernel_size, stride, padding, ceil_mode,
+      //   count_include_pad, divisor_override)
+      {.op = "avg_pool3d", .node = "AvgPool3DBackward0", .inputs = {"self"}, .save = {"self"},
+       .formula = [](C c, G g) -> variable_list {
+         const IValue& divisor = c.value("divisor_override");
+         return {ops::avg_pool3d_backward(
+             g[0], c.arg("self"), c.value("kernel_size").to_int_list(),
+             c.value("stride").to_int_list(), c.value("padding").to_int_list(),
+             c.value("ceil_mode").to_bool(), c.value("count_include_pad").to_bool(),
+             divisor.is_none() ? std::nullopt : std::optional<int64_t>(divisor.to_int()))};
+       }},
+      // avg_pool3d_backward(...): grad_output: avg_pool3d(grad, ...) (linear in grad_output);
+      //   self: zeros_like(self) (none here)
+      {.op = "avg_pool3d_backward", .node = "AvgPool3DBackwardBackward0",
+       .inputs = {"grad_output", "self"},
+       .formula = [](C c, G g) -> variable_list {
+         if (!c.needs("grad_output")) return {Tensor(), Tensor()};
+         const IValue& divisor = c.value("divisor_override");
+         return {ops::avg_pool3d(
+                     g[0], c.value("kernel_size").to_int_list(), c.value("stride").to_int_list(),
+                     c.value("padding").to_int_list(), c.value("ceil_mode").to_bool(),
+                     c.value("count_include_pad").to_bool(),
+                     divisor.is_none() ? std::nullopt : std::optional<int64_t>(divisor.to_int())),
+                 Tensor()};
+       }},
       // reflection / replication padding: the gradient sums each output cell's gradient into the
       // cell it copied (the backward op); the backward op is linear in grad_output (its gradient:
       // the padding of it) and self only gives its shape
@@ -958,11 +1013,6 @@ std::vector<Derivative> nn_derivatives() {
        .formula = [](C c, G g) -> variable_list {
          return {ops::pixel_shuffle(g[0], c.value("downscale_factor").to_int())};
        }},
-  };
-}
-// clang-format on
-
-}  // namespace opscope::autograd
 
       // --- spatial transformers ------------------------------------------------------------------
       // grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode,
@@ -1068,3 +1118,8 @@ std::vector<Derivative> nn_derivatives() {
          if (c.needs("i3")) grad_i3 = ops::_trilinear(i1, i2, g[0], e1, e2, sum, e3);
          return {grad_i1, grad_i2, grad_i3};
        }},
+  };
+}
+// clang-format on
+
+}  // namespace opscope::autograd

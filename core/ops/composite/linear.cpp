@@ -186,15 +186,13 @@ Tensor ger_out(const Tensor& self, const Tensor& vec2, const Tensor& out) {
 
 // --- einsum, tensordot ------------------------------------------------------------------------
 
-namespace {
-
 // (left * right).sum(sum_dims, keepdim=True) as one bmm, torch 1.13's sumproduct_pair (a static
-// helper there too, so no op of its own in a trace): left and right have the same number of dims,
-// any of size 1 broadcasting. A summed dim only one side has is summed there first; the others
-// sort into those both sides have (lro: bmm's batch), left's only (lo: its rows), right's only
-// (ro: its columns) and the summed ones (bmm's inner dim), each group flattened by permute +
-// reshape; the product is viewed back into those groups (1 for each summed dim) and permuted
-// into the operands' order.
+// helper there too, so no op of its own in a trace; einsum's and _trilinear's): left and right
+// have the same number of dims, any of size 1 broadcasting. A summed dim only one side has is
+// summed there first; the others sort into those both sides have (lro: bmm's batch), left's only
+// (lo: its rows), right's only (ro: its columns) and the summed ones (bmm's inner dim), each group
+// flattened by permute + reshape; the product is viewed back into those groups (1 for each summed
+// dim) and permuted into the operands' order.
 Tensor sumproduct_pair(const Tensor& left_in, const Tensor& right_in, IntArrayRef sum_dims) {
   OPSCOPE_CHECK(left_in.dim() == right_in.dim(), "number of dimensions must match");
   if (sum_dims.empty()) return ops::mul(left_in, right_in);
@@ -249,6 +247,8 @@ Tensor sumproduct_pair(const Tensor& left_in, const Tensor& right_in, IntArrayRe
   right = ops::reshape(ops::permute(right, right_perm), {lro_size, sum_size, ro_size});
   return ops::permute(ops::view(ops::bmm(left, right), out_size), out_perm);
 }
+
+namespace {
 
 constexpr int kLetters = 26;
 constexpr int kLabels = 2 * kLetters;  // A-Z, then a-z

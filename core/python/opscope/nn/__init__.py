@@ -26,3 +26,5 @@ from opscope.nn.modules import (  # noqa: F401
 from opscope.nn.modules import (  # noqa: F401
     ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d,
     ReplicationPad2d, ZeroPad2d)
+from opscope.nn.modules import (  # noqa: F401
+    AvgPool3d, Bilinear, ChannelShuffle, CrossMapLRN2d, Fold, LocalResponseNorm, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d, Unfold)

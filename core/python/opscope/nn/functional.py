@@ -1160,6 +1160,13 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                        divisor_override)
 
 
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """The mean of each (kT, kH, kW) window of (N, C, T, H, W) or (C, T, H, W): aten::avg_pool3d."""
+    return _avg_pool3d(input, kernel_size, _stride(stride), padding, ceil_mode, count_include_pad,
+                       divisor_override)
+
+
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     return opscope.avg_pool1d(input, kernel_size, _stride(stride), padding, ceil_mode, count_include_pad)
 
@@ -1311,6 +1318,143 @@ def upsample_bilinear(input, size=None, scale_factor=None):
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
+# --- sliding blocks, unpooling, channel shuffle, local response norm, bilinear ----------------
+# As torch 1.13 files them: unfold / fold call torch._C._nn.im2col / col2im, max_unpool1d / 2d
+# torch._C._nn.max_unpool2d (1d on a trailing dim of 1), max_unpool3d torch._C._nn.max_unpool3d;
+# channel_shuffle, native_channel_shuffle and bilinear are torch's own functions (aten ops);
+# local_response_norm is Python over other ops, so a trace and the backward nodes read as torch's.
+__all__ += [
+    "unfold", "fold", "max_unpool1d", "max_unpool2d", "max_unpool3d", "channel_shuffle",
+    "native_channel_shuffle", "local_response_norm", "bilinear", "avg_pool3d",
+]
+
+_im2col = _Op("aten::im2col")
+_col2im = _Op("aten::col2im")
+_max_unpool2d = _Op("aten::max_unpool2d")
+_max_unpool3d = _Op("aten::max_unpool3d")
+_avg_pool3d = _Op("aten::avg_pool3d")
+
+
+def _ntuple(x, n):
+    """torch.nn.modules.utils._ntuple: an iterable as a tuple, anything else repeated n times."""
+    if isinstance(x, (list, tuple)) or hasattr(x, "__iter__") and not isinstance(x, str):
+        return tuple(x)
+    return (x,) * n
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """Sliding local blocks: (N, C, H, W) or (C, H, W) -> (N, C kh kw, L) or (C kh kw, L), column l
+    the window at the l-th of the L positions (zero padding outside the image)."""
+    return _im2col(input, _ntuple(kernel_size, 2), _ntuple(dilation, 2), _ntuple(padding, 2),
+                   _ntuple(stride, 2))
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """unfold's adjoint: (N, C kh kw, L) or (C kh kw, L) -> (N, C, H, W) or (C, H, W),
+    (H, W) = output_size, overlapping blocks summed."""
+    return _col2im(input, _ntuple(output_size, 2), _ntuple(kernel_size, 2), _ntuple(dilation, 2),
+                   _ntuple(padding, 2), _ntuple(stride, 2))
+
+
+def _unpool_output_size(input, kernel_size, stride, padding, output_size):
+    """torch's: (in - 1) stride + kernel - 2 padding per spatial dim, or output_size (its last
+    len(kernel_size) entries) within stride of that."""
+    input_size = input.size()
+    default_size = []
+    for d in range(len(kernel_size)):
+        default_size.append((input_size[-len(kernel_size) + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d])
+    if output_size is None:
+        return default_size
+    if len(output_size) == len(kernel_size) + 2:
+        output_size = output_size[2:]
+    if len(output_size) != len(kernel_size):
+        raise ValueError(
+            "output_size should be a sequence containing "
+            "{} or {} elements, but it has a length of '{}'".format(
+                len(kernel_size), len(kernel_size) + 2, len(output_size)))
+    for d in range(len(kernel_size)):
+        min_size = default_size[d] - stride[d]
+        max_size = default_size[d] + stride[d]
+        if not (min_size < output_size[d] < max_size):
+            raise ValueError('invalid output_size "{}" (dim {} must be between {} and {})'.format(
+                output_size, d, min_size, max_size))
+    return output_size
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """max_pool1d's partial inverse: each value put at its index along the output's last dim,
+    zeros elsewhere (max_unpool2d on a trailing dim of 1)."""
+    kernel_size = _ntuple(kernel_size, 1)
+    _stride = _ntuple(stride, 1) if stride is not None else kernel_size
+    padding = _ntuple(padding, 1)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    if isinstance(output_size, list):
+        output_size = output_size + [1]
+    else:
+        output_size = output_size + (1,)
+    return _max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), output_size).squeeze(-1)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """max_pool2d's partial inverse: each value put at its flat index h OW + w of its output
+    plane, zeros elsewhere."""
+    kernel_size = _ntuple(kernel_size, 2)
+    _stride = _ntuple(stride, 2) if stride is not None else kernel_size
+    padding = _ntuple(padding, 2)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return _max_unpool2d(input, indices, output_size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The 3-D max_unpool2d: flat indices (t OH + h) OW + w into (OT, OH, OW) planes."""
+    kernel_size = _ntuple(kernel_size, 3)
+    _stride = _ntuple(stride, 3) if stride is not None else kernel_size
+    padding = _ntuple(padding, 3)
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return _max_unpool3d(input, indices, output_size, _stride, padding)
+
+
+def channel_shuffle(input, groups):
+    """(N, g k, *) -> the same shape, channel i g + j taken from channel j k + i."""
+    return opscope.channel_shuffle(input, groups)
+
+
+def native_channel_shuffle(input, groups):
+    """channel_shuffle without the rank check: aten::native_channel_shuffle."""
+    return opscope.native_channel_shuffle(input, groups)
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """input / (k + alpha / size * sum of input^2 over the `size` neighbouring channels)^beta,
+    torch's op sequence: the squares padded along the channels and averaged by avg_pool2d (3-D
+    input) or avg_pool3d (more dims)."""
+    dim = input.dim()
+    if dim < 3:
+        # (torch's message continues its string literal on an indented line: 26 spaces)
+        raise ValueError(
+            "Expected 3D or higher dimensionality" + " " * 26 + "input (got {} dimensions)".format(dim))
+    if input.numel() == 0:
+        return input
+    div = input.mul(input).unsqueeze(1)
+    if dim == 3:
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """input1 (*, I1), input2 (*, I2), weight (O, I1, I2) -> (*, O):
+    x1 weight[o] x2^T + bias[o], aten::bilinear."""
+    return opscope.bilinear(input1, input2, weight, bias)
+
+
 # Every public function here honours __torch_function__ as the C++ ops do: a call with a Tensor
 # subclass or another tensor-like argument (an FX Proxy), or under a TorchFunctionMode, goes to its
 # __torch_function__ with the public function as func. See opscope/overrides.py.
@@ -1321,6 +1465,7 @@ _TORCH_BUILTINS = {
     "conv_transpose1d", "conv_transpose2d", "elu_", "gelu", "hardshrink", "hardtanh_", "leaky_relu_", "linear",
     "logsigmoid", "one_hot", "pad", "prelu", "relu_", "rrelu_", "selu_", "softplus", "softshrink", "threshold_",
     "cosine_similarity", "pairwise_distance", "pixel_shuffle", "pixel_unshuffle",
+    "channel_shuffle", "native_channel_shuffle", "bilinear", "avg_pool3d",
 }
 
 

@@ -22,14 +22,14 @@ from opscope.nn.parameter import Parameter  # noqa: F401
 from opscope.nn.modules.module import Module  # noqa: F401
 from opscope.nn.modules.container import (  # noqa: F401
     ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential)
-from opscope.nn.modules.linear import Identity, Linear  # noqa: F401
+from opscope.nn.modules.linear import Bilinear, Identity, Linear  # noqa: F401
 from opscope.nn.modules.activation import (  # noqa: F401
     CELU, ELU, GELU, GLU, SELU, Softmax2d, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
     Hardshrink, PReLU, ReLU, ReLU6, RReLU, Softshrink, Sigmoid, SiLU, Softmax, Softmin, Softplus, Softsign, Tanh, Tanhshrink,
     Threshold)
 from opscope.nn.modules.dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
 from opscope.nn.modules.flatten import Flatten, Unflatten  # noqa: F401
-from opscope.nn.modules.normalization import GroupNorm, LayerNorm  # noqa: F401
+from opscope.nn.modules.normalization import CrossMapLRN2d, GroupNorm, LayerNorm, LocalResponseNorm  # noqa: F401
 from opscope.nn.modules.batchnorm import (  # noqa: F401
     BatchNorm1d, BatchNorm2d, BatchNorm3d, InstanceNorm1d, InstanceNorm2d)
 from opscope.nn.modules.sparse import Embedding  # noqa: F401
@@ -48,3 +48,5 @@ from opscope.nn.modules.upsampling import *  # noqa: E402,F401,F403  (Upsample, 
 from opscope.nn.modules.padding import *  # noqa: E402,F401,F403  (Constant / Zero / Reflection / Replication pads)
 from opscope.nn.modules.distance import *  # noqa: E402,F401,F403  (PairwiseDistance, CosineSimilarity)
 from opscope.nn.modules.pixelshuffle import *  # noqa: E402,F401,F403  (PixelShuffle, PixelUnshuffle)
+from opscope.nn.modules.fold import *  # noqa: E402,F401,F403  (Fold, Unfold)
+from opscope.nn.modules.channelshuffle import *  # noqa: E402,F401,F403  (ChannelShuffle)

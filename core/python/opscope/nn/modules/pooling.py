@@ -14,7 +14,7 @@ from opscope.nn import functional as F
 from opscope.nn.modules import Module
 
 __all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
-           "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
+           "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "AvgPool3d"]
 
 
 class _MaxPoolNd(Module):
@@ -84,6 +84,26 @@ class AvgPool2d(Module):
         return "kernel_size={}, stride={}, padding={}".format(self.kernel_size, self.stride, self.padding)
 
 
+class AvgPool3d(Module):
+    """input (N, C, T, H, W) or (C, T, H, W) -> (N, C, T_out, H_out, W_out): the mean of each
+    window."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+                 divisor_override=None):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size
+        self.padding, self.ceil_mode = padding, ceil_mode
+        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
+
+    def forward(self, input):
+        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+    def extra_repr(self):
+        return "kernel_size={}, stride={}, padding={}".format(self.kernel_size, self.stride, self.padding)
+
+
 class _AdaptivePoolNd(Module):
     def __init__(self, output_size, return_indices=False):
         super().__init__()
@@ -127,3 +147,54 @@ class AdaptiveMaxPool2d(_AdaptivePoolNd):
 
     def forward(self, input):
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+def _ntuple(x, n):
+    """torch's _single / _pair / _triple: a sequence as a tuple, anything else repeated n times."""
+    if isinstance(x, (list, tuple)):
+        return tuple(x)
+    return (x,) * n
+
+
+class _MaxUnpoolNd(Module):
+    """max pooling's partial inverse: each value put back where its index says, zeros elsewhere;
+    kernel_size, stride (default: kernel_size) and padding give the default output size."""
+
+    _dims = 0
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        self.kernel_size = _ntuple(kernel_size, self._dims)
+        self.stride = _ntuple(stride if (stride is not None) else kernel_size, self._dims)
+        self.padding = _ntuple(padding, self._dims)
+
+    def extra_repr(self):
+        return "kernel_size={}, stride={}, padding={}".format(self.kernel_size, self.stride, self.padding)
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """(N, C, L) or (C, L) with max_pool1d's indices -> (N, C, L_out)."""
+
+    _dims = 1
+
+    def forward(self, input, indices, output_size=None):
+        return F.max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """(N, C, H, W) or (C, H, W) with max_pool2d's indices -> (N, C, H_out, W_out)."""
+
+    _dims = 2
+
+    def forward(self, input, indices, output_size=None):
+        return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """(N, C, D, H, W) or (C, D, H, W) with flat (d H + h) W + w indices -> (N, C, D_out, H_out,
+    W_out)."""
+
+    _dims = 3
+
+    def forward(self, input, indices, output_size=None):
+        return F.max_unpool3d(input, indices, self.kernel_size, self.stride, self.padding, output_size)
