@@ -323,6 +323,20 @@ def test_nextafter_steps():
         opscope.nextafter(opscope.tensor([1.0], dtype=opscope.float16), opscope.tensor([2.0], dtype=opscope.float16))
 
 
+def test_gcd_lcm_of_the_most_negative_value_do_not_trap():
+    # Found by the fuzzer (seed 3535): Euclid in signed arithmetic reached INT64_MIN / -1, a SIGFPE
+    # that ended the process. Unsigned magnitudes now; the results wrap as torch's do in range.
+    lo = -(2 ** 63)
+    a = opscope.tensor([lo, 2, -4, 6, 0])
+    b = opscope.tensor([7, 6, 6, -4, lo])
+    assert opscope.gcd(a, b).tolist() == [1, 2, 2, 2, lo]  # |lo| = 2^63 wraps back to lo
+    assert opscope.lcm(a, b).tolist() == [lo, 6, 12, 12, 0]
+    assert a.clone().lcm_(b).tolist() == [lo, 6, 12, 12, 0]
+    i8 = opscope.tensor([-128, 100], dtype=opscope.int8)
+    assert opscope.gcd(i8, opscope.tensor([0, 3], dtype=opscope.int8)).tolist() == [-128, 1]
+    assert opscope.lcm(i8, opscope.tensor([3, 3], dtype=opscope.int8)).tolist() == [-128, 44]  # 300 wraps
+
+
 def test_ldexp_and_float_power(rng):
     x = operand(rng, (3, 4), -5, 5, "float32", "transposed")
     e = opscope.tensor([[1, -2, 3, 0]])

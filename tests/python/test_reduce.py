@@ -195,6 +195,21 @@ def test_cummax_logcumsumexp_rules():
     assert [c.name for c in t.roots[1].walk()][-1] == "aten::_logcumsumexp"
 
 
+def test_cummax_helpers_check_their_outputs():
+    # Found by the fuzzer (seed 3535): _cummax_helper / _cummin_helper wrote self's elements into
+    # whatever outputs they were given (a (0, 3) float16 values): a segfault. torch's dtype
+    # messages now, and outputs of another size are resized.
+    x = opscope.full((2, 4, 1), 2.0)
+    for helper in (opscope._cummax_helper, opscope._cummin_helper):
+        with pytest.raises(RuntimeError, match="expected scalar type Float but found Half"):
+            helper(x, opscope.empty((0, 3), dtype=opscope.float16), opscope.empty(0, dtype=opscope.int64), -1)
+        with pytest.raises(RuntimeError, match="expected scalar type Long but found Int"):
+            helper(x, opscope.empty(0), opscope.empty(0, dtype=opscope.int32), -1)
+        v, i = opscope.empty((0, 3)), opscope.tensor([-1, 0, -2, 1, -1, 0]).reshape(2, 3)
+        helper(x, v, i, 1)
+        assert tuple(v.shape) == tuple(i.shape) == (2, 4, 1) and v.tolist() == x.tolist()
+
+
 @pytest.mark.parametrize("dtype", ["int64", "int32", "uint8"])
 def test_bincount_matches_numpy(dtype, rng):
     for n, minlength in [(50, 0), (7, 20), (0, 3), (1, 0)]:

@@ -69,14 +69,22 @@ A log_add_exp2(A a, A b) {
   return m + std::log1p(std::exp2(-std::abs(a - b))) / std::numbers::ln2_v<A>;
 }
 
-// Euclid on the magnitudes, as torch's calc_gcd (the most negative value stays itself).
+// |v| as the unsigned type of T: the most negative value's magnitude too (2^63 for int64).
 template <typename T>
-T gcd_value(T a, T b) {
-  a = static_cast<T>(a < 0 ? -a : a);
-  b = static_cast<T>(b < 0 ? -b : b);
+std::make_unsigned_t<T> magnitude(T v) {
+  using U = std::make_unsigned_t<T>;
+  return v < 0 ? static_cast<U>(U(0) - static_cast<U>(v)) : static_cast<U>(v);
+}
+
+// Euclid on the magnitudes, in unsigned arithmetic: torch's calc_gcd for every pair it computes
+// without overflow, and no division trap where it overflows (the most negative value: its
+// magnitude, 2^63, wraps back to itself when the result is cast to T).
+template <typename T>
+std::make_unsigned_t<T> gcd_magnitude(T x, T y) {
+  auto a = magnitude(x), b = magnitude(y);
   while (a != 0) {
-    T c = a;
-    a = static_cast<T>(b % a);
+    const auto c = a;
+    a = static_cast<decltype(a)>(b % a);
     b = c;
   }
   return b;
@@ -209,13 +217,14 @@ Tensor gcd_lcm_impl(const Tensor& out, const Tensor& self, const Tensor& other) 
   dispatch_dtype(iter.common_dtype(), name, [&]<typename T>() {
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
       cpu_kernel(iter, [](T a, T b) -> T {
-        const T g = gcd_value(a, b);
+        const auto g = gcd_magnitude(a, b);
         if constexpr (!Lcm) {
-          return g;
-        } else {
+          return static_cast<T>(g);
+        } else {  // |a| / g * |b|, wrapping in the unsigned type as torch's does in T
           if (g == 0) return T(0);
-          const T m = static_cast<T>(a / g * b);
-          return static_cast<T>(m < 0 ? -m : m);
+          const auto m = static_cast<decltype(g)>(magnitude(a) / g * magnitude(b));
+          const T r = static_cast<T>(m);
+          return static_cast<T>(r < 0 ? static_cast<T>(magnitude(r)) : r);
         }
       });
     } else {

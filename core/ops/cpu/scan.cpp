@@ -126,6 +126,14 @@ void running_extreme(const Tensor& self, const Tensor& values, const Tensor& ind
   const char* name = Max ? "cummax_cpu" : "cummin_cpu";
   OPSCOPE_CHECK(self.dtype() != ScalarType::Float16, "\"", name, "\" not implemented for 'Half'");
   const int64_t d = wrap_dim(dim, self.dim());
+  // The outputs come from the caller (cummax's out= forms allocate them): torch's dtype messages,
+  // and sizes made right here (torch's kernel writes past a smaller one).
+  OPSCOPE_CHECK(values.dtype() == self.dtype(), "expected scalar type ", cpp_name(self.dtype()),
+                " but found ", cpp_name(values.dtype()));
+  OPSCOPE_CHECK(indices.dtype() == ScalarType::Int64, "expected scalar type Long but found ",
+                cpp_name(indices.dtype()));
+  resize_output(values, self.sizes());
+  resize_output(indices, self.sizes());
   Tensor in = contiguous_if_needed(self);
   Tensor vals = values.is_contiguous() ? values : make_empty(self.sizes(), self.dtype());
   Tensor idx = indices.is_contiguous() ? indices : make_empty(self.sizes(), ScalarType::Int64);
