@@ -284,6 +284,24 @@ def test_composite_library_ops_run_on_cuda_tensors_and_the_others_say_so(fake):
         grid = torch.meshgrid(torch.arange(3, device="cuda"), torch.arange(2, device="cuda"),
                               indexing="xy")
         assert [g.shape for g in grid] == [(2, 3), (2, 3)] and grid[0].device.type == "cuda"
+        # Composites that allocate their own tensors allocate them on the input's device: F.pad
+        # returned a CPU tensor for a CUDA input, is_causal attention and nll_loss(out=) mixed in
+        # a CPU mask / total weight (found while checking this stop's ops on the fake device).
+        padded = F.pad(x, (1, 2, 0, 1), value=0.5)
+        assert padded.device.type == "cuda" and padded.shape == (2, 4, 7, 9), padded.device
+        q = torch.randn(2, 5, 8, device="cuda")
+        assert F.scaled_dot_product_attention(q, q, q, is_causal=True).device.type == "cuda"
+        out = torch.empty(0, device="cuda")
+        logits, labels = torch.randn(3, 4, device="cuda"), torch.tensor([0, 3, 1], device="cuda")
+        assert torch.ops.aten.nll_loss.out(logits, labels, out=out) is out and out.device.type == "cuda"
+        # this stop's composites on CUDA tensors: through their children where they have CUDA
+        # kernels (cdist's product path, dist, inner, fill_diagonal_, isreal, bilinear, cov)
+        y = torch.randn(30, 4, device="cuda")
+        results = [torch.cdist(x.view(2, 4, 36).transpose(1, 2), y), torch.dist(y, y),
+                   torch.inner(y, y), torch.zeros(3, 3, device="cuda").fill_diagonal_(1.0),
+                   y.isreal(), torch.cov(y),
+                   F.bilinear(y, y, torch.randn(5, 4, 4, device="cuda"))]
+        assert all(r.device.type == "cuda" for r in results), [r.device for r in results]
         for name, call in [("native_group_norm", lambda: F.group_norm(x, 2)),
                            ("upsample_nearest2d.vec", lambda: F.interpolate(x, scale_factor=2)),
                            ("reflection_pad2d", lambda: F.pad(x, (1, 1, 1, 1), mode="reflect")),

@@ -61,7 +61,8 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
                   "_scaled_dot_product_attention: Explicit attn_mask should not be set when "
                   "is_causal=True");
     const int64_t L = query.size(-2), S = key.size(-2);
-    attn_mask = additive_mask(ops::tril(ops::ones({L, S}, ScalarType::Bool)), query.dtype());
+    attn_mask = additive_mask(
+        ops::tril(ops::ones({L, S}, ScalarType::Bool, std::nullopt, query.device())), query.dtype());
   }
   const Tensor q = ops::mul(query, Scalar(scaling_factor));
   Tensor attn = ops::matmul(q, ops::mul(ops::transpose(key, -2, -1), Scalar(scaling_factor)));

@@ -37,14 +37,14 @@ Tensor nll_loss2d(const Tensor& self, const Tensor& target, const Tensor& weight
 
 Tensor nll_loss_out(const Tensor& self, const Tensor& target, const Tensor& weight,
                     int64_t reduction, int64_t ignore_index, const Tensor& output) {
-  const Tensor total_weight = ops::empty({0}, self.dtype());
+  const Tensor total_weight = ops::empty({0}, self.dtype(), std::nullopt, self.device());
   return std::get<0>(ops::nll_loss_forward_out(output, total_weight, self, target, weight,
                                                reduction, ignore_index));
 }
 
 Tensor nll_loss2d_out(const Tensor& self, const Tensor& target, const Tensor& weight,
                       int64_t reduction, int64_t ignore_index, const Tensor& output) {
-  const Tensor total_weight = ops::empty({0}, self.dtype());
+  const Tensor total_weight = ops::empty({0}, self.dtype(), std::nullopt, self.device());
   return std::get<0>(ops::nll_loss2d_forward_out(output, total_weight, self, target, weight,
                                                  reduction, ignore_index));
 }
@@ -470,7 +470,7 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
                   l_diff + i, " of your input.");
     new_shape.push_back(new_dim);
   }
-  Tensor output = ops::empty(new_shape, self.dtype());
+  Tensor output = ops::empty(new_shape, self.dtype(), std::nullopt, self.device());
   ops::fill_(output, value);
   Tensor c_output = output;
   for (int64_t i = l_diff; i < l_inp; ++i) {
