@@ -222,6 +222,8 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
       "diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) "
       "-> Tensor");
   m.def("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor");
+  m.def("cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
+        Variants::Method);
   m.def(
       "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "
       "Tensor(a!)",
@@ -263,6 +265,8 @@ static Library reduce_ops(Library::FRAGMENT, "aten", [](Library& m) {
   m.def("_logcumsumexp(Tensor self, int dim) -> Tensor", kFunction);
   m.def("_logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)", kFunction);
   m.def("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor");
+  m.def("cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
+        Variants::Method);
   m.def(
       "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "
       "Tensor(a!)",

@@ -396,6 +396,8 @@ CASES = [
      + opscope.nanquantile(a, 0.4, interpolation="midpoint"), [(3, 5)], False, True),
     ("nansum", lambda a: a.nansum() + a.nansum(1, keepdim=True) + a.nanmean(0), [(3, 4)], False, True),
     ("cummax", lambda a: a.cummax(1)[0] + a.cummin(0)[0], [(3, 4)], False, True),
+    ("cumsum_ on a non-leaf", lambda a: (a * 1).cumsum_(1), [(2, 3)], False, True),
+    ("cumprod_ on a non-leaf", lambda a: (a * 2).cumprod_(0), [(3, 2)], True, True),
     ("logcumsumexp", lambda a: opscope.logcumsumexp(a, 1) + opscope.logcumsumexp(a * 3, 0), [(3, 4)], False, True),
     # --- the backward ops (what double backward through views records)
     ("select_backward", lambda g: opscope.ops.aten.select_backward(g, [2, 3], 0, 1), [(3,)], False, True),

@@ -195,6 +195,30 @@ def test_cummax_logcumsumexp_rules():
     assert [c.name for c in t.roots[1].walk()][-1] == "aten::_logcumsumexp"
 
 
+def test_cumsum_cumprod_in_place():
+    x = opscope.tensor([[1, 2, 3], [4, 5, 6]], dtype=opscope.int32)
+    assert x.cumsum_(1) is x and x.dtype == opscope.int32 and x.tolist() == [[1, 3, 6], [4, 9, 15]]
+    y = opscope.tensor([1.0, 2.0, 3.0, 4.0])
+    assert y.cumprod_(0).tolist() == [1.0, 2.0, 6.0, 24.0]
+    t = opscope.arange(12.0).reshape(3, 4).t()  # non-contiguous
+    want = opscope.arange(12.0).reshape(3, 4).t().cumsum(0)
+    assert t.cumsum_(0).tolist() == want.tolist()
+    assert opscope.tensor([1, 2], dtype=opscope.uint8).cumprod_(0).tolist() == [1, 2]
+    with pytest.raises(RuntimeError, match="Bad in-place call: input tensor dtype float and output "
+                                           "tensor dtype double should match"):
+        opscope.tensor([1.0, 2.0]).cumsum_(0, dtype=opscope.float64)
+    with pytest.raises(RuntimeError, match="Bad in-place call: input tensor dtype long int and "
+                                           "output tensor dtype float should match"):
+        opscope.tensor([1, 2]).cumprod_(0, dtype=opscope.float32)
+    with pytest.raises(RuntimeError, match="\"cumsum_out_cpu\" not implemented for 'Bool'"):
+        opscope.tensor([True, True]).cumsum_(0)
+    a = opscope.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    r = (a * 1).cumprod_(0)
+    assert r.grad_fn.name() == "CumprodBackward0"
+    r.sum().backward()
+    assert a.grad.tolist() == [9.0, 4.0, 2.0]  # d/da of a0 + a0 a1 + a0 a1 a2
+
+
 def test_cummax_helpers_check_their_outputs():
     # Found by the fuzzer (seed 3535): _cummax_helper / _cummin_helper wrote self's elements into
     # whatever outputs they were given (a (0, 3) float16 values): a segfault. torch's dtype

@@ -280,7 +280,8 @@ std::vector<Derivative> reduce_derivatives() {
          int64_t d[1] = {c.value("dim").to_int()};
          IntArrayRef dim(d, 1);
          return {ops::flip(ops::cumsum(ops::flip(g[0], dim), d[0]), dim)};
-       }},
+       },
+       .inplace = {"cumsum_"}},
       // prod(Tensor self, *, ScalarType? dtype=None) -> Tensor: the product of the others
       {.op = "prod", .node = "ProdBackward0", .inputs = {"self"}, .save = {"self"},
        .formula = [](C c, G g) -> variable_list {
@@ -305,7 +306,8 @@ std::vector<Derivative> reduce_derivatives() {
          IntArrayRef dim(d, 1);
          Tensor s = ops::flip(ops::cumsum(ops::flip(ops::mul(g[0], c.result()), dim), d[0]), dim);
          return {ops::div(s, c.arg("self"))};
-       }},
+       },
+       .inplace = {"cumprod_"}},
       // var_mean.correction(Tensor self, int[1]? dim, *, int? correction, bool keepdim=False)
       //   -> (Tensor, Tensor)
       {.op = "var_mean.correction", .node = "VarMeanBackward0", .inputs = {"self"},

@@ -16,6 +16,7 @@
 #include "core/ops/cpu/reduce_loops.h"
 #include "core/ops/cpu/special_functions.h"
 #include "core/ops/TensorIterator.h"
+#include "core/runtime/ScalarConvert.h"
 
 namespace opscope::cpu {
 
@@ -113,6 +114,23 @@ Tensor cumprod(const Tensor& self, int64_t dim, OptDtype dtype) {
 }
 Tensor cumprod_out(const Tensor& self, int64_t dim, OptDtype dtype, const Tensor& out) {
   return scan_out<false>(self, dim, dtype, out);
+}
+
+// self [*s] <- its own running sums (products) along dim, in self's dtype; dtype= must be it
+template <bool IsSum>
+Tensor scan_inplace(const Tensor& self, int64_t dim, OptDtype dtype) {
+  const char* name = IsSum ? "cumsum_out_cpu" : "cumprod_out_cpu";
+  OPSCOPE_CHECK(!dtype || *dtype == self.dtype(), "Bad in-place call: input tensor dtype ",
+                typemeta_name(self.dtype()), " and output tensor dtype ", typemeta_name(*dtype),
+                " should match");
+  OPSCOPE_CHECK(self.dtype() != ScalarType::Bool, "\"", name, "\" not implemented for 'Bool'");
+  return scan_out<IsSum>(self, dim, self.dtype(), self);
+}
+Tensor cumsum_(const Tensor& self, int64_t dim, OptDtype dtype) {
+  return scan_inplace<true>(self, dim, dtype);
+}
+Tensor cumprod_(const Tensor& self, int64_t dim, OptDtype dtype) {
+  return scan_inplace<false>(self, dim, dtype);
 }
 
 // --- cummax / cummin: the running extreme along dim and its index -----------------------------
@@ -220,8 +238,10 @@ Tensor logcumsumexp_private_out(const Tensor& self, int64_t dim, const Tensor& o
 static Library cpu_scan(Library::IMPL, "aten", DispatchKey::CPU, [](Library& m) {
   m.impl("cumsum", fn<&cumsum>);
   m.impl("cumsum.out", fn<&cumsum_out>);
+  m.impl("cumsum_", fn<&cumsum_>);
   m.impl("cumprod", fn<&cumprod>);
   m.impl("cumprod.out", fn<&cumprod_out>);
+  m.impl("cumprod_", fn<&cumprod_>);
   m.impl("_cummax_helper", fn<&cummax_helper>);
   m.impl("_cummin_helper", fn<&cummin_helper>);
   m.impl("_logcumsumexp", fn<&logcumsumexp_private>);
